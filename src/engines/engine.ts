@@ -1,0 +1,57 @@
+import type { BoardView, EngineError, GameKind, Options, Outcome, Result, Side } from './types';
+
+/**
+ * One game's rules as a pure, stateless object. States and moves are opaque outside the engine:
+ * everything else sees notation strings (formatMove / formatState) and the structured board.
+ * No method mutates its arguments or throws on bad input; failures are `Result` values.
+ */
+export interface Engine<S = unknown, M = unknown> {
+  readonly kind: GameKind;
+  /** Bumped whenever a rule change could change the result of a stored game. */
+  readonly rulesVersion: string;
+  /** What seat 0 and seat 1 are called in this game: ['white', 'black'], ['south', 'north']. */
+  readonly seatNames: readonly [string, string];
+
+  /** Validate creation options (unknown names rejected) and fill in defaults. */
+  parseOptions(raw: unknown): Result<Options, EngineError>;
+  /** The standard start position for these (already parsed) options; `first` moves first. */
+  setup(options: Options, first?: Side): S;
+  /** Whose move it is (never assume alternation: mancala extra moves). */
+  turn(state: S): Side;
+  /** Every legal move, in a stable order; [] once the game is over. */
+  moves(state: S): readonly M[];
+  /** The state after `move`; ILLEGAL_MOVE / GAME_OVER errors for moves not in `moves(state)`. */
+  play(state: S, move: M): Result<S, EngineError>;
+  /** The result once the game is over, else undefined. */
+  outcome(state: S): Outcome | undefined;
+
+  /** Read a move in the game's notation (aliases allowed); the result is a legal move of `state`. */
+  parseMove(state: S, text: string): Result<M, EngineError>;
+  /** The canonical notation of a legal move of `state`. */
+  formatMove(state: S, move: M): string;
+  /** Read a position string. Position history (for repetition rules) starts empty. */
+  parseState(text: string, options?: Options): Result<S, EngineError>;
+  /** The position string: board, side to move, and any counters the rules need. */
+  formatState(state: S): string;
+  /** A structured board for clients that draw it. */
+  board(state: S): BoardView;
+
+  /** Extra facts about a move for clients (captured squares, a sowing trace); JSON-safe. */
+  describeMove?(state: S, move: M): Readonly<Record<string, unknown>>;
+  /** The game's standard text record (PDN for draughts, PGN-like otherwise). */
+  exportRecord?(record: GameRecord): string;
+}
+
+/** What an engine needs to write a game's text record. */
+export interface GameRecord {
+  readonly id: string;
+  readonly options: Options;
+  readonly first: Side;
+  readonly moves: readonly string[];
+  readonly outcome?: Outcome;
+  readonly players: readonly [string, string];
+  readonly startedAt: string;
+}
+
+/** Any engine, with its state and move types hidden. */
+export type AnyEngine = Engine<unknown, unknown>;

@@ -1,0 +1,12 @@
+import type { AnyEngine } from './engine';
+import type { GameKind } from './types';
+
+// The only list of games. Each engine registers itself here and nowhere else.
+const ENGINE_LIST: readonly AnyEngine[] = [];
+
+export const ENGINES: ReadonlyMap<GameKind, AnyEngine> = new Map(ENGINE_LIST.map((e) => [e.kind, e]));
+
+/** The engine for a kind, or undefined for a kind this server does not host. */
+export function getEngine(kind: string): AnyEngine | undefined {
+  return ENGINES.get(kind as GameKind);
+}
