@@ -36,6 +36,11 @@ export interface Engine<S = unknown, M = unknown> {
   /** A structured board for clients that draw it. */
   board(state: S): BoardView;
 
+  /**
+   * Optional fast perft over the engine's internal representation (no legality re-checks).
+   * Must equal the generic `perft` of ./perft.ts; the contract suite checks that.
+   */
+  perft?(state: S, depth: number): number;
   /** Extra facts about a move for clients (captured squares, a sowing trace); JSON-safe. */
   describeMove?(state: S, move: M): Readonly<Record<string, unknown>>;
   /** The game's standard text record (PDN for draughts, PGN-like otherwise). */

@@ -1,6 +1,7 @@
 // The contract every engine must pass. Each engine's test file calls `describeEngineContract`.
 import fc from 'fast-check';
 import type { Engine } from '../../src/engines/engine';
+import { perft } from '../../src/engines/perft';
 import type { Options, Side } from '../../src/engines/types';
 
 /** Recursively freeze a value so that any mutation throws in strict mode. */
@@ -171,6 +172,15 @@ export function describeEngineContract<S, M>(engine: Engine<S, M>, contract: Con
             }
             expect(new Set(moves).size).toBe(moves.length);
           }
+        }
+      }
+    });
+
+    it('the fast perft path, if any, equals the generic perft', () => {
+      if (!engine.perft) return;
+      for (const options of optionSets) {
+        for (const state of randomPlayout(engine, options, 11, 40).filter((_, i) => i % 8 === 0)) {
+          expect(engine.perft(state, 3)).toBe(perft(engine, state, 3));
         }
       }
     });
