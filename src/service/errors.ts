@@ -1,0 +1,76 @@
+// One error type for every use case, with stable codes shared by GraphQL (`extensions.code`) and
+// REST (`application/problem+json` `code` and `type`). Each transport maps codes once.
+
+export const GAME_ERROR_CODES = {
+  /** The request is malformed: body, id, options, query parameters. */
+  INVALID_INPUT: 400,
+  /** The `kind` names no game this server hosts. */
+  UNKNOWN_GAME_KIND: 400,
+  /** No credential was given for an action that needs one. */
+  UNAUTHENTICATED: 401,
+  /** The credential does not hold the seat (or scope) the action needs. */
+  FORBIDDEN: 403,
+  /** No game has that id. */
+  GAME_NOT_FOUND: 404,
+  /** No such route or resource. */
+  NOT_FOUND: 404,
+  /** The game has moved on since the version the client expected. */
+  VERSION_CONFLICT: 409,
+  /** It is the other seat's turn. */
+  NOT_YOUR_TURN: 409,
+  /** The game is finished; nothing more can be played. */
+  GAME_OVER: 409,
+  /** No draw offer is pending, or the offer is one's own. */
+  NO_DRAW_OFFER: 409,
+  /** The move is not in the game's notation or not legal in this position. */
+  ILLEGAL_MOVE: 422,
+  /** A shorthand move matches several legal moves (`candidates` lists them). */
+  AMBIGUOUS_MOVE: 422,
+  /** An idempotency key was reused for a different request. */
+  IDEMPOTENCY_KEY_REUSED: 422,
+  /** Too many requests; retry after the given time. */
+  RATE_LIMITED: 429,
+  /** The game store cannot be reached; retry later. */
+  STORE_UNAVAILABLE: 503,
+  /** A bug: the server failed. */
+  INTERNAL: 500,
+} as const;
+
+export type GameErrorCode = keyof typeof GAME_ERROR_CODES;
+
+/** Extra machine-readable facts about an error (current version, candidates, field issues). */
+export type ErrorDetails = Readonly<Record<string, unknown>>;
+
+export class GameError extends Error {
+  readonly code: GameErrorCode;
+  readonly details: ErrorDetails;
+
+  constructor(code: GameErrorCode, message: string, details: ErrorDetails = {}) {
+    super(message);
+    this.name = 'GameError';
+    this.code = code;
+    this.details = details;
+  }
+
+  /** The HTTP status that goes with this error's code. */
+  get status(): number {
+    return GAME_ERROR_CODES[this.code];
+  }
+}
+
+/** Any thrown value as a GameError (unknown failures become INTERNAL, store outages 503). */
+export function toGameError(error: unknown): GameError {
+  if (error instanceof GameError) return error;
+  if (isStoreOutage(error))
+    return new GameError('STORE_UNAVAILABLE', 'The game store is unreachable; retry shortly');
+  return new GameError('INTERNAL', 'Internal server error');
+}
+
+/** True for the errors ioredis raises when Redis is down or unreachable. */
+function isStoreOutage(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  const text = `${error.name} ${error.message} ${(error as { code?: string }).code ?? ''}`;
+  return /Connection is closed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|connect ETIMEDOUT/i.test(
+    text,
+  );
+}
