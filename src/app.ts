@@ -1,0 +1,119 @@
+import 'reflect-metadata';
+import express, { type Express } from 'express';
+import { createServer, type Server } from 'node:http';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { getAbsoluteFSPath } from 'swagger-ui-dist';
+import { GameError } from './service/errors';
+import { GameService } from './service/games';
+import type { Storage } from './store/store';
+import { createMetrics, mountOperations } from './operations';
+import { createGraphQL } from './transport/graphql/server';
+import { gameRoutes } from './transport/rest/games.routes';
+import { buildOpenApiDocument } from './transport/rest/openapi';
+import { problemHandler, sendProblem } from './transport/rest/problem';
+
+export interface AppOptions {
+  readonly storage: Storage;
+  readonly logger?: Logger;
+  readonly graphql?: { readonly maxDepth: number; readonly maxCost: number };
+  readonly now?: () => Date;
+}
+
+export interface App {
+  readonly express: Express;
+  readonly server: Server;
+  readonly service: GameService;
+  /** Listen on `port` (0 = any free port); resolves with the port. */
+  listen(port: number, host?: string): Promise<number>;
+  /** Drain HTTP and WebSocket connections, then close the store. */
+  stop(): Promise<void>;
+}
+
+/** The composition root: one service over the given storage, with GraphQL, REST and operations. */
+export async function createApp(options: AppOptions): Promise<App> {
+  const { storage, logger } = options;
+  const service = new GameService(storage, options.now);
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', false);
+  const server = createServer(app);
+  const metrics = createMetrics();
+
+  if (logger) {
+    app.use(
+      pinoHttp({
+        logger,
+        autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
+        redact: ['req.headers.authorization', 'req.headers.cookie'],
+      }),
+    );
+  }
+  app.use(metrics.middleware);
+  app.use(express.json({ limit: '64kb' }));
+  mountOperations(app, storage, metrics.registry);
+
+  const routes = gameRoutes(service);
+  const openapi = buildOpenApiDocument(routes);
+  const api = express.Router();
+  for (const route of routes) {
+    const path = route.spec.path.replace(/\{(\w+)\}/g, ':$1');
+    api[route.spec.method as 'get' | 'post'](path, (req, res) => route.handle(req, res));
+  }
+  api.use((req, res) =>
+    sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)),
+  );
+  app.use('/api/v1', api);
+  app.get('/openapi.json', (_req, res) => {
+    res.json(openapi);
+  });
+  app.get('/docs/swagger-initializer.js', (_req, res) => {
+    res
+      .type('application/javascript')
+      .send(
+        'window.onload = () => { window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swagger-ui", ' +
+          'presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout" }); };',
+      );
+  });
+  app.use('/docs', express.static(getAbsoluteFSPath(), { index: 'index.html' }));
+
+  const graphql = await createGraphQL({
+    httpServer: server,
+    service,
+    limits: options.graphql ?? { maxDepth: 10, maxCost: 1000 },
+  });
+  app.use('/graphql', graphql.middleware);
+  app.get('/', (_req, res) => {
+    res.json({
+      name: 'boardhost',
+      graphql: '/graphql',
+      rest: '/api/v1',
+      docs: '/docs',
+      openapi: '/openapi.json',
+    });
+  });
+  app.use((req, res) => sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.path}`)));
+  app.use(problemHandler((error) => logger?.error({ err: error }, 'unhandled error')));
+
+  let stopped: Promise<void> | undefined;
+  return {
+    express: app,
+    server,
+    service,
+    listen: (port, host) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          const address = server.address();
+          resolve(typeof address === 'object' && address ? address.port : port);
+        });
+      }),
+    stop: () =>
+      (stopped ??= (async () => {
+        await graphql.stop();
+        if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
+        await storage.events.close();
+        await storage.games.close();
+      })()),
+  };
+}

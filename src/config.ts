@@ -1,0 +1,35 @@
+import { z } from 'zod';
+
+// Configuration comes from the environment only through here, validated once at start.
+const ConfigSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(4000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  /** Unset: the embedded in-memory store. */
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\/\S+$/, 'must look like redis://host:6379 or rediss://…')
+    .optional(),
+  REDIS_KEY_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9:_-]*$/, 'letters, digits, : _ - only')
+    .default('boardhost:'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Maximum GraphQL query depth and cost. */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
+  GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).max(100000).default(1000),
+  /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
+  SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
+});
+
+export type Config = z.infer<typeof ConfigSchema>;
+
+/** Reads the configuration; throws one readable message that lists every bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  return parsed.data;
+}

@@ -1,0 +1,57 @@
+import 'reflect-metadata';
+import { pino } from 'pino';
+import { createApp } from './app';
+import { loadConfig } from './config';
+import { createMemoryStorage } from './store/memory';
+import { createRedisStorage } from './store/redis';
+
+// The only file that reads the environment and listens on a port.
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    process.stderr.write(`${(error as Error).message}\n`);
+    process.exit(1);
+  }
+  const logger = pino({ level: config.LOG_LEVEL });
+  const storage = config.REDIS_URL
+    ? await createRedisStorage(config.REDIS_URL, config.REDIS_KEY_PREFIX)
+    : createMemoryStorage();
+  const app = await createApp({
+    storage,
+    logger,
+    graphql: { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COMPLEXITY },
+  });
+  const port = await app.listen(config.PORT, config.HOST);
+  logger.info(
+    { port, store: storage.name },
+    `Boardhost listening on http://localhost:${port} (GraphQL /graphql, REST /api/v1, docs /docs)`,
+  );
+
+  const shutdown = (signal: string) => {
+    logger.info({ signal }, 'shutting down: draining connections');
+    const force = setTimeout(() => {
+      logger.error('shutdown timed out; exiting');
+      process.exit(1);
+    }, config.SHUTDOWN_TIMEOUT_SECONDS * 1000);
+    force.unref();
+    app.stop().then(
+      () => {
+        logger.info('stopped');
+        process.exit(0);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', () => shutdown('SIGTERM'));
+  process.once('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Boardhost failed to start: ${(error as Error).message}\n`);
+  process.exit(1);
+});

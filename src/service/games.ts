@@ -1,0 +1,427 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { AnyEngine, GameRecord } from '../engines/engine';
+import { ENGINES, getEngine } from '../engines/registry';
+import { GAME_KINDS, other, type EngineError, type Outcome, type Side } from '../engines/types';
+import type { GameFilter, GameStatus, MoveRecord, Storage, StoredGame } from '../store/store';
+import { GameError } from './errors';
+import { toGameView, type GameView } from './game-view';
+import { authorizeSeat, newSeatToken, type Credential } from './seats';
+
+/** Game ids: 12 characters of base64url. */
+const GAME_ID = /^[A-Za-z0-9_-]{12}$/;
+/** Idempotency keys: what clients commonly send (UUIDs, ULIDs, short random strings). */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
+/** How often a write without an expected version retries after losing a race. */
+const WRITE_ATTEMPTS = 8;
+
+export interface CreateGameInput {
+  readonly kind: string;
+  readonly options?: unknown;
+  /** Seat index or seat name that moves first; 'random' draws it. Default: seat 0. */
+  readonly first?: number | string;
+}
+
+export interface CreatedGame {
+  readonly game: GameView;
+  /** One secret per seat, shown only in this answer. */
+  readonly seatTokens: ReadonlyArray<{
+    readonly seat: number;
+    readonly name: string;
+    readonly token: string;
+  }>;
+}
+
+export interface WriteOptions {
+  readonly credential: Credential;
+  /** The version the client last saw; a different current version fails with VERSION_CONFLICT. */
+  readonly expectedVersion?: number;
+  /** Retrying with the same key returns the first answer without acting twice (24 h). */
+  readonly idempotencyKey?: string;
+}
+
+export interface ListGamesInput {
+  readonly kind?: string;
+  readonly status?: string;
+  readonly cursor?: string;
+  readonly limit?: number;
+}
+
+export interface MoveCheck {
+  /** The move in canonical notation. */
+  readonly move: string;
+  readonly position: string;
+  readonly view: Pick<GameView, 'board' | 'legalMoves' | 'toMove' | 'toMoveName' | 'result' | 'status'>;
+  readonly details: Readonly<Record<string, unknown>> | null;
+}
+
+/** Every game use case. Transports call this and nothing below it. */
+export class GameService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  /** The kinds this server hosts. */
+  kinds(): string[] {
+    return [...ENGINES.keys()];
+  }
+
+  async createGame(input: CreateGameInput): Promise<CreatedGame> {
+    const engine = this.engineFor(input.kind);
+    const options = engine.parseOptions(input.options ?? {});
+    if (!options.ok) throw new GameError('INVALID_INPUT', options.error.message, { field: 'options' });
+    const first = this.firstSeat(engine, input.first);
+    const state = engine.setup(options.value, first);
+    const tokens = [newSeatToken(), newSeatToken()] as const;
+    const at = this.now().toISOString();
+    const game: StoredGame = {
+      id: randomBytes(9).toString('base64url'),
+      kind: engine.kind,
+      rulesVersion: engine.rulesVersion,
+      options: options.value,
+      first,
+      seats: engine.seatNames.map((name, seat) => ({ seat: seat as Side, name, account: null })),
+      seatTokenHashes: [tokens[0].hash, tokens[1].hash],
+      status: 'ongoing',
+      ply: 0,
+      version: 0,
+      drawOffer: null,
+      moves: [],
+      createdAt: at,
+      updatedAt: at,
+      ...this.positionFields(engine, state),
+    };
+    await this.storage.games.create(game);
+    return {
+      game: toGameView(engine, game),
+      seatTokens: tokens.map((t, seat) => ({ seat, name: engine.seatNames[seat] as string, token: t.token })),
+    };
+  }
+
+  async getGame(id: string): Promise<GameView> {
+    const game = await this.load(id);
+    return toGameView(this.engineFor(game.kind), game);
+  }
+
+  async listGames(input: ListGamesInput): Promise<{ items: GameView[]; nextCursor: string | null }> {
+    const filter: { kind?: GameFilter['kind']; status?: GameStatus } = {};
+    if (input.kind !== undefined) filter.kind = this.engineFor(input.kind).kind;
+    if (input.status !== undefined) {
+      if (input.status !== 'ongoing' && input.status !== 'finished') {
+        throw new GameError('INVALID_INPUT', `status must be ongoing or finished, not ${input.status}`);
+      }
+      filter.status = input.status;
+    }
+    const limit = input.limit ?? 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      throw new GameError('INVALID_INPUT', 'limit must be a whole number from 1 to 100');
+    }
+    const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    const page = await this.storage.games.list(filter, limit, before);
+    return {
+      items: page.items.map((g) => toGameView(this.engineFor(g.kind), g)),
+      nextCursor: page.next === null ? null : encodeCursor(page.next),
+    };
+  }
+
+  async legalMoves(id: string): Promise<readonly string[]> {
+    return (await this.load(id)).legalMoves;
+  }
+
+  /** What `move` would do now, without storing anything. */
+  async validateMove(id: string, move: string): Promise<MoveCheck> {
+    const game = await this.load(id);
+    const engine = this.engineFor(game.kind);
+    const state = this.restore(engine, game);
+    const { next, notation, details } = this.applyMove(engine, game, state, move);
+    const after = this.positionFields(engine, next);
+    const view = toGameView(engine, { ...game, ...after, status: after.outcome ? 'finished' : 'ongoing' });
+    return {
+      move: notation,
+      position: after.position,
+      details,
+      view: {
+        board: view.board,
+        legalMoves: view.legalMoves,
+        toMove: view.toMove,
+        toMoveName: view.toMoveName,
+        result: view.result,
+        status: view.status,
+      },
+    };
+  }
+
+  async submitMove(id: string, move: string, write: WriteOptions): Promise<GameView> {
+    return this.write(id, write, `move:${move}`, (game, seat, engine) => {
+      if (game.toMove !== seat) throw notYourTurn(engine, game);
+      const state = this.restore(engine, game);
+      const { next, notation, details } = this.applyMove(engine, game, state, move);
+      const at = this.now().toISOString();
+      const record: MoveRecord = { ply: game.ply + 1, notation, seat, at, ...(details ? { details } : {}) };
+      const fields = this.positionFields(engine, next);
+      return {
+        ...game,
+        ...fields,
+        status: fields.outcome ? 'finished' : 'ongoing',
+        ply: game.ply + 1,
+        moves: [...game.moves, record],
+        // A move answers any offer the opponent made: declined by playing on.
+        drawOffer: game.drawOffer === seat ? seat : null,
+      };
+    });
+  }
+
+  /** The player to move gives up (rules/README.md: "the player to move may resign"). */
+  async resign(id: string, write: WriteOptions): Promise<GameView> {
+    return this.write(id, write, 'resign', (game, seat, engine) => {
+      if (game.toMove !== seat) throw notYourTurn(engine, game);
+      return this.finish(game, { winner: other(seat), reason: 'resignation' });
+    });
+  }
+
+  /** Offer a draw; offering while the opponent's offer stands accepts it. */
+  async offerDraw(id: string, write: WriteOptions): Promise<GameView> {
+    return this.write(id, write, 'draw:offer', (game, seat) => {
+      if (game.drawOffer === other(seat)) return this.finish(game, { reason: 'agreement' });
+      return { ...game, drawOffer: seat };
+    });
+  }
+
+  /** Accept the opponent's standing draw offer. */
+  async acceptDraw(id: string, write: WriteOptions): Promise<GameView> {
+    return this.write(id, write, 'draw:accept', (game, seat) => {
+      if (game.drawOffer !== other(seat))
+        throw new GameError('NO_DRAW_OFFER', 'The opponent has not offered a draw');
+      return this.finish(game, { reason: 'agreement' });
+    });
+  }
+
+  /** Decline the opponent's standing draw offer. */
+  async declineDraw(id: string, write: WriteOptions): Promise<GameView> {
+    return this.write(id, write, 'draw:decline', (game, seat) => {
+      if (game.drawOffer !== other(seat))
+        throw new GameError('NO_DRAW_OFFER', 'The opponent has not offered a draw');
+      return { ...game, drawOffer: null };
+    });
+  }
+
+  /** The game's standard text record (PDN, PGN-like) from its engine. */
+  async exportGame(id: string): Promise<{ text: string; kind: string }> {
+    const game = await this.load(id);
+    const engine = this.engineFor(game.kind);
+    if (!engine.exportRecord) throw new GameError('NOT_FOUND', `No text export for ${game.kind}`);
+    const record: GameRecord = {
+      id: game.id,
+      options: game.options,
+      first: game.first,
+      moves: game.moves.map((m) => m.notation),
+      ...(game.outcome ? { outcome: game.outcome } : {}),
+      players: [game.seats[0]?.account ?? engine.seatNames[0], game.seats[1]?.account ?? engine.seatNames[1]],
+      startedAt: game.createdAt,
+    };
+    return { text: engine.exportRecord(record), kind: game.kind };
+  }
+
+  /**
+   * Live updates of one game: the current game first, then every later version in order.
+   * Returns the unsubscribe function.
+   */
+  async watch(id: string, listener: (game: GameView) => void): Promise<() => Promise<void>> {
+    assertGameId(id);
+    let lastVersion = -1;
+    const buffered: StoredGame[] = [];
+    let live = false;
+    const deliver = (game: StoredGame) => {
+      if (game.version <= lastVersion) return;
+      lastVersion = game.version;
+      listener(toGameView(this.engineFor(game.kind), game));
+    };
+    // Subscribe before reading, so that no update between the read and the subscription is lost.
+    const unsubscribe = await this.storage.events.subscribe(id, (game) =>
+      live ? deliver(game) : buffered.push(game),
+    );
+    try {
+      deliver(await this.load(id));
+    } catch (error) {
+      await unsubscribe();
+      throw error;
+    }
+    live = true;
+    for (const game of buffered) deliver(game);
+    return unsubscribe;
+  }
+
+  /** Reads a game; GAME_NOT_FOUND / INVALID_INPUT for unknown or malformed ids. */
+  private async load(id: string): Promise<StoredGame> {
+    assertGameId(id);
+    const game = await this.storage.games.get(id);
+    if (!game) throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
+    return game;
+  }
+
+  /** Read, authorize, check, compute, and compare-and-set, retrying races the client did not pin. */
+  private async write(
+    id: string,
+    write: WriteOptions,
+    action: string,
+    compute: (game: StoredGame, seat: Side, engine: AnyEngine) => StoredGame,
+  ): Promise<GameView> {
+    const key = write.idempotencyKey;
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      throw new GameError('INVALID_INPUT', 'Idempotency keys are 1–128 characters of A-Z a-z 0-9 . _ : -');
+    }
+    if (
+      write.expectedVersion !== undefined &&
+      (!Number.isInteger(write.expectedVersion) || write.expectedVersion < 0)
+    ) {
+      throw new GameError('INVALID_INPUT', 'expectedVersion must be a whole number ≥ 0');
+    }
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+      const game = await this.load(id);
+      const engine = this.engineFor(game.kind);
+      const seat = authorizeSeat(game, write.credential);
+      const fingerprint = `${seat}:${action}`;
+      if (key !== undefined) {
+        const seen = await this.storage.games.idempotencyRecord(id, key);
+        if (seen) return this.replay(engine, seen, fingerprint);
+      }
+      if (write.expectedVersion !== undefined && write.expectedVersion !== game.version) {
+        throw versionConflict(game.version);
+      }
+      if (game.status === 'finished')
+        throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
+      const next = {
+        ...compute(game, seat, engine),
+        version: game.version + 1,
+        updatedAt: this.now().toISOString(),
+      };
+      const result = await this.storage.games.update(
+        next,
+        game.version,
+        key === undefined ? undefined : { key, fingerprint },
+      );
+      switch (result.status) {
+        case 'updated':
+          return toGameView(engine, next);
+        case 'replayed':
+          return this.replay(engine, result.record, fingerprint);
+        case 'missing':
+          throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
+        case 'conflict':
+          if (write.expectedVersion !== undefined) throw versionConflict(result.currentVersion);
+      }
+    }
+    throw new GameError('VERSION_CONFLICT', 'The game is changing too fast; read it and retry');
+  }
+
+  private replay(
+    engine: AnyEngine,
+    seen: { fingerprint: string; response: StoredGame },
+    fingerprint: string,
+  ): GameView {
+    if (seen.fingerprint !== fingerprint) {
+      throw new GameError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for a different request');
+    }
+    return toGameView(engine, seen.response);
+  }
+
+  private finish(game: StoredGame, outcome: Outcome): StoredGame {
+    return { ...game, status: 'finished', outcome, toMove: null, legalMoves: [], drawOffer: null };
+  }
+
+  private engineFor(kind: string): AnyEngine {
+    const engine = getEngine(kind);
+    if (!engine) {
+      throw new GameError(
+        'UNKNOWN_GAME_KIND',
+        `Unknown game kind "${kind}"; hosted: ${this.kinds().join(', ')}`,
+        {
+          kinds: GAME_KINDS.filter((k) => ENGINES.has(k)),
+        },
+      );
+    }
+    return engine;
+  }
+
+  private firstSeat(engine: AnyEngine, first: number | string | undefined): Side {
+    if (first === undefined) return 0;
+    if (first === 'random') return randomInt(2) as Side;
+    if (first === 0 || first === 1) return first;
+    const byName = engine.seatNames.indexOf(String(first));
+    if (byName === 0 || byName === 1) return byName;
+    throw new GameError(
+      'INVALID_INPUT',
+      `first must be 0, 1, ${engine.seatNames.map((n) => `"${n}"`).join(', ')} or "random"`,
+      { field: 'first' },
+    );
+  }
+
+  /** The game's engine state, rebuilt by replaying its moves (so repetition history is complete). */
+  private restore(engine: AnyEngine, game: StoredGame): unknown {
+    let state = engine.setup(game.options, game.first);
+    for (const record of game.moves) {
+      const move = engine.parseMove(state, record.notation);
+      const next = move.ok ? engine.play(state, move.value) : move;
+      if (!next.ok) throw new Error(`stored game ${game.id} does not replay at ply ${record.ply}`);
+      state = next.value;
+    }
+    return state;
+  }
+
+  private applyMove(engine: AnyEngine, game: StoredGame, state: unknown, text: string) {
+    if (game.status === 'finished')
+      throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
+    const move = engine.parseMove(state, text.trim());
+    if (!move.ok) throw moveError(move.error, game);
+    const details = engine.describeMove?.(state, move.value) ?? null;
+    const notation = engine.formatMove(state, move.value);
+    const next = engine.play(state, move.value);
+    if (!next.ok) throw moveError(next.error, game);
+    return { next: next.value, notation, details };
+  }
+
+  private positionFields(engine: AnyEngine, state: unknown) {
+    const outcome = engine.outcome(state) ?? null;
+    return {
+      position: engine.formatState(state),
+      outcome,
+      toMove: outcome ? null : engine.turn(state),
+      legalMoves: outcome ? [] : engine.moves(state).map((m) => engine.formatMove(state, m)),
+    };
+  }
+}
+
+function assertGameId(id: string): void {
+  if (!GAME_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed game id "${id}"`, { field: 'id' });
+}
+
+function versionConflict(currentVersion: number): GameError {
+  return new GameError('VERSION_CONFLICT', `The game is at version ${currentVersion}`, { currentVersion });
+}
+
+function notYourTurn(engine: AnyEngine, game: StoredGame): GameError {
+  const name = game.toMove === null ? 'nobody' : engine.seatNames[game.toMove];
+  return new GameError('NOT_YOUR_TURN', `It is ${name}'s turn`, { toMove: game.toMove });
+}
+
+function moveError(error: EngineError, game: StoredGame): GameError {
+  switch (error.code) {
+    case 'AMBIGUOUS_MOVE':
+      return new GameError('AMBIGUOUS_MOVE', error.message, { candidates: error.candidates ?? [] });
+    case 'GAME_OVER':
+      return new GameError('GAME_OVER', error.message, { result: game.outcome });
+    default:
+      return new GameError('ILLEGAL_MOVE', error.message, { legalMoves: game.legalMoves });
+  }
+}
+
+/** Cursors are opaque to clients: base64url of the sequence number to continue below. */
+function encodeCursor(seq: number): string {
+  return Buffer.from(`s${seq}`).toString('base64url');
+}
+
+function decodeCursor(cursor: string): number {
+  const match = /^s(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw new GameError('INVALID_INPUT', 'Malformed cursor', { field: 'cursor' });
+  return Number(match[1]);
+}

@@ -1,0 +1,38 @@
+import { unwrapResolverError } from '@apollo/server/errors';
+import type { GraphQLFormattedError } from 'graphql';
+import { GameError, toGameError } from '../../service/errors';
+
+/** Apollo's own codes for request errors, passed through unchanged. */
+const REQUEST_ERROR_CODES = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'OPERATION_RESOLUTION_FAILURE',
+]);
+
+/** GameError → `extensions.code` (plus its details); anything unexpected → INTERNAL, message hidden. */
+export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  const original = unwrapResolverError(error);
+  const code = formatted.extensions?.code;
+  if (!(original instanceof GameError) && typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
+    return formatted;
+  }
+  if (!(original instanceof GameError) && original && isValidationError(original)) {
+    return { ...formatted, extensions: { code: 'INVALID_INPUT' } };
+  }
+  const gameError = toGameError(original);
+  return {
+    message: gameError.message,
+    ...(formatted.locations ? { locations: formatted.locations } : {}),
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: { ...gameError.details, code: gameError.code },
+  };
+}
+
+/** Argument coercion failures (type-graphql / graphql-js) that reach resolvers as plain errors. */
+function isValidationError(error: unknown): boolean {
+  return error instanceof Error && error.name === 'ArgumentValidationError';
+}

@@ -1,0 +1,140 @@
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import type { GameView } from '../../service/game-view';
+import type { WriteOptions } from '../../service/games';
+import type { GraphQLContext } from './context';
+import { CreatedGame, CreateGameInput, Game, GamePage, MoveCheck } from './types';
+import { watchGame } from './watch';
+
+/** Thin: each field is one service call; errors are GameErrors mapped in one place (errors.ts). */
+@Resolver(() => Game)
+export class GameResolver {
+  @Query(() => [String], { description: 'The game kinds this server hosts.' })
+  kinds(@Ctx() ctx: GraphQLContext): string[] {
+    return ctx.service.kinds();
+  }
+
+  @Query(() => Game, { description: 'One game by id.' })
+  game(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<GameView> {
+    return ctx.service.getGame(id);
+  }
+
+  @Query(() => GamePage, { description: 'Games, newest first.' })
+  games(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('kind', () => String, { nullable: true }) kind?: string,
+    @Arg('status', () => String, { nullable: true, description: 'ongoing or finished' }) status?: string,
+    @Arg('after', () => String, { nullable: true, description: 'A nextCursor from the previous page.' })
+    after?: string,
+    @Arg('first', () => Int, { nullable: true, description: 'Page size, 1–100 (default 20).' })
+    first?: number,
+  ) {
+    return ctx.service.listGames({
+      ...(kind !== undefined && kind !== null ? { kind } : {}),
+      ...(status !== undefined && status !== null ? { status } : {}),
+      ...(after !== undefined && after !== null ? { cursor: after } : {}),
+      ...(first !== undefined && first !== null ? { limit: first } : {}),
+    });
+  }
+
+  @Query(() => [String], { description: 'The legal moves of the side to move, in notation.' })
+  legalMoves(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<readonly string[]> {
+    return ctx.service.legalMoves(id);
+  }
+
+  @Query(() => MoveCheck, { description: 'What a move would do, without playing it.' })
+  async validateMove(
+    @Arg('id', () => ID) id: string,
+    @Arg('move', () => String) move: string,
+    @Ctx() ctx: GraphQLContext,
+  ) {
+    const check = await ctx.service.validateMove(id, move);
+    return { move: check.move, position: check.position, details: check.details, ...check.view };
+  }
+
+  @Query(() => String, { description: "The game's text record (PDN for draughts, PGN-like for the others)." })
+  async exportGame(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<string> {
+    return (await ctx.service.exportGame(id)).text;
+  }
+
+  @Mutation(() => CreatedGame, { description: 'Create a game; the answer holds each seat’s secret token.' })
+  createGame(@Arg('input', () => CreateGameInput) input: CreateGameInput, @Ctx() ctx: GraphQLContext) {
+    return ctx.service.createGame({
+      kind: input.kind,
+      ...(input.options ? { options: input.options } : {}),
+      ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
+    });
+  }
+
+  @Mutation(() => Game, { description: 'Play a move for the seat whose token is given.' })
+  submitMove(
+    @Arg('id', () => ID) id: string,
+    @Arg('move', () => String) move: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('seatToken', () => String, { nullable: true, description: 'Or send Authorization: Bearer.' })
+    seatToken?: string,
+    @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
+  ): Promise<GameView> {
+    return ctx.service.submitMove(id, move, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
+  }
+
+  @Mutation(() => Game, { description: 'The player to move resigns.' })
+  resign(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
+    @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
+  ): Promise<GameView> {
+    return ctx.service.resign(id, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
+  }
+
+  @Mutation(() => Game, { description: "Offer a draw (accepts the opponent's standing offer)." })
+  offerDraw(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
+  ): Promise<GameView> {
+    return ctx.service.offerDraw(id, writeOptions(ctx, seatToken));
+  }
+
+  @Mutation(() => Game, { description: "Accept the opponent's draw offer." })
+  acceptDraw(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
+  ): Promise<GameView> {
+    return ctx.service.acceptDraw(id, writeOptions(ctx, seatToken));
+  }
+
+  @Mutation(() => Game, { description: "Decline the opponent's draw offer." })
+  declineDraw(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
+  ): Promise<GameView> {
+    return ctx.service.declineDraw(id, writeOptions(ctx, seatToken));
+  }
+
+  @Subscription(() => Game, {
+    description: 'The game now, then every change, in order, from any server node.',
+    subscribe: ({ args, context }) => watchGame((context as GraphQLContext).service, String(args.id)),
+  })
+  gameUpdated(@Arg('id', () => ID) _id: string, @Root() game: GameView): GameView {
+    return game;
+  }
+}
+
+function writeOptions(
+  ctx: GraphQLContext,
+  seatToken?: string | null,
+  expectedVersion?: number | null,
+  idempotencyKey?: string | null,
+): WriteOptions {
+  const token = seatToken ?? ctx.bearerToken;
+  return {
+    credential: token ? { seatToken: token } : {},
+    ...(expectedVersion !== undefined && expectedVersion !== null ? { expectedVersion } : {}),
+    ...(idempotencyKey !== undefined && idempotencyKey !== null ? { idempotencyKey } : {}),
+  };
+}

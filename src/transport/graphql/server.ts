@@ -1,0 +1,124 @@
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import type { Server } from 'node:http';
+import { buildSchema } from 'type-graphql';
+import { WebSocketServer } from 'ws';
+import type { RequestHandler } from 'express';
+import type { GameService } from '../../service/games';
+import { bearerFrom, type GraphQLContext } from './context';
+import { formatGraphQLError } from './errors';
+import { GameResolver } from './game.resolver';
+
+export interface GraphQLLimits {
+  readonly maxDepth: number;
+  readonly maxCost: number;
+}
+
+/** The executable schema, built from the type-graphql classes (also what `npm run schema` prints). */
+export function buildGameSchema(): Promise<GraphQLSchema> {
+  return buildSchema({ resolvers: [GameResolver], validate: false });
+}
+
+/** Seconds a client should wait before retrying when the store is down. */
+const RETRY_AFTER_SECONDS = 2;
+
+/** STORE_UNAVAILABLE answers get HTTP 503 and Retry-After, like REST. */
+const storeOutageStatus: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        const body = response.body;
+        const errors = body.kind === 'single' ? body.singleResult.errors : undefined;
+        if (errors?.some((e) => e.extensions?.code === 'STORE_UNAVAILABLE')) {
+          response.http.status = 503;
+          response.http.headers.set('retry-after', String(RETRY_AFTER_SECONDS));
+        }
+      },
+    };
+  },
+};
+
+/** Apollo over HTTP at /graphql and graphql-ws subscriptions on the same server and path. */
+export async function createGraphQL(options: {
+  httpServer: Server;
+  service: GameService;
+  limits: GraphQLLimits;
+}): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
+  const { httpServer, service, limits } = options;
+  const schema = await buildGameSchema();
+  const armor = new ApolloArmor({
+    maxDepth: { n: limits.maxDepth },
+    costLimit: { maxCost: limits.maxCost },
+    maxAliases: { n: 20 },
+    maxTokens: { n: 4000 },
+  }).protect();
+
+  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
+  const wsCleanup = useServer<Record<string, unknown>>(
+    {
+      schema,
+      context: (ctx): GraphQLContext => {
+        const params = ctx.connectionParams ?? {};
+        const token =
+          bearerFrom(params.authorization ?? params.Authorization) ?? stringOrUndefined(params.seatToken);
+        return { service, ...(token ? { bearerToken: token } : {}) };
+      },
+      // graphql-ws bypasses Apollo's validation rules: apply the same limits here.
+      onSubscribe: (_ctx, _id, payload) => {
+        let document;
+        try {
+          document = parse(payload.query);
+        } catch (error) {
+          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
+        }
+        const errors = validate(schema, document, [...specifiedRules, ...armor.validationRules]);
+        return errors.length > 0 ? errors : undefined;
+      },
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors
+          ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e)) }
+          : undefined,
+      onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatGraphQLError(e.toJSON(), e)),
+    },
+    wsServer,
+  );
+
+  const apollo = new ApolloServer<GraphQLContext>({
+    schema,
+    plugins: [
+      ...armor.plugins,
+      storeOutageStatus,
+      ApolloServerPluginDrainHttpServer({ httpServer }),
+      { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
+      ApolloServerPluginLandingPageDisabled(),
+    ],
+    validationRules: armor.validationRules,
+    formatError: formatGraphQLError,
+    includeStacktraceInErrorResponses: false,
+    // We stop Apollo ourselves on SIGTERM, then close Redis (see main.ts).
+    stopOnTerminationSignals: false,
+  });
+  await apollo.start();
+  const middleware = expressMiddleware(apollo, {
+    context: async ({ req }) => {
+      const token = bearerFrom(req.headers.authorization);
+      return { service, ...(token ? { bearerToken: token } : {}) };
+    },
+  });
+  return {
+    middleware,
+    stop: async () => {
+      await apollo.stop();
+      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+    },
+  };
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}

@@ -1,0 +1,139 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType, createUnionType } from 'type-graphql';
+import type { BoardView } from '../../engines/types';
+
+// GraphQL shapes of the service's views. Payloads stay plain objects (GameView and friends);
+// these classes only describe them, so resolvers return service results unchanged.
+
+@ObjectType({ description: 'A seat of a game: 0 moves first in the standard game.' })
+export class Seat {
+  @Field(() => Int) seat!: number;
+  @Field(() => String, { description: 'white/black or south/north' }) name!: string;
+  @Field(() => String, { nullable: true, description: 'The account holding the seat, if bound.' })
+  account!: string | null;
+}
+
+@ObjectType()
+export class GameResult {
+  @Field(() => Int, { nullable: true, description: 'The winning seat; null for a draw.' }) winner!:
+    number | null;
+  @Field(() => String, { nullable: true }) winnerName!: string | null;
+  @Field(() => String, { description: 'Why the game ended: lion-captured, row-empty, resignation, …' })
+  reason!: string;
+  @Field(() => [Int], { nullable: true, description: 'Final score where the game has one (mancala).' })
+  score!: number[] | null;
+}
+
+@ObjectType()
+export class Move {
+  @Field(() => Int) ply!: number;
+  @Field(() => String, { description: "The move in the game's notation." }) notation!: string;
+  @Field(() => Int) seat!: number;
+  @Field(() => String) seatName!: string;
+  @Field(() => String, { description: 'Server time of the move (ISO 8601).' }) at!: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Captures, sowing trace, …' })
+  details!: Record<string, unknown> | null;
+}
+
+@ObjectType({ description: 'A mancala board: houses per seat in sowing order (house 1 first) and stores.' })
+export class MancalaBoard {
+  @Field(() => [[Int]]) houses!: number[][];
+  @Field(() => [Int]) stores!: number[];
+}
+
+@ObjectType()
+export class GridPiece {
+  @Field(() => String) square!: string;
+  @Field(() => Int) side!: number;
+  @Field(() => String, { description: 'man, king, lion, zebra, superpawn, …' }) piece!: string;
+}
+
+@ObjectType({ description: 'Special squares: the Congo river and castles.' })
+export class GridZone {
+  @Field(() => String) name!: string;
+  @Field(() => Int, { nullable: true }) side!: number | null;
+  @Field(() => [String]) squares!: string[];
+}
+
+@ObjectType({ description: 'A board of squares (draughts, Congo) with the pieces on it.' })
+export class GridBoard {
+  @Field(() => Int) files!: number;
+  @Field(() => Int) ranks!: number;
+  @Field(() => [GridPiece]) pieces!: GridPiece[];
+  @Field(() => [GridZone]) zones!: GridZone[];
+}
+
+export const Board = createUnionType({
+  name: 'Board',
+  types: () => [MancalaBoard, GridBoard] as const,
+  resolveType: (board) => ((board as unknown as BoardView).type === 'mancala' ? MancalaBoard : GridBoard),
+});
+
+@ObjectType({ description: 'A game: the same document every read returns and every update pushes.' })
+export class Game {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { description: 'congo, russian-draughts, kalah, oware or congkak' }) kind!: string;
+  @Field(() => String) rulesVersion!: string;
+  @Field(() => GraphQLJSONObject, { description: 'Creation options with defaults filled in.' })
+  options!: Record<string, unknown>;
+  @Field(() => [Seat]) seats!: Seat[];
+  @Field(() => String, { description: 'ongoing or finished' }) status!: string;
+  @Field(() => GameResult, { nullable: true }) result!: GameResult | null;
+  @Field(() => Int) ply!: number;
+  @Field(() => Int, { description: 'Bumped by every change; pass it back as expectedVersion.' })
+  version!: number;
+  @Field(() => Int, { nullable: true, description: 'The seat to move; null once the game is over.' })
+  toMove!: number | null;
+  @Field(() => String, { nullable: true }) toMoveName!: string | null;
+  @Field(() => String, { description: "The position in the game's notation." }) position!: string;
+  @Field(() => Board) board!: BoardView;
+  @Field(() => [String]) legalMoves!: string[];
+  @Field(() => [Move]) moves!: Move[];
+  @Field(() => Int, { nullable: true, description: 'The seat with a standing draw offer.' })
+  drawOffer!: number | null;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+}
+
+@ObjectType()
+export class GamePage {
+  @Field(() => [Game]) items!: Game[];
+  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page.' })
+  nextCursor!: string | null;
+}
+
+@ObjectType()
+export class SeatToken {
+  @Field(() => Int) seat!: number;
+  @Field(() => String) name!: string;
+  @Field(() => String, { description: 'Secret; shown only once. Send it to act for this seat.' })
+  token!: string;
+}
+
+@ObjectType()
+export class CreatedGame {
+  @Field(() => Game) game!: Game;
+  @Field(() => [SeatToken]) seatTokens!: SeatToken[];
+}
+
+@ObjectType({ description: 'What a move would do, computed without storing anything.' })
+export class MoveCheck {
+  @Field(() => String, { description: 'The move in canonical notation.' }) move!: string;
+  @Field(() => String) position!: string;
+  @Field(() => Board) board!: BoardView;
+  @Field(() => [String]) legalMoves!: string[];
+  @Field(() => Int, { nullable: true }) toMove!: number | null;
+  @Field(() => String, { nullable: true }) toMoveName!: string | null;
+  @Field(() => String) status!: string;
+  @Field(() => GameResult, { nullable: true }) result!: GameResult | null;
+  @Field(() => GraphQLJSONObject, { nullable: true }) details!: Record<string, unknown> | null;
+}
+
+@InputType()
+export class CreateGameInput {
+  @Field(() => String) kind!: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'e.g. {"seeds": 5}' })
+  options?: Record<string, unknown>;
+  @Field(() => String, { nullable: true, description: 'Seat that moves first: 0, 1, its name, or random.' })
+  first?: string;
+}

@@ -1,0 +1,257 @@
+import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
+import type { Request, Response } from 'express';
+import { z } from 'zod';
+import { GameError } from '../../service/errors';
+import type { GameView } from '../../service/game-view';
+import type { GameService, WriteOptions } from '../../service/games';
+import { invalidInput } from './problem';
+import * as S from './schemas';
+import { streamGame } from './stream';
+
+/** One REST route: its OpenAPI description and its handler, side by side so they cannot drift. */
+export interface RestRoute {
+  readonly spec: RouteConfig;
+  readonly handle: (req: Request, res: Response) => Promise<void>;
+}
+
+const json = (schema: z.ZodType, description: string) => ({
+  description,
+  content: { 'application/json': { schema } },
+});
+const problems = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((s) => [
+      s,
+      { description: 'Problem', content: { 'application/problem+json': { schema: S.Problem } } },
+    ]),
+  );
+const idParams = z.object({ id: S.GameId });
+const writeHeaders = z.object({
+  authorization: z.string().optional().openapi({ description: 'Bearer <seat token>' }),
+  'if-match': z.string().optional().openapi({ description: 'The version the client expects, e.g. "3"' }),
+  'idempotency-key': z
+    .string()
+    .optional()
+    .openapi({ description: 'Retries with the same key act once (24 h)' }),
+});
+
+function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
+  const parsed = schema.safeParse(value ?? {});
+  if (!parsed.success) throw invalidInput(where, parsed.error);
+  return parsed.data;
+}
+
+/** Bearer token, If-Match and Idempotency-Key of a write request. */
+function writeOptions(req: Request, bodyVersion?: number): WriteOptions {
+  const auth = req.headers.authorization;
+  const bearer = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
+  if (auth && !bearer) throw new GameError('UNAUTHENTICATED', 'Authorization must be "Bearer <seat token>"');
+  const ifMatch = req.headers['if-match'];
+  let expectedVersion = bodyVersion;
+  if (ifMatch !== undefined) {
+    const match = /^(?:W\/)?"?(\d{1,12})"?$/.exec(ifMatch.trim());
+    if (!match) throw new GameError('INVALID_INPUT', 'If-Match must be a game version, e.g. "3"');
+    const fromHeader = Number(match[1]);
+    if (bodyVersion !== undefined && bodyVersion !== fromHeader) {
+      throw new GameError('INVALID_INPUT', 'If-Match and expectedVersion disagree');
+    }
+    expectedVersion = fromHeader;
+  }
+  const key = req.headers['idempotency-key'];
+  return {
+    credential: bearer ? { seatToken: bearer } : {},
+    ...(expectedVersion !== undefined ? { expectedVersion } : {}),
+    ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
+  };
+}
+
+function sendGame(res: Response, game: GameView, status = 200): void {
+  res.status(status).setHeader('ETag', `"${game.version}"`).json(game);
+}
+
+const PDN = 'application/x-draughts-pdn';
+
+/** The game routes under /api/v1. */
+export function gameRoutes(service: GameService): RestRoute[] {
+  const action = (
+    path: string,
+    summary: string,
+    run: (id: string, write: WriteOptions) => Promise<GameView>,
+  ): RestRoute => ({
+    spec: {
+      method: 'post',
+      path,
+      summary,
+      request: {
+        params: idParams,
+        headers: writeHeaders,
+        body: { content: { 'application/json': { schema: S.ActionBody } }, required: false },
+      },
+      responses: {
+        200: json(S.Game, 'The game after the action'),
+        ...problems(400, 401, 403, 404, 409, 503),
+      },
+    },
+    handle: async (req, res) => {
+      const { id } = parse(idParams, req.params, 'path');
+      const body = parse(S.ActionBody, req.body, 'body');
+      sendGame(res, await run(id, writeOptions(req, body.expectedVersion)));
+    },
+  });
+
+  return [
+    {
+      spec: {
+        method: 'post',
+        path: '/games',
+        summary: 'Create a game',
+        description: 'Returns the game and one secret token per seat (shown only here).',
+        request: { body: { content: { 'application/json': { schema: S.CreateGameBody } } } },
+        responses: { 201: json(S.CreatedGame, 'The new game and its seat tokens'), ...problems(400, 503) },
+      },
+      handle: async (req, res) => {
+        const body = parse(S.CreateGameBody, req.body, 'body');
+        const created = await service.createGame(body);
+        res.status(201).setHeader('Location', `/api/v1/games/${created.game.id}`).json(created);
+      },
+    },
+    {
+      spec: {
+        method: 'get',
+        path: '/games',
+        summary: 'List games, newest first',
+        request: { query: S.ListQuery },
+        responses: { 200: json(S.GamePage, 'A page of games'), ...problems(400, 503) },
+      },
+      handle: async (req, res) => {
+        const query = parse(S.ListQuery, req.query, 'query');
+        res.json(await service.listGames(query));
+      },
+    },
+    {
+      spec: {
+        method: 'get',
+        path: '/games/{id}',
+        summary: 'Read a game',
+        request: { params: idParams },
+        responses: { 200: json(S.Game, 'The game'), ...problems(400, 404, 503) },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        sendGame(res, await service.getGame(id));
+      },
+    },
+    {
+      spec: {
+        method: 'get',
+        path: '/games/{id}/legal-moves',
+        summary: 'Legal moves of the side to move',
+        request: { params: idParams },
+        responses: { 200: json(S.LegalMoves, 'The legal moves in notation'), ...problems(400, 404, 503) },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        const game = await service.getGame(id);
+        res.json({ id, version: game.version, toMove: game.toMove, moves: game.legalMoves });
+      },
+    },
+    {
+      spec: {
+        method: 'post',
+        path: '/games/{id}/validate',
+        summary: 'Check a move without playing it',
+        request: { params: idParams, body: { content: { 'application/json': { schema: S.ValidateBody } } } },
+        responses: { 200: json(S.MoveCheck, 'What the move would do'), ...problems(400, 404, 409, 422, 503) },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        const { move } = parse(S.ValidateBody, req.body, 'body');
+        const check = await service.validateMove(id, move);
+        res.json({ move: check.move, position: check.position, details: check.details, ...check.view });
+      },
+    },
+    {
+      spec: {
+        method: 'post',
+        path: '/games/{id}/moves',
+        summary: 'Play a move',
+        description:
+          'Needs the seat token of the side to move. If-Match (or expectedVersion) guards against stale ' +
+          'state; Idempotency-Key makes retries safe.',
+        request: {
+          params: idParams,
+          headers: writeHeaders,
+          body: { content: { 'application/json': { schema: S.MoveBody } } },
+        },
+        responses: {
+          200: json(S.Game, 'The game after the move'),
+          ...problems(400, 401, 403, 404, 409, 422, 503),
+        },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        const body = parse(S.MoveBody, req.body, 'body');
+        sendGame(res, await service.submitMove(id, body.move, writeOptions(req, body.expectedVersion)));
+      },
+    },
+    action('/games/{id}/resign', 'Resign (the player to move)', (id, w) => service.resign(id, w)),
+    action('/games/{id}/draw/offer', "Offer a draw (accepts the opponent's offer)", (id, w) =>
+      service.offerDraw(id, w),
+    ),
+    action('/games/{id}/draw/accept', "Accept the opponent's draw offer", (id, w) =>
+      service.acceptDraw(id, w),
+    ),
+    action('/games/{id}/draw/decline', "Decline the opponent's draw offer", (id, w) =>
+      service.declineDraw(id, w),
+    ),
+    {
+      spec: {
+        method: 'get',
+        path: '/games/{id}/export',
+        summary: "The game's record",
+        description: `Accept: ${PDN} (draughts) or text/plain for the standard text record (PDN for draughts, PGN-like otherwise); application/json for the game document.`,
+        request: { params: idParams },
+        responses: {
+          200: {
+            description: 'The record',
+            content: {
+              'text/plain': { schema: z.string() },
+              [PDN]: { schema: z.string() },
+              'application/json': { schema: S.Game },
+            },
+          },
+          ...problems(400, 404, 406, 503),
+        },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        const wanted = req.accepts(['text/plain', PDN, 'application/json']);
+        if (wanted === 'application/json') return sendGame(res, await service.getGame(id));
+        const { text, kind } = await service.exportGame(id);
+        if (wanted === PDN && kind !== 'russian-draughts') {
+          throw new GameError('INVALID_INPUT', `${PDN} is for draughts; ask for text/plain`);
+        }
+        res.type(kind === 'russian-draughts' && wanted !== 'text/plain' ? PDN : 'text/plain').send(text);
+      },
+    },
+    {
+      spec: {
+        method: 'get',
+        path: '/games/{id}/stream',
+        summary: 'Live updates (Server-Sent Events)',
+        description:
+          'Sends the game now (event `game`, id = version), then every change in order; a comment every ' +
+          '15 s keeps the connection open. Reconnect with Last-Event-ID to skip versions already seen.',
+        request: { params: idParams },
+        responses: {
+          200: { description: 'text/event-stream of Game documents' },
+          ...problems(400, 404, 503),
+        },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        await streamGame(service, id, req, res);
+      },
+    },
+  ];
+}

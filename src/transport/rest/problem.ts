@@ -1,0 +1,60 @@
+import type { ErrorRequestHandler, Response } from 'express';
+import type { ZodError } from 'zod';
+import { GameError, toGameError } from '../../service/errors';
+
+/** Seconds a client should wait before retrying when the store is down. */
+export const RETRY_AFTER_SECONDS = 2;
+
+/** The stable `type` URI of a problem code: urn:boardhost:problem:illegal-move. */
+export function problemType(code: string): string {
+  return `urn:boardhost:problem:${code.toLowerCase().replace(/_/g, '-')}`;
+}
+
+/** Writes a GameError as RFC 9457 application/problem+json. */
+export function sendProblem(res: Response, error: GameError): void {
+  if (error.code === 'STORE_UNAVAILABLE') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  res
+    .status(error.status)
+    .type('application/problem+json')
+    .send(
+      JSON.stringify({
+        ...error.details,
+        type: problemType(error.code),
+        title: error.code
+          .toLowerCase()
+          .replace(/_/g, ' ')
+          .replace(/^./, (c) => c.toUpperCase()),
+        status: error.status,
+        detail: error.message,
+        code: error.code,
+      }),
+    );
+}
+
+/** An INVALID_INPUT error listing each field zod rejected. */
+export function invalidInput(where: string, error: ZodError): GameError {
+  const issues = error.issues.map((i) => ({
+    path: [where, ...i.path.map(String)].join('.'),
+    message: i.message,
+  }));
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+  return new GameError('INVALID_INPUT', `Invalid request: ${summary}`, { issues });
+}
+
+/** The last middleware: every error becomes a problem document. */
+export function problemHandler(log: (error: unknown) => void): ErrorRequestHandler {
+  return (error: unknown, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    // express.json() rejects unparsable bodies with a 400 SyntaxError or 413/415 errors.
+    const status = (error as { status?: number; type?: string }).status;
+    if (!(error instanceof GameError) && typeof status === 'number' && status >= 400 && status < 500) {
+      return sendProblem(
+        res,
+        new GameError('INVALID_INPUT', `Malformed request body: ${(error as Error).message}`),
+      );
+    }
+    const gameError = toGameError(error);
+    if (gameError.code === 'INTERNAL') log(error);
+    sendProblem(res, gameError);
+  };
+}
