@@ -56,14 +56,19 @@ export function occurrences(history: History | undefined, pits: Uint16Array, sid
   return count;
 }
 
-/** The outcome for an end code, scoring the stores plus each player's own row (the sweep). */
+/**
+ * The outcome for an end reason. The score is the stores plus, except for a majority win (which
+ * ends the game at once), the seeds left in each player's own row.
+ */
 export function outcomeFor(r: Ruleset, p: Uint16Array, reason: OutcomeReason): Outcome {
   const h = r.houses;
   let south = p[h] as number;
   let north = p[2 * h + 1] as number;
-  for (let i = 0; i < h; i++) {
-    south += p[i] as number;
-    north += p[h + 1 + i] as number;
+  if (reason !== 'majority') {
+    for (let i = 0; i < h; i++) {
+      south += p[i] as number;
+      north += p[h + 1 + i] as number;
+    }
   }
   const score = [south, north] as const;
   if (south === north) return { reason, score };
