@@ -5,11 +5,7 @@ import { owareEngine } from './mancala/oware';
 import type { GameKind } from './types';
 
 // The only list of games. Each engine registers itself here and nowhere else.
-const ENGINE_LIST: readonly AnyEngine[] = [
-  kalahEngine as AnyEngine,
-  owareEngine as AnyEngine,
-  congkakEngine as AnyEngine,
-];
+const ENGINE_LIST: readonly AnyEngine[] = [kalahEngine, owareEngine, congkakEngine];
 
 export const ENGINES: ReadonlyMap<GameKind, AnyEngine> = new Map(ENGINE_LIST.map((e) => [e.kind, e]));
 
