@@ -7,9 +7,9 @@ import { YARDSTICKS } from './yardsticks';
 
 /** Depths chosen so that one run takes roughly 2–10 s on a 2-core CI machine. */
 const DEPTHS: Record<GameKind, { depth: number; options?: unknown }> = {
-  kalah: { depth: 10 },
-  oware: { depth: 10 },
-  congkak: { depth: 9 },
+  kalah: { depth: 11 },
+  oware: { depth: 11 },
+  congkak: { depth: 10 },
   'russian-draughts': { depth: 9 },
   congo: { depth: 5 },
 };

@@ -1,8 +1,11 @@
 import type { AnyEngine } from './engine';
+import { congkakEngine } from './mancala/congkak';
+import { kalahEngine } from './mancala/kalah';
+import { owareEngine } from './mancala/oware';
 import type { GameKind } from './types';
 
 // The only list of games. Each engine registers itself here and nowhere else.
-const ENGINE_LIST: readonly AnyEngine[] = [];
+const ENGINE_LIST: readonly AnyEngine[] = [kalahEngine, owareEngine, congkakEngine];
 
 export const ENGINES: ReadonlyMap<GameKind, AnyEngine> = new Map(ENGINE_LIST.map((e) => [e.kind, e]));
 

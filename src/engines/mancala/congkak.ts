@@ -1,0 +1,40 @@
+// Congkak: shared/rules/congkak.md. The Kalah ring (own store sown, opponent's skipped, origin not
+// skipped) with relay sowing: a last seed in an occupied house lifts it and sowing goes on. A last
+// seed in an own empty house takes the opposite house plus itself; a single round that ends when a
+// row is empty after a move.
+import { makeMancalaEngine, type MancalaGame } from './engine';
+import type { RuleRecord } from './rules';
+
+/** 7 houses × 7 seeds; options change the houses (seeds follow unless given). */
+export const CONGKAK_RULES: RuleRecord = {
+  kind: 'congkak',
+  houses: 7,
+  seeds: 7,
+  storesSown: true,
+  skipOrigin: false,
+  relay: true,
+  capture: 'opposite',
+  emptyCapture: false,
+  grandSlam: 'noCapture',
+  mustFeed: false,
+  repetition: false,
+  end: 'row-empty',
+};
+
+export const CONGKAK: MancalaGame = {
+  kind: 'congkak',
+  rulesVersion: '1',
+  options: [
+    { name: 'houses', type: 'int', min: 5, max: 9, default: 7 },
+    { name: 'seeds', type: 'int', min: 1, max: 9, default: (parsed) => Number(parsed.houses) },
+  ],
+  notation: 'store-between-rows',
+  houseRange: [5, 9],
+  rules: (options, houses) => ({
+    ...CONGKAK_RULES,
+    houses: houses ?? Number(options.houses ?? CONGKAK_RULES.houses),
+    seeds: Number(options.seeds ?? options.houses ?? CONGKAK_RULES.seeds),
+  }),
+};
+
+export const congkakEngine = makeMancalaEngine(CONGKAK);

@@ -1,0 +1,41 @@
+// Kalah(h, s): shared/rules/kalah.md. Own store sown, opponent's skipped, origin not skipped; last
+// seed in an own empty house captures the opposite house (if it has seeds, or always with
+// `emptyCapture`); last seed in the own store moves again; the game ends when a row is empty.
+import { makeMancalaEngine, type MancalaGame } from './engine';
+import type { RuleRecord } from './rules';
+
+/** The standard rules; options change houses, seeds and the empty-capture flag. */
+export const KALAH_RULES: RuleRecord = {
+  kind: 'kalah',
+  houses: 6,
+  seeds: 4,
+  storesSown: true,
+  skipOrigin: false,
+  relay: false,
+  capture: 'opposite',
+  emptyCapture: false,
+  grandSlam: 'noCapture',
+  mustFeed: false,
+  repetition: false,
+  end: 'row-empty',
+};
+
+export const KALAH: MancalaGame = {
+  kind: 'kalah',
+  rulesVersion: '1',
+  options: [
+    { name: 'seeds', type: 'int', min: 1, max: 6, default: 4 },
+    { name: 'houses', type: 'int', min: 1, max: 6, default: 6 },
+    { name: 'emptyCapture', type: 'bool', default: false },
+  ],
+  notation: 'store-between-rows',
+  houseRange: [1, 6],
+  rules: (options, houses) => ({
+    ...KALAH_RULES,
+    houses: houses ?? Number(options.houses ?? KALAH_RULES.houses),
+    seeds: Number(options.seeds ?? KALAH_RULES.seeds),
+    emptyCapture: options.emptyCapture === true,
+  }),
+};
+
+export const kalahEngine = makeMancalaEngine(KALAH);

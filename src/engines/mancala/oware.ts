@@ -1,0 +1,40 @@
+// Oware abapa: shared/rules/oware.md. No stores in the circuit, origin skipped on laps, 2s and 3s
+// captured backwards from the last seed in the opponent's row (grand slam captures nothing by
+// default), the opponent must be fed; ends on a majority, when the mover cannot feed, or on the
+// third occurrence of a position (house rule).
+import { makeMancalaEngine, type MancalaGame } from './engine';
+import { GRAND_SLAM_RULES, type GrandSlamRule, type RuleRecord } from './rules';
+
+/** Abapa; options change the seeds per house (and so the majority) and the grand-slam rule. */
+export const OWARE_RULES: RuleRecord = {
+  kind: 'oware',
+  houses: 6,
+  seeds: 4,
+  storesSown: false,
+  skipOrigin: true,
+  relay: false,
+  capture: 'chain23',
+  emptyCapture: false,
+  grandSlam: 'noCapture',
+  mustFeed: true,
+  repetition: true,
+  end: 'oware',
+};
+
+export const OWARE: MancalaGame = {
+  kind: 'oware',
+  rulesVersion: '1',
+  options: [
+    { name: 'seeds', type: 'int', min: 4, max: 6, default: 4 },
+    { name: 'grandSlam', type: 'enum', values: GRAND_SLAM_RULES, default: 'noCapture' },
+  ],
+  notation: 'stores-suffix',
+  houseRange: [6, 6],
+  rules: (options) => ({
+    ...OWARE_RULES,
+    seeds: Number(options.seeds ?? OWARE_RULES.seeds),
+    grandSlam: (options.grandSlam ?? OWARE_RULES.grandSlam) as GrandSlamRule,
+  }),
+};
+
+export const owareEngine = makeMancalaEngine(OWARE);

@@ -1,0 +1,64 @@
+// Table-driven move vectors from shared/rules/vectors.md: position + move → exact result.
+import type { Engine } from '../../../src/engines/engine';
+import type { Outcome } from '../../../src/engines/types';
+
+export interface MoveVector {
+  /** Vector id in vectors.md (K1, O4b, G7 …) plus the move. */
+  readonly id: string;
+  readonly options?: Record<string, unknown>;
+  readonly position: string;
+  readonly move: string;
+  readonly result: string;
+  /** The game ends with this move: final score and, unless a draw, the winner. */
+  readonly over?: Pick<Outcome, 'score' | 'winner'> & { readonly reason?: Outcome['reason'] };
+}
+
+/** Split "K1: 1 → a; 2 → b" style lists into vectors with one move each. */
+export function eachMove(
+  id: string,
+  position: string,
+  results: Record<string, string>,
+  options?: Record<string, unknown>,
+): MoveVector[] {
+  return Object.entries(results).map(([move, result]) => ({ id, position, move, result, options }));
+}
+
+/** Declare one test per vector: the exact result position, the side to move and the end. */
+export function describeMoveVectors<S, M>(engine: Engine<S, M>, vectors: readonly MoveVector[]): void {
+  it.each(vectors.map((v) => [`${v.id}: ${v.move} from ${v.position}`, v] as const))(
+    'vector %s gives the stated result',
+    (_label, v) => {
+      const options = engine.parseOptions(v.options ?? {});
+      if (!options.ok) throw new Error(options.error.message);
+      const state = engine.parseState(v.position, options.value);
+      if (!state.ok) throw new Error(state.error.message);
+      expect(engine.outcome(state.value)).toBeUndefined();
+      const move = engine.parseMove(state.value, v.move);
+      if (!move.ok) throw new Error(move.error.message);
+      const next = engine.play(state.value, move.value);
+      if (!next.ok) throw new Error(next.error.message);
+      expect(engine.formatState(next.value)).toBe(v.result);
+      expect(engine.turn(next.value)).toBe(v.result.endsWith(' N') ? 1 : 0);
+      const outcome = engine.outcome(next.value);
+      if (v.over) {
+        expect(outcome).toBeDefined();
+        expect(outcome?.score).toEqual(v.over.score);
+        expect(outcome?.winner).toBe(v.over.winner);
+        if (v.over.reason) expect(outcome?.reason).toBe(v.over.reason);
+        expect(engine.moves(next.value)).toEqual([]);
+      } else {
+        expect(outcome).toBeUndefined();
+        expect(engine.moves(next.value).length).toBeGreaterThan(0);
+      }
+    },
+  );
+}
+
+/** The legal moves of a position, in notation. */
+export function legalMoves<S, M>(engine: Engine<S, M>, position: string, options: unknown = {}): string[] {
+  const parsed = engine.parseOptions(options);
+  if (!parsed.ok) throw new Error(parsed.error.message);
+  const state = engine.parseState(position, parsed.value);
+  if (!state.ok) throw new Error(state.error.message);
+  return engine.moves(state.value).map((m) => engine.formatMove(state.value, m));
+}
