@@ -21,7 +21,20 @@ export interface GraphQLLimits {
 
 /** The executable schema, built from the type-graphql classes (also what `npm run schema` prints). */
 export function buildGameSchema(): Promise<GraphQLSchema> {
-  return buildSchema({ resolvers: [GameResolver], validate: false });
+  return buildSchema({
+    resolvers: [GameResolver],
+    validate: false,
+    // Every subscription feeds from the service (`subscribe` option), not from topics; type-graphql
+    // still wants a PubSub, so this one refuses topic use loudly instead of dropping events.
+    pubSub: {
+      publish: () => {
+        throw new Error('GraphQL topics are not used: publish through the GameStore');
+      },
+      subscribe: () => {
+        throw new Error('GraphQL topics are not used: subscriptions use the service feed');
+      },
+    },
+  });
 }
 
 /** Seconds a client should wait before retrying when the store is down. */

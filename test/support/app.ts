@@ -1,0 +1,81 @@
+// Starts real app instances on port 0 for API tests, on Redis (unique prefix) or in memory.
+import { createClient, type Client } from 'graphql-ws';
+import WebSocket from 'ws';
+import { createApp, type App } from '../../src/app';
+import { createMemoryStorage } from '../../src/store/memory';
+import { createRedisStorage } from '../../src/store/redis';
+import type { Storage } from '../../src/store/store';
+import { deletePrefix, REDIS_URL, uniquePrefix } from './redis';
+
+export interface Running {
+  readonly app: App;
+  readonly url: string;
+  readonly storage: Storage;
+}
+
+export type StoreKind = 'redis' | 'memory';
+
+/** Starts apps; `stopAll` stops them and deletes their Redis keys. */
+export function appHarness() {
+  const running: Running[] = [];
+  const prefixes: string[] = [];
+  return {
+    /** A listening app; apps started with the same `prefix` share one Redis keyspace. */
+    async start(store: StoreKind, prefix?: string): Promise<Running> {
+      let storage: Storage;
+      if (store === 'redis') {
+        const p = prefix ?? uniquePrefix('api');
+        if (!prefixes.includes(p)) prefixes.push(p);
+        storage = await createRedisStorage(REDIS_URL, p);
+      } else {
+        storage = createMemoryStorage();
+      }
+      const app = await createApp({ storage, graphql: { maxDepth: 8, maxCost: 1000 } });
+      const port = await app.listen(0, '127.0.0.1');
+      const run = { app, url: `http://127.0.0.1:${port}`, storage };
+      running.push(run);
+      return run;
+    },
+    async stopAll(): Promise<void> {
+      await Promise.all(running.splice(0).map((r) => r.app.stop()));
+      await Promise.all(prefixes.splice(0).map((p) => deletePrefix(p)));
+    },
+  };
+}
+
+/** A graphql-ws client for an app's /graphql. */
+export function wsClient(url: string, connectionParams?: Record<string, unknown>): Client {
+  return createClient({
+    url: `${url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: true,
+    ...(connectionParams ? { connectionParams } : {}),
+  });
+}
+
+/** POST a GraphQL request; returns the parsed body and status. */
+export async function gql(
+  url: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: { data?: Record<string, any>; errors?: Array<Record<string, any>> } }> {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify({ query, variables }),
+  });
+  return { status: res.status, body: (await res.json()) as never };
+}
+
+/** Deterministic choice among legal moves, so a whole game replays the same way every run. */
+export function chooser(seed: number): (moves: readonly string[]) => string {
+  let state = seed >>> 0 || 1;
+  return (moves) => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return moves[(state >>> 0) % moves.length] as string;
+  };
+}
