@@ -1,0 +1,219 @@
+import request from 'supertest';
+import { appHarness, type Running } from '../support/app';
+
+const harness = appHarness();
+let run: Running;
+beforeAll(async () => {
+  run = await harness.start('redis');
+});
+afterAll(() => harness.stopAll());
+
+async function newGame() {
+  const res = await request(run.url).post('/api/v1/games').send({ kind: 'kalah' }).expect(201);
+  return {
+    id: res.body.game.id as string,
+    tokens: res.body.seatTokens.map((t: { token: string }) => t.token),
+  };
+}
+
+/** Expects an RFC 9457 problem with the given status and code. */
+function expectProblem(res: request.Response, status: number, code: string) {
+  expect(res.status).toBe(status);
+  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
+  expect(res.body).toMatchObject({
+    status,
+    code,
+    type: `urn:boardhost:problem:${code.toLowerCase().replace(/_/g, '-')}`,
+  });
+  expect(res.body.detail).toEqual(expect.any(String));
+}
+
+describe('REST errors leave the stored game unchanged', () => {
+  it.each([
+    ['an unknown kind', { kind: 'chess' }, 'UNKNOWN_GAME_KIND'],
+    ['bad options', { kind: 'kalah', options: { seeds: 99 } }, 'INVALID_INPUT'],
+    ['unknown option names', { kind: 'oware', options: { colour: 'red' } }, 'INVALID_INPUT'],
+    ['a bad first seat', { kind: 'kalah', first: 'east' }, 'INVALID_INPUT'],
+    ['an unknown body field', { kind: 'kalah', extra: 1 }, 'INVALID_INPUT'],
+  ])('refuses to create a game with %s', async (_label, body, code) => {
+    const before = (await request(run.url).get('/api/v1/games?limit=100')).body.items.length;
+    expectProblem(await request(run.url).post('/api/v1/games').send(body), 400, code);
+    expect((await request(run.url).get('/api/v1/games?limit=100')).body.items.length).toBe(before);
+  });
+
+  it('answers a malformed JSON body with INVALID_INPUT', async () => {
+    const res = await request(run.url)
+      .post('/api/v1/games')
+      .set('content-type', 'application/json')
+      .send('{"kind":');
+    expectProblem(res, 400, 'INVALID_INPUT');
+  });
+
+  it('answers malformed and unknown ids', async () => {
+    expectProblem(await request(run.url).get('/api/v1/games/not-an-id'), 400, 'INVALID_INPUT');
+    expectProblem(await request(run.url).get('/api/v1/games/AAAAAAAAAAAA'), 404, 'GAME_NOT_FOUND');
+    expectProblem(await request(run.url).get('/api/v1/nothing-here'), 404, 'NOT_FOUND');
+  });
+
+  it.each([
+    ['no token', () => ({}), { move: '3' }, 401, 'UNAUTHENTICATED'],
+    ['a wrong token', () => ({ Authorization: 'Bearer bhs_forged' }), { move: '3' }, 403, 'FORBIDDEN'],
+    [
+      'the other seat’s token',
+      (t: string[]) => ({ Authorization: `Bearer ${t[1]}` }),
+      { move: '3' },
+      409,
+      'NOT_YOUR_TURN',
+    ],
+    [
+      'an illegal move',
+      (t: string[]) => ({ Authorization: `Bearer ${t[0]}` }),
+      { move: '7' },
+      422,
+      'ILLEGAL_MOVE',
+    ],
+    [
+      'junk notation',
+      (t: string[]) => ({ Authorization: `Bearer ${t[0]}` }),
+      { move: 'e2-e4' },
+      422,
+      'ILLEGAL_MOVE',
+    ],
+    [
+      'a stale version',
+      (t: string[]) => ({ Authorization: `Bearer ${t[0]}`, 'If-Match': '"5"' }),
+      { move: '3' },
+      409,
+      'VERSION_CONFLICT',
+    ],
+    [
+      'an empty move',
+      (t: string[]) => ({ Authorization: `Bearer ${t[0]}` }),
+      { move: '' },
+      400,
+      'INVALID_INPUT',
+    ],
+  ])('refuses a move with %s', async (_label, headers, body, status, code) => {
+    const { id, tokens } = await newGame();
+    const before = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+    const res = await request(run.url).post(`/api/v1/games/${id}/moves`).set(headers(tokens)).send(body);
+    expectProblem(res, status, code);
+    if (code === 'VERSION_CONFLICT') expect(res.body.currentVersion).toBe(0);
+    expect((await request(run.url).get(`/api/v1/games/${id}`)).body).toEqual(before);
+  });
+
+  it('refuses moves once the game is over', async () => {
+    const { id, tokens } = await newGame();
+    await request(run.url)
+      .post(`/api/v1/games/${id}/resign`)
+      .set('Authorization', `Bearer ${tokens[0]}`)
+      .expect(200);
+    const before = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+    const res = await request(run.url)
+      .post(`/api/v1/games/${id}/moves`)
+      .set('Authorization', `Bearer ${tokens[0]}`)
+      .send({ move: '3' });
+    expectProblem(res, 409, 'GAME_OVER');
+    expect((await request(run.url).get(`/api/v1/games/${id}`)).body).toEqual(before);
+  });
+});
+
+describe('REST writes are safe to retry', () => {
+  it('lets exactly one of 50 concurrent identical moves at one version through', async () => {
+    const { id, tokens } = await newGame();
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        request(run.url)
+          .post(`/api/v1/games/${id}/moves`)
+          .set('Authorization', `Bearer ${tokens[0]}`)
+          .set('If-Match', '"0"')
+          .send({ move: '1' }),
+      ),
+    );
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(1);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(49);
+    for (const r of responses.filter((x) => x.status === 409)) expect(r.body.code).toBe('VERSION_CONFLICT');
+    const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+    expect(game.moves).toHaveLength(1);
+    expect(game.version).toBe(1);
+  });
+
+  it('returns the first answer for a retried Idempotency-Key and plays nothing twice', async () => {
+    const { id, tokens } = await newGame();
+    const send = (move: string) =>
+      request(run.url)
+        .post(`/api/v1/games/${id}/moves`)
+        .set('Authorization', `Bearer ${tokens[0]}`)
+        .set('Idempotency-Key', 'retry-me-1')
+        .send({ move });
+    const first = await send('1');
+    expect(first.status).toBe(200);
+    const again = await send('1');
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+    expect(game.moves).toHaveLength(1);
+    expectProblem(await send('2'), 422, 'IDEMPOTENCY_KEY_REUSED');
+    expect((await request(run.url).get(`/api/v1/games/${id}`)).body.version).toBe(1);
+  });
+
+  it('lets 20 concurrent retries with one key play the move once', async () => {
+    const { id, tokens } = await newGame();
+    const responses = await Promise.all(
+      Array.from({ length: 20 }, () =>
+        request(run.url)
+          .post(`/api/v1/games/${id}/moves`)
+          .set('Authorization', `Bearer ${tokens[0]}`)
+          .set('Idempotency-Key', 'burst')
+          .send({ move: '2' }),
+      ),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(20).fill(200));
+    expect(new Set(responses.map((r) => r.body.version))).toEqual(new Set([1]));
+    expect((await request(run.url).get(`/api/v1/games/${id}`)).body.moves).toHaveLength(1);
+  });
+});
+
+describe('REST live stream', () => {
+  it('streams the game now and each later version as Server-Sent Events', async () => {
+    const { id, tokens } = await newGame();
+    const events: Array<{ id: number; game: any }> = [];
+    const controller = new AbortController();
+    const res = await fetch(`${run.url}/api/v1/games/${id}/stream`, { signal: controller.signal });
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const reader = res.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    const readUntil = async (count: number) => {
+      while (events.length < count) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buffer += decoder.decode(value, { stream: true });
+        let cut;
+        while ((cut = buffer.indexOf('\n\n')) >= 0) {
+          const chunk = buffer.slice(0, cut);
+          buffer = buffer.slice(cut + 2);
+          const idLine = /^id: (\d+)$/m.exec(chunk);
+          const data = /^data: (.*)$/m.exec(chunk);
+          if (idLine && data && /^event: game$/m.test(chunk)) {
+            events.push({ id: Number(idLine[1]), game: JSON.parse(data[1] as string) });
+          }
+        }
+      }
+    };
+    await readUntil(1);
+    for (const move of ['1', '2']) {
+      const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+      await request(run.url)
+        .post(`/api/v1/games/${id}/moves`)
+        .set('Authorization', `Bearer ${tokens[game.toMove]}`)
+        .send({ move: game.legalMoves.includes(move) ? move : game.legalMoves[0] })
+        .expect(200);
+    }
+    await readUntil(3);
+    controller.abort();
+    expect(events.map((e) => e.id)).toEqual([0, 1, 2]);
+    expect(events[2]?.game.moves).toHaveLength(2);
+  });
+});
