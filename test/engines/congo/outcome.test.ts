@@ -126,6 +126,8 @@ describe('Congo end of game', () => {
       const small = play(position('3l3/7/7/7/7/3Z3/3L3 w'), 'd2-c4', 'd7-c6', 'c4-d2', 'c6-d7');
       for (let depth = 1; depth <= 5; depth++)
         expect(engine.perft?.(small, depth)).toBe(perft(engine, small, depth));
+      const fresh = position(engine.formatState(small));
+      expect(engine.perft?.(fresh, 5)).toBeGreaterThan(engine.perft?.(small, 5) ?? Infinity);
     });
   });
 });
