@@ -41,7 +41,9 @@ export const SUPERPAWN = 8;
 /** FEN letters by type code (index 0 unused). */
 export const PIECE_LETTERS = ' LZEGCMPS';
 
+/** File index 0–6 (a–g) of a square. */
 export const fileOf = (sq: number): number => sq % SIZE;
+/** Rank index 0–6 (ranks 1–7) of a square. */
 export const rankOf = (sq: number): number => (sq / SIZE) | 0;
 const onBoard = (file: number, rank: number): boolean => file >= 0 && file < SIZE && rank >= 0 && rank < SIZE;
 const at = (file: number, rank: number): number => rank * SIZE + file;
@@ -144,9 +146,6 @@ export const LION_STEPS: readonly [Table, Table] = [
   table((sq) => (inCastle(sq, 1) ? offsets(ALL8)(sq).filter((t) => inCastle(t, 1)) : [])),
 ];
 
-/** Forward direction in ranks: White +1, Black −1. */
-export const FORWARD: readonly [number, number] = [1, -1];
-
 /** Pawn and superpawn forward targets (straight and both diagonals), by side. */
 export const PAWN_FORWARD: readonly [Table, Table] = [
   table(
@@ -190,11 +189,6 @@ export const BACK_RAYS: readonly [Table, Table] = [0, 1].map((side) =>
     return out;
   }),
 ) as unknown as readonly [Table, Table];
-
-/** A pawn of `side` on `sq` has crossed the river (strictly past it) and may retreat. */
-export function pastRiver(sq: number, side: Side): boolean {
-  return side === 0 ? rankOf(sq) > RIVER_RANK : rankOf(sq) < RIVER_RANK;
-}
 
 /** The last rank for `side`'s pawns. */
 export const LAST_RANK: readonly [number, number] = [SIZE - 1, 0];

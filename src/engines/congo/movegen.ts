@@ -125,6 +125,7 @@ export function generate(board: Int8Array, side: Side, out: MoveList): void {
         break;
       case PAWN:
         targets(board, sign, sq, PAWN_FORWARD[side], out);
+        // Only a pawn strictly past the river (not in it) may retreat.
         if (side === 0 ? rankOf(sq) > RIVER_RANK : rankOf(sq) < RIVER_RANK) retreats(board, sq, side, 1, out);
         break;
       case SUPERPAWN:
