@@ -11,7 +11,7 @@ const DEPTHS: Record<GameKind, { depth: number; options?: unknown }> = {
   oware: { depth: 11 },
   congkak: { depth: 10 },
   'russian-draughts': { depth: 9 },
-  congo: { depth: 5 },
+  congo: { depth: 6 },
 };
 
 export interface BenchCase {
