@@ -1,8 +1,9 @@
+import { russianDraughts } from './draughts';
 import type { AnyEngine } from './engine';
 import type { GameKind } from './types';
 
 // The only list of games. Each engine registers itself here and nowhere else.
-const ENGINE_LIST: readonly AnyEngine[] = [];
+const ENGINE_LIST: readonly AnyEngine[] = [russianDraughts as AnyEngine];
 
 export const ENGINES: ReadonlyMap<GameKind, AnyEngine> = new Map(ENGINE_LIST.map((e) => [e.kind, e]));
 
