@@ -10,7 +10,7 @@ const DEPTHS: Record<GameKind, { depth: number; options?: unknown }> = {
   kalah: { depth: 10 },
   oware: { depth: 10 },
   congkak: { depth: 9 },
-  'russian-draughts': { depth: 9 },
+  'russian-draughts': { depth: 10 },
   congo: { depth: 5 },
 };
 

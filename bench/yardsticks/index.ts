@@ -1,4 +1,5 @@
 import type { BenchCase } from '../perft';
+import { rapidDraughtsPerft } from './rapid-draughts';
 
 // Other JavaScript move generators, measured in the same run as ours (see each file's header).
-export const YARDSTICKS: readonly BenchCase[] = [];
+export const YARDSTICKS: readonly BenchCase[] = [rapidDraughtsPerft];
