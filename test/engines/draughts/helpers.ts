@@ -52,3 +52,10 @@ export function playAll(s: DraughtsState, moves: readonly string[]): DraughtsSta
   }
   return current;
 }
+
+/** The pieces of the structured board view. */
+export function pieces(s: DraughtsState): ReadonlyArray<{ square: string; side: number; piece: string }> {
+  const view = engine.board(s);
+  if (view.type !== 'grid') throw new Error('draughts boards are grids');
+  return view.pieces;
+}
