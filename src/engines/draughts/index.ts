@@ -1,5 +1,16 @@
-// Russian draughts (shashki) behind the Engine contract: rules in ../../../shared/rules/russian-draughts.md.
-// Representation (bitboards, see board.ts) stays inside this folder; callers see notation strings.
+// Russian draughts (shashki) behind the Engine contract (rules: shared/rules/russian-draughts.md).
+// The representation (bitboards, see board.ts) stays inside this folder; callers see notation.
+//
+// Resolutions of the rules' open questions (B1–B8):
+// - moves() lists capture sequences with duplicates dropped (same origin, destination, captured set
+//   and crowning = one move); the first path generated is the one shown. perft.ts also counts the
+//   keep convention. A king's straight-on continuation is generated from the first landing square.
+// - Draw counters are plies (state.ts LIMITS): 7.2.5 kings only 30, 7.2.4 30 (a side with ≥ 3
+//   kings against a lone king, men allowed), 7.2.6 60 / 120 by total pieces (B7), 7.2.7 / 7.2.8 10.
+//   7.2.7 needs the lone king on the long diagonal with no other piece on it; leaving the diagonal
+//   restarts its count. A side without a move loses before any draw applies; simultaneous draws
+//   are reported most specific first: long-diagonal, small-material, three-kings-vs-one,
+//   endgame-30-60, kings-only-15, threefold-repetition.
 import type { Engine, GameRecord } from '../engine';
 import { err, ok, type BoardView, type EngineError, type Options, type Result, type Side } from '../types';
 import { squareName, squaresOf } from './board';
@@ -139,10 +150,13 @@ export const russianDraughts: Engine<DraughtsState, DraughtsMove> = {
   formatState: formatFen,
   board,
   perft: statePerft,
-  describeMove: (_state, move) => ({
-    captured: squaresOf(move.captured).map(squareName),
-    promoted: move.promotes,
-    path: [move.from, ...move.path].map(squareName),
-  }),
+  describeMove: (state, move) => {
+    const legal = findLegal(state, move);
+    return {
+      captured: legal ? squaresOf(legal.captured).map(squareName) : [],
+      promoted: legal?.promotes ?? false,
+      path: legal ? [legal.from, ...legal.path].map(squareName) : [],
+    };
+  },
   exportRecord,
 };

@@ -61,7 +61,7 @@ export function statePerft(state: DraughtsState, depth: number): number {
   if (depth === 0) return 1;
   if (state.outcome !== null) return 0;
   if (state.kings === 0) return bitsPerft(state.white, state.black, 0, state.side, depth, false);
-  const list = new MoveList();
+  const list = listAt(depth);
   const own = state.side === 0 ? state.white : state.black;
   const opp = state.side === 0 ? state.black : state.white;
   generate(own, opp, state.kings, state.side === 0, list, false);
