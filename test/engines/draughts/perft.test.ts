@@ -23,6 +23,11 @@ describe('russian draughts perft', () => {
     expect(perftKeep(start, depth)).toBe(nodes);
   });
 
+  // Source: ../shared/rules/vectors.md §2.1 (position with kings, keep convention) [derived]
+  it('counts 3 343 keep-convention paths at depth 4 from a position with kings on both sides', () => {
+    expect(perftKeep(state('W:Wc3,e3,g3,b2,d2,Kh2:Bb6,d6,f6,a7,c7,Kg7'), 4)).toBe(3343);
+  });
+
   it('keeps both circular king captures of R4 that the drop convention merges', () => {
     const r4 = state('W:WKd2:Bc5,e5,c3,e3');
     expect(perftKeep(r4, 1)).toBe(4);
