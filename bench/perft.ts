@@ -10,7 +10,7 @@ const DEPTHS: Record<GameKind, { depth: number; options?: unknown }> = {
   kalah: { depth: 11 },
   oware: { depth: 11 },
   congkak: { depth: 10 },
-  'russian-draughts': { depth: 9 },
+  'russian-draughts': { depth: 10 },
   congo: { depth: 6 },
 };
 

@@ -21,7 +21,11 @@ export function appHarness() {
   const prefixes: string[] = [];
   return {
     /** A listening app; apps started with the same `prefix` share one Redis keyspace. */
-    async start(store: StoreKind, prefix?: string): Promise<Running> {
+    async start(
+      store: StoreKind,
+      prefix?: string,
+      graphql = { maxDepth: 8, maxCost: 1000 },
+    ): Promise<Running> {
       let storage: Storage;
       if (store === 'redis') {
         const p = prefix ?? uniquePrefix('api');
@@ -30,7 +34,7 @@ export function appHarness() {
       } else {
         storage = createMemoryStorage();
       }
-      const app = await createApp({ storage, graphql: { maxDepth: 8, maxCost: 1000 } });
+      const app = await createApp({ storage, graphql });
       const port = await app.listen(0, '127.0.0.1');
       const run = { app, url: `http://127.0.0.1:${port}`, storage };
       running.push(run);

@@ -1,5 +1,5 @@
 import { unwrapResolverError } from '@apollo/server/errors';
-import type { GraphQLFormattedError } from 'graphql';
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { GameError, toGameError } from '../../service/errors';
 
 /** Apollo's own codes for request errors, passed through unchanged. */
@@ -19,6 +19,13 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
   const code = formatted.extensions?.code;
   if (!(original instanceof GameError) && typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
     return formatted;
+  }
+  // Parse and validation errors (depth, cost, unknown fields) carry no resolver error.
+  if (error instanceof GraphQLError && !error.originalError) {
+    return {
+      ...formatted,
+      extensions: { ...formatted.extensions, code: code ?? 'GRAPHQL_VALIDATION_FAILED' },
+    };
   }
   if (!(original instanceof GameError) && original && isValidationError(original)) {
     return { ...formatted, extensions: { code: 'INVALID_INPUT' } };

@@ -65,7 +65,7 @@ export async function createGraphQL(options: {
   const { httpServer, service, limits } = options;
   const schema = await buildGameSchema();
   const armor = new ApolloArmor({
-    maxDepth: { n: limits.maxDepth },
+    maxDepth: { n: limits.maxDepth, ignoreIntrospection: false },
     costLimit: { maxCost: limits.maxCost },
     maxAliases: { n: 20 },
     maxTokens: { n: 4000 },

@@ -1,0 +1,162 @@
+// Russian draughts (shashki) behind the Engine contract (rules: shared/rules/russian-draughts.md).
+// The representation (bitboards, see board.ts) stays inside this folder; callers see notation.
+//
+// Resolutions of the rules' open questions (B1–B8):
+// - moves() lists capture sequences with duplicates dropped (same origin, destination, captured set
+//   and crowning = one move); the first path generated is the one shown. perft.ts also counts the
+//   keep convention. A king's straight-on continuation is generated from the first landing square.
+// - Draw counters are plies (state.ts LIMITS): 7.2.5 kings only 30, 7.2.4 30 (a side with ≥ 3
+//   kings against a lone king, men allowed), 7.2.6 60 / 120 by total pieces (B7), 7.2.7 / 7.2.8 10.
+//   7.2.7 needs the lone king on the long diagonal with no other piece on it; leaving the diagonal
+//   restarts its count. A side without a move loses before any draw applies; simultaneous draws
+//   are reported most specific first: long-diagonal, small-material, three-kings-vs-one,
+//   endgame-30-60, kings-only-15, threefold-repetition.
+import type { Engine, GameRecord } from '../engine';
+import { err, ok, type BoardView, type EngineError, type Options, type Result, type Side } from '../types';
+import { squareName, squaresOf } from './board';
+import { formatFen, parseFen } from './fen';
+import { MoveList, generate } from './movegen';
+import { formatMoveText, parseMoveText, type DraughtsMove } from './notation';
+import { writePdn } from './pdn';
+import { statePerft } from './perft';
+import { applyMove, computeOutcome, type DraughtsState } from './state';
+
+export type { DraughtsMove } from './notation';
+export type { DraughtsState } from './state';
+
+const START_WHITE = 0x00000fff;
+const START_BLACK = 0xfff00000 | 0;
+
+/** The standard start with `first` to move. */
+function startState(first: Side): DraughtsState {
+  const state: DraughtsState = {
+    white: START_WHITE,
+    black: START_BLACK,
+    kings: 0,
+    side: first,
+    kingPlies: 0,
+    balancePlies: 0,
+    lonePlies: 0,
+    prev: null,
+    outcome: null,
+  };
+  return { ...state, outcome: computeOutcome(state) };
+}
+
+// Legal-move lists per state (states are immutable, so a weak cache is safe).
+const movesCache = new WeakMap<DraughtsState, readonly DraughtsMove[]>();
+
+/** Every legal move of `state` (drop-duplicates convention); [] once the game is over. */
+export function legalMoves(state: DraughtsState): readonly DraughtsMove[] {
+  const cached = movesCache.get(state);
+  if (cached) return cached;
+  let moves: readonly DraughtsMove[] = [];
+  if (state.outcome === null) {
+    const list = new MoveList();
+    list.paths = [];
+    const own = state.side === 0 ? state.white : state.black;
+    const opp = state.side === 0 ? state.black : state.white;
+    generate(own, opp, state.kings, state.side === 0, list, false);
+    const paths = list.paths;
+    moves = Array.from({ length: list.n }, (_, i) => ({
+      from: list.from[i] as number,
+      path: paths[i] as number[],
+      captured: list.captured[i] as number,
+      promotes: list.promotes[i] === 1,
+    }));
+  }
+  movesCache.set(state, moves);
+  return moves;
+}
+
+function isState(value: unknown): value is DraughtsState {
+  const s = value as DraughtsState | null;
+  return typeof s === 'object' && s !== null && typeof s.white === 'number' && (s.side === 0 || s.side === 1);
+}
+
+/** The legal move equal to `move` (same origin and landing squares), if any. */
+function findLegal(state: DraughtsState, move: unknown): DraughtsMove | undefined {
+  const m = move as DraughtsMove | null;
+  if (typeof m !== 'object' || m === null || !Array.isArray(m.path)) return undefined;
+  return legalMoves(state).find(
+    (l) => l.from === m.from && l.path.length === m.path.length && l.path.every((s, i) => s === m.path[i]),
+  );
+}
+
+function play(state: DraughtsState, move: DraughtsMove): Result<DraughtsState, EngineError> {
+  if (!isState(state)) return err({ code: 'INVALID_POSITION', message: 'not a draughts state' });
+  if (state.outcome !== null) return err({ code: 'GAME_OVER', message: 'the game is over' });
+  const legal = findLegal(state, move);
+  if (!legal) return err({ code: 'ILLEGAL_MOVE', message: 'not a legal move here' });
+  return ok(
+    applyMove(state, legal.from, legal.path[legal.path.length - 1] as number, legal.captured, legal.promotes),
+  );
+}
+
+function board(state: DraughtsState): BoardView {
+  const pieces = [...squaresOf(state.white), ...squaresOf(state.black)].map((s) => ({
+    square: squareName(s),
+    side: ((state.white & (1 << s)) !== 0 ? 0 : 1) as Side,
+    piece: (state.kings & (1 << s)) !== 0 ? 'king' : 'man',
+  }));
+  return { type: 'grid', files: 8, ranks: 8, pieces, zones: [] };
+}
+
+function parseOptions(raw: unknown): Result<Options, EngineError> {
+  if (raw === undefined || raw === null) return ok({});
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    return err({ code: 'INVALID_OPTIONS', message: 'options must be an object' });
+  }
+  const names = Object.keys(raw);
+  if (names.length > 0) {
+    return err({
+      code: 'INVALID_OPTIONS',
+      message: `Russian draughts has no options (got ${names.join(', ')})`,
+    });
+  }
+  return ok({});
+}
+
+/** Replays a record's moves from its start, for canonical notation; stops at the first bad move. */
+function exportRecord(record: GameRecord): string {
+  let state = startState(record.first);
+  const moves: string[] = [];
+  for (const text of record.moves) {
+    const move = parseMoveText(legalMoves(state), text);
+    if (!move.ok) {
+      moves.push(text);
+      continue;
+    }
+    moves.push(formatMoveText(move.value));
+    const next = play(state, move.value);
+    if (next.ok) state = next.value;
+  }
+  return writePdn(record, moves, record.first === 1 ? formatFen(startState(1)) : undefined);
+}
+
+export const russianDraughts: Engine<DraughtsState, DraughtsMove> = {
+  kind: 'russian-draughts',
+  rulesVersion: '1',
+  seatNames: ['white', 'black'],
+  parseOptions,
+  setup: (_options: Options, first: Side = 0) => startState(first),
+  turn: (state) => state.side,
+  moves: legalMoves,
+  play,
+  outcome: (state) => state.outcome ?? undefined,
+  parseMove: (state, text) => parseMoveText(legalMoves(state), text),
+  formatMove: (_state, move) => formatMoveText(move),
+  parseState: (text) => parseFen(text),
+  formatState: formatFen,
+  board,
+  perft: statePerft,
+  describeMove: (state, move) => {
+    const legal = findLegal(state, move);
+    return {
+      captured: legal ? squaresOf(legal.captured).map(squareName) : [],
+      promoted: legal?.promotes ?? false,
+      path: legal ? [legal.from, ...legal.path].map(squareName) : [],
+    };
+  },
+  exportRecord,
+};

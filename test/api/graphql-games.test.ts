@@ -1,0 +1,188 @@
+import { appHarness, chooser, gql, wsClient, type Running } from '../support/app';
+import { uniquePrefix } from '../support/redis';
+import { referee } from '../support/referee';
+
+const harness = appHarness();
+afterAll(() => harness.stopAll());
+
+const GAME_FIELDS = `id kind status ply version toMove position legalMoves
+  result { winner reason score } moves { notation seat }
+  board { __typename ... on MancalaBoard { houses stores } ... on GridBoard { files ranks pieces { square piece side } } }`;
+
+/** Deeper than the test apps' limit of 8 (the game types are shallow; introspection is not). */
+const DEEP_QUERY =
+  '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }';
+
+const CREATE = `mutation ($input: CreateGameInput!) {
+  createGame(input: $input) { game { ${GAME_FIELDS} } seatTokens { seat name token } } }`;
+const MOVE = `mutation ($id: ID!, $move: String!, $token: String, $v: Int, $key: String) {
+  submitMove(id: $id, move: $move, seatToken: $token, expectedVersion: $v, idempotencyKey: $key) { ${GAME_FIELDS} } }`;
+
+async function create(run: Running, input: Record<string, unknown>) {
+  const { body } = await gql(run.url, CREATE, { input });
+  expect(body.errors).toBeUndefined();
+  const created = body.data!.createGame;
+  return {
+    game: created.game,
+    tokens: created.seatTokens.map((t: { token: string }) => t.token) as string[],
+  };
+}
+
+describe('GraphQL on Redis', () => {
+  let run: Running;
+  beforeAll(async () => {
+    run = await harness.start('redis');
+  });
+
+  it('plays a whole Kalah game to the result the rules give', async () => {
+    let { game, tokens } = await create(run, { kind: 'kalah', options: { seeds: 3 } });
+    expect(game.board.__typename).toBe('MancalaBoard');
+    const pick = chooser(1234);
+    const played: string[] = [];
+    while (game.status === 'ongoing') {
+      const move = pick(game.legalMoves);
+      const { body } = await gql(run.url, MOVE, {
+        id: game.id,
+        move,
+        token: tokens[game.toMove],
+        v: game.version,
+      });
+      expect(body.errors).toBeUndefined();
+      played.push(move);
+      game = body.data!.submitMove;
+    }
+    const expected = referee('kalah', { seeds: 3 }, played);
+    expect(game.position).toBe(expected.position);
+    expect(game.result).toEqual({
+      winner: expected.outcome?.winner ?? null,
+      reason: expected.outcome?.reason,
+      score: expected.outcome?.score ?? null,
+    });
+  });
+
+  it('takes the seat token from the Authorization header too', async () => {
+    const { game, tokens } = await create(run, { kind: 'oware' });
+    const { body } = await gql(
+      run.url,
+      MOVE,
+      { id: game.id, move: '1' },
+      { authorization: `Bearer ${tokens[0]}` },
+    );
+    expect(body.errors).toBeUndefined();
+    expect(body.data!.submitMove.ply).toBe(1);
+  });
+
+  it('answers errors with the same codes as REST and leaves the game unchanged', async () => {
+    const { game, tokens } = await create(run, { kind: 'kalah' });
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ id: game.id, move: '3' }, 'UNAUTHENTICATED'],
+      [{ id: game.id, move: '3', token: 'bhs_forged' }, 'FORBIDDEN'],
+      [{ id: game.id, move: '3', token: tokens[1] }, 'NOT_YOUR_TURN'],
+      [{ id: game.id, move: '9', token: tokens[0] }, 'ILLEGAL_MOVE'],
+      [{ id: game.id, move: '3', token: tokens[0], v: 4 }, 'VERSION_CONFLICT'],
+      [{ id: 'bad id', move: '3', token: tokens[0] }, 'INVALID_INPUT'],
+      [{ id: 'AAAAAAAAAAAA', move: '3', token: tokens[0] }, 'GAME_NOT_FOUND'],
+    ];
+    for (const [variables, code] of cases) {
+      const { body } = await gql(run.url, MOVE, variables);
+      expect(body.errors?.[0]?.extensions?.code).toBe(code);
+    }
+    const unknownKind = await gql(run.url, CREATE, { input: { kind: 'go' } });
+    expect(unknownKind.body.errors?.[0]?.extensions?.code).toBe('UNKNOWN_GAME_KIND');
+    const badOptions = await gql(run.url, CREATE, { input: { kind: 'congkak', options: { houses: 12 } } });
+    expect(badOptions.body.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');
+    const after = await gql(run.url, `query ($id: ID!) { game(id: $id) { ${GAME_FIELDS} } }`, {
+      id: game.id,
+    });
+    expect(after.body.data!.game).toEqual(game);
+  });
+
+  it('dry-runs a move with validateMove and lists legal moves', async () => {
+    const { game } = await create(run, { kind: 'kalah' });
+    const { body } = await gql(
+      run.url,
+      `query ($id: ID!) { legalMoves(id: $id) validateMove(id: $id, move: "3") { move position toMove status } }`,
+      { id: game.id },
+    );
+    expect(body.data).toEqual({
+      legalMoves: ['1', '2', '3', '4', '5', '6'],
+      validateMove: { move: '3', position: '4,4,0,5,5,5/1/4,4,4,4,4,4/0 S', toMove: 0, status: 'ongoing' },
+    });
+  });
+
+  it('rejects queries deeper than the limit', async () => {
+    const { status, body } = await gql(run.url, DEEP_QUERY);
+    expect(status).toBe(400);
+    expect(body.errors?.[0]?.message).toMatch(/depth/i);
+  });
+
+  it('returns a repeated idempotency key’s first answer without a second move', async () => {
+    const { game, tokens } = await create(run, { kind: 'kalah' });
+    const vars = { id: game.id, move: '1', token: tokens[0], key: 'gql-key-1' };
+    const first = await gql(run.url, MOVE, vars);
+    const again = await gql(run.url, MOVE, vars);
+    expect(again.body.data).toEqual(first.body.data);
+    expect(first.body.data!.submitMove.moves).toHaveLength(1);
+  });
+});
+
+describe('subscriptions across server instances', () => {
+  it('delivers to a subscriber on instance A, in order, every move made through instance B', async () => {
+    const prefix = uniquePrefix('cross');
+    const a = await harness.start('redis', prefix);
+    const b = await harness.start('redis', prefix);
+    const { game, tokens } = await create(b, { kind: 'kalah' });
+    const client = wsClient(a.url);
+    const received: Array<{ version: number; moves: Array<{ notation: string }> }> = [];
+    const subscription = client.iterate<{ gameUpdated: any }>({
+      query: `subscription ($id: ID!) { gameUpdated(id: $id) { version status moves { notation } } }`,
+      variables: { id: game.id },
+    });
+    // The first event is the game as it is now: the subscription is live from here on.
+    const first = await subscription.next();
+    received.push(first.value.data.gameUpdated);
+    const pick = chooser(99);
+    let current = game;
+    const played: string[] = [];
+    for (let i = 0; i < 8 && current.status === 'ongoing'; i++) {
+      const move = pick(current.legalMoves);
+      const { body } = await gql(b.url, MOVE, { id: game.id, move, token: tokens[current.toMove] });
+      current = body.data!.submitMove;
+      played.push(move);
+    }
+    while (received.length < played.length + 1) {
+      const next = await subscription.next();
+      received.push(next.value.data.gameUpdated);
+    }
+    await subscription.return?.();
+    await client.dispose();
+    expect(received.map((g) => g.version)).toEqual(Array.from({ length: played.length + 1 }, (_, i) => i));
+    expect(received[received.length - 1]?.moves.map((m) => m.notation)).toEqual(played);
+  });
+
+  it('answers a subscription to an unknown game with GAME_NOT_FOUND', async () => {
+    const run = await harness.start('redis');
+    const client = wsClient(run.url);
+    const subscription = client.iterate({
+      query: 'subscription { gameUpdated(id: "AAAAAAAAAAAA") { version } }',
+    });
+    const first = await subscription.next();
+    await client.dispose();
+    expect((first.value as any).errors?.[0]?.extensions?.code).toBe('GAME_NOT_FOUND');
+  });
+
+  it('applies the depth limit to subscriptions over WebSocket too', async () => {
+    const run = await harness.start('memory', undefined, { maxDepth: 3, maxCost: 1000 });
+    const client = wsClient(run.url);
+    const subscription = client.iterate({
+      query:
+        'subscription { gameUpdated(id: "AAAAAAAAAAAA") { board { ... on GridBoard { zones { squares } } } } }',
+    });
+    const errors = await subscription.next().then(
+      () => [],
+      (e: unknown) => e as Array<{ message: string }>,
+    );
+    expect(errors[0]?.message).toMatch(/depth/i);
+    await client.dispose();
+  });
+});
