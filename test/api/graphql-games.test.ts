@@ -35,7 +35,9 @@ describe('GraphQL on Redis', () => {
   });
 
   it('plays a whole Kalah game to the result the rules give', async () => {
-    let { game, tokens } = await create(run, { kind: 'kalah', options: { seeds: 3 } });
+    const created = await create(run, { kind: 'kalah', options: { seeds: 3 } });
+    const tokens = created.tokens;
+    let game = created.game;
     expect(game.board.__typename).toBe('MancalaBoard');
     const pick = chooser(1234);
     const played: string[] = [];
