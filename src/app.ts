@@ -53,7 +53,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.use(express.json({ limit: '64kb' }));
   mountOperations(app, storage, metrics.registry);
 
-  const routes = gameRoutes(service);
+  const streams = new Set<() => void>();
+  const routes = gameRoutes(service, streams);
   const openapi = buildOpenApiDocument(routes);
   const api = express.Router();
   for (const route of routes) {
@@ -110,6 +111,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       }),
     stop: () =>
       (stopped ??= (async () => {
+        for (const end of [...streams]) end();
         await graphql.stop();
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
         await storage.events.close();

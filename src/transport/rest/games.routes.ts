@@ -6,7 +6,7 @@ import type { GameView } from '../../service/game-view';
 import type { GameService, WriteOptions } from '../../service/games';
 import { invalidInput } from './problem';
 import * as S from './schemas';
-import { streamGame } from './stream';
+import { streamGame, type OpenStreams } from './stream';
 
 /** One REST route: its OpenAPI description and its handler, side by side so they cannot drift. */
 export interface RestRoute {
@@ -71,8 +71,8 @@ function sendGame(res: Response, game: GameView, status = 200): void {
 
 const PDN = 'application/x-draughts-pdn';
 
-/** The game routes under /api/v1. */
-export function gameRoutes(service: GameService): RestRoute[] {
+/** The game routes under /api/v1; live streams register in `streams` so that shutdown can end them. */
+export function gameRoutes(service: GameService, streams: OpenStreams = new Set()): RestRoute[] {
   const action = (
     path: string,
     summary: string,
@@ -250,7 +250,7 @@ export function gameRoutes(service: GameService): RestRoute[] {
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
-        await streamGame(service, id, req, res);
+        await streamGame(service, id, req, res, streams);
       },
     },
   ];
