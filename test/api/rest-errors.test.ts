@@ -33,6 +33,9 @@ describe('REST errors leave the stored game unchanged', () => {
     ['an unknown kind', { kind: 'chess' }, 'UNKNOWN_GAME_KIND'],
     ['bad options', { kind: 'kalah', options: { seeds: 99 } }, 'INVALID_INPUT'],
     ['unknown option names', { kind: 'oware', options: { colour: 'red' } }, 'INVALID_INPUT'],
+    ['Oware seeds 3', { kind: 'oware', options: { seeds: 3 } }, 'INVALID_INPUT'],
+    ['Congkak houses 12', { kind: 'congkak', options: { houses: 12 } }, 'INVALID_INPUT'],
+    ['options for a game that has none', { kind: 'congo', options: { fast: true } }, 'INVALID_INPUT'],
     ['a bad first seat', { kind: 'kalah', first: 'east' }, 'INVALID_INPUT'],
     ['an unknown body field', { kind: 'kalah', extra: 1 }, 'INVALID_INPUT'],
   ])('refuses to create a game with %s', async (_label, body, code) => {
