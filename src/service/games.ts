@@ -54,8 +54,14 @@ export interface MoveCheck {
   readonly details: Readonly<Record<string, unknown>> | null;
 }
 
+/** How many games' last-seen documents a node keeps for its writes. */
+const RECENT_GAMES = 10_000;
+
 /** Every game use case. Transports call this and nothing below it. */
 export class GameService {
+  /** Last-seen documents, used only as the first guess of a write (see `write`); oldest evicted. */
+  private readonly recent = new Map<string, StoredGame>();
+
   constructor(
     private readonly storage: Storage,
     private readonly now: () => Date = () => new Date(),
@@ -277,29 +283,43 @@ export class GameService {
       throw new GameError('INVALID_INPUT', 'expectedVersion must be a whole number ≥ 0');
     }
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-      const game = await this.load(id);
+      // First try the last-seen document (saves a read per move). A stale copy costs a failed
+      // compare-and-set, and any refusal computed from it is re-checked against the store.
+      const cached = attempt === 0 ? this.recent.get(id) : undefined;
+      const game = cached ?? (await this.load(id));
+      if (!cached) this.remember(game);
       const engine = this.engineFor(game.kind);
-      const seat = authorizeSeat(game, write.credential);
-      const fingerprint = `${seat}:${action}`;
-      if (key !== undefined) {
-        const seen = await this.storage.games.idempotencyRecord(id, key);
-        if (seen) return this.replay(engine, seen, fingerprint);
+      let next: StoredGame;
+      let fingerprint: string;
+      try {
+        const seat = authorizeSeat(game, write.credential);
+        fingerprint = `${seat}:${action}`;
+        if (key !== undefined) {
+          const seen = await this.storage.games.idempotencyRecord(id, key);
+          if (seen) return this.replay(engine, seen, fingerprint);
+        }
+        if (write.expectedVersion !== undefined && write.expectedVersion !== game.version) {
+          throw versionConflict(game.version);
+        }
+        if (game.status === 'finished') {
+          throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
+        }
+        next = {
+          ...compute(game, seat, engine),
+          version: game.version + 1,
+          updatedAt: this.now().toISOString(),
+        };
+      } catch (error) {
+        if (cached && error instanceof GameError) continue;
+        throw error;
       }
-      if (write.expectedVersion !== undefined && write.expectedVersion !== game.version) {
-        throw versionConflict(game.version);
-      }
-      if (game.status === 'finished')
-        throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
-      const next = {
-        ...compute(game, seat, engine),
-        version: game.version + 1,
-        updatedAt: this.now().toISOString(),
-      };
       const result = await this.storage.games.update(
         next,
         game.version,
         key === undefined ? undefined : { key, fingerprint },
       );
+      if (result.status === 'updated') this.remember(next);
+      else this.recent.delete(id);
       switch (result.status) {
         case 'updated':
           return toGameView(engine, next);
@@ -312,6 +332,12 @@ export class GameService {
       }
     }
     throw new GameError('VERSION_CONFLICT', 'The game is changing too fast; read it and retry');
+  }
+
+  private remember(game: StoredGame): void {
+    this.recent.delete(game.id);
+    this.recent.set(game.id, game);
+    if (this.recent.size > RECENT_GAMES) this.recent.delete(this.recent.keys().next().value as string);
   }
 
   private replay(

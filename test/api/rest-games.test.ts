@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { appHarness, chooser, type Running, type StoreKind } from '../support/app';
+import { uniquePrefix } from '../support/redis';
 import { referee } from '../support/referee';
 
 const harness = appHarness();
@@ -92,5 +93,36 @@ describe.each<StoreKind>(['redis', 'memory'])('REST on the %s store', (store) =>
     expect(declined.body.code).toBe('NO_DRAW_OFFER');
     const done = await request(run.url).post(`/api/v1/games/${id}/draw/accept`).set(auth(1)).expect(200);
     expect(done.body.result).toEqual({ winner: null, winnerName: null, reason: 'agreement', score: null });
+  });
+});
+
+describe('two server nodes writing one game', () => {
+  it('answers from the stored game, not from what one node saw last', async () => {
+    const prefix = uniquePrefix('nodes');
+    const a = await harness.start('redis', prefix);
+    const b = await harness.start('redis', prefix);
+    const { id, tokens } = await createGame(a);
+    const move = (node: Running, seat: number, house: string) =>
+      request(node.url)
+        .post(`/api/v1/games/${id}/moves`)
+        .set('Authorization', `Bearer ${tokens[seat]}`)
+        .send({ move: house });
+    // South plays 1 through A (A now remembers version 1, North to move).
+    expect((await move(a, 0, '1')).status).toBe(200);
+    // North plays 1 through B: the game is at version 2, South to move; A does not know.
+    expect((await move(b, 1, '1')).status).toBe(200);
+    // Through A, South's move must be accepted and North's refused, as the stored game says.
+    expect((await move(a, 1, '2')).body.code).toBe('NOT_YOUR_TURN');
+    const accepted = await move(a, 0, '2');
+    expect(accepted.status).toBe(200);
+    expect(accepted.body.version).toBe(3);
+    expect(accepted.body.moves.map((m: { notation: string }) => m.notation)).toEqual(['1', '1', '2']);
+    // A stale If-Match through B is refused with the true current version.
+    const stale = await request(b.url)
+      .post(`/api/v1/games/${id}/moves`)
+      .set('Authorization', `Bearer ${tokens[accepted.body.toMove]}`)
+      .set('If-Match', '"2"')
+      .send({ move: accepted.body.legalMoves[0] });
+    expect(stale.body).toMatchObject({ code: 'VERSION_CONFLICT', currentVersion: 3 });
   });
 });
