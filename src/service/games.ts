@@ -61,6 +61,8 @@ const RECENT_GAMES = 10_000;
 export class GameService {
   /** Last-seen documents, used only as the first guess of a write (see `write`); oldest evicted. */
   private readonly recent = new Map<string, StoredGame>();
+  /** Engine states (immutable) of games this node last moved, so a write need not replay history. */
+  private readonly states = new Map<string, { version: number; position: string; state: unknown }>();
 
   constructor(
     private readonly storage: Storage,
@@ -158,10 +160,12 @@ export class GameService {
   }
 
   async submitMove(id: string, move: string, write: WriteOptions): Promise<GameView> {
-    return this.write(id, write, `move:${move}`, (game, seat, engine) => {
+    let played: { version: number; position: string; state: unknown } | undefined;
+    const view = await this.write(id, write, `move:${move}`, (game, seat, engine) => {
       if (game.toMove !== seat) throw notYourTurn(engine, game);
       const state = this.restore(engine, game);
       const { next, notation, details } = this.applyMove(engine, game, state, move);
+      played = { version: game.version + 1, position: engine.formatState(next), state: next };
       const at = this.now().toISOString();
       const record: MoveRecord = { ply: game.ply + 1, notation, seat, at, ...(details ? { details } : {}) };
       const fields = this.positionFields(engine, next);
@@ -175,6 +179,12 @@ export class GameService {
         drawOffer: game.drawOffer === seat ? seat : null,
       };
     });
+    // Only a state that was stored (not a lost race, not a replayed answer) may seed the next write.
+    if (played && view.version === played.version && view.position === played.position) {
+      this.states.set(id, played);
+      if (this.states.size > RECENT_GAMES) this.states.delete(this.states.keys().next().value as string);
+    }
+    return view;
   }
 
   /** The player to move gives up (rules/README.md: "the player to move may resign"). */
@@ -384,6 +394,8 @@ export class GameService {
 
   /** The game's engine state, rebuilt by replaying its moves (so repetition history is complete). */
   private restore(engine: AnyEngine, game: StoredGame): unknown {
+    const known = this.states.get(game.id);
+    if (known && known.version === game.version && known.position === game.position) return known.state;
     let state = engine.setup(game.options, game.first);
     for (const record of game.moves) {
       const move = engine.parseMove(state, record.notation);
