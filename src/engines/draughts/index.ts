@@ -19,7 +19,7 @@ import { MoveList, generate } from './movegen';
 import { formatMoveText, parseMoveText, type DraughtsMove } from './notation';
 import { writePdn } from './pdn';
 import { statePerft } from './perft';
-import { applyMove, computeOutcome, type DraughtsState } from './state';
+import { applyMove, freshState, type DraughtsState } from './state';
 
 export type { DraughtsMove } from './notation';
 export type { DraughtsState } from './state';
@@ -29,18 +29,7 @@ const START_BLACK = 0xfff00000 | 0;
 
 /** The standard start with `first` to move. */
 function startState(first: Side): DraughtsState {
-  const state: DraughtsState = {
-    white: START_WHITE,
-    black: START_BLACK,
-    kings: 0,
-    side: first,
-    kingPlies: 0,
-    balancePlies: 0,
-    lonePlies: 0,
-    prev: null,
-    outcome: null,
-  };
-  return { ...state, outcome: computeOutcome(state) };
+  return freshState(START_WHITE, START_BLACK, 0, first);
 }
 
 // Legal-move lists per state (states are immutable, so a weak cache is safe).

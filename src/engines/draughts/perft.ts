@@ -4,7 +4,7 @@
 // that the draw rules count exactly as in `moves()`/`play()`.
 import type { Side } from '../types';
 import { MoveList, countMoves, generate } from './movegen';
-import { applyMove, computeOutcome, type DraughtsState } from './state';
+import { applyMove, freshState, type DraughtsState } from './state';
 
 const LISTS: MoveList[] = [];
 const listAt = (ply: number): MoveList => {
@@ -39,21 +39,6 @@ function bitsPerft(
     else nodes += statePerft(freshState(w, b, k, next), depth - 1);
   }
   return nodes;
-}
-
-function freshState(white: number, black: number, kings: number, side: Side): DraughtsState {
-  const state: DraughtsState = {
-    white,
-    black,
-    kings,
-    side,
-    kingPlies: 0,
-    balancePlies: 0,
-    lonePlies: 0,
-    prev: null,
-    outcome: null,
-  };
-  return { ...state, outcome: computeOutcome(state) };
 }
 
 /** Perft with the draw rules, equal to the generic perft over `moves()` (drop convention). */

@@ -138,3 +138,19 @@ export function applyMove(
   };
   return { ...next, outcome: computeOutcome(next) };
 }
+
+/** A position with no history and zeroed draw counters; its outcome computed. */
+export function freshState(white: number, black: number, kings: number, side: Side): DraughtsState {
+  const state: DraughtsState = {
+    white,
+    black,
+    kings,
+    side,
+    kingPlies: 0,
+    balancePlies: 0,
+    lonePlies: 0,
+    prev: null,
+    outcome: null,
+  };
+  return { ...state, outcome: computeOutcome(state) };
+}
