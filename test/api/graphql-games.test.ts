@@ -99,6 +99,32 @@ describe('GraphQL on Redis', () => {
     expect(after.body.data!.game).toEqual(game);
   });
 
+  it('ends a draughts game by draw agreement: offer, a declined offer, then offer and accept', async () => {
+    const { game, tokens } = await create(run, { kind: 'russian-draughts' });
+    const act = (mutation: string, seat: number) =>
+      gql(
+        run.url,
+        `mutation ($id: ID!) { ${mutation}(id: $id) { status drawOffer result { winner reason } } }`,
+        {
+          id: game.id,
+        },
+        { authorization: `Bearer ${tokens[seat]}` },
+      );
+    expect((await act('offerDraw', 0)).body.data!.offerDraw).toMatchObject({
+      status: 'ongoing',
+      drawOffer: 0,
+    });
+    expect((await act('acceptDraw', 0)).body.errors?.[0]?.extensions?.code).toBe('NO_DRAW_OFFER');
+    expect((await act('declineDraw', 1)).body.data!.declineDraw.drawOffer).toBeNull();
+    await act('offerDraw', 1);
+    const accepted = (await act('acceptDraw', 0)).body.data!.acceptDraw;
+    expect(accepted).toEqual({
+      status: 'finished',
+      drawOffer: null,
+      result: { winner: null, reason: 'agreement' },
+    });
+  });
+
   it('dry-runs a move with validateMove and lists legal moves', async () => {
     const { game } = await create(run, { kind: 'kalah' });
     const { body } = await gql(
