@@ -1,6 +1,6 @@
 import { congkakEngine } from '../../../src/engines/mancala/congkak';
 import { describeEngineContract } from '../contract';
-import { describeMoveVectors, eachMove, type MoveVector } from './vectors';
+import { describeMoveVectors, eachMove, type MoveVector, describeRejections } from './vectors';
 
 const engine = congkakEngine;
 
@@ -111,24 +111,15 @@ describe('congkak', () => {
     expect(start({ houses: 6, seeds: 4 })).toBe('4,4,4,4,4,4/0/4,4,4,4,4,4/0 S');
   });
 
-  it.each([{ houses: 12 }, { houses: 4 }, { seeds: 0 }, { seeds: 10 }, { rounds: 3 }])(
-    'rejects the options %j with INVALID_OPTIONS',
-    (options) => {
-      const parsed = engine.parseOptions(options);
-      expect(parsed.ok).toBe(false);
-      if (!parsed.ok) expect(parsed.error.code).toBe('INVALID_OPTIONS');
-    },
+  describeRejections(
+    engine,
+    [{ houses: 12 }, { houses: 4 }, { seeds: 0 }, { seeds: 10 }, { rounds: 3 }],
+    [
+      ['7,7,7,7,7,7,7/0/7,7,7,7,7,7,7/0', 'INVALID_NOTATION'],
+      ['7,7,7,7,7,7,7/7,7,7,7,7,7,7 stores 0-0 S', 'INVALID_NOTATION'],
+      ['4,4,4,4/0/4,4,4,4/0 S', 'INVALID_POSITION'],
+      ['1,1,1,1,1,1,1,1,1,1/0/1,1,1,1,1,1,1,1,1,1/0 S', 'INVALID_POSITION'],
+      ['7,7,7,7,7,7,7/0/7,7,7,7,7,7/0 S', 'INVALID_POSITION'],
+    ],
   );
-
-  it.each([
-    ['7,7,7,7,7,7,7/0/7,7,7,7,7,7,7/0', 'INVALID_NOTATION'],
-    ['7,7,7,7,7,7,7/7,7,7,7,7,7,7 stores 0-0 S', 'INVALID_NOTATION'],
-    ['4,4,4,4/0/4,4,4,4/0 S', 'INVALID_POSITION'],
-    ['1,1,1,1,1,1,1,1,1,1/0/1,1,1,1,1,1,1,1,1,1/0 S', 'INVALID_POSITION'],
-    ['7,7,7,7,7,7,7/0/7,7,7,7,7,7/0 S', 'INVALID_POSITION'],
-  ])('rejects the position %j with %s', (text, code) => {
-    const parsed = engine.parseState(text);
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.error.code).toBe(code);
-  });
 });

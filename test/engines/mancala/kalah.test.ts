@@ -1,6 +1,6 @@
 import { kalahEngine } from '../../../src/engines/mancala/kalah';
 import { describeEngineContract } from '../contract';
-import { describeMoveVectors, eachMove, legalMoves, type MoveVector } from './vectors';
+import { describeMoveVectors, describeRejections, eachMove, legalMoves, type MoveVector } from './vectors';
 
 const engine = kalahEngine;
 
@@ -91,36 +91,28 @@ describe('kalah', () => {
     });
   });
 
-  it.each([
-    { seeds: 0 },
-    { seeds: 7 },
-    { houses: 7 },
-    { seeds: 4.5 },
-    { emptyCapture: 'yes' },
-    { colour: 'red' },
-    5,
-  ])('rejects the options %j with INVALID_OPTIONS', (options) => {
-    const parsed = engine.parseOptions(options);
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) {
-      expect(parsed.error.code).toBe('INVALID_OPTIONS');
-      expect(parsed.error.message).toMatch(/kalah/);
-    }
-  });
-
-  it.each([
-    ['', 'INVALID_NOTATION'],
-    ['4,4,4,4,4,4/0/4,4,4,4,4,4/0', 'INVALID_NOTATION'],
-    ['4,4,4,4,4,4/0/4,4,4,4,4,4/0 X', 'INVALID_NOTATION'],
-    ['4,4,-4,4,4,4/0/4,4,4,4,4,4/0 S', 'INVALID_NOTATION'],
-    ['4,4,4,4,4,4 stores 0-0 S', 'INVALID_NOTATION'],
-    ['4,4,4,4,4/0/4,4,4,4,4,4/0 S', 'INVALID_POSITION'],
-    ['4,4,4,4,4,4,4/0/4,4,4,4,4,4,4/0 S', 'INVALID_POSITION'],
-  ])('rejects the position %j with %s', (text, code) => {
-    const parsed = engine.parseState(text);
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.error.code).toBe(code);
-  });
+  describeRejections(
+    engine,
+    [
+      { seeds: 0 },
+      { seeds: 7 },
+      { houses: 7 },
+      { seeds: 4.5 },
+      { emptyCapture: 'yes' },
+      { colour: 'red' },
+      5,
+    ],
+    [
+      ['', 'INVALID_NOTATION'],
+      ['4,4,4,4,4,4/0/4,4,4,4,4,4/0', 'INVALID_NOTATION'],
+      ['4,4,4,4,4,4/0/4,4,4,4,4,4/0 X', 'INVALID_NOTATION'],
+      ['4,4,-4,4,4,4/0/4,4,4,4,4,4/0 S', 'INVALID_NOTATION'],
+      ['4,4,4,4,4,4 stores 0-0 S', 'INVALID_NOTATION'],
+      ['4,4,4,4,4/0/4,4,4,4,4,4/0 S', 'INVALID_POSITION'],
+      ['4,4,4,4,4,4,4/0/4,4,4,4,4,4,4/0 S', 'INVALID_POSITION'],
+    ],
+    /kalah/,
+  );
 
   it('reads a finished position as over, scoring the seeds left in each row for their owner', () => {
     const parsed = engine.parseState('0,0,0,0,0,0/20/1,2,0,0,0,0/25 S');

@@ -1,7 +1,7 @@
 import { owareEngine } from '../../../src/engines/mancala/oware';
 import { perft } from '../../../src/engines/perft';
 import { describeEngineContract } from '../contract';
-import { describeMoveVectors, eachMove, legalMoves, type MoveVector } from './vectors';
+import { describeMoveVectors, eachMove, legalMoves, type MoveVector, describeRejections } from './vectors';
 
 const engine = owareEngine;
 
@@ -195,26 +195,17 @@ describe('oware', () => {
     });
   });
 
-  it.each([{ seeds: 3 }, { seeds: 7 }, { grandSlam: 'illegal' }, { houses: 6 }, { seeds: '4' }])(
-    'rejects the options %j with INVALID_OPTIONS',
-    (options) => {
-      const parsed = engine.parseOptions(options);
-      expect(parsed.ok).toBe(false);
-      if (!parsed.ok) expect(parsed.error.code).toBe('INVALID_OPTIONS');
-    },
+  describeRejections(
+    engine,
+    [{ seeds: 3 }, { seeds: 7 }, { grandSlam: 'illegal' }, { houses: 6 }, { seeds: '4' }],
+    [
+      ['4,4,4,4,4,4/0/4,4,4,4,4,4/0 S', 'INVALID_NOTATION'],
+      ['4,4,4,4,4,4/4,4,4,4,4,4 stores 0-0', 'INVALID_NOTATION'],
+      ['4,4,4,4,4/4,4,4,4,4,4 stores 0-0 S', 'INVALID_POSITION'],
+      ['4,4,4,4,4,4,4/4,4,4,4,4,4,4 stores 0-0 S', 'INVALID_POSITION'],
+      ['4,4,4,4,4,4/4,4,4,4,4,4 stores 30-0 S', 'INVALID_POSITION'],
+    ],
   );
-
-  it.each([
-    ['4,4,4,4,4,4/0/4,4,4,4,4,4/0 S', 'INVALID_NOTATION'],
-    ['4,4,4,4,4,4/4,4,4,4,4,4 stores 0-0', 'INVALID_NOTATION'],
-    ['4,4,4,4,4/4,4,4,4,4,4 stores 0-0 S', 'INVALID_POSITION'],
-    ['4,4,4,4,4,4,4/4,4,4,4,4,4,4 stores 0-0 S', 'INVALID_POSITION'],
-    ['4,4,4,4,4,4/4,4,4,4,4,4 stores 30-0 S', 'INVALID_POSITION'],
-  ])('rejects the position %j with %s', (text, code) => {
-    const parsed = engine.parseState(text);
-    expect(parsed.ok).toBe(false);
-    if (!parsed.ok) expect(parsed.error.code).toBe(code);
-  });
 
   it('takes the grand-slam rule of a position from the options', () => {
     const text = '1,0,0,0,0,2/1,2,0,0,0,0 stores 20-22 S';

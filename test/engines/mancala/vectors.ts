@@ -1,3 +1,4 @@
+import type { EngineErrorCode } from '../../../src/engines/types';
 // Table-driven move vectors from shared/rules/vectors.md: position + move → exact result.
 import type { Engine } from '../../../src/engines/engine';
 import type { Outcome } from '../../../src/engines/types';
@@ -61,4 +62,25 @@ export function legalMoves<S, M>(engine: Engine<S, M>, position: string, options
   const state = engine.parseState(position, parsed.value);
   if (!state.ok) throw new Error(state.error.message);
   return engine.moves(state.value).map((m) => engine.formatMove(state.value, m));
+}
+
+/** Table tests: each option set fails with INVALID_OPTIONS, each position with its code. */
+export function describeRejections<S, M>(
+  engine: Engine<S, M>,
+  options: readonly unknown[],
+  positions: ReadonlyArray<readonly [string, EngineErrorCode]>,
+  optionsMessage?: RegExp,
+): void {
+  it.each(options.map((o) => [o]))('rejects the options %j with INVALID_OPTIONS', (raw) => {
+    const parsed = engine.parseOptions(raw);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error.code).toBe('INVALID_OPTIONS');
+    if (!parsed.ok && optionsMessage) expect(parsed.error.message).toMatch(optionsMessage);
+  });
+
+  it.each(positions.map(([text, code]) => [text, code]))('rejects the position %j with %s', (text, code) => {
+    const parsed = engine.parseState(text);
+    expect(parsed.ok).toBe(false);
+    if (!parsed.ok) expect(parsed.error.code).toBe(code);
+  });
 }
