@@ -1,6 +1,20 @@
 import { EventEmitter } from 'node:events';
+import { createLimiter } from './limiter';
 import {
+  FEED_RETENTION_MS,
   IDEMPOTENCY_TTL_SECONDS,
+  type AccountStore,
+  type ChallengeStore,
+  type ChallengeUpdateResult,
+  type EventFeed,
+  type FeedEvent,
+  type FeedPage,
+  type Notice,
+  type SeekStore,
+  type StoredAccount,
+  type StoredChallenge,
+  type StoredSeek,
+  type StoredToken,
   type GameEventBus,
   type GameFilter,
   type GamePage,
@@ -19,10 +33,17 @@ export class MemoryGameStore implements GameStore {
 
   constructor(
     private readonly bus: MemoryEventBus,
+    private readonly feed: MemoryEventFeed,
     private readonly now: () => number = Date.now,
   ) {}
 
-  async create(game: StoredGame): Promise<void> {
+  async create(game: StoredGame, notices: readonly Notice[] = []): Promise<void> {
+    this.insert(game);
+    this.feed.appendNow(notices);
+  }
+
+  /** Synchronous create, shared with the challenge store (one step of the event loop). */
+  insert(game: StoredGame): void {
     if (this.games.has(game.id)) throw new Error(`game ${game.id} exists`);
     this.games.set(game.id, { seq: ++this.seq, json: JSON.stringify(game) });
   }
@@ -39,6 +60,7 @@ export class MemoryGameStore implements GameStore {
       const game = JSON.parse(json) as StoredGame;
       if (filter.kind && game.kind !== filter.kind) continue;
       if (filter.status && game.status !== filter.status) continue;
+      if (filter.account && !game.seats.some((s) => s.account === filter.account)) continue;
       matches.push({ seq, game });
     }
     matches.sort((a, b) => b.seq - a.seq);
@@ -51,6 +73,7 @@ export class MemoryGameStore implements GameStore {
     next: StoredGame,
     expectedVersion: number,
     idempotency?: { key: string; fingerprint: string },
+    notices: readonly Notice[] = [],
   ): Promise<UpdateResult> {
     // No await before the write: the check and the write are one step of the event loop.
     const idemKey = idempotency ? `${next.id}\u0000${idempotency.key}` : undefined;
@@ -71,6 +94,7 @@ export class MemoryGameStore implements GameStore {
         expires: this.now() + IDEMPOTENCY_TTL_SECONDS * 1000,
       });
     }
+    this.feed.appendNow(notices);
     this.bus.emit(next.id, json);
     return { status: 'updated' };
   }
@@ -118,8 +142,199 @@ export class MemoryEventBus implements GameEventBus {
   }
 }
 
-/** The embedded storage: games and live updates in this process. */
+/** Accounts and tokens in this process. */
+export class MemoryAccountStore implements AccountStore {
+  private readonly accounts = new Map<string, string>();
+  private readonly tokens = new Map<string, StoredToken>();
+
+  async createAccount(account: StoredAccount, firstToken: StoredToken): Promise<boolean> {
+    if (this.accounts.has(account.id)) return false;
+    this.accounts.set(account.id, JSON.stringify(account));
+    this.tokens.set(firstToken.hash, firstToken);
+    return true;
+  }
+
+  async getAccount(id: string): Promise<StoredAccount | undefined> {
+    const json = this.accounts.get(id);
+    return json ? (JSON.parse(json) as StoredAccount) : undefined;
+  }
+
+  async saveAccount(account: StoredAccount): Promise<void> {
+    if (!this.accounts.has(account.id)) throw new Error(`account ${account.id} does not exist`);
+    this.accounts.set(account.id, JSON.stringify(account));
+  }
+
+  async addToken(token: StoredToken): Promise<void> {
+    this.tokens.set(token.hash, token);
+  }
+
+  async tokenByHash(hash: string): Promise<StoredToken | undefined> {
+    return this.tokens.get(hash);
+  }
+
+  async listTokens(account: string): Promise<StoredToken[]> {
+    return [...this.tokens.values()]
+      .filter((t) => t.account === account)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined> {
+    for (const token of this.tokens.values()) {
+      if (token.account !== account || token.id !== tokenId) continue;
+      const revoked = { ...token, revokedAt: token.revokedAt ?? at };
+      this.tokens.set(token.hash, revoked);
+      return revoked;
+    }
+    return undefined;
+  }
+}
+
+/** Challenges in this process; an accepted challenge's game is created in the same step. */
+export class MemoryChallengeStore implements ChallengeStore {
+  private readonly challenges = new Map<string, string>();
+
+  constructor(
+    private readonly games: MemoryGameStore,
+    private readonly feed: MemoryEventFeed,
+  ) {}
+
+  async createChallenge(challenge: StoredChallenge, notices: readonly Notice[]): Promise<void> {
+    if (this.challenges.has(challenge.id)) throw new Error(`challenge ${challenge.id} exists`);
+    this.challenges.set(challenge.id, JSON.stringify(challenge));
+    this.feed.appendNow(notices);
+  }
+
+  async getChallenge(id: string): Promise<StoredChallenge | undefined> {
+    const json = this.challenges.get(id);
+    return json ? (JSON.parse(json) as StoredChallenge) : undefined;
+  }
+
+  async updateChallenge(
+    next: StoredChallenge,
+    expectedVersion: number,
+    effects: { notices: readonly Notice[]; game?: StoredGame },
+  ): Promise<ChallengeUpdateResult> {
+    const json = this.challenges.get(next.id);
+    if (!json) return 'missing';
+    if ((JSON.parse(json) as StoredChallenge).version !== expectedVersion) return 'conflict';
+    if (effects.game) this.games.insert(effects.game);
+    this.challenges.set(next.id, JSON.stringify(next));
+    this.feed.appendNow(effects.notices);
+    return 'updated';
+  }
+
+  async listOpen(account: string): Promise<StoredChallenge[]> {
+    return [...this.challenges.values()]
+      .map((json) => JSON.parse(json) as StoredChallenge)
+      .filter(
+        (c) =>
+          c.status === 'open' &&
+          (c.challenger === account || c.destination === account || (c.players?.includes(account) ?? false)),
+      )
+      .reverse();
+  }
+
+  async dueChallenges(now: string, limit: number): Promise<string[]> {
+    return [...this.challenges.values()]
+      .map((json) => JSON.parse(json) as StoredChallenge)
+      .filter((c) => c.status === 'open' && Date.parse(c.expiresAt) <= Date.parse(now))
+      .sort((a, b) => a.expiresAt.localeCompare(b.expiresAt))
+      .slice(0, limit)
+      .map((c) => c.id);
+  }
+}
+
+/** Seeks in this process, matched first come, first served within a pool. */
+export class MemorySeekStore implements SeekStore {
+  private readonly seeks = new Map<string, StoredSeek>();
+
+  async matchOrAdd(seek: StoredSeek, now: string): Promise<StoredSeek | undefined> {
+    for (const waiting of this.seeks.values()) {
+      if (Date.parse(waiting.expiresAt) <= Date.parse(now)) {
+        this.seeks.delete(waiting.id);
+        continue;
+      }
+      if (waiting.pool !== seek.pool || waiting.account === seek.account) continue;
+      this.seeks.delete(waiting.id);
+      return waiting;
+    }
+    this.seeks.set(seek.id, seek);
+    return undefined;
+  }
+
+  async getSeek(id: string): Promise<StoredSeek | undefined> {
+    return this.seeks.get(id);
+  }
+
+  async removeSeek(id: string): Promise<boolean> {
+    return this.seeks.delete(id);
+  }
+}
+
+/** Per-account feeds in this process, trimmed by age like the Redis streams. */
+export class MemoryEventFeed implements EventFeed {
+  private readonly feeds = new Map<string, { last: number; events: FeedEvent[] }>();
+  private readonly emitter = new EventEmitter().setMaxListeners(0);
+
+  constructor(private readonly retentionMs = FEED_RETENTION_MS) {}
+
+  async append(notices: readonly Notice[]): Promise<void> {
+    this.appendNow(notices);
+  }
+
+  /** Appends synchronously, so that a store write and its notices are one step. */
+  appendNow(notices: readonly Notice[]): void {
+    for (const notice of notices) {
+      for (const account of new Set(notice.to)) {
+        let feed = this.feeds.get(account);
+        if (!feed) {
+          feed = { last: 0, events: [] };
+          this.feeds.set(account, feed);
+        }
+        const event: FeedEvent = { seq: ++feed.last, type: notice.type, at: notice.at, data: notice.data };
+        const cutoff = Date.parse(notice.at) - this.retentionMs;
+        while (feed.events.length > 0 && Date.parse((feed.events[0] as FeedEvent).at) < cutoff) {
+          feed.events.shift();
+        }
+        feed.events.push(event);
+        const json = JSON.stringify(event);
+        setImmediate(() => this.emitter.emit(account, json));
+      }
+    }
+  }
+
+  async read(account: string, after: number, limit: number): Promise<FeedPage> {
+    const feed = this.feeds.get(account) ?? { last: 0, events: [] };
+    const events = feed.events.filter((e) => e.seq > after).slice(0, limit);
+    return {
+      events: JSON.parse(JSON.stringify(events)) as FeedEvent[],
+      last: feed.last,
+      first: feed.events[0]?.seq ?? feed.last + 1,
+    };
+  }
+
+  async subscribe(account: string, listener: (event: FeedEvent) => void): Promise<() => Promise<void>> {
+    const handler = (json: string) => listener(JSON.parse(json) as FeedEvent);
+    this.emitter.on(account, handler);
+    return async () => {
+      this.emitter.off(account, handler);
+    };
+  }
+}
+
+/** The embedded storage: games, accounts, challenges, feeds and live updates in this process. */
 export function createMemoryStorage(now?: () => number): Storage {
   const events = new MemoryEventBus();
-  return { name: 'memory', games: new MemoryGameStore(events, now), events };
+  const feed = new MemoryEventFeed();
+  const games = new MemoryGameStore(events, feed, now);
+  return {
+    name: 'memory',
+    games,
+    events,
+    accounts: new MemoryAccountStore(),
+    challenges: new MemoryChallengeStore(games, feed),
+    seeks: new MemorySeekStore(),
+    feed,
+    limiter: (options) => createLimiter(options),
+  };
 }

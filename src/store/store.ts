@@ -44,6 +44,8 @@ export interface StoredGame {
   readonly moves: readonly MoveRecord[];
   /** A pending draw offer by that seat. */
   readonly drawOffer: Side | null;
+  /** Chosen at creation; absent on documents written before time controls existed (= unlimited). */
+  readonly timeControl?: TimeControl;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -51,6 +53,8 @@ export interface StoredGame {
 export interface GameFilter {
   readonly kind?: GameKind;
   readonly status?: GameStatus;
+  /** Only games with a seat bound to this account id. */
+  readonly account?: string;
 }
 
 export interface GamePage {
@@ -72,20 +76,22 @@ export type UpdateResult =
   | { readonly status: 'missing' };
 
 export interface GameStore {
-  /** Store a new game (its id must be new). */
-  create(game: StoredGame): Promise<void>;
+  /** Store a new game (its id must be new) and append `notices` to the feeds, atomically. */
+  create(game: StoredGame, notices?: readonly Notice[]): Promise<void>;
   get(id: string): Promise<StoredGame | undefined>;
   /** Newest first; `before` is a previous page's `next` (games are numbered as they are created). */
   list(filter: GameFilter, limit: number, before?: number): Promise<GamePage>;
   /**
    * Atomically: if `idempotencyKey` already has a record, return it (`replayed`); else if the stored
    * version is not `expectedVersion`, `conflict`; else write `next`, remember the idempotency record
-   * for 24 h, and publish `next` to the game's subscribers.
+   * for 24 h, append `notices` to the account feeds, and publish `next` to the game's subscribers.
+   * A replay or a conflict appends nothing.
    */
   update(
     next: StoredGame,
     expectedVersion: number,
     idempotency?: { readonly key: string; readonly fingerprint: string },
+    notices?: readonly Notice[],
   ): Promise<UpdateResult>;
   /** The record kept for a game's idempotency key, if any. */
   idempotencyRecord(gameId: string, key: string): Promise<IdempotencyRecord | undefined>;
@@ -104,9 +110,243 @@ export interface GameEventBus {
 export interface Storage {
   readonly games: GameStore;
   readonly events: GameEventBus;
+  readonly accounts: AccountStore;
+  readonly challenges: ChallengeStore;
+  readonly seeks: SeekStore;
+  readonly feed: EventFeed;
+  /** A fixed-window rate limiter shared by every node using this storage. */
+  limiter(options: LimiterOptions): RateLimiter;
   /** 'memory' or 'redis', for /readyz and logs. */
   readonly name: string;
 }
 
 /** Idempotency records live this long. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
+// ---------------------------------------------------------------------------------------------
+// Time controls (chosen in a challenge or seek; stored with the game).
+
+export const TIME_CONTROL_TYPES = ['unlimited', 'realtime', 'correspondence'] as const;
+export type TimeControlType = (typeof TIME_CONTROL_TYPES)[number];
+
+export type TimeControl =
+  | { readonly type: 'unlimited' }
+  /** Fischer: initial time plus an increment per move. */
+  | { readonly type: 'realtime'; readonly initialSeconds: number; readonly incrementSeconds: number }
+  | { readonly type: 'correspondence'; readonly daysPerMove: number };
+
+// ---------------------------------------------------------------------------------------------
+// Accounts and personal API tokens.
+
+export const ACCOUNT_KINDS = ['human', 'bot'] as const;
+export type AccountKind = (typeof ACCOUNT_KINDS)[number];
+
+export const TOKEN_SCOPES = ['game:read', 'game:play', 'challenge:write', 'bot:play'] as const;
+export type TokenScope = (typeof TOKEN_SCOPES)[number];
+
+/** What a bot account accepts; the service declines other challenges on its behalf. */
+export interface BotPolicy {
+  readonly kinds: readonly GameKind[];
+  readonly timeControls: readonly TimeControlType[];
+  /** Per kind, per option name: the values accepted (an option not listed accepts any value). */
+  readonly options: Readonly<Partial<Record<GameKind, Readonly<Record<string, readonly unknown[]>>>>>;
+  /** Ongoing games at most; more challenges are declined with reason `later`. */
+  readonly maxGames: number;
+}
+
+export interface StoredAccount {
+  /** The username in lower case: unique, and what seats and feeds refer to. */
+  readonly id: string;
+  readonly username: string;
+  readonly kind: AccountKind;
+  /** Bots only: what the bot accepts; null accepts every challenge. */
+  readonly bot: BotPolicy | null;
+  readonly createdAt: string;
+}
+
+export interface StoredToken {
+  /** Public id (for listing and revoking); not the secret. */
+  readonly id: string;
+  readonly account: string;
+  /** sha256 of the secret token. */
+  readonly hash: string;
+  readonly scopes: readonly TokenScope[];
+  readonly label: string;
+  readonly createdAt: string;
+  readonly revokedAt: string | null;
+}
+
+export interface AccountStore {
+  /** Stores a new account; false when its id (lower-case username) is taken. */
+  createAccount(account: StoredAccount, firstToken: StoredToken): Promise<boolean>;
+  getAccount(id: string): Promise<StoredAccount | undefined>;
+  /** Overwrites an existing account (the bot policy is the only thing that changes). */
+  saveAccount(account: StoredAccount): Promise<void>;
+  addToken(token: StoredToken): Promise<void>;
+  /** The token with this hash, revoked ones included (so callers can say "revoked"). */
+  tokenByHash(hash: string): Promise<StoredToken | undefined>;
+  /** The account's tokens, oldest first, revoked ones included. */
+  listTokens(account: string): Promise<StoredToken[]>;
+  /** Marks the token revoked; undefined when the account has no token with that id. */
+  revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Challenges.
+
+export const CHALLENGE_STATUSES = ['open', 'accepted', 'declined', 'canceled', 'expired'] as const;
+export type ChallengeStatus = (typeof CHALLENGE_STATUSES)[number];
+
+export const DECLINE_REASONS = ['generic', 'later', 'kind', 'options', 'timeControl', 'tooManyGames'] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
+export interface StoredChallenge {
+  readonly id: string;
+  readonly version: number;
+  readonly status: ChallengeStatus;
+  readonly kind: GameKind;
+  readonly options: Options;
+  readonly timeControl: TimeControl;
+  /** The account that made the challenge. */
+  readonly challenger: string;
+  /** Direct challenges: the challenged account. Null for open challenges. */
+  readonly destination: string | null;
+  /** Open challenges limited to a named pair; null when anyone with the link may accept. */
+  readonly players: readonly [string, string] | null;
+  /** Who moves first: for direct challenges 'challenger' | 'destination'; 'listed' (open) = players[0]. */
+  readonly starts: 'challenger' | 'destination' | 'listed' | 'random';
+  /** Accounts that accepted, in order (an open challenge needs two). */
+  readonly accepted: readonly string[];
+  readonly declineReason: DeclineReason | null;
+  /** Who declined or canceled. */
+  readonly closedBy: string | null;
+  /** The game the challenge became. */
+  readonly gameId: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly expiresAt: string;
+}
+
+export type ChallengeUpdateResult = 'updated' | 'conflict' | 'missing';
+
+export interface ChallengeStore {
+  /** Stores a new challenge and appends `notices`, atomically. */
+  createChallenge(challenge: StoredChallenge, notices: readonly Notice[]): Promise<void>;
+  getChallenge(id: string): Promise<StoredChallenge | undefined>;
+  /**
+   * Compare-and-set on `version`: if the stored version is `expectedVersion`, write `next`, create
+   * `game` (when given; the challenge became it) and append `notices`, all atomically.
+   */
+  updateChallenge(
+    next: StoredChallenge,
+    expectedVersion: number,
+    effects: { readonly notices: readonly Notice[]; readonly game?: StoredGame },
+  ): Promise<ChallengeUpdateResult>;
+  /** Open challenges that involve `account` (challenger, destination or named player), newest first. */
+  listOpen(account: string): Promise<StoredChallenge[]>;
+  /** Ids of open challenges whose expiresAt is at or before `now` (ISO), oldest first. */
+  dueChallenges(now: string, limit: number): Promise<string[]>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Seeks: two compatible seeks (same `pool`) make a game.
+
+export interface StoredSeek {
+  readonly id: string;
+  readonly account: string;
+  readonly kind: GameKind;
+  readonly options: Options;
+  readonly timeControl: TimeControl;
+  /** Seeks with equal pools are compatible (kind, canonical options and time control). */
+  readonly pool: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+}
+
+export interface SeekStore {
+  /**
+   * Atomically: remove and return the oldest unexpired seek in `seek.pool` by another account;
+   * if there is none, store `seek` and return undefined. Expired seeks met on the way are dropped.
+   */
+  matchOrAdd(seek: StoredSeek, now: string): Promise<StoredSeek | undefined>;
+  getSeek(id: string): Promise<StoredSeek | undefined>;
+  /** Removes a waiting seek; false when it is not waiting (matched, expired or never existed). */
+  removeSeek(id: string): Promise<boolean>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One event feed per account: ordered, numbered, resumable.
+
+export const FEED_EVENT_TYPES = [
+  'challenge.received',
+  'challenge.accepted',
+  'challenge.declined',
+  'challenge.canceled',
+  'challenge.expired',
+  'game.started',
+  'game.moved',
+  'draw.offered',
+  'draw.declined',
+  'game.finished',
+] as const;
+export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
+
+/** An event to append to the feed of each account in `to`. */
+export interface Notice {
+  readonly to: readonly string[];
+  readonly type: FeedEventType;
+  /** ISO time of the event; also the clock for trimming old events. */
+  readonly at: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+/** An event as stored in one account's feed: `seq` counts 1, 2, 3… per account, without gaps. */
+export interface FeedEvent {
+  readonly seq: number;
+  readonly type: FeedEventType;
+  readonly at: string;
+  readonly data: Readonly<Record<string, unknown>>;
+}
+
+export interface FeedPage {
+  readonly events: readonly FeedEvent[];
+  /** The newest seq of the feed (0 when it never had an event). */
+  readonly last: number;
+  /** The oldest seq still kept (events before it were trimmed); last + 1 when nothing is kept. */
+  readonly first: number;
+}
+
+export interface EventFeed {
+  /** Appends each notice to its accounts' feeds (atomically) and publishes them live. */
+  append(notices: readonly Notice[]): Promise<void>;
+  /** Up to `limit` events with seq > `after`, oldest first. */
+  read(account: string, after: number, limit: number): Promise<FeedPage>;
+  /** Calls `listener` with each event appended to the account's feed from now on. */
+  subscribe(account: string, listener: (event: FeedEvent) => void): Promise<() => Promise<void>>;
+}
+
+/** Feed events older than this are trimmed (on append). */
+export const FEED_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+
+// ---------------------------------------------------------------------------------------------
+// Rate limiting.
+
+export interface LimiterOptions {
+  /** Separates limiters that share a store (e.g. 'token', 'ip'). */
+  readonly name: string;
+  readonly points: number;
+  readonly windowSeconds: number;
+}
+
+export interface LimiterVerdict {
+  readonly allowed: boolean;
+  readonly limit: number;
+  readonly remaining: number;
+  /** Milliseconds until the window resets. */
+  readonly resetMs: number;
+}
+
+export interface RateLimiter {
+  readonly options: LimiterOptions;
+  consume(key: string): Promise<LimiterVerdict>;
+}
