@@ -5,7 +5,8 @@ import type { Logger } from 'pino';
 import { pinoHttp } from 'pino-http';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { GameError } from './service/errors';
-import { GameService } from './service/games';
+import { createServices, type Services } from './service';
+import type { GameService } from './service/games';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
 import { createGraphQL } from './transport/graphql/server';
@@ -24,6 +25,7 @@ export interface App {
   readonly express: Express;
   readonly server: Server;
   readonly service: GameService;
+  readonly services: Services;
   /** Listen on `port` (0 = any free port); resolves with the port. */
   listen(port: number, host?: string): Promise<number>;
   /** Drain HTTP and WebSocket connections, then close the store. */
@@ -33,7 +35,8 @@ export interface App {
 /** The composition root: one service over the given storage, with GraphQL, REST and operations. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { storage, logger } = options;
-  const service = new GameService(storage, options.now);
+  const services = createServices(storage, options.now);
+  const service = services.games;
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -55,7 +58,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   mountOperations(app, storage, metrics.registry);
 
   const streams = new Set<() => void>();
-  const routes = gameRoutes(service, streams);
+  const routes = gameRoutes(services, streams);
   const openapi = buildOpenApiDocument(routes);
   const api = express.Router();
   for (const route of routes) {
@@ -81,7 +84,7 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const graphql = await createGraphQL({
     httpServer: server,
-    service,
+    services,
     limits: options.graphql ?? { maxDepth: 10, maxCost: 1000 },
   });
   app.use('/graphql', graphql.middleware);
@@ -102,6 +105,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     express: app,
     server,
     service,
+    services,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
         server.once('error', reject);

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { printSchema } from 'graphql';
-import { GameService } from './service/games';
+import { createServices } from './service';
 import { createMemoryStorage } from './store/memory';
 import { buildGameSchema } from './transport/graphql/server';
 import { gameRoutes } from './transport/rest/games.routes';
@@ -19,6 +19,6 @@ export async function graphqlSchemaText(): Promise<string> {
 
 /** The OpenAPI document as generated from the REST route table. */
 export function openApiText(): string {
-  const routes = gameRoutes(new GameService(createMemoryStorage()));
+  const routes = gameRoutes(createServices(createMemoryStorage()));
   return `${JSON.stringify(buildOpenApiDocument(routes), null, 2)}\n`;
 }

@@ -8,12 +8,28 @@ export const GAME_ERROR_CODES = {
   UNKNOWN_GAME_KIND: 400,
   /** No credential was given for an action that needs one. */
   UNAUTHENTICATED: 401,
-  /** The credential does not hold the seat (or scope) the action needs. */
+  /** The credential does not hold the seat the action needs, or acts on another account's behalf. */
   FORBIDDEN: 403,
+  /** The API token lacks the scope the action needs (`required` lists the scopes that would do). */
+  MISSING_SCOPE: 403,
   /** No game has that id. */
   GAME_NOT_FOUND: 404,
   /** No such route or resource. */
   NOT_FOUND: 404,
+  /** No account has that username. */
+  ACCOUNT_NOT_FOUND: 404,
+  /** No challenge has that id. */
+  CHALLENGE_NOT_FOUND: 404,
+  /** No waiting seek has that id (it may have been matched or have expired). */
+  SEEK_NOT_FOUND: 404,
+  /** The username is taken. */
+  USERNAME_TAKEN: 409,
+  /** The challenge is no longer open (`status` says whether accepted, declined, canceled or expired). */
+  CHALLENGE_CLOSED: 409,
+  /** Abort is only possible before both sides have moved. */
+  TOO_LATE_TO_ABORT: 409,
+  /** The rules allow no draw claim in this position (every draw rule applies automatically). */
+  NO_DRAW_CLAIM: 409,
   /** The game has moved on since the version the client expected. */
   VERSION_CONFLICT: 409,
   /** It is the other seat's turn. */
@@ -28,6 +44,8 @@ export const GAME_ERROR_CODES = {
   AMBIGUOUS_MOVE: 422,
   /** An idempotency key was reused for a different request. */
   IDEMPOTENCY_KEY_REUSED: 422,
+  /** The events after the requested sequence number were trimmed (`first` is the oldest kept). */
+  EVENTS_EXPIRED: 410,
   /** Too many requests; retry after the given time. */
   RATE_LIMITED: 429,
   /** The game store cannot be reached; retry later. */

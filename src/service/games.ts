@@ -1,11 +1,13 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
 import { ENGINES, getEngine } from '../engines/registry';
-import { GAME_KINDS, other, type EngineError, type Outcome, type Side } from '../engines/types';
-import type { GameFilter, GameStatus, MoveRecord, Storage, StoredGame } from '../store/store';
+import { GAME_KINDS, other, type EngineError, type Options, type Outcome, type Side } from '../engines/types';
+import type { GameFilter, GameStatus, MoveRecord, Storage, StoredGame, TimeControl } from '../store/store';
+import { authorizeSeat, newSeatToken, type Authenticator, type Caller, type Credential } from './auth';
 import { GameError } from './errors';
+import { gameNotices } from './feed';
 import { toGameView, type GameView } from './game-view';
-import { authorizeSeat, newSeatToken, type Credential } from './seats';
+import { UNLIMITED } from './time-control';
 
 /** Game ids: 12 characters of base64url. */
 const GAME_ID = /^[A-Za-z0-9_-]{12}$/;
@@ -40,6 +42,8 @@ export interface WriteOptions {
 }
 
 export interface ListGamesInput {
+  /** Only games with a seat held by this username. */
+  readonly account?: string;
   readonly kind?: string;
   readonly status?: string;
   readonly cursor?: string;
@@ -66,6 +70,7 @@ export class GameService {
 
   constructor(
     private readonly storage: Storage,
+    private readonly auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
   ) {}
 
@@ -76,34 +81,88 @@ export class GameService {
 
   async createGame(input: CreateGameInput): Promise<CreatedGame> {
     const engine = this.engineFor(input.kind);
-    const options = engine.parseOptions(input.options ?? {});
-    if (!options.ok) throw new GameError('INVALID_INPUT', options.error.message, { field: 'options' });
-    const first = this.firstSeat(engine, input.first);
-    const state = engine.setup(options.value, first);
+    const options = this.parseOptions(engine, input.options);
     const tokens = [newSeatToken(), newSeatToken()] as const;
-    const at = this.now().toISOString();
-    const game: StoredGame = {
-      id: randomBytes(9).toString('base64url'),
+    const game = this.newGame({
       kind: engine.kind,
-      rulesVersion: engine.rulesVersion,
-      options: options.value,
-      first,
-      seats: engine.seatNames.map((name, seat) => ({ seat: seat as Side, name, account: null })),
+      options,
+      first: this.firstSeat(engine, input.first),
+      accounts: [null, null],
       seatTokenHashes: [tokens[0].hash, tokens[1].hash],
-      status: 'ongoing',
-      ply: 0,
-      version: 0,
-      drawOffer: null,
-      moves: [],
-      createdAt: at,
-      updatedAt: at,
-      ...this.positionFields(engine, state),
-    };
+      timeControl: UNLIMITED,
+      at: this.now().toISOString(),
+    });
     await this.storage.games.create(game);
     return {
       game: toGameView(engine, game),
       seatTokens: tokens.map((t, seat) => ({ seat, name: engine.seatNames[seat] as string, token: t.token })),
     };
+  }
+
+  /**
+   * A new game document, not yet stored (challenges and seeks store it with their own write).
+   * Seats bound to accounts have no seat token (an empty hash never matches).
+   */
+  newGame(spec: {
+    readonly kind: string;
+    readonly options: Options;
+    readonly first: Side;
+    readonly accounts: readonly [string | null, string | null];
+    readonly seatTokenHashes?: readonly [string, string];
+    readonly timeControl: TimeControl;
+    readonly at: string;
+  }): StoredGame {
+    const engine = this.engineFor(spec.kind);
+    const state = engine.setup(spec.options, spec.first);
+    return {
+      id: randomBytes(9).toString('base64url'),
+      kind: engine.kind,
+      rulesVersion: engine.rulesVersion,
+      options: spec.options,
+      first: spec.first,
+      seats: engine.seatNames.map((name, seat) => ({
+        seat: seat as Side,
+        name,
+        account: spec.accounts[seat] ?? null,
+      })),
+      seatTokenHashes: spec.seatTokenHashes ?? ['', ''],
+      status: 'ongoing',
+      ply: 0,
+      version: 0,
+      drawOffer: null,
+      moves: [],
+      timeControl: spec.timeControl,
+      createdAt: spec.at,
+      updatedAt: spec.at,
+      ...this.positionFields(engine, state),
+    };
+  }
+
+  /** Validated creation options of a kind (UNKNOWN_GAME_KIND, INVALID_INPUT). */
+  parseOptions(engine: AnyEngine, input: unknown): Options {
+    const options = engine.parseOptions(input ?? {});
+    if (!options.ok) throw new GameError('INVALID_INPUT', options.error.message, { field: 'options' });
+    return options.value;
+  }
+
+  /** The engine of a kind this server hosts (UNKNOWN_GAME_KIND otherwise). */
+  engineFor(kind: string): AnyEngine {
+    const engine = getEngine(kind);
+    if (!engine) {
+      throw new GameError(
+        'UNKNOWN_GAME_KIND',
+        `Unknown game kind "${kind}"; hosted: ${this.kinds().join(', ')}`,
+        {
+          kinds: GAME_KINDS.filter((k) => ENGINES.has(k)),
+        },
+      );
+    }
+    return engine;
+  }
+
+  /** The public view of a stored game. */
+  view(game: StoredGame): GameView {
+    return toGameView(this.engineFor(game.kind), game);
   }
 
   async getGame(id: string): Promise<GameView> {
@@ -112,8 +171,9 @@ export class GameService {
   }
 
   async listGames(input: ListGamesInput): Promise<{ items: GameView[]; nextCursor: string | null }> {
-    const filter: { kind?: GameFilter['kind']; status?: GameStatus } = {};
+    const filter: { kind?: GameFilter['kind']; status?: GameStatus; account?: string } = {};
     if (input.kind !== undefined) filter.kind = this.engineFor(input.kind).kind;
+    if (input.account !== undefined) filter.account = input.account.toLowerCase();
     if (input.status !== undefined) {
       if (input.status !== 'ongoing' && input.status !== 'finished') {
         throw new GameError('INVALID_INPUT', `status must be ongoing or finished, not ${input.status}`);
@@ -192,6 +252,30 @@ export class GameService {
     return this.write(id, write, 'resign', (game, seat, engine) => {
       if (game.toMove !== seat) throw notYourTurn(engine, game);
       return this.finish(game, { winner: other(seat), reason: 'resignation' });
+    });
+  }
+
+  /** Either player ends the game without result, while not both sides have moved yet. */
+  async abort(id: string, write: WriteOptions): Promise<GameView> {
+    return this.write(id, write, 'abort', (game) => {
+      if (new Set(game.moves.map((m) => m.seat)).size === 2) {
+        throw new GameError('TOO_LATE_TO_ABORT', 'Both sides have moved; resign or offer a draw instead');
+      }
+      return this.finish(game, { reason: 'aborted' });
+    });
+  }
+
+  /**
+   * Claim a draw the rules allow on request. In every game hosted here the draw rules
+   * (repetition, move counts, bare lions) end the game by themselves as soon as they apply, so a
+   * claim never has anything to act on: it is refused with NO_DRAW_CLAIM after the usual checks.
+   */
+  async claimDraw(id: string, write: WriteOptions): Promise<GameView> {
+    return this.write(id, write, 'draw:claim', (game) => {
+      throw new GameError(
+        'NO_DRAW_CLAIM',
+        `No draw can be claimed in ${game.kind}: its draw rules end the game automatically when they apply; offer a draw instead`,
+      );
     });
   }
 
@@ -292,6 +376,7 @@ export class GameService {
     ) {
       throw new GameError('INVALID_INPUT', 'expectedVersion must be a whole number ≥ 0');
     }
+    const caller: Caller = await this.auth.identify(write.credential);
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       // First try the last-seen document (saves a read per move). A stale copy costs a failed
       // compare-and-set, and any refusal computed from it is re-checked against the store.
@@ -302,7 +387,7 @@ export class GameService {
       let next: StoredGame;
       let fingerprint: string;
       try {
-        const seat = authorizeSeat(game, write.credential);
+        const seat = authorizeSeat(game, caller);
         fingerprint = `${seat}:${action}`;
         if (key !== undefined) {
           const seen = await this.storage.games.idempotencyRecord(id, key);
@@ -323,16 +408,18 @@ export class GameService {
         if (cached && error instanceof GameError) continue;
         throw error;
       }
+      const view = toGameView(engine, next);
       const result = await this.storage.games.update(
         next,
         game.version,
         key === undefined ? undefined : { key, fingerprint },
+        gameNotices(game, next, view, next.updatedAt),
       );
       if (result.status === 'updated') this.remember(next);
       else this.recent.delete(id);
       switch (result.status) {
         case 'updated':
-          return toGameView(engine, next);
+          return view;
         case 'replayed':
           return this.replay(engine, result.record, fingerprint);
         case 'missing':
@@ -363,20 +450,6 @@ export class GameService {
 
   private finish(game: StoredGame, outcome: Outcome): StoredGame {
     return { ...game, status: 'finished', outcome, toMove: null, legalMoves: [], drawOffer: null };
-  }
-
-  private engineFor(kind: string): AnyEngine {
-    const engine = getEngine(kind);
-    if (!engine) {
-      throw new GameError(
-        'UNKNOWN_GAME_KIND',
-        `Unknown game kind "${kind}"; hosted: ${this.kinds().join(', ')}`,
-        {
-          kinds: GAME_KINDS.filter((k) => ENGINES.has(k)),
-        },
-      );
-    }
-    return engine;
   }
 
   private firstSeat(engine: AnyEngine, first: number | string | undefined): Side {

@@ -1,8 +1,8 @@
-import type { GameService } from '../../service/games';
+import type { Services } from '../../service';
 
-/** What every resolver gets: the one service, and the caller's bearer token if any. */
+/** What every resolver gets: the services, and the caller's bearer token if any. */
 export interface GraphQLContext {
-  readonly service: GameService;
+  readonly services: Services;
   readonly bearerToken?: string;
 }
 

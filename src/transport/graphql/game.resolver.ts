@@ -10,12 +10,12 @@ import { watchGame } from './watch';
 export class GameResolver {
   @Query(() => [String], { description: 'The game kinds this server hosts.' })
   kinds(@Ctx() ctx: GraphQLContext): string[] {
-    return ctx.service.kinds();
+    return ctx.services.games.kinds();
   }
 
   @Query(() => Game, { description: 'One game by id.' })
   game(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.service.getGame(id);
+    return ctx.services.games.getGame(id);
   }
 
   @Query(() => GamePage, { description: 'Games, newest first.' })
@@ -28,7 +28,7 @@ export class GameResolver {
     @Arg('first', () => Int, { nullable: true, description: 'Page size, 1–100 (default 20).' })
     first?: number,
   ) {
-    return ctx.service.listGames({
+    return ctx.services.games.listGames({
       ...(kind !== undefined && kind !== null ? { kind } : {}),
       ...(status !== undefined && status !== null ? { status } : {}),
       ...(after !== undefined && after !== null ? { cursor: after } : {}),
@@ -38,7 +38,7 @@ export class GameResolver {
 
   @Query(() => [String], { description: 'The legal moves of the side to move, in notation.' })
   legalMoves(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<readonly string[]> {
-    return ctx.service.legalMoves(id);
+    return ctx.services.games.legalMoves(id);
   }
 
   @Query(() => MoveCheck, { description: 'What a move would do, without playing it.' })
@@ -47,18 +47,18 @@ export class GameResolver {
     @Arg('move', () => String) move: string,
     @Ctx() ctx: GraphQLContext,
   ) {
-    const check = await ctx.service.validateMove(id, move);
+    const check = await ctx.services.games.validateMove(id, move);
     return { move: check.move, position: check.position, details: check.details, ...check.view };
   }
 
   @Query(() => String, { description: "The game's text record (PDN for draughts, PGN-like for the others)." })
   async exportGame(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<string> {
-    return (await ctx.service.exportGame(id)).text;
+    return (await ctx.services.games.exportGame(id)).text;
   }
 
   @Mutation(() => CreatedGame, { description: 'Create a game; the answer holds each seat’s secret token.' })
   createGame(@Arg('input', () => CreateGameInput) input: CreateGameInput, @Ctx() ctx: GraphQLContext) {
-    return ctx.service.createGame({
+    return ctx.services.games.createGame({
       kind: input.kind,
       ...(input.options ? { options: input.options } : {}),
       ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
@@ -75,7 +75,11 @@ export class GameResolver {
     @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
   ): Promise<GameView> {
-    return ctx.service.submitMove(id, move, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
+    return ctx.services.games.submitMove(
+      id,
+      move,
+      writeOptions(ctx, seatToken, expectedVersion, idempotencyKey),
+    );
   }
 
   @Mutation(() => Game, { description: 'The player to move resigns.' })
@@ -86,7 +90,7 @@ export class GameResolver {
     @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
   ): Promise<GameView> {
-    return ctx.service.resign(id, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
+    return ctx.services.games.resign(id, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
   }
 
   @Mutation(() => Game, { description: "Offer a draw (accepts the opponent's standing offer)." })
@@ -95,7 +99,7 @@ export class GameResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
   ): Promise<GameView> {
-    return ctx.service.offerDraw(id, writeOptions(ctx, seatToken));
+    return ctx.services.games.offerDraw(id, writeOptions(ctx, seatToken));
   }
 
   @Mutation(() => Game, { description: "Accept the opponent's draw offer." })
@@ -104,7 +108,7 @@ export class GameResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
   ): Promise<GameView> {
-    return ctx.service.acceptDraw(id, writeOptions(ctx, seatToken));
+    return ctx.services.games.acceptDraw(id, writeOptions(ctx, seatToken));
   }
 
   @Mutation(() => Game, { description: "Decline the opponent's draw offer." })
@@ -113,12 +117,12 @@ export class GameResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
   ): Promise<GameView> {
-    return ctx.service.declineDraw(id, writeOptions(ctx, seatToken));
+    return ctx.services.games.declineDraw(id, writeOptions(ctx, seatToken));
   }
 
   @Subscription(() => Game, {
     description: 'The game now, then every change, in order, from any server node.',
-    subscribe: ({ args, context }) => watchGame((context as GraphQLContext).service, String(args.id)),
+    subscribe: ({ args, context }) => watchGame((context as GraphQLContext).services.games, String(args.id)),
   })
   gameUpdated(@Arg('id', () => ID) _id: string, @Root() game: GameView): GameView {
     return game;
@@ -133,7 +137,7 @@ function writeOptions(
 ): WriteOptions {
   const token = seatToken ?? ctx.bearerToken;
   return {
-    credential: token ? { seatToken: token } : {},
+    credential: token ? { token } : {},
     ...(expectedVersion !== undefined && expectedVersion !== null ? { expectedVersion } : {}),
     ...(idempotencyKey !== undefined && idempotencyKey !== null ? { idempotencyKey } : {}),
   };

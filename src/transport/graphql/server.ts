@@ -9,7 +9,7 @@ import type { Server } from 'node:http';
 import { buildSchema } from 'type-graphql';
 import { WebSocketServer } from 'ws';
 import type { RequestHandler } from 'express';
-import type { GameService } from '../../service/games';
+import type { Services } from '../../service';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
 import { GameResolver } from './game.resolver';
@@ -59,10 +59,10 @@ const storeOutageStatus: ApolloServerPlugin = {
 /** Apollo over HTTP at /graphql and graphql-ws subscriptions on the same server and path. */
 export async function createGraphQL(options: {
   httpServer: Server;
-  service: GameService;
+  services: Services;
   limits: GraphQLLimits;
 }): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
-  const { httpServer, service, limits } = options;
+  const { httpServer, services, limits } = options;
   const schema = await buildGameSchema();
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, ignoreIntrospection: false },
@@ -79,7 +79,7 @@ export async function createGraphQL(options: {
         const params = ctx.connectionParams ?? {};
         const token =
           bearerFrom(params.authorization ?? params.Authorization) ?? stringOrUndefined(params.seatToken);
-        return { service, ...(token ? { bearerToken: token } : {}) };
+        return { services, ...(token ? { bearerToken: token } : {}) };
       },
       // graphql-ws bypasses Apollo's validation rules: apply the same limits here.
       onSubscribe: (_ctx, _id, payload) => {
@@ -120,7 +120,7 @@ export async function createGraphQL(options: {
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }) => {
       const token = bearerFrom(req.headers.authorization);
-      return { service, ...(token ? { bearerToken: token } : {}) };
+      return { services, ...(token ? { bearerToken: token } : {}) };
     },
   });
   return {

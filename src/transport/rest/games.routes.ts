@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
-import type { GameService, WriteOptions } from '../../service/games';
+import type { Services } from '../../service';
+import type { WriteOptions } from '../../service/games';
 import { invalidInput } from './problem';
 import * as S from './schemas';
 import { streamGame, type OpenStreams } from './stream';
@@ -59,7 +60,7 @@ function writeOptions(req: Request, bodyVersion?: number): WriteOptions {
   }
   const key = req.headers['idempotency-key'];
   return {
-    credential: bearer ? { seatToken: bearer } : {},
+    credential: bearer ? { token: bearer } : {},
     ...(expectedVersion !== undefined ? { expectedVersion } : {}),
     ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
   };
@@ -72,7 +73,8 @@ function sendGame(res: Response, game: GameView, status = 200): void {
 const PDN = 'application/x-draughts-pdn';
 
 /** The game routes under /api/v1; live streams register in `streams` so that shutdown can end them. */
-export function gameRoutes(service: GameService, streams: OpenStreams = new Set()): RestRoute[] {
+export function gameRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
+  const service = services.games;
   const action = (
     path: string,
     summary: string,

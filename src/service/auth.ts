@@ -1,0 +1,113 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Side } from '../engines/types';
+import type { AccountStore, StoredAccount, StoredGame, StoredToken, TokenScope } from '../store/store';
+import { GameError } from './errors';
+
+// Who is asking, and what they may do. Two kinds of secret travel as `Authorization: Bearer`:
+// seat tokens (`bhs_…`, one per seat of a game created without accounts) and personal API tokens
+// (`bhp_…`, one account, some scopes). Only their sha256 is ever stored.
+
+/** The bearer secret a request carried, if any. */
+export interface Credential {
+  readonly token?: string;
+}
+
+/** A caller proven to be an account, with the scopes of the token it used. */
+export interface AccountCaller {
+  readonly kind: 'account';
+  readonly account: StoredAccount;
+  readonly token: StoredToken;
+}
+
+export type Caller =
+  { readonly kind: 'anonymous' } | { readonly kind: 'seat'; readonly token: string } | AccountCaller;
+
+const PERSONAL_PREFIX = 'bhp_';
+
+/** A new secret seat token (shown to the creator once) and the hash that is stored. */
+export function newSeatToken(): { token: string; hash: string } {
+  const token = `bhs_${randomBytes(24).toString('base64url')}`;
+  return { token, hash: hashToken(token) };
+}
+
+/** A new personal API token and the hash that is stored. */
+export function newPersonalToken(): { token: string; hash: string } {
+  const token = `${PERSONAL_PREFIX}${randomBytes(24).toString('base64url')}`;
+  return { token, hash: hashToken(token) };
+}
+
+/** The stored form of a secret token. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+/** Turns credentials into callers: personal tokens are looked up (so revocation is immediate). */
+export class Authenticator {
+  constructor(private readonly accounts: AccountStore) {}
+
+  async identify(credential: Credential): Promise<Caller> {
+    const token = credential.token;
+    if (!token) return { kind: 'anonymous' };
+    if (!token.startsWith(PERSONAL_PREFIX)) return { kind: 'seat', token };
+    const stored = await this.accounts.tokenByHash(hashToken(token));
+    if (!stored) throw new GameError('UNAUTHENTICATED', 'Unknown API token');
+    if (stored.revokedAt)
+      throw new GameError('UNAUTHENTICATED', `This API token was revoked at ${stored.revokedAt}`);
+    const account = await this.accounts.getAccount(stored.account);
+    if (!account) throw new GameError('UNAUTHENTICATED', 'The account of this token no longer exists');
+    return { kind: 'account', account, token: stored };
+  }
+
+  /** The account behind the credential; its token must carry one of `scopes`. */
+  async requireAccount(credential: Credential, ...scopes: TokenScope[]): Promise<AccountCaller> {
+    const caller = await this.identify(credential);
+    if (caller.kind !== 'account') {
+      throw new GameError(
+        'UNAUTHENTICATED',
+        'This action needs an account API token (Authorization: Bearer bhp_…)',
+      );
+    }
+    requireScope(caller, ...scopes);
+    return caller;
+  }
+}
+
+/** Refuses with MISSING_SCOPE unless the token carries one of `scopes` (none given: any token). */
+export function requireScope(caller: AccountCaller, ...scopes: TokenScope[]): void {
+  if (scopes.length === 0 || scopes.some((s) => caller.token.scopes.includes(s))) return;
+  throw new GameError('MISSING_SCOPE', `This action needs a token with the scope ${scopes.join(' or ')}`, {
+    required: scopes,
+    granted: caller.token.scopes,
+  });
+}
+
+/** The scope that lets an account act in its games: bots play with `bot:play`, people with `game:play`. */
+export function playScope(account: StoredAccount): TokenScope {
+  return account.kind === 'bot' ? 'bot:play' : 'game:play';
+}
+
+/**
+ * The seat the caller holds in `game`. The one place that decides who may act for a seat: a seat
+ * bound to an account answers only to that account's tokens with the play scope; a seat without an
+ * account answers to its seat token.
+ */
+export function authorizeSeat(game: StoredGame, caller: Caller): Side {
+  if (caller.kind === 'anonymous') {
+    throw new GameError(
+      'UNAUTHENTICATED',
+      'This action needs a seat token or an account API token (Authorization: Bearer <token>)',
+    );
+  }
+  if (caller.kind === 'account') {
+    const seat = game.seats.find((s) => s.account === caller.account.id);
+    if (!seat) throw new GameError('FORBIDDEN', `${caller.account.username} holds no seat in this game`);
+    requireScope(caller, playScope(caller.account));
+    return seat.seat;
+  }
+  const given = Buffer.from(hashToken(caller.token), 'hex');
+  for (const seat of [0, 1] as const) {
+    const stored = Buffer.from(game.seatTokenHashes[seat], 'hex');
+    if (stored.length === given.length && timingSafeEqual(stored, given)) return seat;
+  }
+  throw new GameError('FORBIDDEN', 'The token does not hold a seat in this game');
+}

@@ -1,0 +1,425 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Options } from '../engines/types';
+import {
+  DECLINE_REASONS,
+  type DeclineReason,
+  type Notice,
+  type Storage,
+  type StoredAccount,
+  type StoredChallenge,
+  type StoredGame,
+  type StoredSeek,
+  type TimeControl,
+} from '../store/store';
+import type { Authenticator, Credential } from './auth';
+import { GameError } from './errors';
+import type { GameView } from './game-view';
+import type { GameService } from './games';
+import { parseTimeControl, timeControlKey, type TimeControlInput } from './time-control';
+
+const CHALLENGE_ID = /^[A-Za-z0-9_-]{12}$/;
+const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
+/** How often a challenge write retries after losing a compare-and-set to another writer. */
+const ATTEMPTS = 8;
+const DAY = 24 * 60 * 60;
+
+export interface CreateChallengeInput {
+  /** Direct challenge: the username challenged. Omit for an open challenge. */
+  readonly to?: string;
+  /** Open challenge limited to two named usernames (in seat order when `starts` is 'listed'). */
+  readonly players?: readonly string[];
+  readonly kind: string;
+  readonly options?: unknown;
+  readonly timeControl?: TimeControlInput | null;
+  /** Direct: challenger | destination | random (default). Open: listed | random (default). */
+  readonly starts?: string;
+  /** Seconds until the challenge expires unanswered: 10 s to 14 days, default 1 day. */
+  readonly expiresInSeconds?: number;
+}
+
+export interface CreateSeekInput {
+  readonly kind: string;
+  readonly options?: unknown;
+  readonly timeControl?: TimeControlInput | null;
+  /** Seconds the seek waits for a partner: 10 s to 1 day, default 1 hour. */
+  readonly expiresInSeconds?: number;
+}
+
+export type ChallengeView = Omit<StoredChallenge, 'players'> & { readonly players: readonly string[] | null };
+
+export interface SeekView {
+  readonly id: string;
+  readonly account: string;
+  readonly kind: string;
+  readonly options: Options;
+  readonly timeControl: TimeControl;
+  /** waiting: no partner yet; matched: `game` is the new game. */
+  readonly status: 'waiting' | 'matched';
+  readonly game: GameView | null;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+}
+
+/** Challenges (direct and open) and seeks: the ways two accounts come to play a game. */
+export class ChallengeService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly auth: Authenticator,
+    private readonly games: GameService,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  async create(credential: Credential, input: CreateChallengeInput): Promise<ChallengeView> {
+    const { account: challenger } = await this.auth.requireAccount(credential, 'challenge:write');
+    const engine = this.games.engineFor(input.kind);
+    const options = this.games.parseOptions(engine, input.options);
+    const timeControl = parseTimeControl(input.timeControl);
+    const at = this.now();
+    const expiresAt = new Date(at.getTime() + seconds(input.expiresInSeconds, 10, 14 * DAY, DAY) * 1000);
+    let destination: StoredAccount | null = null;
+    let players: [string, string] | null = null;
+    let starts: StoredChallenge['starts'];
+    if (input.to !== undefined) {
+      if (input.players !== undefined) {
+        throw new GameError('INVALID_INPUT', 'Give either `to` (direct) or `players` (open), not both');
+      }
+      destination = await this.account(input.to);
+      if (destination.id === challenger.id)
+        throw new GameError('INVALID_INPUT', 'You cannot challenge yourself');
+      starts = oneOf(input.starts ?? 'random', ['challenger', 'destination', 'random'], 'starts');
+    } else {
+      if (input.players !== undefined) {
+        if (input.players.length !== 2)
+          throw new GameError('INVALID_INPUT', 'players must name two accounts');
+        const [a, b] = await Promise.all(input.players.map((p) => this.account(p)));
+        if (!a || !b || a.id === b.id)
+          throw new GameError('INVALID_INPUT', 'players must be two different accounts');
+        players = [a.id, b.id];
+      }
+      starts = oneOf(input.starts ?? 'random', ['listed', 'random'], 'starts');
+    }
+    let challenge: StoredChallenge = {
+      id: randomBytes(9).toString('base64url'),
+      version: 0,
+      status: 'open',
+      kind: engine.kind,
+      options,
+      timeControl,
+      challenger: challenger.id,
+      destination: destination?.id ?? null,
+      players,
+      starts,
+      accepted: [],
+      declineReason: null,
+      closedBy: null,
+      gameId: null,
+      createdAt: at.toISOString(),
+      updatedAt: at.toISOString(),
+      expiresAt: expiresAt.toISOString(),
+    };
+    const iso = at.toISOString();
+    let notices: Notice[];
+    const refusal = destination ? await this.botRefusal(destination, challenge) : null;
+    if (destination && refusal) {
+      // Declined on the bot's behalf: only the challenger hears of it.
+      challenge = { ...challenge, status: 'declined', declineReason: refusal, closedBy: destination.id };
+      notices = [notice([challenger.id], 'challenge.declined', iso, challenge)];
+    } else {
+      const to = destination ? [destination.id] : (players ?? []).filter((p) => p !== challenger.id);
+      notices = to.length > 0 ? [notice(to, 'challenge.received', iso, challenge)] : [];
+    }
+    await this.storage.challenges.createChallenge(challenge, notices);
+    return challengeView(challenge);
+  }
+
+  /** Anyone with the id (the link) may read a challenge. */
+  async get(id: string): Promise<ChallengeView> {
+    return challengeView(await this.load(id));
+  }
+
+  /** Open challenges the caller made or received. */
+  async listOpen(credential: Credential): Promise<ChallengeView[]> {
+    const { account } = await this.auth.requireAccount(credential, 'game:read', 'challenge:write');
+    return (await this.storage.challenges.listOpen(account.id)).map(challengeView);
+  }
+
+  /**
+   * Accept: a direct challenge by its destination; an open one by anyone (or a named player) — it
+   * becomes a game once two accounts have accepted. Racing a cancel, exactly one of them wins.
+   */
+  async accept(credential: Credential, id: string): Promise<ChallengeView> {
+    const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    return this.transition(id, (c, at) => {
+      if (c.destination !== null && c.destination !== account.id) {
+        throw new GameError('FORBIDDEN', 'This challenge is addressed to another account');
+      }
+      if (c.players && !c.players.includes(account.id)) {
+        throw new GameError('FORBIDDEN', 'This open challenge is for two named players only');
+      }
+      if (c.accepted.includes(account.id)) return null; // accepting twice changes nothing
+      const accepted = [...c.accepted, account.id];
+      const involved = this.involved(c);
+      const acceptedNotice = (next: StoredChallenge) =>
+        notice([...new Set([...involved, account.id])], 'challenge.accepted', at, next);
+      const pair =
+        c.destination !== null ? [c.challenger, c.destination] : accepted.length === 2 ? accepted : null;
+      if (!pair) {
+        const next = { ...c, accepted };
+        return { next, notices: [acceptedNotice(next)] };
+      }
+      const game = this.games.newGame({
+        kind: c.kind,
+        options: c.options,
+        first: 0,
+        accounts: this.seating(c, pair as [string, string]),
+        timeControl: c.timeControl,
+        at,
+      });
+      const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
+      const view = this.games.view(game);
+      return {
+        next,
+        game,
+        notices: [acceptedNotice(next), { to: pair, type: 'game.started', at, data: { game: view } }],
+      };
+    });
+  }
+
+  /** The challenged account (or a named player) says no, with a reason code. */
+  async decline(credential: Credential, id: string, reason = 'generic'): Promise<ChallengeView> {
+    const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    const code = oneOf(reason, DECLINE_REASONS, 'reason') as DeclineReason;
+    return this.transition(id, (c, at) => {
+      const mayDecline = c.destination === account.id || (c.players?.includes(account.id) ?? false);
+      if (!mayDecline) throw new GameError('FORBIDDEN', 'Only the challenged account may decline');
+      const next: StoredChallenge = { ...c, status: 'declined', declineReason: code, closedBy: account.id };
+      return { next, notices: [notice(this.involved(c), 'challenge.declined', at, next)] };
+    });
+  }
+
+  /** The challenger withdraws the challenge. */
+  async cancel(credential: Credential, id: string): Promise<ChallengeView> {
+    const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    return this.transition(id, (c, at) => {
+      if (c.challenger !== account.id) throw new GameError('FORBIDDEN', 'Only the challenger may cancel');
+      const next: StoredChallenge = { ...c, status: 'canceled', closedBy: account.id };
+      return { next, notices: [notice(this.involved(c), 'challenge.canceled', at, next)] };
+    });
+  }
+
+  /** Expires every open challenge past its time (each exactly once, whichever node gets there first). */
+  async expireDue(limit = 100): Promise<number> {
+    const ids = await this.storage.challenges.dueChallenges(this.now().toISOString(), limit);
+    let expired = 0;
+    for (const id of ids) {
+      const challenge = await this.storage.challenges.getChallenge(id);
+      if (challenge && challenge.status === 'open' && (await this.expire(challenge))) expired++;
+    }
+    return expired;
+  }
+
+  /** Post a seek: matched at once with a compatible waiting seek by another account, or left waiting. */
+  async createSeek(credential: Credential, input: CreateSeekInput): Promise<SeekView> {
+    const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    const engine = this.games.engineFor(input.kind);
+    const options = this.games.parseOptions(engine, input.options);
+    const timeControl = parseTimeControl(input.timeControl);
+    const at = this.now();
+    const seek: StoredSeek = {
+      id: randomBytes(9).toString('base64url'),
+      account: account.id,
+      kind: engine.kind,
+      options,
+      timeControl,
+      pool: `${engine.kind}|${canonicalJson(options)}|${timeControlKey(timeControl)}`,
+      createdAt: at.toISOString(),
+      expiresAt: new Date(at.getTime() + seconds(input.expiresInSeconds, 10, DAY, 3600) * 1000).toISOString(),
+    };
+    const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt);
+    if (!partner) return seekView(seek, null);
+    const accounts: [string, string] =
+      randomInt(2) === 0 ? [partner.account, account.id] : [account.id, partner.account];
+    const game = this.games.newGame({
+      kind: engine.kind,
+      options,
+      first: 0,
+      accounts,
+      timeControl,
+      at: seek.createdAt,
+    });
+    const view = this.games.view(game);
+    await this.storage.games.create(game, [
+      { to: accounts, type: 'game.started', at: seek.createdAt, data: { game: view } },
+    ]);
+    return seekView(seek, view);
+  }
+
+  /** Withdraw one's own waiting seek. */
+  async cancelSeek(credential: Credential, id: string): Promise<void> {
+    const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    if (!SEEK_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed seek id "${id}"`, { field: 'id' });
+    const seek = await this.storage.seeks.getSeek(id);
+    if (!seek) throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
+    if (seek.account !== account.id) throw new GameError('FORBIDDEN', 'This seek belongs to another account');
+    if (!(await this.storage.seeks.removeSeek(id)))
+      throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
+  }
+
+  /** Read, check it is still open (expiring it if due), compute, compare-and-set; retried on races. */
+  private async transition(
+    id: string,
+    compute: (
+      challenge: StoredChallenge,
+      at: string,
+    ) => { next: StoredChallenge; notices: Notice[]; game?: StoredGame } | null,
+  ): Promise<ChallengeView> {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const challenge = await this.load(id);
+      if (challenge.status === 'open' && Date.parse(challenge.expiresAt) <= this.now().getTime()) {
+        await this.expire(challenge);
+        continue;
+      }
+      if (challenge.status !== 'open') throw closed(challenge);
+      const at = this.now().toISOString();
+      const change = compute(challenge, at);
+      if (!change) return challengeView(challenge);
+      const next = { ...change.next, version: challenge.version + 1, updatedAt: at };
+      const result = await this.storage.challenges.updateChallenge(next, challenge.version, {
+        notices: change.notices.map((n) =>
+          n.type.startsWith('challenge.') ? { ...n, data: { challenge: challengeView(next) } } : n,
+        ),
+        ...(change.game ? { game: change.game } : {}),
+      });
+      if (result === 'updated') return challengeView(next);
+      if (result === 'missing') throw new GameError('CHALLENGE_NOT_FOUND', `No challenge ${id}`);
+    }
+    throw new GameError('VERSION_CONFLICT', 'The challenge is changing too fast; read it and retry');
+  }
+
+  private async expire(challenge: StoredChallenge): Promise<boolean> {
+    const at = this.now().toISOString();
+    const next: StoredChallenge = {
+      ...challenge,
+      status: 'expired',
+      version: challenge.version + 1,
+      updatedAt: at,
+    };
+    const result = await this.storage.challenges.updateChallenge(next, challenge.version, {
+      notices: [notice(this.involved(challenge), 'challenge.expired', at, next)],
+    });
+    return result === 'updated';
+  }
+
+  private async load(id: string): Promise<StoredChallenge> {
+    if (!CHALLENGE_ID.test(id))
+      throw new GameError('INVALID_INPUT', `Malformed challenge id "${id}"`, { field: 'id' });
+    const challenge = await this.storage.challenges.getChallenge(id);
+    if (!challenge) throw new GameError('CHALLENGE_NOT_FOUND', `No challenge ${id}`);
+    return challenge;
+  }
+
+  private async account(username: string): Promise<StoredAccount> {
+    const account = await this.storage.accounts.getAccount(String(username).toLowerCase());
+    if (!account) throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${username}`, { username });
+    return account;
+  }
+
+  /** Everyone a challenge concerns: challenger, destination, named players and acceptors. */
+  private involved(c: StoredChallenge): string[] {
+    return [
+      ...new Set([
+        c.challenger,
+        ...(c.destination ? [c.destination] : []),
+        ...(c.players ?? []),
+        ...c.accepted,
+      ]),
+    ];
+  }
+
+  /** Seat 0 moves first; who sits there follows the challenge's `starts`. */
+  private seating(c: StoredChallenge, pair: [string, string]): [string, string] {
+    const [a, b] = c.players && c.destination === null ? c.players : pair;
+    switch (c.starts) {
+      case 'challenger':
+      case 'listed':
+        return [a, b];
+      case 'destination':
+        return [b, a];
+      case 'random':
+        return randomInt(2) === 0 ? [a, b] : [b, a];
+    }
+  }
+
+  /** Why a bot's declarations refuse a challenge, or null when it fits. */
+  private async botRefusal(bot: StoredAccount, c: StoredChallenge): Promise<DeclineReason | null> {
+    const policy = bot.bot;
+    if (bot.kind !== 'bot' || !policy) return null;
+    if (!policy.kinds.includes(c.kind)) return 'kind';
+    if (!policy.timeControls.includes(c.timeControl.type)) return 'timeControl';
+    const accepted = policy.options[c.kind] ?? {};
+    for (const [name, values] of Object.entries(accepted)) {
+      const value = c.options[name];
+      if (!values.some((v) => canonicalJson(v) === canonicalJson(value))) return 'options';
+    }
+    const ongoing = await this.storage.games.list({ account: bot.id, status: 'ongoing' }, policy.maxGames);
+    if (ongoing.items.length >= policy.maxGames) return 'tooManyGames';
+    return null;
+  }
+}
+
+function closed(c: StoredChallenge): GameError {
+  return new GameError('CHALLENGE_CLOSED', `The challenge is ${c.status}`, {
+    status: c.status,
+    gameId: c.gameId,
+    declineReason: c.declineReason,
+  });
+}
+
+function notice(to: readonly string[], type: Notice['type'], at: string, challenge: StoredChallenge): Notice {
+  return { to, type, at, data: { challenge: challengeView(challenge) } };
+}
+
+export function challengeView(c: StoredChallenge): ChallengeView {
+  return { ...c, players: c.players ? [...c.players] : null };
+}
+
+function seekView(seek: StoredSeek, game: GameView | null): SeekView {
+  return {
+    id: seek.id,
+    account: seek.account,
+    kind: seek.kind,
+    options: seek.options,
+    timeControl: seek.timeControl,
+    status: game ? 'matched' : 'waiting',
+    game,
+    createdAt: seek.createdAt,
+    expiresAt: seek.expiresAt,
+  };
+}
+
+function seconds(value: number | undefined, min: number, max: number, fallback: number): number {
+  const s = value ?? fallback;
+  if (!Number.isInteger(s) || s < min || s > max) {
+    throw new GameError('INVALID_INPUT', `expiresInSeconds must be a whole number from ${min} to ${max}`, {
+      field: 'expiresInSeconds',
+    });
+  }
+  return s;
+}
+
+function oneOf<T extends string>(value: string, allowed: readonly T[], field: string): T {
+  if (!(allowed as readonly string[]).includes(value)) {
+    throw new GameError('INVALID_INPUT', `${field} must be one of ${allowed.join(', ')}`, { field });
+  }
+  return value as T;
+}
+
+/** JSON with sorted keys, so equal values have equal text. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
