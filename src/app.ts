@@ -12,6 +12,7 @@ import { createMetrics, mountOperations } from './operations';
 import { createGraphQL } from './transport/graphql/server';
 import { gameRoutes } from './transport/rest/games.routes';
 import { buildOpenApiDocument } from './transport/rest/openapi';
+import { DEFAULT_RATE_LIMITS, RateGate, rateLimitMiddleware, type RateLimits } from './transport/rate-limit';
 import { problemHandler, sendProblem } from './transport/rest/problem';
 
 export interface AppOptions {
@@ -19,6 +20,10 @@ export interface AppOptions {
   readonly logger?: Logger;
   readonly graphql?: { readonly maxDepth: number; readonly maxCost: number };
   readonly now?: () => Date;
+  /** Requests per window per token and per IP (default: DEFAULT_RATE_LIMITS). */
+  readonly rateLimits?: RateLimits;
+  /** Milliseconds between sweeps that expire unanswered challenges; 0 = no sweeping (tests call it). */
+  readonly sweepIntervalMs?: number;
 }
 
 export interface App {
@@ -68,7 +73,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   api.use((req, res) =>
     sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)),
   );
-  app.use('/api/v1', api);
+  const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  app.use('/api/v1', rateLimitMiddleware(gate, sendProblem), api);
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -87,7 +93,15 @@ export async function createApp(options: AppOptions): Promise<App> {
     services,
     limits: options.graphql ?? { maxDepth: 10, maxCost: 1000 },
   });
-  app.use('/graphql', graphql.middleware);
+  app.use(
+    '/graphql',
+    rateLimitMiddleware(gate, (res, error) => {
+      res
+        .status(error.status)
+        .json({ errors: [{ message: error.message, extensions: { ...error.details, code: error.code } }] });
+    }),
+    graphql.middleware,
+  );
   app.get('/', (_req, res) => {
     res.json({
       name: 'boardhost',
@@ -99,6 +113,17 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   app.use((req, res) => sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.path}`)));
   app.use(problemHandler((error) => logger?.error({ err: error }, 'unhandled error')));
+
+  // Every node sweeps; the store's compare-and-set makes each expiry happen once.
+  const sweepMs = options.sweepIntervalMs ?? 5000;
+  const sweeper =
+    sweepMs > 0
+      ? setInterval(() => {
+          services.challenges
+            .expireDue()
+            .catch((error: unknown) => logger?.warn({ err: error }, 'sweep failed'));
+        }, sweepMs).unref()
+      : undefined;
 
   let stopped: Promise<void> | undefined;
   return {
@@ -116,6 +141,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       }),
     stop: () =>
       (stopped ??= (async () => {
+        clearInterval(sweeper);
         for (const end of [...streams]) end();
         await graphql.stop();
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));

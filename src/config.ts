@@ -17,6 +17,12 @@ const ConfigSchema = z.object({
   /** Maximum GraphQL query depth and cost. */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
   GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).max(100000).default(1000),
+  /** Rate limits: requests per window per API/seat token and per client IP. */
+  RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(600),
+  RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
+  RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  /** Seconds between sweeps that expire unanswered challenges. */
+  SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
   /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
 });

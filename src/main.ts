@@ -22,6 +22,12 @@ async function main(): Promise<void> {
     storage,
     logger,
     graphql: { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COMPLEXITY },
+    rateLimits: {
+      perToken: config.RATE_LIMIT_PER_TOKEN,
+      perIp: config.RATE_LIMIT_PER_IP,
+      windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
+    },
+    sweepIntervalMs: config.SWEEP_INTERVAL_SECONDS * 1000,
   });
   const port = await app.listen(config.PORT, config.HOST);
   logger.info(

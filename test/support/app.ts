@@ -34,7 +34,9 @@ export function appHarness() {
       } else {
         storage = createMemoryStorage();
       }
-      const app = await createApp({ storage, graphql });
+      // Limits far above what a test sends (test/api/rate-limit.test.ts sets its own); no sweeper.
+      const rateLimits = { perToken: 1_000_000, perIp: 1_000_000, windowSeconds: 60 };
+      const app = await createApp({ storage, graphql, rateLimits, sweepIntervalMs: 0 });
       const port = await app.listen(0, '127.0.0.1');
       const run = { app, url: `http://127.0.0.1:${port}`, storage };
       running.push(run);

@@ -1,0 +1,109 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { hashToken } from '../service/auth';
+import { GameError } from '../service/errors';
+import type { LimiterVerdict, RateLimiter, Storage } from '../store/store';
+
+// Rate limits per API token and per client IP, shared by every node through the storage (Redis or
+// this process). Every limited response says where the caller stands, in the IETF draft
+// "RateLimit header fields for HTTP" form (draft-ietf-httpapi-ratelimit-headers-09):
+//   RateLimit-Policy: "token";q=600;w=60, "ip";q=1200;w=60
+//   RateLimit: "token";r=597;t=41          (the policy with the fewest requests left)
+
+export interface RateLimits {
+  /** Requests per window for each bearer token. */
+  readonly perToken: number;
+  /** Requests per window for each client IP (all its tokens and anonymous requests together). */
+  readonly perIp: number;
+  readonly windowSeconds: number;
+}
+
+export const DEFAULT_RATE_LIMITS: RateLimits = { perToken: 600, perIp: 1200, windowSeconds: 60 };
+
+export interface RateDecision {
+  readonly allowed: boolean;
+  readonly policyHeader: string;
+  readonly rateHeader: string;
+  /** Seconds until the tightest window resets (for Retry-After). */
+  readonly retryAfterSeconds: number;
+  /** The policy that refused (or has the fewest requests left). */
+  readonly policy: string;
+}
+
+/** Counts one request against the token's and the IP's windows. */
+export class RateGate {
+  private readonly token: RateLimiter;
+  private readonly ip: RateLimiter;
+  private readonly policyHeader: string;
+
+  constructor(
+    storage: Storage,
+    readonly limits: RateLimits,
+  ) {
+    this.token = storage.limiter({
+      name: 'token',
+      points: limits.perToken,
+      windowSeconds: limits.windowSeconds,
+    });
+    this.ip = storage.limiter({ name: 'ip', points: limits.perIp, windowSeconds: limits.windowSeconds });
+    this.policyHeader = `"token";q=${limits.perToken};w=${limits.windowSeconds}, "ip";q=${limits.perIp};w=${limits.windowSeconds}`;
+  }
+
+  async check(bearer: string | undefined, ip: string): Promise<RateDecision> {
+    const checks: Array<Promise<[string, LimiterVerdict]>> = [this.ip.consume(ip).then((v) => ['ip', v])];
+    // Keyed by the token's hash: the limiter store never holds a usable secret.
+    if (bearer) checks.push(this.token.consume(hashToken(bearer)).then((v) => ['token', v]));
+    const verdicts = await Promise.all(checks);
+    const refused = verdicts.filter(([, v]) => !v.allowed);
+    // Report the window that binds: a refusing one (the longest wait), else the fewest left.
+    const [policy, tightest] = (refused.length > 0 ? refused : verdicts).reduce((a, b) =>
+      b[1].remaining < a[1].remaining || (b[1].remaining === a[1].remaining && b[1].resetMs > a[1].resetMs)
+        ? b
+        : a,
+    );
+    const seconds = Math.max(1, Math.ceil(tightest.resetMs / 1000));
+    return {
+      allowed: refused.length === 0,
+      policyHeader: this.policyHeader,
+      rateHeader: `"${policy}";r=${tightest.remaining};t=${seconds}`,
+      retryAfterSeconds: seconds,
+      policy,
+    };
+  }
+}
+
+/** The refusal every transport sends. */
+export function rateLimitedError(decision: RateDecision): GameError {
+  return new GameError(
+    'RATE_LIMITED',
+    `Too many requests (${decision.policy} limit); retry in ${decision.retryAfterSeconds} s`,
+    { policy: decision.policy, retryAfterSeconds: decision.retryAfterSeconds },
+  );
+}
+
+/**
+ * Express middleware: sets RateLimit-Policy and RateLimit on every response; on refusal answers 429
+ * with Retry-After, as `refuse` formats it (problem+json for REST, a GraphQL error for /graphql).
+ */
+export function rateLimitMiddleware(
+  gate: RateGate,
+  refuse: (res: Response, error: GameError) => void,
+): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    gate.check(bearerOf(req), req.ip ?? req.socket.remoteAddress ?? 'unknown').then(
+      (decision) => {
+        res.setHeader('RateLimit-Policy', decision.policyHeader);
+        res.setHeader('RateLimit', decision.rateHeader);
+        if (decision.allowed) return next();
+        res.setHeader('Retry-After', String(decision.retryAfterSeconds));
+        refuse(res, rateLimitedError(decision));
+      },
+      // A limiter that cannot reach its store answers 503 (never "allowed", never "limited").
+      (error: unknown) => next(error),
+    );
+  };
+}
+
+function bearerOf(req: Request): string | undefined {
+  const header = req.headers.authorization;
+  return typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
+}
