@@ -1,6 +1,6 @@
 import type { AnyEngine } from '../engines/engine';
 import type { BoardView, GameKind, Options, OutcomeReason } from '../engines/types';
-import type { GameStatus, StoredGame } from '../store/store';
+import type { GameStatus, StoredGame, TimeControl } from '../store/store';
 
 /** A seat as clients see it. */
 export interface SeatView {
@@ -44,6 +44,7 @@ export interface GameView {
   readonly legalMoves: readonly string[];
   readonly moves: readonly MoveView[];
   readonly drawOffer: number | null;
+  readonly timeControl: TimeControl;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -85,6 +86,7 @@ export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
       details: m.details ?? null,
     })),
     drawOffer: game.drawOffer,
+    timeControl: game.timeControl ?? { type: 'unlimited' },
     createdAt: game.createdAt,
     updatedAt: game.updatedAt,
   };
