@@ -6,7 +6,10 @@ import type { LimiterOptions, LimiterVerdict, RateLimiter } from './store';
  * A fixed-window limiter from rate-limiter-flexible: on Redis (shared by every node; `keyPrefix`
  * keeps deployments apart) or in this process.
  */
-export function createLimiter(options: LimiterOptions, redis?: { client: Redis; prefix: string }): RateLimiter {
+export function createLimiter(
+  options: LimiterOptions,
+  redis?: { client: Redis; prefix: string },
+): RateLimiter {
   const common = { points: options.points, duration: options.windowSeconds };
   const limiter = redis
     ? new RateLimiterRedis({

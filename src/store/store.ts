@@ -197,7 +197,14 @@ export interface AccountStore {
 export const CHALLENGE_STATUSES = ['open', 'accepted', 'declined', 'canceled', 'expired'] as const;
 export type ChallengeStatus = (typeof CHALLENGE_STATUSES)[number];
 
-export const DECLINE_REASONS = ['generic', 'later', 'kind', 'options', 'timeControl', 'tooManyGames'] as const;
+export const DECLINE_REASONS = [
+  'generic',
+  'later',
+  'kind',
+  'options',
+  'timeControl',
+  'tooManyGames',
+] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 export interface StoredChallenge {
