@@ -434,6 +434,30 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
     });
   });
 
+  it('answers a whole bot dashboard in one request within the depth and cost limits (8, 1000)', async () => {
+    const game = await startGame(alice, bob, 'congo');
+    const { me, myTokens, myChallenges, events, games } = await ok(
+      url,
+      bob.token,
+      `query ($me: String!) {
+        me { ${ACCOUNT} }
+        myTokens { ${TOKEN} }
+        myChallenges { ${CHALLENGE} }
+        events(after: 0, first: 50) { last events { seq type at data } }
+        games(account: $me, status: "ongoing") { nextCursor items { id kind status toMove version legalMoves
+          seats { seat name account } moves { ply notation seat at }
+          board { ... on MancalaBoard { houses stores }
+                  ... on GridBoard { files ranks pieces { square piece side } zones { name side squares } } } } }
+      }`,
+      { me: bob.username },
+    );
+    expect(me.id).toBe(bob.id);
+    expect(myTokens.length).toBeGreaterThan(0);
+    expect(Array.isArray(myChallenges)).toBe(true);
+    expect(events.last).toBeGreaterThan(0);
+    expect(games.items.map((g: { id: string }) => g.id)).toContain(game.id);
+  });
+
   describe('the events page', () => {
     it('pages through the caller’s feed in order: challenge, game start, moves and finish', async () => {
       const [p, q] = [await signUp(run.app, 'pager', 'bot'), await signUp(run.app, 'paged', 'bot')];
@@ -523,6 +547,33 @@ describe('the events subscription when events are gone or the store fails', () =
     const resumed = subscribeEvents(url, q.token, 2);
     expect((await resumed.next()).seq).toBe(3);
     await resumed.close();
+  });
+
+  it('stops following the feed when the client ends the subscription', async () => {
+    const memory = createMemoryStorage();
+    let following = 0;
+    const counted: EventFeed = {
+      append: (notices) => memory.feed.append(notices),
+      read: (account, after, limit) => memory.feed.read(account, after, limit),
+      async subscribe(account, listener) {
+        const unsubscribe = await memory.feed.subscribe(account, listener);
+        following++;
+        return async () => {
+          following--;
+          await unsubscribe();
+        };
+      },
+    };
+    const { app, url } = await start({ ...memory, feed: counted });
+    const [p, q] = [await signUp(app, 'talker', 'bot'), await signUp(app, 'listener', 'bot')];
+    const feed = subscribeEvents(url, q.token, 0);
+    const first = feed.next();
+    await app.services.challenges.create({ token: p.token }, { to: q.username, kind: 'kalah' });
+    expect((await first).type).toBe('challenge.received');
+    expect(following).toBe(1);
+    await feed.close();
+    for (let i = 0; i < 100 && following > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(following).toBe(0);
   });
 
   it.each([
