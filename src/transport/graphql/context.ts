@@ -1,3 +1,4 @@
+import type { Credential } from '../../service/auth';
 import type { Services } from '../../service';
 
 /** What every resolver gets: the services, and the caller's bearer token if any. */
@@ -11,4 +12,20 @@ export function bearerFrom(header: unknown): string | undefined {
   if (typeof header !== 'string') return undefined;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   return match?.[1];
+}
+
+/** The caller's credential: `token` if given, else the request's (or connection's) bearer token. */
+export function credentialOf(ctx: GraphQLContext, token?: string | null): Credential {
+  const bearer = token ?? ctx.bearerToken;
+  return bearer ? { token: bearer } : {};
+}
+
+/** GraphQL sends null for omitted nullable inputs; the services expect the field to be absent. */
+export type WithoutNulls<T> = { [K in keyof T]: Exclude<T[K], null> };
+
+/** A copy of `input` without its null and undefined fields (one level). */
+export function withoutNulls<T extends object>(input: T): WithoutNulls<T> {
+  return Object.fromEntries(
+    Object.entries(input).filter(([, value]) => value !== null && value !== undefined),
+  ) as WithoutNulls<T>;
 }

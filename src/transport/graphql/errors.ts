@@ -15,7 +15,7 @@ const REQUEST_ERROR_CODES = new Set([
 
 /** GameError → `extensions.code` (plus its details); anything unexpected → INTERNAL, message hidden. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
-  const original = unwrapResolverError(error);
+  const original = unwrapError(error);
   const code = formatted.extensions?.code;
   if (!(original instanceof GameError) && typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {
     return formatted;
@@ -37,6 +37,19 @@ export function formatGraphQLError(formatted: GraphQLFormattedError, error: unkn
     ...(formatted.path ? { path: formatted.path } : {}),
     extensions: { ...gameError.details, code: gameError.code },
   };
+}
+
+/**
+ * The error a resolver or a subscription's source threw. graphql-ws wraps an error thrown by a
+ * subscription's iterator mid-stream in a GraphQLError without a path, which Apollo's
+ * unwrapResolverError leaves wrapped.
+ */
+function unwrapError(error: unknown): unknown {
+  const unwrapped = unwrapResolverError(error);
+  if (unwrapped instanceof GraphQLError && unwrapped.originalError instanceof GameError) {
+    return unwrapped.originalError;
+  }
+  return unwrapped;
 }
 
 /** Argument coercion failures (type-graphql / graphql-js) that reach resolvers as plain errors. */

@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GameView } from '../../service/game-view';
 import type { WriteOptions } from '../../service/games';
-import type { GraphQLContext } from './context';
+import { credentialOf, type GraphQLContext } from './context';
 import { CreatedGame, CreateGameInput, Game, GamePage, MoveCheck } from './types';
 import { watchGame } from './watch';
 
@@ -27,8 +27,11 @@ export class GameResolver {
     after?: string,
     @Arg('first', () => Int, { nullable: true, description: 'Page size, 1–100 (default 20).' })
     first?: number,
+    @Arg('account', () => String, { nullable: true, description: 'Only games with a seat of this username.' })
+    account?: string,
   ) {
     return ctx.services.games.listGames({
+      ...(account !== undefined && account !== null ? { account } : {}),
       ...(kind !== undefined && kind !== null ? { kind } : {}),
       ...(status !== undefined && status !== null ? { status } : {}),
       ...(after !== undefined && after !== null ? { cursor: after } : {}),
@@ -65,7 +68,10 @@ export class GameResolver {
     });
   }
 
-  @Mutation(() => Game, { description: 'Play a move for the seat whose token is given.' })
+  @Mutation(() => Game, {
+    description:
+      'Play a move for the seat whose token is given (or with an account token of a seated account).',
+  })
   submitMove(
     @Arg('id', () => ID) id: string,
     @Arg('move', () => String) move: string,
@@ -91,6 +97,34 @@ export class GameResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
   ): Promise<GameView> {
     return ctx.services.games.resign(id, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
+  }
+
+  @Mutation(() => Game, {
+    description: 'Either player ends the game without a result, while not both sides have moved.',
+  })
+  abortGame(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
+    @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
+  ): Promise<GameView> {
+    return ctx.services.games.abort(id, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
+  }
+
+  @Mutation(() => Game, {
+    description:
+      'Claim a draw the rules allow on request. Every hosted game applies its draw rules by itself, ' +
+      'so this answers NO_DRAW_CLAIM; offer a draw instead.',
+  })
+  claimDraw(
+    @Arg('id', () => ID) id: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
+    @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
+    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
+  ): Promise<GameView> {
+    return ctx.services.games.claimDraw(id, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
   }
 
   @Mutation(() => Game, { description: "Offer a draw (accepts the opponent's standing offer)." })
@@ -135,9 +169,8 @@ function writeOptions(
   expectedVersion?: number | null,
   idempotencyKey?: string | null,
 ): WriteOptions {
-  const token = seatToken ?? ctx.bearerToken;
   return {
-    credential: token ? { token } : {},
+    credential: credentialOf(ctx, seatToken),
     ...(expectedVersion !== undefined && expectedVersion !== null ? { expectedVersion } : {}),
     ...(idempotencyKey !== undefined && idempotencyKey !== null ? { idempotencyKey } : {}),
   };

@@ -12,7 +12,11 @@ import type { RequestHandler } from 'express';
 import type { Services } from '../../service';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
+// Import order is schema order: games first.
 import { GameResolver } from './game.resolver';
+import { AccountResolver } from './account.resolver';
+import { ChallengeResolver } from './challenge.resolver';
+import { FeedResolver } from './feed.resolver';
 
 export interface GraphQLLimits {
   readonly maxDepth: number;
@@ -22,7 +26,7 @@ export interface GraphQLLimits {
 /** The executable schema, built from the type-graphql classes (also what `npm run schema` prints). */
 export function buildGameSchema(): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: [GameResolver],
+    resolvers: [GameResolver, AccountResolver, ChallengeResolver, FeedResolver],
     validate: false,
     // Every subscription feeds from the service (`subscribe` option), not from topics; type-graphql
     // still wants a PubSub, so this one refuses topic use loudly instead of dropping events.

@@ -1,36 +1,91 @@
+import type { Credential } from '../../service/auth';
+import type { FeedService } from '../../service/feed';
 import type { GameView } from '../../service/game-view';
 import type { GameService } from '../../service/games';
+import type { FeedEvent } from '../../store/store';
+
+/** Starts a callback feed; resolves with the function that stops it, or throws to refuse. */
+export type StartFeed<T> = (
+  push: (value: T) => void,
+  fail: (error: unknown) => void,
+) => Promise<() => Promise<void>>;
 
 /**
- * The service's callback feed of a game as an async iterator for graphql-ws. The subscription is
- * made before this resolves, so a bad id fails the subscribe call itself with its GameError; the
- * feed unsubscribes when the client stops (return()), even if it never read a value.
+ * A service's callback feed as an async iterator for graphql-ws. The feed is started before this
+ * resolves, so a refusal (a GameError from `start`) fails the subscribe call itself and reaches the
+ * client with its code. Values come out in the order they were pushed; `fail` ends the iterator
+ * with that error once the values already pushed have been read. The feed is stopped when the
+ * client stops (return()), even if it never read a value, and when it fails.
  */
-export async function watchGame(service: GameService, id: string): Promise<AsyncIterableIterator<GameView>> {
-  const queue: GameView[] = [];
-  let wake: (() => void) | undefined;
+export async function callbackIterator<T>(start: StartFeed<T>): Promise<AsyncIterableIterator<T>> {
+  const queue: T[] = [];
+  let failure: { readonly error: unknown } | undefined;
   let closed = false;
-  const unsubscribe = await service.watch(id, (game) => {
-    queue.push(game);
-    wake?.();
-  });
-  const iterator: AsyncIterableIterator<GameView> = {
+  let wake: (() => void) | undefined;
+  const signal = () => {
+    const resolve = wake;
+    wake = undefined;
+    resolve?.();
+  };
+  const stop = await start(
+    (value) => {
+      if (closed) return;
+      queue.push(value);
+      signal();
+    },
+    (error) => {
+      if (closed || failure) return;
+      failure = { error };
+      signal();
+    },
+  );
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    queue.length = 0;
+    signal();
+    await stop();
+  };
+  const done = { done: true, value: undefined } as const;
+  const iterator: AsyncIterableIterator<T> = {
     async next() {
-      while (queue.length === 0 && !closed) await new Promise<void>((resolve) => (wake = resolve));
-      const value = queue.shift();
-      return value && !closed ? { done: false, value } : { done: true, value: undefined };
+      while (queue.length === 0 && !failure && !closed) {
+        await new Promise<void>((resolve) => (wake = resolve));
+      }
+      if (closed) return done;
+      if (queue.length > 0) return { done: false, value: queue.shift() as T };
+      const error = (failure as { error: unknown }).error;
+      await close();
+      throw error;
     },
     async return() {
-      if (!closed) {
-        closed = true;
-        wake?.();
-        await unsubscribe();
-      }
-      return { done: true, value: undefined };
+      await close();
+      return done;
     },
     [Symbol.asyncIterator]() {
       return iterator;
     },
   };
   return iterator;
+}
+
+/** One game: the game now, then every later version in order (see GameService.watch). */
+export function watchGame(service: GameService, id: string): Promise<AsyncIterableIterator<GameView>> {
+  return callbackIterator<GameView>((push) => service.watch(id, push));
+}
+
+/**
+ * The caller's account feed after `after` (undefined: from now on), missed events first and each
+ * exactly once (see FeedService.follow). Refusals (UNAUTHENTICATED, MISSING_SCOPE, EVENTS_EXPIRED,
+ * INVALID_INPUT) fail the subscribe call; a store failure mid-stream ends the iterator with it.
+ */
+export function followFeed(
+  feed: FeedService,
+  credential: Credential,
+  after: number | undefined,
+): Promise<AsyncIterableIterator<FeedEvent>> {
+  return callbackIterator<FeedEvent>(async (push, fail) => {
+    const handle = await feed.follow(credential, after, push, fail);
+    return () => handle.stop();
+  });
 }

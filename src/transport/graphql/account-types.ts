@@ -1,0 +1,204 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
+import {
+  ACCOUNT_KINDS,
+  CHALLENGE_STATUSES,
+  DECLINE_REASONS,
+  FEED_EVENT_TYPES,
+  TIME_CONTROL_TYPES,
+  TOKEN_SCOPES,
+  type FeedEventType,
+} from '../../store/store';
+import { Game } from './types';
+
+// GraphQL shapes of the account, challenge and feed views (AccountView, TokenView, ChallengeView,
+// SeekView, FeedEvent). As in types.ts, payloads stay the services' plain objects.
+
+const list = (values: readonly string[]) => values.join(', ');
+
+@ObjectType({ description: 'What a bot accepts; the server declines other challenges on its behalf.' })
+export class BotPolicy {
+  @Field(() => [String], { description: 'Game kinds accepted.' }) kinds!: string[];
+  @Field(() => [String], { description: `Time control types accepted: ${list(TIME_CONTROL_TYPES)}.` })
+  timeControls!: string[];
+  @Field(() => GraphQLJSONObject, {
+    description: 'Per kind, per option name, the values accepted (an option not listed takes any value).',
+  })
+  options!: Record<string, unknown>;
+  @Field(() => Int, { description: 'Ongoing games at most; further challenges are declined.' })
+  maxGames!: number;
+}
+
+@ObjectType({ description: 'A player: a person or a bot.' })
+export class Account {
+  @Field(() => ID, { description: 'The username in lower case; what seats and challenges name.' })
+  id!: string;
+  @Field(() => String) username!: string;
+  @Field(() => String, { description: list(ACCOUNT_KINDS) }) kind!: string;
+  @Field(() => BotPolicy, { nullable: true, description: 'Bots only; null accepts every challenge.' })
+  bot!: BotPolicy | null;
+  @Field(() => String) createdAt!: string;
+}
+
+@ObjectType({ description: 'A personal API token, without its secret.' })
+export class ApiToken {
+  @Field(() => ID, { description: 'Public id, for listing and revoking.' }) id!: string;
+  @Field(() => String) label!: string;
+  @Field(() => [String], { description: `Among ${list(TOKEN_SCOPES)}.` }) scopes!: string[];
+  @Field(() => String) createdAt!: string;
+  @Field(() => String, { nullable: true }) revokedAt!: string | null;
+}
+
+@ObjectType({ description: 'A token as issued: the only answer that shows its secret.' })
+export class IssuedToken extends ApiToken {
+  @Field(() => String, { description: 'Secret (bhp_…); send it as Authorization: Bearer.' })
+  token!: string;
+}
+
+@ObjectType()
+export class CreatedAccount {
+  @Field(() => Account) account!: Account;
+  @Field(() => IssuedToken, { description: 'The first token, with every scope of the account kind.' })
+  token!: IssuedToken;
+}
+
+@InputType({ description: 'What a bot accepts; omitted fields accept everything (maxGames: 10).' })
+export class BotPolicyInput {
+  @Field(() => [String], { nullable: true }) kinds?: string[] | null;
+  @Field(() => [String], { nullable: true, description: list(TIME_CONTROL_TYPES) })
+  timeControls?: string[] | null;
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'e.g. {"kalah": {"seeds": [4, 6]}}: per kind, per option, the accepted values.',
+  })
+  options?: Record<string, Record<string, unknown[]>> | null;
+  @Field(() => Int, { nullable: true, description: '1–1000 (default 10).' }) maxGames?: number | null;
+}
+
+@ObjectType({ description: 'How long players may think. Fields that do not apply to the type are null.' })
+export class TimeControl {
+  @Field(() => String, { description: list(TIME_CONTROL_TYPES) }) type!: string;
+  @Field(() => Int, { nullable: true, description: 'realtime: seconds on each clock at the start.' })
+  initialSeconds?: number;
+  @Field(() => Int, { nullable: true, description: 'realtime: seconds added after each move.' })
+  incrementSeconds?: number;
+  @Field(() => Int, { nullable: true, description: 'correspondence: days per move.' })
+  daysPerMove?: number;
+}
+
+@InputType({ description: 'Omitted: unlimited.' })
+export class TimeControlInput {
+  @Field(() => String, { description: list(TIME_CONTROL_TYPES) }) type!: string;
+  @Field(() => Int, { nullable: true, description: 'realtime: 10–10800.' }) initialSeconds?: number | null;
+  @Field(() => Int, { nullable: true, description: 'realtime: 0–180 (default 0).' })
+  incrementSeconds?: number | null;
+  @Field(() => Int, { nullable: true, description: 'correspondence: 1–14.' }) daysPerMove?: number | null;
+}
+
+@ObjectType({
+  description: 'An invitation to play: direct (to one account) or open (to anyone with the id).',
+})
+export class Challenge {
+  @Field(() => ID) id!: string;
+  @Field(() => Int) version!: number;
+  @Field(() => String, { description: list(CHALLENGE_STATUSES) }) status!: string;
+  @Field(() => String) kind!: string;
+  @Field(() => GraphQLJSONObject, { description: 'Creation options with defaults filled in.' })
+  options!: Record<string, unknown>;
+  @Field(() => TimeControl) timeControl!: TimeControl;
+  @Field(() => String, { description: 'The account that made the challenge.' }) challenger!: string;
+  @Field(() => String, { nullable: true, description: 'Direct challenges: the challenged account.' })
+  destination!: string | null;
+  @Field(() => [String], { nullable: true, description: 'Open challenges limited to two named accounts.' })
+  players!: string[] | null;
+  @Field(() => String, {
+    description: 'Who moves first: challenger, destination, listed (players[0]) or random.',
+  })
+  starts!: string;
+  @Field(() => [String], { description: 'Accounts that accepted, in order.' }) accepted!: string[];
+  @Field(() => String, { nullable: true, description: list(DECLINE_REASONS) })
+  declineReason!: string | null;
+  @Field(() => String, { nullable: true, description: 'Who declined or canceled.' })
+  closedBy!: string | null;
+  @Field(() => ID, { nullable: true, description: 'The game the challenge became.' })
+  gameId!: string | null;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) updatedAt!: string;
+  @Field(() => String) expiresAt!: string;
+}
+
+@InputType()
+export class CreateChallengeInput {
+  @Field(() => String, { nullable: true, description: 'Direct challenge: the username challenged.' })
+  to?: string | null;
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Open challenge for two named usernames only (omit both `to` and this: anyone).',
+  })
+  players?: string[] | null;
+  @Field(() => String) kind!: string;
+  @Field(() => GraphQLJSONObject, { nullable: true }) options?: Record<string, unknown> | null;
+  @Field(() => TimeControlInput, { nullable: true }) timeControl?: TimeControlInput | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Direct: challenger, destination or random (default). Open: listed or random (default).',
+  })
+  starts?: string | null;
+  @Field(() => Int, { nullable: true, description: '10 s to 14 days (default 1 day).' })
+  expiresInSeconds?: number | null;
+}
+
+@ObjectType({ description: 'A wish to play anyone: two compatible seeks make a game.' })
+export class Seek {
+  @Field(() => ID) id!: string;
+  @Field(() => String) account!: string;
+  @Field(() => String) kind!: string;
+  @Field(() => GraphQLJSONObject) options!: Record<string, unknown>;
+  @Field(() => TimeControl) timeControl!: TimeControl;
+  @Field(() => String, { description: 'waiting, or matched (then `game` is the new game).' })
+  status!: string;
+  @Field(() => Game, { nullable: true }) game!: Game | null;
+  @Field(() => String) createdAt!: string;
+  @Field(() => String) expiresAt!: string;
+}
+
+@InputType()
+export class CreateSeekInput {
+  @Field(() => String) kind!: string;
+  @Field(() => GraphQLJSONObject, { nullable: true }) options?: Record<string, unknown> | null;
+  @Field(() => TimeControlInput, { nullable: true }) timeControl?: TimeControlInput | null;
+  @Field(() => Int, { nullable: true, description: '10 s to 1 day (default 1 hour).' })
+  expiresInSeconds?: number | null;
+}
+
+/** What each event type carries in `data` (a Record, so a new type cannot go undocumented). */
+const FEED_EVENT_DATA: Record<FeedEventType, string> = {
+  'challenge.received': 'challenge',
+  'challenge.accepted': 'challenge',
+  'challenge.declined': 'challenge',
+  'challenge.canceled': 'challenge',
+  'challenge.expired': 'challenge',
+  'game.started': 'game',
+  'game.moved': 'game, move (notation), seat',
+  'draw.offered': 'game, by (seat)',
+  'draw.declined': 'game, by (seat)',
+  'game.finished': 'game, result',
+};
+
+@ObjectType({ description: "An event of the caller's account feed: numbered 1, 2, 3… without gaps." })
+export class FeedEvent {
+  @Field(() => Int, { description: 'Pass the last seq seen as `after` to resume.' }) seq!: number;
+  @Field(() => String, {
+    description: `One of ${FEED_EVENT_TYPES.map((t) => `${t} (data: ${FEED_EVENT_DATA[t]})`).join('; ')}. A game in data is a Game, a challenge a Challenge.`,
+  })
+  type!: string;
+  @Field(() => String, { description: 'Server time of the event (ISO 8601).' }) at!: string;
+  @Field(() => GraphQLJSONObject) data!: Record<string, unknown>;
+}
+
+@ObjectType()
+export class FeedPage {
+  @Field(() => [FeedEvent], { description: 'Oldest first.' }) events!: FeedEvent[];
+  @Field(() => Int, { description: 'The newest seq of the feed (0 when it never had an event).' })
+  last!: number;
+}

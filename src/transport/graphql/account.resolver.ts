@@ -1,0 +1,64 @@
+import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import type { AccountView, IssuedToken as IssuedTokenView, TokenView } from '../../service/accounts';
+import { Account, ApiToken, BotPolicyInput, CreatedAccount, IssuedToken } from './account-types';
+import { credentialOf, withoutNulls, type GraphQLContext } from './context';
+
+/** Accounts, API tokens and bot policies. Thin: each field is one service call. */
+@Resolver(() => Account)
+export class AccountResolver {
+  @Query(() => Account, { description: 'The account of the API token sent (scope game:read).' })
+  me(@Ctx() ctx: GraphQLContext): Promise<AccountView> {
+    return ctx.services.accounts.me(credentialOf(ctx));
+  }
+
+  @Query(() => Account, { description: "Any account's public profile." })
+  account(@Arg('username', () => String) username: string, @Ctx() ctx: GraphQLContext): Promise<AccountView> {
+    return ctx.services.accounts.getAccount(username);
+  }
+
+  @Query(() => [ApiToken], { description: "The caller's API tokens, revoked ones included (no secrets)." })
+  myTokens(@Ctx() ctx: GraphQLContext): Promise<TokenView[]> {
+    return ctx.services.accounts.listTokens(credentialOf(ctx));
+  }
+
+  @Mutation(() => CreatedAccount, {
+    description: 'Sign up: a new account and its first API token (the secret is shown only here).',
+  })
+  createAccount(
+    @Arg('username', () => String, { description: '2–30 letters, digits, _ or -; unique ignoring case.' })
+    username: string,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('kind', () => String, { nullable: true, description: 'human (default) or bot' })
+    kind?: string | null,
+  ): Promise<{ account: AccountView; token: IssuedTokenView }> {
+    return ctx.services.accounts.createAccount({ username, ...(kind != null ? { kind } : {}) });
+  }
+
+  @Mutation(() => IssuedToken, {
+    description: "A further API token; its scopes must be among the calling token's.",
+  })
+  createToken(
+    @Arg('scopes', () => [String], { description: 'game:read, game:play, challenge:write, bot:play' })
+    scopes: string[],
+    @Ctx() ctx: GraphQLContext,
+    @Arg('label', () => String, { nullable: true }) label?: string | null,
+  ): Promise<IssuedTokenView> {
+    return ctx.services.accounts.createToken(credentialOf(ctx), {
+      scopes,
+      ...(label != null ? { label } : {}),
+    });
+  }
+
+  @Mutation(() => ApiToken, { description: "Revoke one of the caller's tokens (effective at once)." })
+  revokeToken(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<TokenView> {
+    return ctx.services.accounts.revokeToken(credentialOf(ctx), id);
+  }
+
+  @Mutation(() => Account, { description: 'A bot declares what it accepts (scope bot:play).' })
+  setBotPolicy(
+    @Arg('input', () => BotPolicyInput) input: BotPolicyInput,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<AccountView> {
+    return ctx.services.accounts.setBotPolicy(credentialOf(ctx), withoutNulls(input));
+  }
+}
