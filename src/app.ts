@@ -9,6 +9,7 @@ import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
+import { sendGraphQLError } from './transport/graphql/errors';
 import { createGraphQL } from './transport/graphql/server';
 import { gameRoutes } from './transport/rest/games.routes';
 import { buildOpenApiDocument } from './transport/rest/openapi';
@@ -91,17 +92,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const graphql = await createGraphQL({
     httpServer: server,
     services,
+    gate,
     limits: options.graphql ?? { maxDepth: 10, maxCost: 1000 },
   });
-  app.use(
-    '/graphql',
-    rateLimitMiddleware(gate, (res, error) => {
-      res
-        .status(error.status)
-        .json({ errors: [{ message: error.message, extensions: { ...error.details, code: error.code } }] });
-    }),
-    graphql.middleware,
-  );
+  app.use('/graphql', rateLimitMiddleware(gate, sendGraphQLError), graphql.middleware);
   app.get('/', (_req, res) => {
     res.json({
       name: 'boardhost',

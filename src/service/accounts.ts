@@ -92,9 +92,9 @@ export class AccountService {
     return { account: accountView(account), token: { ...tokenView(stored), token } };
   }
 
-  /** The caller's own account. */
+  /** The caller's own account (any token may ask whose it is). */
   async me(credential: Credential): Promise<AccountView> {
-    return accountView((await this.auth.requireAccount(credential, 'game:read')).account);
+    return accountView((await this.auth.requireAccount(credential)).account);
   }
 
   /** Any account's public profile. */

@@ -248,9 +248,15 @@ export class ChallengeService {
       at: seek.createdAt,
     });
     const view = this.games.view(game);
-    await this.storage.games.create(game, [
-      { to: accounts, type: 'game.started', at: seek.createdAt, data: { game: view } },
-    ]);
+    try {
+      await this.storage.games.create(game, [
+        { to: accounts, type: 'game.started', at: seek.createdAt, data: { game: view } },
+      ]);
+    } catch (error) {
+      // The match took the partner's seek out of its pool: put it back so that it is not lost.
+      await this.storage.seeks.matchOrAdd(partner, this.now().toISOString()).catch(() => undefined);
+      throw error;
+    }
     return seekView(seek, view);
   }
 

@@ -56,6 +56,9 @@ export const GAME_ERROR_CODES = {
 
 export type GameErrorCode = keyof typeof GAME_ERROR_CODES;
 
+/** Seconds a client should wait before retrying when the store is down (Retry-After). */
+export const RETRY_AFTER_SECONDS = 2;
+
 /** Extra machine-readable facts about an error (current version, candidates, field issues). */
 export type ErrorDetails = Readonly<Record<string, unknown>>;
 

@@ -150,7 +150,7 @@ export interface BotPolicy {
   readonly timeControls: readonly TimeControlType[];
   /** Per kind, per option name: the values accepted (an option not listed accepts any value). */
   readonly options: Readonly<Partial<Record<GameKind, Readonly<Record<string, readonly unknown[]>>>>>;
-  /** Ongoing games at most; more challenges are declined with reason `later`. */
+  /** Ongoing games at most; more challenges are declined with reason `tooManyGames`. */
   readonly maxGames: number;
 }
 

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { hashToken } from '../service/auth';
-import { GameError } from '../service/errors';
+import { GameError, toGameError } from '../service/errors';
 import type { LimiterVerdict, RateLimiter, Storage } from '../store/store';
 
 // Rate limits per API token and per client IP, shared by every node through the storage (Redis or
@@ -82,7 +82,8 @@ export function rateLimitedError(decision: RateDecision): GameError {
 
 /**
  * Express middleware: sets RateLimit-Policy and RateLimit on every response; on refusal answers 429
- * with Retry-After, as `refuse` formats it (problem+json for REST, a GraphQL error for /graphql).
+ * with Retry-After, as `refuse` formats it (problem+json for REST, a GraphQL error for /graphql);
+ * `refuse` also answers when the limiter's store is down.
  */
 export function rateLimitMiddleware(
   gate: RateGate,
@@ -98,7 +99,7 @@ export function rateLimitMiddleware(
         refuse(res, rateLimitedError(decision));
       },
       // A limiter that cannot reach its store answers 503 (never "allowed", never "limited").
-      (error: unknown) => next(error),
+      (error: unknown) => refuse(res, toGameError(error)),
     );
   };
 }

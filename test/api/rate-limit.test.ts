@@ -3,6 +3,7 @@ import { createApp, type App } from '../../src/app';
 import { createMemoryStorage } from '../../src/store/memory';
 import { createRedisStorage } from '../../src/store/redis';
 import { signUp } from '../support/accounts';
+import { wsClient } from '../support/app';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 
 const LIMITS = { perToken: 5, perIp: 8, windowSeconds: 1 };
@@ -75,6 +76,29 @@ describe.each(['redis', 'memory'] as const)('rate limits (%s)', (store) => {
     expect(gql.headers.get('retry-after')).not.toBeNull();
     const body = (await gql.json()) as { errors: Array<{ extensions: Record<string, unknown> }> };
     expect(body.errors[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', policy: 'ip' });
+  });
+
+  it('counts operations over graphql-ws against the token named in connection_init', async () => {
+    const bot = await signUp(app, 'ws');
+    const client = wsClient(url, { authorization: `Bearer ${bot.token}` });
+    try {
+      await freshWindow();
+      const outcomes: string[] = [];
+      for (let i = 0; i < LIMITS.perToken + 1; i++) {
+        try {
+          for await (const result of client.iterate({ query: '{ kinds }' })) {
+            outcomes.push(result.data ? 'data' : JSON.stringify(result.errors));
+          }
+        } catch (errors) {
+          outcomes.push(
+            (errors as Array<{ extensions?: { code?: string } }>)[0]?.extensions?.code ?? 'error',
+          );
+        }
+      }
+      expect(outcomes).toEqual([...Array(LIMITS.perToken).fill('data'), 'RATE_LIMITED']);
+    } finally {
+      await client.dispose();
+    }
   });
 
   it('limits API routes and GraphQL only: health checks are never refused', async () => {

@@ -9,7 +9,7 @@ import {
   TOKEN_SCOPES,
   type FeedEventType,
 } from '../../store/store';
-import { Game } from './types';
+import { Game, TimeControl } from './types';
 
 // GraphQL shapes of the account, challenge and feed views (AccountView, TokenView, ChallengeView,
 // SeekView, FeedEvent). As in types.ts, payloads stay the services' plain objects.
@@ -73,17 +73,6 @@ export class BotPolicyInput {
   })
   options?: Record<string, Record<string, unknown[]>> | null;
   @Field(() => Int, { nullable: true, description: '1–1000 (default 10).' }) maxGames?: number | null;
-}
-
-@ObjectType({ description: 'How long players may think. Fields that do not apply to the type are null.' })
-export class TimeControl {
-  @Field(() => String, { description: list(TIME_CONTROL_TYPES) }) type!: string;
-  @Field(() => Int, { nullable: true, description: 'realtime: seconds on each clock at the start.' })
-  initialSeconds?: number;
-  @Field(() => Int, { nullable: true, description: 'realtime: seconds added after each move.' })
-  incrementSeconds?: number;
-  @Field(() => Int, { nullable: true, description: 'correspondence: days per move.' })
-  daysPerMove?: number;
 }
 
 @InputType({ description: 'Omitted: unlimited.' })

@@ -1,6 +1,7 @@
 import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { GameError, toGameError } from '../../service/errors';
+import type { Response } from 'express';
+import { GameError, RETRY_AFTER_SECONDS, toGameError } from '../../service/errors';
 
 /** Apollo's own codes for request errors, passed through unchanged. */
 const REQUEST_ERROR_CODES = new Set([
@@ -55,4 +56,12 @@ function unwrapError(error: unknown): unknown {
 /** Argument coercion failures (type-graphql / graphql-js) that reach resolvers as plain errors. */
 function isValidationError(error: unknown): boolean {
   return error instanceof Error && error.name === 'ArgumentValidationError';
+}
+
+/** A GameError raised before GraphQL runs (rate limits, store outage), as a GraphQL response. */
+export function sendGraphQLError(res: Response, error: GameError): void {
+  if (error.code === 'STORE_UNAVAILABLE') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
+  res
+    .status(error.status)
+    .json({ errors: [{ message: error.message, extensions: { ...error.details, code: error.code } }] });
 }

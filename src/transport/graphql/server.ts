@@ -5,11 +5,13 @@ import { expressMiddleware } from '@as-integrations/express5';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import { buildSchema } from 'type-graphql';
 import { WebSocketServer } from 'ws';
 import type { RequestHandler } from 'express';
 import type { Services } from '../../service';
+import { RETRY_AFTER_SECONDS, toGameError, type GameError } from '../../service/errors';
+import { rateLimitedError, type RateGate } from '../rate-limit';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
 // Import order is schema order: games first.
@@ -41,9 +43,6 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
   });
 }
 
-/** Seconds a client should wait before retrying when the store is down. */
-const RETRY_AFTER_SECONDS = 2;
-
 /** STORE_UNAVAILABLE answers get HTTP 503 and Retry-After, like REST. */
 const storeOutageStatus: ApolloServerPlugin = {
   async requestDidStart() {
@@ -65,8 +64,10 @@ export async function createGraphQL(options: {
   httpServer: Server;
   services: Services;
   limits: GraphQLLimits;
+  /** Counts each WebSocket subscription like an HTTP request. */
+  gate?: RateGate;
 }): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
-  const { httpServer, services, limits } = options;
+  const { httpServer, services, limits, gate } = options;
   const schema = await buildGameSchema();
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, ignoreIntrospection: false },
@@ -76,17 +77,28 @@ export async function createGraphQL(options: {
   }).protect();
 
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
-  const wsCleanup = useServer<Record<string, unknown>>(
+  const tokenOf = (params: Record<string, unknown>) =>
+    bearerFrom(params.authorization ?? params.Authorization) ?? stringOrUndefined(params.seatToken);
+  const wsCleanup = useServer<Record<string, unknown>, { request: IncomingMessage }>(
     {
       schema,
       context: (ctx): GraphQLContext => {
-        const params = ctx.connectionParams ?? {};
-        const token =
-          bearerFrom(params.authorization ?? params.Authorization) ?? stringOrUndefined(params.seatToken);
+        const token = tokenOf(ctx.connectionParams ?? {});
         return { services, ...(token ? { bearerToken: token } : {}) };
       },
-      // graphql-ws bypasses Apollo's validation rules: apply the same limits here.
-      onSubscribe: (_ctx, _id, payload) => {
+      // graphql-ws bypasses Apollo's validation rules and the HTTP rate limit: apply both here.
+      onSubscribe: async (ctx, _id, payload) => {
+        if (gate) {
+          try {
+            const decision = await gate.check(
+              tokenOf(ctx.connectionParams ?? {}),
+              ctx.extra.request.socket.remoteAddress ?? 'unknown',
+            );
+            if (!decision.allowed) return [gameErrorAsGraphQL(rateLimitedError(decision))];
+          } catch (error) {
+            return [gameErrorAsGraphQL(toGameError(error))];
+          }
+        }
         let document;
         try {
           document = parse(payload.query);
@@ -134,6 +146,11 @@ export async function createGraphQL(options: {
       await new Promise<void>((resolve) => wsServer.close(() => resolve()));
     },
   };
+}
+
+/** A GameError as a GraphQL error with its code, for refusals made outside resolvers. */
+function gameErrorAsGraphQL(error: GameError): GraphQLError {
+  return new GraphQLError(error.message, { extensions: { ...error.details, code: error.code } });
 }
 
 function stringOrUndefined(value: unknown): string | undefined {

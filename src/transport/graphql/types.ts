@@ -69,6 +69,17 @@ export const Board = createUnionType({
   resolveType: (board) => ((board as unknown as BoardView).type === 'mancala' ? MancalaBoard : GridBoard),
 });
 
+@ObjectType({ description: 'How long players may think. Fields that do not apply to the type are null.' })
+export class TimeControl {
+  @Field(() => String, { description: 'unlimited, realtime or correspondence' }) type!: string;
+  @Field(() => Int, { nullable: true, description: 'realtime: seconds on each clock at the start.' })
+  initialSeconds?: number;
+  @Field(() => Int, { nullable: true, description: 'realtime: seconds added after each move.' })
+  incrementSeconds?: number;
+  @Field(() => Int, { nullable: true, description: 'correspondence: days per move.' })
+  daysPerMove?: number;
+}
+
 @ObjectType({ description: 'A game: the same document every read returns and every update pushes.' })
 export class Game {
   @Field(() => ID) id!: string;
@@ -91,6 +102,8 @@ export class Game {
   @Field(() => [Move]) moves!: Move[];
   @Field(() => Int, { nullable: true, description: 'The seat with a standing draw offer.' })
   drawOffer!: number | null;
+  @Field(() => TimeControl, { description: 'Chosen at creation (by challenge or seek).' })
+  timeControl!: TimeControl;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
 }

@@ -1,9 +1,6 @@
 import type { ErrorRequestHandler, Response } from 'express';
 import type { ZodError } from 'zod';
-import { GameError, toGameError } from '../../service/errors';
-
-/** Seconds a client should wait before retrying when the store is down. */
-export const RETRY_AFTER_SECONDS = 2;
+import { GameError, RETRY_AFTER_SECONDS, toGameError } from '../../service/errors';
 
 /** The stable `type` URI of a problem code: urn:boardhost:problem:illegal-move. */
 export function problemType(code: string): string {
