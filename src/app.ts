@@ -63,7 +63,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const api = express.Router();
   for (const route of routes) {
     const path = route.spec.path.replace(/\{(\w+)\}/g, ':$1');
-    api[route.spec.method as 'get' | 'post'](path, (req, res) => route.handle(req, res));
+    api[route.spec.method as 'get' | 'post' | 'put' | 'delete'](path, (req, res) => route.handle(req, res));
   }
   api.use((req, res) =>
     sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)),

@@ -144,6 +144,11 @@ export const MoveCheck = z
 
 export const ListQuery = z
   .object({
+    account: z
+      .string()
+      .max(64)
+      .optional()
+      .openapi({ description: 'Only games with a seat held by this username' }),
     kind: z.string().optional(),
     status: z.enum(['ongoing', 'finished']).optional(),
     cursor: z.string().max(64).optional(),
