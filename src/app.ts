@@ -10,9 +10,9 @@ import type { GameService } from './service/games';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
 import { createGraphQL } from './transport/graphql/server';
-import { gameRoutes } from './transport/rest/games.routes';
 import { buildOpenApiDocument } from './transport/rest/openapi';
 import { problemHandler, sendProblem } from './transport/rest/problem';
+import { restRoutes } from './transport/rest/routes';
 
 export interface AppOptions {
   readonly storage: Storage;
@@ -58,7 +58,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   mountOperations(app, storage, metrics.registry);
 
   const streams = new Set<() => void>();
-  const routes = gameRoutes(services, streams);
+  const routes = restRoutes(services, streams);
   const openapi = buildOpenApiDocument(routes);
   const api = express.Router();
   for (const route of routes) {

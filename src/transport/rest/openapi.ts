@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { RestRoute } from './route';
+import { FeedEventType } from './accounts.schemas';
 import * as S from './schemas';
 
 /** The REST API's OpenAPI 3.1 document, generated from the same route table the server runs. */
@@ -22,6 +23,8 @@ export function buildOpenApiDocument(
       'game:play (humans: act in their games), bot:play (bots: act in their games, declare what they accept), ' +
       'challenge:write (challenges and seeks). Each operation lists the scopes that will do as alternatives.',
   });
+  // Named even though each FeedEvent variant spells its own type: clients switch on this list.
+  registry.register('FeedEventType', FeedEventType);
   for (const route of routes) {
     registry.registerPath({
       ...route.spec,
