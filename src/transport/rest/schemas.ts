@@ -179,7 +179,11 @@ export const Problem = z
   })
   .catchall(z.unknown())
   .openapi('Problem', {
-    description: 'RFC 9457 problem details; `code` is the same as GraphQL extensions.code',
+    description:
+      'RFC 9457 problem details; `code` is the same as GraphQL extensions.code. Further members carry the ' +
+      'error’s details (currentVersion, candidates, required, first…); a detail named like a standard member ' +
+      'is prefixed with the code’s subject (CHALLENGE_CLOSED: `challengeStatus` is open, accepted, declined, ' +
+      'canceled or expired).',
   });
 
 export const Health = z.object({ status: z.string(), store: z.string().optional() }).openapi('Health');
