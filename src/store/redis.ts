@@ -1,52 +1,366 @@
 import Redis, { type RedisOptions } from 'ioredis';
+import { createHash } from 'node:crypto';
+import { createLimiter } from './limiter';
 import {
+  FEED_RETENTION_MS,
+  GAME_STATUSES,
   IDEMPOTENCY_TTL_SECONDS,
+  type AccountStore,
+  type ChallengeStore,
+  type ChallengeUpdateResult,
+  type EventFeed,
+  type FeedEvent,
+  type FeedEventType,
+  type FeedPage,
   type GameEventBus,
   type GameFilter,
   type GamePage,
   type GameStore,
   type IdempotencyRecord,
+  type Notice,
+  type SeekStore,
   type Storage,
+  type StoredAccount,
+  type StoredChallenge,
   type StoredGame,
+  type StoredSeek,
+  type StoredToken,
   type UpdateResult,
 } from './store';
 
-// Key layout (prefix p, game id g). A game's keys share the `{g}` hash tag, so that they live on one
-// Redis Cluster slot and one Lua script may touch them all:
-//   p game:{g}           hash: doc (JSON), version
-//   p idem:{g}:<key>     JSON IdempotencyRecord, expires after 24 h
-//   p updates:{g}        pub/sub channel carrying each new doc
-// Listing indexes (sorted sets, score = creation sequence): p games:seq, p games:all,
-// p games:kind:<kind>, p games:status:<status>. They are updated after the game write; list()
-// re-checks each document, so an index left stale by a crash never shows a wrong game.
+// Key layout (prefix p, game id g, account id a). A game's keys share the `{g}` hash tag, and a
+// feed's keys the `{a}` tag, so that each lives on one Redis Cluster slot:
+//   p game:{g}              hash: doc (JSON), version
+//   p idem:{g}:<key>        JSON IdempotencyRecord, expires after 24 h
+//   p updates:{g}           pub/sub channel carrying each new doc
+// Listing indexes (sorted sets, score = creation sequence from the counter p games:seq):
+// p games:all, p games:kind:<kind>, p games:status:<status>, p games:account:<a> (one per seat
+// account). The script that creates a game writes them; the update script moves the status entry.
+// list() still re-checks each document.
+//   p account:<a>           JSON StoredAccount
+//   p token:<hash>          JSON StoredToken (revoked ones stay, so callers can say "revoked")
+//   p tokens:<a>            sorted set of token hashes, score = createdAt ms (oldest first)
+//   p challenge:<c>         hash: doc (JSON), version
+//   p challenges:open:<a>   sorted set of open challenge ids involving a, score = createdAt ms
+//   p challenges:expiry     sorted set of open challenge ids, score = expiresAt ms
+//   p seek:<s>              hash: doc (JSON), account, expires (ms), pool (sha1 of the pool string)
+//   p seeks:pool:<sha1>     list of waiting seek ids, oldest first
+//   p feed:{a}              stream, entry id <seq>-0, fields type, at, ms (at in epoch ms), data (JSON)
+//   p feedseq:{a}           the feed's last seq (INCR)
+//   p feedlive:{a}          pub/sub channel carrying each appended event as FeedEvent JSON
+//   p rl:<name>...          rate-limiter-flexible's counters
+// Writes that append notices do so in the same script, so they touch feeds on other slots: this
+// relies on a single Redis (a Cluster deployment would need an outbox instead).
 
-/** Check idempotency key, then version; write doc, remember the answer, publish: all or nothing. */
-const UPDATE_SCRIPT = `
-if ARGV[4] == '1' then
+/** Feeds keep at most about this many events whatever their age. */
+const FEED_MAX_LENGTH = 10000;
+/** Oldest entries checked for age on each append (more than one, so a backlog shrinks). */
+const FEED_TRIM_BATCH = 32;
+
+/**
+ * Lua: append each notice to its accounts' feeds. `notices` is JSON from noticesArgument(): data
+ * arrives pre-serialized, so cjson only decodes and never re-encodes anything stored.
+ */
+const APPEND_NOTICES = `
+local function append_notices(p, notices)
+  for _, n in ipairs(cjson.decode(notices)) do
+    for _, account in ipairs(n.to) do
+      local feed = p .. 'feed:{' .. account .. '}'
+      local seq = redis.call('INCR', p .. 'feedseq:{' .. account .. '}')
+      -- Trim from the oldest end up to the first entry young enough to keep (seq order, not time).
+      local minid = nil
+      for _, entry in ipairs(redis.call('XRANGE', feed, '-', '+', 'COUNT', ${FEED_TRIM_BATCH})) do
+        local ms = nil
+        for i = 1, #entry[2], 2 do
+          if entry[2][i] == 'ms' then ms = tonumber(entry[2][i + 1]) end
+        end
+        if ms == nil or ms >= n.cutoff then break end
+        minid = (tonumber(string.match(entry[1], '^%d+')) + 1) .. '-0'
+      end
+      if minid then redis.call('XTRIM', feed, 'MINID', minid) end
+      redis.call('XADD', feed, 'MAXLEN', '~', ${FEED_MAX_LENGTH}, seq .. '-0',
+        'type', n.type, 'at', n.at, 'ms', n.ms, 'data', n.data)
+      redis.call('PUBLISH', p .. 'feedlive:{' .. account .. '}', '{"seq":' .. seq .. n.rest)
+    end
+  end
+end
+`;
+
+/** Lua: store a game if its key is free and add it to the listing indexes; false if taken. */
+const CREATE_GAME = `
+local function create_game(p, key, id, doc, version, indexes)
+  if redis.call('EXISTS', key) == 1 then return false end
+  redis.call('HSET', key, 'doc', doc, 'version', version)
+  local seq = redis.call('INCR', p .. 'games:seq')
+  for _, index in ipairs(cjson.decode(indexes)) do redis.call('ZADD', p .. index, seq, id) end
+  return true
+end
+`;
+
+/** Lua: keep a challenge in the open and expiry indexes exactly while it is open. */
+const INDEX_CHALLENGE = `
+local function index_challenge(p, id, index)
+  local c = cjson.decode(index)
+  for _, account in ipairs(c.accounts) do
+    if c.open then
+      redis.call('ZADD', p .. 'challenges:open:' .. account, c.created, id)
+    else
+      redis.call('ZREM', p .. 'challenges:open:' .. account, id)
+    end
+  end
+  if c.open then
+    redis.call('ZADD', p .. 'challenges:expiry', c.expires, id)
+  else
+    redis.call('ZREM', p .. 'challenges:expiry', id)
+  end
+end
+`;
+
+/**
+ * Create only if absent, with its indexes and notices.
+ * KEYS[1] game; ARGV: prefix, id, doc, version, indexes (JSON), notices (JSON).
+ */
+const CREATE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}
+if not create_game(ARGV[1], KEYS[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]) then return 0 end
+append_notices(ARGV[1], ARGV[6])
+return 1
+`;
+
+/**
+ * Check idempotency key, then version; write doc, remember the answer, move the status index entry,
+ * append notices, publish: all or nothing.
+ * KEYS[1] game, KEYS[2] idempotency record; ARGV: prefix, expected version, doc, version,
+ * idempotent ('1'/'0'), record, ttl, channel, id, status, notices (JSON).
+ */
+const UPDATE_SCRIPT = `${APPEND_NOTICES}
+if ARGV[5] == '1' then
   local seen = redis.call('GET', KEYS[2])
   if seen then return {'replayed', seen} end
 end
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {'missing'} end
-if version ~= ARGV[1] then return {'conflict', version} end
-redis.call('HSET', KEYS[1], 'doc', ARGV[2], 'version', ARGV[3])
-if ARGV[4] == '1' then
-  redis.call('SET', KEYS[2], ARGV[5], 'EX', ARGV[6])
+if version ~= ARGV[2] then return {'conflict', version} end
+redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'version', ARGV[4])
+if ARGV[5] == '1' then
+  redis.call('SET', KEYS[2], ARGV[6], 'EX', ARGV[7])
 end
-redis.call('PUBLISH', ARGV[7], ARGV[2])
+local seq = redis.call('ZSCORE', ARGV[1] .. 'games:all', ARGV[9])
+if seq then
+  for _, status in ipairs({${GAME_STATUSES.map((s) => `'${s}'`).join(', ')}}) do
+    if status ~= ARGV[10] then redis.call('ZREM', ARGV[1] .. 'games:status:' .. status, ARGV[9]) end
+  end
+  redis.call('ZADD', ARGV[1] .. 'games:status:' .. ARGV[10], seq, ARGV[9])
+end
+append_notices(ARGV[1], ARGV[11])
+redis.call('PUBLISH', ARGV[8], ARGV[3])
 return {'updated'}
 `;
 
-/** Create only if absent. */
-const CREATE_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'doc', ARGV[1], 'version', ARGV[2])
+/** Lua: store a token and list it under its account (oldest first). */
+const SAVE_TOKEN = `
+local function save_token(key, index, doc, hash, created)
+  redis.call('SET', key, doc)
+  redis.call('ZADD', index, created, hash)
+end
+`;
+
+/**
+ * A new account and its first token, or nothing when the id is taken.
+ * KEYS[1] account, KEYS[2] token, KEYS[3] the token's account index; ARGV: account doc, token doc,
+ * token hash, token createdAt ms.
+ */
+const CREATE_ACCOUNT_SCRIPT = `${SAVE_TOKEN}
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
+save_token(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4])
 return 1
 `;
 
+/** KEYS[1] token, KEYS[2] the token's account index; ARGV: token doc, hash, createdAt ms. */
+const ADD_TOKEN_SCRIPT = `${SAVE_TOKEN}
+save_token(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])
+return 1
+`;
+
+/** Replace a document only if it is still the one read (for read-modify-write in JS). */
+const COMPARE_AND_SET_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+`;
+
+/**
+ * Create only if absent, with its indexes and notices.
+ * KEYS[1] challenge; ARGV: prefix, id, doc, version, index (JSON), notices (JSON).
+ */
+const CREATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${INDEX_CHALLENGE}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'version', ARGV[4])
+index_challenge(ARGV[1], ARGV[2], ARGV[5])
+append_notices(ARGV[1], ARGV[6])
+return 1
+`;
+
+/**
+ * Compare-and-set on version; the game the challenge became (checked first, so a taken game id
+ * writes nothing), indexes and notices in the same step.
+ * KEYS[1] challenge, KEYS[2] game (the challenge key again when no game); ARGV: prefix, expected
+ * version, id, doc, version, index (JSON), notices (JSON), game doc ('' for none), game id, game
+ * version, game indexes (JSON).
+ */
+const UPDATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CHALLENGE}
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return 'missing' end
+if version ~= ARGV[2] then return 'conflict' end
+if ARGV[8] ~= '' and not create_game(ARGV[1], KEYS[2], ARGV[9], ARGV[8], ARGV[10], ARGV[11]) then
+  return 'game-exists'
+end
+redis.call('HSET', KEYS[1], 'doc', ARGV[4], 'version', ARGV[5])
+index_challenge(ARGV[1], ARGV[3], ARGV[6])
+append_notices(ARGV[1], ARGV[7])
+return 'updated'
+`;
+
+/**
+ * Oldest first: drop expired (and dangling) seeks, take the first by another account, else queue the
+ * new one. KEYS[1] pool, KEYS[2] new seek; ARGV: prefix, now ms, id, account, doc, expires ms, pool sha1.
+ */
+const MATCH_OR_ADD_SCRIPT = `
+local now = tonumber(ARGV[2])
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  local key = ARGV[1] .. 'seek:' .. id
+  local seek = redis.call('HMGET', key, 'doc', 'account', 'expires')
+  if not seek[1] or tonumber(seek[3]) <= now then
+    redis.call('LREM', KEYS[1], 1, id)
+    redis.call('DEL', key)
+  elseif seek[2] ~= ARGV[4] then
+    redis.call('LREM', KEYS[1], 1, id)
+    redis.call('DEL', key)
+    return seek[1]
+  end
+end
+redis.call('HSET', KEYS[2], 'doc', ARGV[5], 'account', ARGV[4], 'expires', ARGV[6], 'pool', ARGV[7])
+redis.call('RPUSH', KEYS[1], ARGV[3])
+return false
+`;
+
+/** Take a waiting seek out of its pool. KEYS[1] seek; ARGV: prefix, id. */
+const REMOVE_SEEK_SCRIPT = `
+local pool = redis.call('HGET', KEYS[1], 'pool')
+if not pool then return 0 end
+redis.call('LREM', ARGV[1] .. 'seeks:pool:' .. pool, 1, ARGV[2])
+redis.call('DEL', KEYS[1])
+return 1
+`;
+
+/** Append notices on their own. ARGV: prefix, notices (JSON). */
+const APPEND_SCRIPT = `${APPEND_NOTICES}
+append_notices(ARGV[1], ARGV[2])
+return 1
+`;
+
+/**
+ * A page of a feed with its bounds, read at one instant.
+ * KEYS[1] feed, KEYS[2] feed counter; ARGV: after, limit.
+ */
+const READ_FEED_SCRIPT = `
+local events = {}
+if tonumber(ARGV[2]) > 0 then
+  events = redis.call('XRANGE', KEYS[1], '(' .. ARGV[1] .. '-0', '+', 'COUNT', ARGV[2])
+end
+local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+return {events, redis.call('GET', KEYS[2]) or '0', oldest[1] and oldest[1][1] or ''}
+`;
+
+const SCRIPTS = {
+  boardhostCreate: { numberOfKeys: 1, lua: CREATE_SCRIPT },
+  boardhostUpdate: { numberOfKeys: 2, lua: UPDATE_SCRIPT },
+  boardhostCreateAccount: { numberOfKeys: 3, lua: CREATE_ACCOUNT_SCRIPT },
+  boardhostAddToken: { numberOfKeys: 2, lua: ADD_TOKEN_SCRIPT },
+  boardhostCompareAndSet: { numberOfKeys: 1, lua: COMPARE_AND_SET_SCRIPT },
+  boardhostCreateChallenge: { numberOfKeys: 1, lua: CREATE_CHALLENGE_SCRIPT },
+  boardhostUpdateChallenge: { numberOfKeys: 2, lua: UPDATE_CHALLENGE_SCRIPT },
+  boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },
+  boardhostRemoveSeek: { numberOfKeys: 1, lua: REMOVE_SEEK_SCRIPT },
+  boardhostAppend: { numberOfKeys: 0, lua: APPEND_SCRIPT },
+  boardhostReadFeed: { numberOfKeys: 2, lua: READ_FEED_SCRIPT },
+} as const;
+
+type Arg = string | number;
+type StreamEntry = [id: string, fields: string[]];
+
 interface ScriptedRedis extends Redis {
-  boardhostUpdate(...args: Array<string | number>): Promise<[string, string?]>;
-  boardhostCreate(...args: Array<string | number>): Promise<number>;
+  boardhostCreate(...args: Arg[]): Promise<number>;
+  boardhostUpdate(...args: Arg[]): Promise<[string, string?]>;
+  boardhostCreateAccount(...args: Arg[]): Promise<number>;
+  boardhostAddToken(...args: Arg[]): Promise<number>;
+  boardhostCompareAndSet(...args: Arg[]): Promise<number>;
+  boardhostCreateChallenge(...args: Arg[]): Promise<number>;
+  boardhostUpdateChallenge(...args: Arg[]): Promise<ChallengeUpdateResult | 'game-exists'>;
+  boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
+  boardhostRemoveSeek(...args: Arg[]): Promise<number>;
+  boardhostAppend(...args: Arg[]): Promise<number>;
+  boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string]>;
+}
+
+const scriptedClients = new WeakSet<Redis>();
+
+/** The client with every script defined (once per client, whichever store asks first). */
+function scripted(redis: Redis): ScriptedRedis {
+  if (!scriptedClients.has(redis)) {
+    for (const [name, definition] of Object.entries(SCRIPTS)) redis.defineCommand(name, definition);
+    scriptedClients.add(redis);
+  }
+  return redis as ScriptedRedis;
+}
+
+/** Epoch ms of an ISO time, as text for a script; throws before any write on a bad time. */
+function msOf(iso: string, what: string): string {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) throw new Error(`${what} is not a valid time: ${iso}`);
+  return String(ms);
+}
+
+/** Notices as the append_notices Lua snippet reads them (one JSON argument). */
+function noticesArgument(notices: readonly Notice[]): string {
+  return JSON.stringify(
+    notices.map((n) => {
+      const ms = msOf(n.at, 'notice time');
+      const data = JSON.stringify(n.data);
+      return {
+        to: [...new Set(n.to)],
+        type: n.type,
+        at: n.at,
+        ms,
+        cutoff: Number(ms) - FEED_RETENTION_MS,
+        data,
+        // The live message after its seq: FeedEvent JSON with the key order memory.ts publishes.
+        rest: `,"type":${JSON.stringify(n.type)},"at":${JSON.stringify(n.at)},"data":${data}}`,
+      };
+    }),
+  );
+}
+
+/** The listing indexes (without prefix) a new game belongs to. */
+function gameIndexes(game: StoredGame): string {
+  const accounts = new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])));
+  return JSON.stringify([
+    'games:all',
+    `games:kind:${game.kind}`,
+    `games:status:${game.status}`,
+    ...[...accounts].map((a) => `games:account:${a}`),
+  ]);
+}
+
+/** Accounts a challenge involves: challenger, destination and named players. */
+function involved(challenge: StoredChallenge): string[] {
+  const accounts = [challenge.challenger, challenge.destination, ...(challenge.players ?? [])];
+  return [...new Set(accounts.filter((a): a is string => a !== null))];
+}
+
+/** A non-negative integer for a stream range or count (NaN reads as 0, huge values are capped). */
+function wholeNumber(n: number): number {
+  if (Number.isNaN(n) || n <= 0) return 0;
+  return Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER);
 }
 
 /** Client options that fail fast when Redis is down, so requests get 503 instead of hanging. */
@@ -86,9 +400,7 @@ export class RedisGameStore implements GameStore {
     redis: Redis,
     private readonly prefix: string,
   ) {
-    redis.defineCommand('boardhostUpdate', { numberOfKeys: 2, lua: UPDATE_SCRIPT });
-    redis.defineCommand('boardhostCreate', { numberOfKeys: 1, lua: CREATE_SCRIPT });
-    this.redis = redis as ScriptedRedis;
+    this.redis = scripted(redis);
   }
 
   private gameKey(id: string): string {
@@ -104,20 +416,17 @@ export class RedisGameStore implements GameStore {
     return `${this.prefix}updates:{${id}}`;
   }
 
-  private indexKeys(game: StoredGame): string[] {
-    const p = this.prefix;
-    return [`${p}games:all`, `${p}games:kind:${game.kind}`, `${p}games:status:${game.status}`];
-  }
-
-  async create(game: StoredGame): Promise<void> {
+  async create(game: StoredGame, notices: readonly Notice[] = []): Promise<void> {
     const created = await this.redis.boardhostCreate(
       this.gameKey(game.id),
+      this.prefix,
+      game.id,
       JSON.stringify(game),
       game.version,
+      gameIndexes(game),
+      noticesArgument(notices),
     );
     if (created !== 1) throw new Error(`game ${game.id} exists`);
-    const seq = await this.redis.incr(`${this.prefix}games:seq`);
-    await Promise.all(this.indexKeys(game).map((key) => this.redis.zadd(key, seq, game.id)));
   }
 
   async get(id: string): Promise<StoredGame | undefined> {
@@ -127,12 +436,14 @@ export class RedisGameStore implements GameStore {
 
   async list(filter: GameFilter, limit: number, before?: number): Promise<GamePage> {
     const p = this.prefix;
-    // Walk the narrowest index and check the other filter on each document.
-    const index = filter.status
-      ? `${p}games:status:${filter.status}`
-      : filter.kind
-        ? `${p}games:kind:${filter.kind}`
-        : `${p}games:all`;
+    // Walk the narrowest index and check every filter on each document.
+    const index = filter.account
+      ? `${p}games:account:${filter.account}`
+      : filter.status
+        ? `${p}games:status:${filter.status}`
+        : filter.kind
+          ? `${p}games:kind:${filter.kind}`
+          : `${p}games:all`;
     const items: StoredGame[] = [];
     const batchSize = Math.max(limit * 2, 20);
     let lastSeq = 0;
@@ -155,7 +466,8 @@ export class RedisGameStore implements GameStore {
         if (
           !game ||
           (filter.kind && game.kind !== filter.kind) ||
-          (filter.status && game.status !== filter.status)
+          (filter.status && game.status !== filter.status) ||
+          (filter.account && !game.seats.some((s) => s.account === filter.account))
         ) {
           continue;
         }
@@ -172,6 +484,7 @@ export class RedisGameStore implements GameStore {
     next: StoredGame,
     expectedVersion: number,
     idempotency?: { key: string; fingerprint: string },
+    notices: readonly Notice[] = [],
   ): Promise<UpdateResult> {
     const record: IdempotencyRecord | undefined = idempotency
       ? { fingerprint: idempotency.fingerprint, response: next }
@@ -180,6 +493,7 @@ export class RedisGameStore implements GameStore {
     const [status, payload] = await this.redis.boardhostUpdate(
       this.gameKey(next.id),
       this.idemKey(next.id, idempotency?.key ?? '-'),
+      this.prefix,
       String(expectedVersion),
       json,
       String(next.version),
@@ -187,20 +501,14 @@ export class RedisGameStore implements GameStore {
       record ? JSON.stringify(record) : '',
       IDEMPOTENCY_TTL_SECONDS,
       this.channel(next.id),
+      next.id,
+      next.status,
+      noticesArgument(notices),
     );
     if (status === 'replayed') return { status, record: JSON.parse(payload as string) as IdempotencyRecord };
     if (status === 'conflict') return { status, currentVersion: Number(payload) };
     if (status === 'missing') return { status };
-    if (next.status === 'finished') await this.reindexStatus(next);
     return { status: 'updated' };
-  }
-
-  private async reindexStatus(game: StoredGame): Promise<void> {
-    const p = this.prefix;
-    const seq = await this.redis.zscore(`${p}games:all`, game.id);
-    if (seq === null) return;
-    await this.redis.zrem(`${p}games:status:ongoing`, game.id);
-    await this.redis.zadd(`${p}games:status:finished`, seq, game.id);
   }
 
   async idempotencyRecord(gameId: string, key: string): Promise<IdempotencyRecord | undefined> {
@@ -217,51 +525,366 @@ export class RedisGameStore implements GameStore {
   }
 }
 
-/** Fans Redis pub/sub messages out to this process's listeners, one channel subscription per game. */
-export class RedisEventBus implements GameEventBus {
-  private readonly listeners = new Map<string, Set<(game: StoredGame) => void>>();
+/**
+ * Fans Redis pub/sub messages out to this process's listeners: one subscriber connection, one
+ * channel subscription however many listeners share it (game updates and feeds alike).
+ */
+export class ChannelFanout {
+  private readonly channels = new Map<
+    string,
+    { readonly listeners: Set<(message: string) => void>; readonly subscribed: Promise<unknown> }
+  >();
 
-  constructor(
-    private readonly subscriber: Redis,
-    private readonly channelOf: (gameId: string) => string,
-  ) {
+  constructor(private readonly subscriber: Redis) {
     subscriber.on('message', (channel: string, message: string) => {
-      const set = this.listeners.get(channel);
-      if (!set) return;
-      for (const listener of set) listener(JSON.parse(message) as StoredGame);
+      const entry = this.channels.get(channel);
+      if (!entry) return;
+      for (const listener of entry.listeners) listener(message);
     });
   }
 
-  async subscribe(gameId: string, listener: (game: StoredGame) => void): Promise<() => Promise<void>> {
-    const channel = this.channelOf(gameId);
-    let set = this.listeners.get(channel);
-    if (!set) {
-      set = new Set();
-      this.listeners.set(channel, set);
-      await this.subscriber.subscribe(channel);
+  /** Resolves once Redis confirmed the subscription; returns the unsubscribe function. */
+  async listen(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    let entry = this.channels.get(channel);
+    if (!entry) {
+      entry = { listeners: new Set(), subscribed: this.subscriber.subscribe(channel) };
+      this.channels.set(channel, entry);
     }
-    set.add(listener);
-    return async () => {
-      const current = this.listeners.get(channel);
-      if (!current?.delete(listener) || current.size > 0) return;
-      this.listeners.delete(channel);
+    // A second listener also waits for the SUBSCRIBE, so it misses nothing published after it returns.
+    const joined = entry;
+    joined.listeners.add(listener);
+    const leave = async () => {
+      if (!joined.listeners.delete(listener) || joined.listeners.size > 0) return;
+      if (this.channels.get(channel) !== joined) return;
+      this.channels.delete(channel);
       await this.subscriber.unsubscribe(channel).catch(() => undefined);
     };
+    try {
+      await joined.subscribed;
+    } catch (error) {
+      // Forget the failed subscription, so that the next listener subscribes again.
+      await leave();
+      throw error;
+    }
+    return leave;
   }
 
   async close(): Promise<void> {
-    this.listeners.clear();
+    this.channels.clear();
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());
   }
 }
 
-/** Games in Redis: one data connection and one subscriber connection. */
+/** Live game updates over Redis pub/sub. */
+export class RedisEventBus implements GameEventBus {
+  constructor(
+    private readonly fanout: ChannelFanout,
+    private readonly channelOf: (gameId: string) => string,
+  ) {}
+
+  async subscribe(gameId: string, listener: (game: StoredGame) => void): Promise<() => Promise<void>> {
+    // Each listener parses its own copy, so no two share (or can corrupt) one object.
+    return this.fanout.listen(this.channelOf(gameId), (message) =>
+      listener(JSON.parse(message) as StoredGame),
+    );
+  }
+
+  /** Closes the subscriber connection (shared with the feed). */
+  async close(): Promise<void> {
+    await this.fanout.close();
+  }
+}
+
+export class RedisAccountStore implements AccountStore {
+  private readonly redis: ScriptedRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.redis = scripted(redis);
+  }
+
+  private accountKey(id: string): string {
+    return `${this.prefix}account:${id}`;
+  }
+
+  private tokenKey(hash: string): string {
+    return `${this.prefix}token:${hash}`;
+  }
+
+  private tokensKey(account: string): string {
+    return `${this.prefix}tokens:${account}`;
+  }
+
+  async createAccount(account: StoredAccount, firstToken: StoredToken): Promise<boolean> {
+    const created = await this.redis.boardhostCreateAccount(
+      this.accountKey(account.id),
+      this.tokenKey(firstToken.hash),
+      this.tokensKey(firstToken.account),
+      JSON.stringify(account),
+      JSON.stringify(firstToken),
+      firstToken.hash,
+      msOf(firstToken.createdAt, 'token createdAt'),
+    );
+    return created === 1;
+  }
+
+  async getAccount(id: string): Promise<StoredAccount | undefined> {
+    const json = await this.redis.get(this.accountKey(id));
+    return json ? (JSON.parse(json) as StoredAccount) : undefined;
+  }
+
+  async saveAccount(account: StoredAccount): Promise<void> {
+    const saved = await this.redis.set(this.accountKey(account.id), JSON.stringify(account), 'XX');
+    if (saved !== 'OK') throw new Error(`account ${account.id} does not exist`);
+  }
+
+  async addToken(token: StoredToken): Promise<void> {
+    await this.redis.boardhostAddToken(
+      this.tokenKey(token.hash),
+      this.tokensKey(token.account),
+      JSON.stringify(token),
+      token.hash,
+      msOf(token.createdAt, 'token createdAt'),
+    );
+  }
+
+  async tokenByHash(hash: string): Promise<StoredToken | undefined> {
+    const json = await this.redis.get(this.tokenKey(hash));
+    return json ? (JSON.parse(json) as StoredToken) : undefined;
+  }
+
+  async listTokens(account: string): Promise<StoredToken[]> {
+    return (await this.readTokens(account)).map((t) => t.token);
+  }
+
+  /** The account's tokens with the JSON each was read as (for compare-and-set). */
+  private async readTokens(account: string): Promise<Array<{ token: StoredToken; json: string }>> {
+    const hashes = await this.redis.zrange(this.tokensKey(account), 0, -1);
+    if (hashes.length === 0) return [];
+    const docs = await this.redis.mget(hashes.map((h) => this.tokenKey(h)));
+    return docs.flatMap((json) => {
+      if (!json) return [];
+      const token = JSON.parse(json) as StoredToken;
+      return token.account === account ? [{ token, json }] : [];
+    });
+  }
+
+  async revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined> {
+    // Read, change in JS (no re-encoding in Lua), write only if unchanged meanwhile; retry otherwise.
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const found = (await this.readTokens(account)).find((t) => t.token.id === tokenId);
+      if (!found) return undefined;
+      if (found.token.revokedAt !== null) return found.token;
+      const revoked: StoredToken = { ...found.token, revokedAt: at };
+      const key = this.tokenKey(found.token.hash);
+      if ((await this.redis.boardhostCompareAndSet(key, found.json, JSON.stringify(revoked))) === 1) {
+        return revoked;
+      }
+    }
+    throw new Error(`token ${tokenId} kept changing while being revoked`);
+  }
+}
+
+export class RedisChallengeStore implements ChallengeStore {
+  private readonly redis: ScriptedRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.redis = scripted(redis);
+  }
+
+  private challengeKey(id: string): string {
+    return `${this.prefix}challenge:${id}`;
+  }
+
+  /** What index_challenge needs to (un)index the challenge. */
+  private static index(challenge: StoredChallenge): string {
+    return JSON.stringify({
+      open: challenge.status === 'open',
+      created: msOf(challenge.createdAt, 'challenge createdAt'),
+      expires: msOf(challenge.expiresAt, 'challenge expiresAt'),
+      accounts: involved(challenge),
+    });
+  }
+
+  async createChallenge(challenge: StoredChallenge, notices: readonly Notice[]): Promise<void> {
+    const created = await this.redis.boardhostCreateChallenge(
+      this.challengeKey(challenge.id),
+      this.prefix,
+      challenge.id,
+      JSON.stringify(challenge),
+      challenge.version,
+      RedisChallengeStore.index(challenge),
+      noticesArgument(notices),
+    );
+    if (created !== 1) throw new Error(`challenge ${challenge.id} exists`);
+  }
+
+  async getChallenge(id: string): Promise<StoredChallenge | undefined> {
+    const doc = await this.redis.hget(this.challengeKey(id), 'doc');
+    return doc ? (JSON.parse(doc) as StoredChallenge) : undefined;
+  }
+
+  async updateChallenge(
+    next: StoredChallenge,
+    expectedVersion: number,
+    effects: { notices: readonly Notice[]; game?: StoredGame },
+  ): Promise<ChallengeUpdateResult> {
+    const { game } = effects;
+    const result = await this.redis.boardhostUpdateChallenge(
+      this.challengeKey(next.id),
+      game ? `${this.prefix}game:{${game.id}}` : this.challengeKey(next.id),
+      this.prefix,
+      String(expectedVersion),
+      next.id,
+      JSON.stringify(next),
+      String(next.version),
+      RedisChallengeStore.index(next),
+      noticesArgument(effects.notices),
+      game ? JSON.stringify(game) : '',
+      game?.id ?? '',
+      game?.version ?? 0,
+      game ? gameIndexes(game) : '[]',
+    );
+    if (result === 'game-exists') throw new Error(`game ${game?.id} exists`);
+    return result;
+  }
+
+  async listOpen(account: string): Promise<StoredChallenge[]> {
+    const index = `${this.prefix}challenges:open:${account}`;
+    const ids = await this.redis.zrevrange(index, 0, -1);
+    const docs = await Promise.all(ids.map((id) => this.getChallenge(id)));
+    const open: StoredChallenge[] = [];
+    const stale: string[] = [];
+    docs.forEach((c, i) => {
+      if (c && c.status === 'open' && involved(c).includes(account)) open.push(c);
+      else stale.push(ids[i] as string);
+    });
+    // Statuses other than open are final, so an entry seen stale stays stale.
+    if (stale.length > 0) await this.redis.zrem(index, ...stale);
+    return open;
+  }
+
+  async dueChallenges(now: string, limit: number): Promise<string[]> {
+    const count = wholeNumber(limit);
+    if (count === 0) return [];
+    const nowMs = msOf(now, 'now');
+    return this.redis.zrangebyscore(`${this.prefix}challenges:expiry`, '-inf', nowMs, 'LIMIT', 0, count);
+  }
+}
+
+export class RedisSeekStore implements SeekStore {
+  private readonly redis: ScriptedRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.redis = scripted(redis);
+  }
+
+  private seekKey(id: string): string {
+    return `${this.prefix}seek:${id}`;
+  }
+
+  async matchOrAdd(seek: StoredSeek, now: string): Promise<StoredSeek | undefined> {
+    // Pools are free text: hashed, they make a key of fixed shape.
+    const pool = createHash('sha1').update(seek.pool).digest('hex');
+    const matched = await this.redis.boardhostMatchOrAdd(
+      `${this.prefix}seeks:pool:${pool}`,
+      this.seekKey(seek.id),
+      this.prefix,
+      msOf(now, 'now'),
+      seek.id,
+      seek.account,
+      JSON.stringify(seek),
+      msOf(seek.expiresAt, 'seek expiresAt'),
+      pool,
+    );
+    return matched ? (JSON.parse(matched) as StoredSeek) : undefined;
+  }
+
+  async getSeek(id: string): Promise<StoredSeek | undefined> {
+    const doc = await this.redis.hget(this.seekKey(id), 'doc');
+    return doc ? (JSON.parse(doc) as StoredSeek) : undefined;
+  }
+
+  async removeSeek(id: string): Promise<boolean> {
+    return (await this.redis.boardhostRemoveSeek(this.seekKey(id), this.prefix, id)) === 1;
+  }
+}
+
+/** Per-account feeds: one stream each, trimmed by age on append, published live. */
+export class RedisEventFeed implements EventFeed {
+  private readonly redis: ScriptedRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+    private readonly fanout: ChannelFanout,
+  ) {
+    this.redis = scripted(redis);
+  }
+
+  async append(notices: readonly Notice[]): Promise<void> {
+    if (notices.length === 0) return;
+    await this.redis.boardhostAppend(this.prefix, noticesArgument(notices));
+  }
+
+  async read(account: string, after: number, limit: number): Promise<FeedPage> {
+    const [entries, last, oldest] = await this.redis.boardhostReadFeed(
+      `${this.prefix}feed:{${account}}`,
+      `${this.prefix}feedseq:{${account}}`,
+      wholeNumber(after),
+      wholeNumber(limit),
+    );
+    const events = entries.map(([id, fields]): FeedEvent => {
+      const value: Record<string, string> = {};
+      for (let i = 0; i + 1 < fields.length; i += 2) value[fields[i] as string] = fields[i + 1] as string;
+      return {
+        seq: parseInt(id, 10),
+        type: value.type as FeedEventType,
+        at: value.at as string,
+        data: JSON.parse(value.data ?? '{}') as FeedEvent['data'],
+      };
+    });
+    const lastSeq = Number(last);
+    return { events, last: lastSeq, first: oldest ? parseInt(oldest, 10) : lastSeq + 1 };
+  }
+
+  async subscribe(account: string, listener: (event: FeedEvent) => void): Promise<() => Promise<void>> {
+    return this.fanout.listen(`${this.prefix}feedlive:{${account}}`, (message) =>
+      listener(JSON.parse(message) as FeedEvent),
+    );
+  }
+}
+
+/** The whole storage over two connections: `data` for commands, `subscriber` for pub/sub. */
+export function redisStorage(data: Redis, subscriber: Redis, prefix: string): Storage {
+  const fanout = new ChannelFanout(subscriber);
+  const games = new RedisGameStore(data, prefix);
+  return {
+    name: 'redis',
+    games,
+    events: new RedisEventBus(fanout, (id) => games.channel(id)),
+    accounts: new RedisAccountStore(data, prefix),
+    challenges: new RedisChallengeStore(data, prefix),
+    seeks: new RedisSeekStore(data, prefix),
+    feed: new RedisEventFeed(data, prefix, fanout),
+    limiter: (options) => createLimiter(options, { client: data, prefix }),
+  };
+}
+
+/** Everything in Redis: one data connection and one subscriber connection. */
 export async function createRedisStorage(url: string, prefix: string): Promise<Storage> {
   const data = await connectRedis(url);
   const subscriber = await connectRedis(url).catch(async (error: unknown) => {
     data.disconnect();
     throw error;
   });
-  const games = new RedisGameStore(data, prefix);
-  return { name: 'redis', games, events: new RedisEventBus(subscriber, (id) => games.channel(id)) };
+  return redisStorage(data, subscriber, prefix);
 }

@@ -5,7 +5,7 @@ import { createServer } from 'node:net';
 import request from 'supertest';
 import { createApp, type App } from '../../src/app';
 import { MemoryEventBus } from '../../src/store/memory';
-import { createRedisStorage, redisClientOptions, RedisGameStore } from '../../src/store/redis';
+import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import { gql } from '../support/app';
 
 /** A port nothing listens on (bound, then released). */
@@ -26,18 +26,25 @@ function expectOutage(res: request.Response) {
 describe('when Redis cannot be reached', () => {
   let app: App;
   let url: string;
+  let deadSubscriber: Redis;
   beforeAll(async () => {
-    const dead = new Redis(`redis://127.0.0.1:${await freePort()}`, {
-      ...redisClientOptions(),
-      lazyConnect: true,
-    });
-    dead.on('error', () => undefined);
+    const port = await freePort();
+    const deadClient = () => {
+      const client = new Redis(`redis://127.0.0.1:${port}`, { ...redisClientOptions(), lazyConnect: true });
+      client.on('error', () => undefined);
+      return client;
+    };
+    deadSubscriber = deadClient();
+    // Every store on the unreachable Redis; game updates fan out in memory as before.
     app = await createApp({
-      storage: { name: 'redis', games: new RedisGameStore(dead, 'x:'), events: new MemoryEventBus() },
+      storage: { ...redisStorage(deadClient(), deadSubscriber, 'x:'), events: new MemoryEventBus() },
     });
     url = `http://127.0.0.1:${await app.listen(0, '127.0.0.1')}`;
   });
-  afterAll(() => app.stop());
+  afterAll(async () => {
+    await app.stop();
+    deadSubscriber.disconnect();
+  });
 
   it('answers REST reads and writes with 503 and Retry-After', async () => {
     expectOutage(await request(url).get('/api/v1/games/AAAAAAAAAAAA'));

@@ -1,7 +1,30 @@
 // One contract for every Storage implementation (memory and Redis run it alike).
-import type { Storage, StoredGame } from '../../src/store/store';
+import {
+  FEED_RETENTION_MS,
+  type FeedEvent,
+  type FeedEventType,
+  type Notice,
+  type Storage,
+  type StoredAccount,
+  type StoredChallenge,
+  type StoredGame,
+  type StoredSeek,
+  type StoredToken,
+} from '../../src/store/store';
 
 let counter = 0;
+let unique = 0;
+
+/** A fresh lower-case id (accounts, challenges, seeks, pools) that no other test uses. */
+export function uid(label: string): string {
+  unique++;
+  return `${label}${unique}x${Math.random().toString(36).slice(2, 8)}`;
+}
+
+const SECOND = 1000;
+const HOUR = 60 * 60 * SECOND;
+const DAY = 24 * HOUR;
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /** A minimal, valid stored game document with a fresh id. */
 export function sampleGame(overrides: Partial<StoredGame> = {}): StoredGame {
@@ -43,23 +66,22 @@ export function advanced(game: StoredGame, notation = '3'): StoredGame {
   };
 }
 
-/** Subscribes now; `updates` resolves with the first `count` updates (or rejects after `ms`). */
-export async function collect(
-  storage: Storage,
-  gameId: string,
+/** Subscribes now; `updates` resolves with the first `count` messages (or rejects after `ms`). */
+async function gather<T>(
+  subscribe: (listener: (message: T) => void) => Promise<() => Promise<void>>,
   count: number,
   ms = 3000,
-): Promise<{ updates: Promise<StoredGame[]> }> {
-  const received: StoredGame[] = [];
-  let done: (games: StoredGame[]) => void = () => undefined;
+): Promise<{ updates: Promise<T[]> }> {
+  const received: T[] = [];
+  let done: (messages: T[]) => void = () => undefined;
   let fail: (error: Error) => void = () => undefined;
-  const updates = new Promise<StoredGame[]>((resolve, reject) => {
+  const updates = new Promise<T[]>((resolve, reject) => {
     done = resolve;
     fail = reject;
   });
-  const timer = setTimeout(() => fail(new Error(`got ${received.length} of ${count} updates`)), ms);
-  const off = await storage.events.subscribe(gameId, (game) => {
-    received.push(game);
+  const timer = setTimeout(() => fail(new Error(`got ${received.length} of ${count} messages`)), ms);
+  const off = await subscribe((message) => {
+    received.push(message);
     if (received.length === count) {
       clearTimeout(timer);
       void off();
@@ -68,6 +90,112 @@ export async function collect(
   });
   return { updates };
 }
+
+/** Subscribes now; `updates` resolves with the first `count` updates of the game. */
+export function collect(storage: Storage, gameId: string, count: number, ms = 3000) {
+  return gather<StoredGame>((listener) => storage.events.subscribe(gameId, listener), count, ms);
+}
+
+/** Subscribes now; `updates` resolves with the first `count` events of the account's feed. */
+export function collectFeed(storage: Storage, account: string, count: number, ms = 3000) {
+  return gather<FeedEvent>((listener) => storage.feed.subscribe(account, listener), count, ms);
+}
+
+/** A game whose seats are bound to these accounts. */
+export function gameOf(
+  accounts: [string | null, string | null],
+  overrides: Partial<StoredGame> = {},
+): StoredGame {
+  const game = sampleGame(overrides);
+  return {
+    ...game,
+    seats: [
+      { seat: 0, name: accounts[0] ?? 'south', account: accounts[0] },
+      { seat: 1, name: accounts[1] ?? 'north', account: accounts[1] },
+    ],
+  };
+}
+
+export function sampleAccount(id: string, overrides: Partial<StoredAccount> = {}): StoredAccount {
+  return {
+    id,
+    username: id.toUpperCase(),
+    kind: 'human',
+    bot: null,
+    createdAt: iso(Date.now()),
+    ...overrides,
+  };
+}
+
+/** A token of `account` created `n` seconds after a fixed instant. */
+export function sampleToken(account: string, n: number, overrides: Partial<StoredToken> = {}): StoredToken {
+  return {
+    id: uid('tok'),
+    account,
+    hash: uid('hash'),
+    scopes: ['game:read', 'game:play'],
+    label: `token ${n}`,
+    createdAt: iso(Date.parse('2026-01-01T00:00:00.000Z') + n * SECOND),
+    revokedAt: null,
+    ...overrides,
+  };
+}
+
+/** An open direct challenge, created now and expiring in a day. */
+export function sampleChallenge(
+  challenger: string,
+  destination: string | null,
+  overrides: Partial<StoredChallenge> = {},
+): StoredChallenge {
+  const now = Date.now();
+  return {
+    id: uid('ch'),
+    version: 0,
+    status: 'open',
+    kind: 'kalah',
+    options: { seeds: 4 },
+    timeControl: { type: 'unlimited' },
+    challenger,
+    destination,
+    players: null,
+    starts: 'challenger',
+    accepted: [],
+    declineReason: null,
+    closedBy: null,
+    gameId: null,
+    createdAt: iso(now),
+    updatedAt: iso(now),
+    expiresAt: iso(now + DAY),
+    ...overrides,
+  };
+}
+
+/** A seek in `pool`, created now and expiring in ten minutes. */
+export function sampleSeek(account: string, pool: string, overrides: Partial<StoredSeek> = {}): StoredSeek {
+  const now = Date.now();
+  return {
+    id: uid('seek'),
+    account,
+    kind: 'kalah',
+    options: { seeds: 4 },
+    timeControl: { type: 'realtime', initialSeconds: 300, incrementSeconds: 2 },
+    pool,
+    createdAt: iso(now),
+    expiresAt: iso(now + 10 * 60 * SECOND),
+    ...overrides,
+  };
+}
+
+export function notice(
+  to: readonly string[],
+  type: FeedEventType = 'game.moved',
+  data: Record<string, unknown> = {},
+  at = iso(Date.now()),
+): Notice {
+  return { to, type, at, data };
+}
+
+const settle = () => new Promise((r) => setTimeout(r, 50));
 
 export function describeStoreContract(name: string, open: () => Promise<Storage>): void {
   describe(`${name} store contract`, () => {
@@ -192,6 +320,583 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       expect(finished.items.map((g) => g.id).filter((id) => finishedIds.includes(id))).toEqual(
         [...finishedIds].reverse(),
       );
+    });
+
+    describe('games by account', () => {
+      it('lists the games with a seat of an account, newest first, with the other filters and a cursor', async () => {
+        const [x, y, z] = [uid('x'), uid('y'), uid('z')];
+        const g1 = gameOf([x, y]);
+        const g2 = gameOf([z, x], { kind: 'oware' });
+        const g3 = gameOf([y, z]);
+        const g4 = gameOf([x, null]);
+        const g5 = gameOf([x, x]);
+        for (const game of [g1, g2, g3, g4, g5]) await storage.games.create(game);
+        const g4done = { ...advanced(g4), status: 'finished' as const };
+        expect(await storage.games.update(g4done, 0)).toEqual({ status: 'updated' });
+        const ids = async (filter: Parameters<Storage['games']['list']>[0]) =>
+          (await storage.games.list(filter, 100)).items.map((g) => g.id);
+        expect(await ids({ account: x })).toEqual([g5.id, g4.id, g2.id, g1.id]);
+        expect(await ids({ account: y })).toEqual([g3.id, g1.id]);
+        expect(await ids({ account: x, kind: 'kalah' })).toEqual([g5.id, g4.id, g1.id]);
+        expect(await ids({ account: x, status: 'finished' })).toEqual([g4.id]);
+        expect(await ids({ account: x, status: 'ongoing' })).toEqual([g5.id, g2.id, g1.id]);
+        expect(await storage.games.list({ account: uid('nobody') }, 10)).toEqual({ items: [], next: null });
+        const paged: string[] = [];
+        let before: number | undefined;
+        for (let pages = 0; pages < 10; pages++) {
+          const page = await storage.games.list({ account: x }, 1, before);
+          expect(page.items).toHaveLength(1);
+          paged.push(...page.items.map((g) => g.id));
+          if (page.next === null) break;
+          before = page.next;
+        }
+        expect(paged).toEqual([g5.id, g4.id, g2.id, g1.id]);
+      });
+    });
+
+    describe('accounts', () => {
+      it('creates an account with its first token and refuses an id that is taken', async () => {
+        const id = uid('ann');
+        const account = sampleAccount(id);
+        const first = sampleToken(id, 0);
+        expect(await storage.accounts.createAccount(account, first)).toBe(true);
+        expect(await storage.accounts.getAccount(id)).toEqual(account);
+        expect(await storage.accounts.tokenByHash(first.hash)).toEqual(first);
+        const second = sampleToken(id, 1);
+        expect(await storage.accounts.createAccount({ ...account, kind: 'bot' }, second)).toBe(false);
+        expect(await storage.accounts.getAccount(id)).toEqual(account);
+        expect(await storage.accounts.tokenByHash(second.hash)).toBeUndefined();
+        expect(await storage.accounts.listTokens(id)).toEqual([first]);
+      });
+
+      it('lets exactly one of 20 concurrent sign-ups take an id', async () => {
+        const id = uid('race');
+        const tokens = Array.from({ length: 20 }, (_, i) => sampleToken(id, i));
+        const results = await Promise.all(
+          tokens.map((token, i) =>
+            storage.accounts.createAccount(sampleAccount(id, { username: `u${i}` }), token),
+          ),
+        );
+        expect(results.filter((created) => created)).toHaveLength(1);
+        const winner = results.indexOf(true);
+        expect((await storage.accounts.getAccount(id))?.username).toBe(`u${winner}`);
+        expect(await storage.accounts.listTokens(id)).toEqual([tokens[winner]]);
+      });
+
+      it('reads unknown accounts and tokens as undefined', async () => {
+        expect(await storage.accounts.getAccount(uid('nobody'))).toBeUndefined();
+        expect(await storage.accounts.tokenByHash(uid('hash'))).toBeUndefined();
+        expect(await storage.accounts.listTokens(uid('nobody'))).toEqual([]);
+      });
+
+      it('overwrites an existing account and refuses to save an unknown one', async () => {
+        const id = uid('bot');
+        const account = sampleAccount(id, { kind: 'bot' });
+        await storage.accounts.createAccount(account, sampleToken(id, 0));
+        const policy = {
+          kinds: ['kalah' as const],
+          timeControls: ['realtime' as const],
+          options: { kalah: { seeds: [4, 6] } },
+          maxGames: 3,
+        };
+        await storage.accounts.saveAccount({ ...account, bot: policy });
+        expect(await storage.accounts.getAccount(id)).toEqual({ ...account, bot: policy });
+        const stranger = uid('nobody');
+        await expect(storage.accounts.saveAccount(sampleAccount(stranger))).rejects.toThrow();
+        expect(await storage.accounts.getAccount(stranger)).toBeUndefined();
+      });
+
+      it("lists an account's own tokens oldest first, whatever order they were added in", async () => {
+        const id = uid('tom');
+        const first = sampleToken(id, 0);
+        await storage.accounts.createAccount(sampleAccount(id), first);
+        const third = sampleToken(id, 3);
+        const second = sampleToken(id, 2, { scopes: [] });
+        await storage.accounts.addToken(third);
+        await storage.accounts.addToken(second);
+        const other = uid('other');
+        await storage.accounts.createAccount(sampleAccount(other), sampleToken(other, 1));
+        expect(await storage.accounts.listTokens(id)).toEqual([first, second, third]);
+        expect(await storage.accounts.tokenByHash(second.hash)).toEqual(second);
+      });
+
+      it('revokes a token once, keeps it findable by hash, and ignores unknown or foreign ids', async () => {
+        const id = uid('rev');
+        const first = sampleToken(id, 0);
+        const second = sampleToken(id, 1);
+        await storage.accounts.createAccount(sampleAccount(id), first);
+        await storage.accounts.addToken(second);
+        const at = '2026-02-01T00:00:00.000Z';
+        const revoked = { ...second, revokedAt: at };
+        expect(await storage.accounts.revokeToken(id, second.id, at)).toEqual(revoked);
+        expect(await storage.accounts.tokenByHash(second.hash)).toEqual(revoked);
+        expect(await storage.accounts.listTokens(id)).toEqual([first, revoked]);
+        // Revoking again keeps the first revocation time.
+        expect(await storage.accounts.revokeToken(id, second.id, '2026-03-01T00:00:00.000Z')).toEqual(
+          revoked,
+        );
+        expect(await storage.accounts.tokenByHash(second.hash)).toEqual(revoked);
+        expect(await storage.accounts.revokeToken(id, uid('tok'), at)).toBeUndefined();
+        const other = uid('other');
+        await storage.accounts.createAccount(sampleAccount(other), sampleToken(other, 0));
+        expect(await storage.accounts.revokeToken(other, first.id, at)).toBeUndefined();
+        expect(await storage.accounts.tokenByHash(first.hash)).toEqual(first);
+      });
+    });
+
+    describe('challenges', () => {
+      it('stores a challenge and appends its notices; a taken id is refused and appends nothing', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const challenge = sampleChallenge(a, b);
+        const received = notice([b], 'challenge.received', { challenge: challenge.id });
+        await storage.challenges.createChallenge(challenge, [received]);
+        expect(await storage.challenges.getChallenge(challenge.id)).toEqual(challenge);
+        expect(await storage.feed.read(b, 0, 10)).toEqual({
+          events: [
+            { seq: 1, type: 'challenge.received', at: received.at, data: { challenge: challenge.id } },
+          ],
+          last: 1,
+          first: 1,
+        });
+        expect((await storage.feed.read(a, 0, 10)).last).toBe(0);
+        await expect(
+          storage.challenges.createChallenge({ ...challenge, kind: 'oware' }, [notice([b])]),
+        ).rejects.toThrow();
+        expect(await storage.challenges.getChallenge(challenge.id)).toEqual(challenge);
+        expect((await storage.feed.read(b, 0, 10)).last).toBe(1);
+        expect(await storage.challenges.getChallenge(uid('ch'))).toBeUndefined();
+      });
+
+      it('updates at the expected version only; a conflict or a missing challenge appends nothing', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const challenge = sampleChallenge(a, b);
+        await storage.challenges.createChallenge(challenge, []);
+        const declined: StoredChallenge = {
+          ...challenge,
+          version: 1,
+          status: 'declined',
+          declineReason: 'later',
+          closedBy: b,
+        };
+        expect(
+          await storage.challenges.updateChallenge(declined, 0, {
+            notices: [notice([a, b], 'challenge.declined', { id: challenge.id })],
+          }),
+        ).toBe('updated');
+        expect(await storage.challenges.getChallenge(challenge.id)).toEqual(declined);
+        const stale = { ...challenge, version: 1, status: 'canceled' as const, closedBy: a };
+        expect(await storage.challenges.updateChallenge(stale, 0, { notices: [notice([a, b])] })).toBe(
+          'conflict',
+        );
+        expect(await storage.challenges.getChallenge(challenge.id)).toEqual(declined);
+        const missing = sampleChallenge(a, b, { version: 1 });
+        expect(await storage.challenges.updateChallenge(missing, 0, { notices: [notice([a, b])] })).toBe(
+          'missing',
+        );
+        expect(await storage.challenges.getChallenge(missing.id)).toBeUndefined();
+        for (const account of [a, b]) {
+          const page = await storage.feed.read(account, 0, 10);
+          expect(page.events.map((e) => e.type)).toEqual(['challenge.declined']);
+        }
+      });
+
+      it('lets exactly one of 100 concurrent updates at one version win, with its notice alone', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const challenge = sampleChallenge(a, b);
+        await storage.challenges.createChallenge(challenge, []);
+        const results = await Promise.all(
+          Array.from({ length: 100 }, (_, i) =>
+            storage.challenges.updateChallenge(
+              {
+                ...challenge,
+                version: 1,
+                status: 'declined',
+                closedBy: b,
+                declineReason: 'generic',
+                updatedAt: iso(i),
+              },
+              0,
+              { notices: [notice([a], 'challenge.declined', { writer: i })] },
+            ),
+          ),
+        );
+        expect(results.filter((r) => r === 'updated')).toHaveLength(1);
+        expect(results.filter((r) => r === 'conflict')).toHaveLength(99);
+        const winner = results.indexOf('updated');
+        expect((await storage.challenges.getChallenge(challenge.id))?.updatedAt).toBe(iso(winner));
+        const feed = await storage.feed.read(a, 0, 200);
+        expect(feed.events.map((e) => e.data)).toEqual([{ writer: winner }]);
+      });
+
+      it('creates the game a challenge became in the same write, indexed like any new game', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const challenge = sampleChallenge(a, b, { kind: 'congkak' });
+        await storage.challenges.createChallenge(challenge, []);
+        const game = gameOf([b, a], { kind: 'congkak' });
+        const accepted: StoredChallenge = {
+          ...challenge,
+          version: 1,
+          status: 'accepted',
+          accepted: [b],
+          gameId: game.id,
+        };
+        const result = await storage.challenges.updateChallenge(accepted, 0, {
+          notices: [
+            notice([a, b], 'challenge.accepted', { challenge: challenge.id }),
+            notice([a, b], 'game.started', { game: game.id }),
+          ],
+          game,
+        });
+        expect(result).toBe('updated');
+        expect(await storage.challenges.getChallenge(challenge.id)).toEqual(accepted);
+        expect(await storage.games.get(game.id)).toEqual(game);
+        for (const account of [a, b]) {
+          expect((await storage.games.list({ account }, 10)).items).toEqual([game]);
+          const feed = await storage.feed.read(account, 0, 10);
+          expect(feed.events.map((e) => [e.seq, e.type])).toEqual([
+            [1, 'challenge.accepted'],
+            [2, 'game.started'],
+          ]);
+        }
+        const ongoing = await storage.games.list({ kind: 'congkak', status: 'ongoing' }, 100);
+        expect(ongoing.items.map((g) => g.id)).toContain(game.id);
+        expect(await storage.challenges.listOpen(a)).toEqual([]);
+
+        // A game id that is taken fails the whole update: nothing written, nothing appended.
+        const again = sampleChallenge(a, b);
+        await storage.challenges.createChallenge(again, []);
+        await expect(
+          storage.challenges.updateChallenge(
+            { ...again, version: 1, status: 'accepted', gameId: game.id },
+            0,
+            {
+              notices: [notice([a, b], 'game.started')],
+              game,
+            },
+          ),
+        ).rejects.toThrow();
+        expect(await storage.challenges.getChallenge(again.id)).toEqual(again);
+        expect((await storage.feed.read(a, 0, 10)).last).toBe(2);
+        expect((await storage.challenges.listOpen(a)).map((c) => c.id)).toEqual([again.id]);
+      });
+
+      it('lists the open challenges of each involved account, newest first', async () => {
+        const [a, b, x, y] = [uid('a'), uid('b'), uid('x'), uid('y')];
+        const base = Date.now();
+        const at = (n: number) => ({ createdAt: iso(base + n * SECOND), updatedAt: iso(base + n * SECOND) });
+        const c1 = sampleChallenge(a, b, at(1));
+        const c2 = sampleChallenge(b, a, at(2));
+        const c3 = sampleChallenge(x, null, { ...at(3), players: [a, y], starts: 'listed' });
+        const c4 = sampleChallenge(a, y, at(4));
+        const c5 = sampleChallenge(x, y, at(5));
+        const c6 = sampleChallenge(a, null, at(6));
+        for (const c of [c1, c2, c3, c4, c5, c6]) await storage.challenges.createChallenge(c, []);
+        const canceled = { ...c4, version: 1, status: 'canceled' as const, closedBy: a };
+        expect(await storage.challenges.updateChallenge(canceled, 0, { notices: [] })).toBe('updated');
+        const ids = async (account: string) => (await storage.challenges.listOpen(account)).map((c) => c.id);
+        expect(await ids(a)).toEqual([c6.id, c3.id, c2.id, c1.id]);
+        expect(await ids(b)).toEqual([c2.id, c1.id]);
+        expect(await ids(x)).toEqual([c5.id, c3.id]);
+        expect(await ids(y)).toEqual([c5.id, c3.id]);
+        expect(await ids(uid('nobody'))).toEqual([]);
+        expect((await storage.challenges.listOpen(b))[0]).toEqual(c2);
+        // Still open after one of two acceptances: still listed, as updated.
+        const half = { ...c3, version: 1, accepted: [a] };
+        expect(await storage.challenges.updateChallenge(half, 0, { notices: [] })).toBe('updated');
+        expect((await storage.challenges.listOpen(y)).find((c) => c.id === c3.id)).toEqual(half);
+      });
+
+      it('lists the ids of open challenges due at a time, oldest first, up to a limit', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const created = { createdAt: '2001-01-01T00:00:00.000Z', updatedAt: '2001-01-01T00:00:00.000Z' };
+        const d0 = sampleChallenge(a, b, { ...created, expiresAt: '2001-01-01T00:00:00.500Z' });
+        const d3 = sampleChallenge(a, b, { ...created, expiresAt: '2001-01-01T00:00:03.000Z' });
+        const d2 = sampleChallenge(a, b, { ...created, expiresAt: '2001-01-01T00:00:02.000Z' });
+        const d1 = sampleChallenge(a, b, { ...created, expiresAt: '2001-01-01T00:00:01.000Z' });
+        for (const c of [d0, d3, d2, d1]) await storage.challenges.createChallenge(c, []);
+        const expired = { ...d0, version: 1, status: 'expired' as const };
+        expect(await storage.challenges.updateChallenge(expired, 0, { notices: [] })).toBe('updated');
+        expect(await storage.challenges.dueChallenges('2001-01-01T00:00:02.000Z', 10)).toEqual([
+          d1.id,
+          d2.id,
+        ]);
+        expect(await storage.challenges.dueChallenges('2001-01-01T00:00:02.000Z', 1)).toEqual([d1.id]);
+        expect(await storage.challenges.dueChallenges('2001-01-01T00:00:00.999Z', 10)).toEqual([]);
+        expect(await storage.challenges.dueChallenges('2001-01-01T00:00:09.000Z', 10)).toEqual([
+          d1.id,
+          d2.id,
+          d3.id,
+        ]);
+      });
+    });
+
+    describe('seeks', () => {
+      // Pools are free text; these contain characters with a meaning in Redis keys and patterns.
+      const poolName = () => `${uid('pool')} kalah{seeds:4}*[rt 300+2]`;
+
+      it('queues a seek, then hands it to the next seek by another account', async () => {
+        const pool = poolName();
+        const s1 = sampleSeek(uid('a'), pool);
+        const s2 = sampleSeek(uid('b'), pool);
+        const s3 = sampleSeek(uid('c'), pool);
+        expect(await storage.seeks.matchOrAdd(s1, s1.createdAt)).toBeUndefined();
+        expect(await storage.seeks.getSeek(s1.id)).toEqual(s1);
+        expect(await storage.seeks.matchOrAdd(s2, s2.createdAt)).toEqual(s1);
+        expect(await storage.seeks.getSeek(s1.id)).toBeUndefined();
+        expect(await storage.seeks.getSeek(s2.id)).toBeUndefined();
+        expect(await storage.seeks.matchOrAdd(s3, s3.createdAt)).toBeUndefined();
+        expect(await storage.seeks.getSeek(s3.id)).toEqual(s3);
+      });
+
+      it('never matches an account with itself, nor seeks of different pools', async () => {
+        const [pool, elsewhere] = [poolName(), poolName()];
+        const [a, b, c] = [uid('a'), uid('b'), uid('c')];
+        const now = iso(Date.now());
+        const a1 = sampleSeek(a, pool);
+        const a2 = sampleSeek(a, pool);
+        expect(await storage.seeks.matchOrAdd(a1, now)).toBeUndefined();
+        expect(await storage.seeks.matchOrAdd(a2, now)).toBeUndefined();
+        expect(await storage.seeks.matchOrAdd(sampleSeek(b, elsewhere), now)).toBeUndefined();
+        expect(await storage.seeks.matchOrAdd(sampleSeek(b, pool), now)).toEqual(a1);
+        expect(await storage.seeks.matchOrAdd(sampleSeek(c, pool), now)).toEqual(a2);
+        expect(await storage.seeks.matchOrAdd(sampleSeek(c, pool), now)).toBeUndefined();
+      });
+
+      it('drops expired seeks met on the way (expiring at `now` counts as expired)', async () => {
+        const pool = poolName();
+        const t = Date.now();
+        const s1 = sampleSeek(uid('a'), pool, { expiresAt: iso(t + 60 * SECOND) });
+        const s2 = sampleSeek(uid('b'), pool, { expiresAt: iso(t + 120 * SECOND) });
+        const s3 = sampleSeek(uid('c'), pool, { expiresAt: iso(t + 600 * SECOND) });
+        expect(await storage.seeks.matchOrAdd(s1, iso(t))).toBeUndefined();
+        expect(await storage.seeks.matchOrAdd(s2, iso(t))).toEqual(s1);
+        expect(await storage.seeks.matchOrAdd(s3, iso(t + 120 * SECOND))).toBeUndefined();
+        // s2 never waited (it matched s1); now s3 waits alone.
+        const s4 = sampleSeek(uid('d'), pool, { expiresAt: iso(t + 900 * SECOND) });
+        const s5 = sampleSeek(uid('e'), pool);
+        expect(await storage.seeks.matchOrAdd(s4, s3.expiresAt)).toBeUndefined();
+        expect(await storage.seeks.getSeek(s3.id)).toBeUndefined();
+        expect(await storage.seeks.removeSeek(s3.id)).toBe(false);
+        expect(await storage.seeks.matchOrAdd(s5, iso(t + 700 * SECOND))).toEqual(s4);
+      });
+
+      it('removes a waiting seek once; matched and unknown seeks are not removable', async () => {
+        const pool = poolName();
+        const s1 = sampleSeek(uid('a'), pool);
+        const s2 = sampleSeek(uid('b'), pool);
+        const now = s1.createdAt;
+        expect(await storage.seeks.matchOrAdd(s1, now)).toBeUndefined();
+        expect(await storage.seeks.removeSeek(s1.id)).toBe(true);
+        expect(await storage.seeks.removeSeek(s1.id)).toBe(false);
+        expect(await storage.seeks.getSeek(s1.id)).toBeUndefined();
+        expect(await storage.seeks.matchOrAdd(s2, now)).toBeUndefined();
+        expect(await storage.seeks.matchOrAdd(sampleSeek(uid('c'), pool), now)).toEqual(s2);
+        expect(await storage.seeks.removeSeek(s2.id)).toBe(false);
+        expect(await storage.seeks.removeSeek(uid('seek'))).toBe(false);
+      });
+
+      it('pairs 20 concurrent seekers of one pool into exactly 10 games, leaving nobody waiting', async () => {
+        const pool = poolName();
+        const seeks = Array.from({ length: 20 }, () => sampleSeek(uid('p'), pool));
+        const now = iso(Date.now());
+        const results = await Promise.all(seeks.map((s) => storage.seeks.matchOrAdd(s, now)));
+        const partners = results.filter((r): r is StoredSeek => r !== undefined).map((r) => r.id);
+        const matchers = seeks.filter((_, i) => results[i] !== undefined).map((s) => s.id);
+        expect(partners).toHaveLength(10);
+        expect(new Set([...partners, ...matchers])).toEqual(new Set(seeks.map((s) => s.id)));
+        for (const s of seeks) expect(await storage.seeks.getSeek(s.id)).toBeUndefined();
+        const late = sampleSeek(uid('late'), pool);
+        expect(await storage.seeks.matchOrAdd(late, now)).toBeUndefined();
+        expect(await storage.seeks.removeSeek(late.id)).toBe(true);
+      });
+    });
+
+    describe('feed', () => {
+      it('numbers each account’s events 1, 2, 3 without gaps and pages after a seq', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const n1 = notice([a, b], 'challenge.received', { n: 1 });
+        const n2 = notice([a], 'game.moved', { n: 2 });
+        const n3 = notice([a, a, b], 'game.finished', {
+          n: 3,
+          nested: { list: [], text: 'é "q" \\ ✓', x: 0.1 },
+        });
+        await storage.feed.append([n1, n2]);
+        await storage.feed.append([n3]);
+        const events: FeedEvent[] = [
+          { seq: 1, type: n1.type, at: n1.at, data: n1.data },
+          { seq: 2, type: n2.type, at: n2.at, data: n2.data },
+          { seq: 3, type: n3.type, at: n3.at, data: n3.data },
+        ];
+        expect(await storage.feed.read(a, 0, 10)).toEqual({ events, last: 3, first: 1 });
+        expect(await storage.feed.read(a, 1, 1)).toEqual({ events: [events[1]], last: 3, first: 1 });
+        expect(await storage.feed.read(a, 3, 10)).toEqual({ events: [], last: 3, first: 1 });
+        expect(await storage.feed.read(a, 0, 0)).toEqual({ events: [], last: 3, first: 1 });
+        const forB = await storage.feed.read(b, 0, 10);
+        expect(forB.events.map((e) => [e.seq, e.type])).toEqual([
+          [1, 'challenge.received'],
+          [2, 'game.finished'],
+        ]);
+        expect(await storage.feed.read(uid('nobody'), 0, 10)).toEqual({ events: [], last: 0, first: 1 });
+        await storage.feed.append([]);
+        expect((await storage.feed.read(a, 0, 10)).last).toBe(3);
+      });
+
+      it('trims events older than the retention before the time of each new one', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const t0 = Date.parse('2020-01-01T00:00:00.000Z');
+        const at = (ms: number) => notice([a], 'game.moved', { ms }, iso(ms));
+        await storage.feed.append([notice([a, b], 'game.started', {}, iso(t0)), at(t0 + HOUR)]);
+        await storage.feed.append([at(t0 + FEED_RETENTION_MS + HOUR / 2)]);
+        let page = await storage.feed.read(a, 0, 10);
+        expect([page.first, page.last, page.events.map((e) => e.seq)]).toEqual([2, 3, [2, 3]]);
+        // An event exactly at the cutoff stays.
+        await storage.feed.append([at(t0 + FEED_RETENTION_MS + HOUR)]);
+        page = await storage.feed.read(a, 0, 10);
+        expect([page.first, page.last, page.events.map((e) => e.seq)]).toEqual([2, 4, [2, 3, 4]]);
+        await storage.feed.append([at(t0 + FEED_RETENTION_MS + 2 * HOUR)]);
+        page = await storage.feed.read(a, 0, 10);
+        expect([page.first, page.last, page.events.map((e) => e.seq)]).toEqual([3, 5, [3, 4, 5]]);
+        await storage.feed.append([at(t0 + 10 * FEED_RETENTION_MS)]);
+        page = await storage.feed.read(a, 0, 10);
+        expect(page).toEqual({
+          events: [
+            {
+              seq: 6,
+              type: 'game.moved',
+              at: iso(t0 + 10 * FEED_RETENTION_MS),
+              data: { ms: t0 + 10 * FEED_RETENTION_MS },
+            },
+          ],
+          last: 6,
+          first: 6,
+        });
+        // Trimming is per feed: b had no newer event, so it keeps its old one.
+        expect((await storage.feed.read(b, 0, 10)).events.map((e) => e.seq)).toEqual([1]);
+      });
+
+      it('delivers appended events live and in order to the account’s subscribers only', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const { updates } = await collectFeed(storage, a, 4);
+        const forB: FeedEvent[] = [];
+        const offB = await storage.feed.subscribe(b, (e) => forB.push(e));
+        await storage.feed.append([notice([a], 'game.moved', { n: 1 })]);
+        await storage.feed.append([
+          notice([a], 'game.moved', { n: 2 }),
+          notice([a], 'draw.offered', { n: 3 }),
+        ]);
+        await storage.feed.append([notice([a], 'game.finished', { n: 4 })]);
+        const received = await updates;
+        expect(received).toEqual((await storage.feed.read(a, 0, 10)).events);
+        expect(received.map((e) => e.seq)).toEqual([1, 2, 3, 4]);
+        await settle();
+        expect(forB).toEqual([]);
+        await storage.feed.append([notice([b], 'game.started', { n: 5 })]);
+        await settle();
+        expect(forB.map((e) => [e.seq, e.data])).toEqual([[1, { n: 5 }]]);
+        await offB();
+        await storage.feed.append([notice([b], 'game.moved')]);
+        await settle();
+        expect(forB).toHaveLength(1);
+      });
+
+      it('appends the notices of a game write with it; a replay, conflict or missing game appends nothing', async () => {
+        const [a, b, c] = [uid('a'), uid('b'), uid('c')];
+        const game = gameOf([a, b]);
+        await storage.games.create(game, [notice([a, b], 'game.started', { game: game.id })]);
+        const last = async (account: string) => (await storage.feed.read(account, 0, 100)).last;
+        expect([await last(a), await last(b)]).toEqual([1, 1]);
+        await expect(storage.games.create(game, [notice([c], 'game.started')])).rejects.toThrow();
+        expect(await last(c)).toBe(0);
+        const next = advanced(game);
+        const key = { key: uid('k'), fingerprint: 'move:3' };
+        const moved = notice([a, b], 'game.moved', { ply: 1 });
+        expect(await storage.games.update(next, 0, key, [moved])).toEqual({ status: 'updated' });
+        expect([await last(a), await last(b)]).toEqual([2, 2]);
+        expect((await storage.feed.read(a, 1, 10)).events).toEqual([
+          { seq: 2, type: 'game.moved', at: moved.at, data: { ply: 1 } },
+        ]);
+        const replay = await storage.games.update(advanced(next), 1, key, [notice([a, b])]);
+        expect(replay.status).toBe('replayed');
+        const conflict = await storage.games.update(advanced(game, '5'), 0, undefined, [notice([a, b])]);
+        expect(conflict).toEqual({ status: 'conflict', currentVersion: 1 });
+        expect(await storage.games.update(advanced(gameOf([c, c])), 0, undefined, [notice([c])])).toEqual({
+          status: 'missing',
+        });
+        expect([await last(a), await last(b), await last(c)]).toEqual([2, 2, 0]);
+      });
+
+      it('appends only the winning notice of 50 concurrent game updates at one version', async () => {
+        const a = uid('a');
+        const game = gameOf([a, null]);
+        await storage.games.create(game);
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            storage.games.update(advanced(game, String(i)), 0, undefined, [
+              notice([a], 'game.moved', { move: String(i) }),
+            ]),
+          ),
+        );
+        expect(results.filter((r) => r.status === 'updated')).toHaveLength(1);
+        const stored = await storage.games.get(game.id);
+        const page = await storage.feed.read(a, 0, 100);
+        expect(page.events.map((e) => e.data)).toEqual([{ move: stored?.moves[0]?.notation }]);
+      });
+
+      it('never shows a game version whose notices are not in the feed yet', async () => {
+        const a = uid('a');
+        const game = gameOf([a, null]);
+        await storage.games.create(game);
+        let done = false;
+        const behind: Array<[number, number]> = [];
+        const reader = (async () => {
+          while (!done) {
+            const version = (await storage.games.get(game.id))?.version ?? 0;
+            const { last } = await storage.feed.read(a, 0, 1);
+            if (last < version) behind.push([version, last]);
+          }
+        })();
+        let current = game;
+        for (let i = 0; i < 30; i++) {
+          const next = advanced(current);
+          await storage.games.update(next, current.version, undefined, [
+            notice([a], 'game.moved', { v: next.version }),
+          ]);
+          current = next;
+        }
+        done = true;
+        await reader;
+        expect(behind).toEqual([]);
+        expect((await storage.feed.read(a, 0, 100)).events.map((e) => e.data.v)).toEqual(
+          Array.from({ length: 30 }, (_, i) => i + 1),
+        );
+      });
+    });
+
+    describe('limiter', () => {
+      it('allows the configured points per window, then refuses until the window resets', async () => {
+        const limiter = storage.limiter({ name: uid('token'), points: 3, windowSeconds: 60 });
+        const verdicts = [];
+        for (let i = 0; i < 4; i++) verdicts.push(await limiter.consume('k'));
+        expect(verdicts.map((v) => [v.allowed, v.limit, v.remaining])).toEqual([
+          [true, 3, 2],
+          [true, 3, 1],
+          [true, 3, 0],
+          [false, 3, 0],
+        ]);
+        const refused = verdicts[3];
+        expect(refused?.resetMs).toBeGreaterThan(0);
+        expect(refused?.resetMs).toBeLessThanOrEqual(60_000);
+      });
+
+      it('keeps keys and limiters apart', async () => {
+        const name = uid('ip');
+        const limiter = storage.limiter({ name, points: 1, windowSeconds: 60 });
+        expect((await limiter.consume('k1')).allowed).toBe(true);
+        expect((await limiter.consume('k1')).allowed).toBe(false);
+        expect((await limiter.consume('k2')).allowed).toBe(true);
+        const other = storage.limiter({ name: uid('ip'), points: 1, windowSeconds: 60 });
+        expect((await other.consume('k1')).allowed).toBe(true);
+      });
     });
   });
 }
