@@ -179,10 +179,6 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
         request: {
           query: A.EventsQuery,
           headers: z.object({
-            accept: z
-              .string()
-              .optional()
-              .openapi({ description: `${SSE}, ${NDJSON} or ${JSON_TYPE}` }),
             'last-event-id': z
               .string()
               .optional()
@@ -198,10 +194,15 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
                   description: 'event: ready (data FeedReady without type), then id/event/data per FeedEvent',
                 }),
               },
+              // By reference: zod-to-openapi would inline every FeedEvent variant into the union.
               [NDJSON]: {
-                schema: z.union([A.FeedReady, A.FeedEvent]).openapi({
+                schema: {
                   description: 'Each line: FeedReady first, then one FeedEvent per line',
-                }),
+                  anyOf: [
+                    { $ref: '#/components/schemas/FeedReady' },
+                    { $ref: '#/components/schemas/FeedEvent' },
+                  ],
+                },
               },
               [JSON_TYPE]: { schema: A.FeedPage },
             },

@@ -278,7 +278,9 @@ export const FeedReady = z
 
 export const EventsQuery = z
   .object({
+    // The type is spelled out: zod-to-openapi renders a coerced number with min(0) as integer | null.
     after: z.coerce.number().int().min(0).optional().openapi({
+      type: 'integer',
       description:
         'Resume after this seq (the last one seen). Streams without it start from now; the JSON page from 0',
     }),

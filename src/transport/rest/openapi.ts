@@ -1,7 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { RestRoute } from './route';
-import { FeedEventType } from './accounts.schemas';
+import { FeedEvent, FeedEventType, FeedReady } from './accounts.schemas';
 import * as S from './schemas';
 
 /** The REST API's OpenAPI 3.1 document, generated from the same route table the server runs. */
@@ -25,6 +25,9 @@ export function buildOpenApiDocument(
   });
   // Named even though each FeedEvent variant spells its own type: clients switch on this list.
   registry.register('FeedEventType', FeedEventType);
+  // The NDJSON feed refers to these two by name.
+  registry.register('FeedReady', FeedReady);
+  registry.register('FeedEvent', FeedEvent);
   for (const route of routes) {
     registry.registerPath({
       ...route.spec,
