@@ -9,7 +9,7 @@ import {
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
 } from '../../store/store';
-import { Game, GameResult } from './schemas';
+import { Game, GameResult, TimeControl } from './schemas';
 
 // Request and response shapes of accounts, API tokens, challenges, seeks and the account event
 // feed (the game shapes are in schemas.ts). Closed sets come from the store's `as const` lists.
@@ -111,18 +111,6 @@ export const BotPolicyBody = z
 
 // ---------------------------------------------------------------------------------------------
 // Time controls, challenges and seeks.
-
-export const TimeControl = z
-  .discriminatedUnion('type', [
-    z.object({ type: z.literal('unlimited') }),
-    z.object({
-      type: z.literal('realtime'),
-      initialSeconds: z.number().int(),
-      incrementSeconds: z.number().int(),
-    }),
-    z.object({ type: z.literal('correspondence'), daysPerMove: z.number().int() }),
-  ])
-  .openapi('TimeControl');
 
 export const TimeControlInput = z
   .object({

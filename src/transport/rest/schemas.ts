@@ -63,6 +63,19 @@ export const Move = z
   })
   .openapi('Move');
 
+/** A game's clock rules (chosen in a challenge or seek). */
+export const TimeControl = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('unlimited') }),
+    z.object({
+      type: z.literal('realtime'),
+      initialSeconds: z.number().int(),
+      incrementSeconds: z.number().int(),
+    }),
+    z.object({ type: z.literal('correspondence'), daysPerMove: z.number().int() }),
+  ])
+  .openapi('TimeControl');
+
 export const Game = z
   .object({
     id: GameId,
