@@ -11,10 +11,10 @@ import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
 import { sendGraphQLError } from './transport/graphql/errors';
 import { createGraphQL } from './transport/graphql/server';
-import { gameRoutes } from './transport/rest/games.routes';
 import { buildOpenApiDocument } from './transport/rest/openapi';
 import { DEFAULT_RATE_LIMITS, RateGate, rateLimitMiddleware, type RateLimits } from './transport/rate-limit';
 import { problemHandler, sendProblem } from './transport/rest/problem';
+import { restRoutes } from './transport/rest/routes';
 
 export interface AppOptions {
   readonly storage: Storage;
@@ -64,12 +64,12 @@ export async function createApp(options: AppOptions): Promise<App> {
   mountOperations(app, storage, metrics.registry);
 
   const streams = new Set<() => void>();
-  const routes = gameRoutes(services, streams);
+  const routes = restRoutes(services, streams);
   const openapi = buildOpenApiDocument(routes);
   const api = express.Router();
   for (const route of routes) {
     const path = route.spec.path.replace(/\{(\w+)\}/g, ':$1');
-    api[route.spec.method as 'get' | 'post'](path, (req, res) => route.handle(req, res));
+    api[route.spec.method as 'get' | 'post' | 'put' | 'delete'](path, (req, res) => route.handle(req, res));
   }
   api.use((req, res) =>
     sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)),

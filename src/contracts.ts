@@ -3,8 +3,8 @@ import { printSchema } from 'graphql';
 import { createServices } from './service';
 import { createMemoryStorage } from './store/memory';
 import { buildGameSchema } from './transport/graphql/server';
-import { gameRoutes } from './transport/rest/games.routes';
 import { buildOpenApiDocument } from './transport/rest/openapi';
+import { restRoutes } from './transport/rest/routes';
 
 // The two committed contracts, generated from code: `npm run schema` / `npm run openapi` write them,
 // and test/contracts.test.ts fails when the committed files differ.
@@ -19,6 +19,6 @@ export async function graphqlSchemaText(): Promise<string> {
 
 /** The OpenAPI document as generated from the REST route table. */
 export function openApiText(): string {
-  const routes = gameRoutes(createServices(createMemoryStorage()));
+  const routes = restRoutes(createServices(createMemoryStorage()));
   return `${JSON.stringify(buildOpenApiDocument(routes), null, 2)}\n`;
 }

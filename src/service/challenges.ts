@@ -375,7 +375,7 @@ export class ChallengeService {
 
 function closed(c: StoredChallenge): GameError {
   return new GameError('CHALLENGE_CLOSED', `The challenge is ${c.status}`, {
-    status: c.status,
+    challengeStatus: c.status,
     gameId: c.gameId,
     declineReason: c.declineReason,
   });

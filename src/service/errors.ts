@@ -24,7 +24,7 @@ export const GAME_ERROR_CODES = {
   SEEK_NOT_FOUND: 404,
   /** The username is taken. */
   USERNAME_TAKEN: 409,
-  /** The challenge is no longer open (`status` says whether accepted, declined, canceled or expired). */
+  /** The challenge is no longer open (`challengeStatus` says whether accepted, declined, canceled or expired). */
   CHALLENGE_CLOSED: 409,
   /** Abort is only possible before both sides have moved. */
   TOO_LATE_TO_ABORT: 409,

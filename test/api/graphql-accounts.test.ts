@@ -254,7 +254,7 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
       });
       // Accepted once: every later change is refused with CHALLENGE_CLOSED.
       const again = await failure(url, alice.token, CANCEL, { id: createChallenge.id });
-      expect(again).toMatchObject({ code: 'CHALLENGE_CLOSED', status: 'accepted', gameId: game.id });
+      expect(again).toMatchObject({ code: 'CHALLENGE_CLOSED', challengeStatus: 'accepted', gameId: game.id });
     });
 
     it('declines with a reason; a closed challenge answers CHALLENGE_CLOSED with its status', async () => {
@@ -277,7 +277,11 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
         closedBy: bob.id,
       });
       const closed = await failure(url, bob.token, ACCEPT, { id: createChallenge.id });
-      expect(closed).toMatchObject({ code: 'CHALLENGE_CLOSED', status: 'declined', declineReason: 'later' });
+      expect(closed).toMatchObject({
+        code: 'CHALLENGE_CLOSED',
+        challengeStatus: 'declined',
+        declineReason: 'later',
+      });
     });
 
     it('lets only the challenger cancel; then accepting is CHALLENGE_CLOSED', async () => {
@@ -295,7 +299,7 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
       expect(cancelChallenge).toMatchObject({ status: 'canceled', closedBy: alice.id, version: 1 });
       expect(await failure(url, bob.token, ACCEPT, { id: createChallenge.id })).toMatchObject({
         code: 'CHALLENGE_CLOSED',
-        status: 'canceled',
+        challengeStatus: 'canceled',
       });
     });
 

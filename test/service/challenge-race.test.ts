@@ -35,14 +35,14 @@ describe.each(['redis', 'memory'] as const)('accept racing cancel (%s)', (store)
       if (accept.status === 'fulfilled') {
         tally.accepted++;
         expect(stored.status).toBe('accepted');
-        expect((loser.reason as GameError).details.status).toBe('accepted');
+        expect((loser.reason as GameError).details.challengeStatus).toBe('accepted');
         const game = await nodeA.app.service.getGame(stored.gameId as string);
         expect(game.seats.map((s) => s.account).sort()).toEqual([alice.id, bob.id].sort());
       } else {
         tally.canceled++;
         expect(stored.status).toBe('canceled');
         expect(stored.gameId).toBeNull();
-        expect((loser.reason as GameError).details.status).toBe('canceled');
+        expect((loser.reason as GameError).details.challengeStatus).toBe('canceled');
       }
     }
     expect(tally.accepted + tally.canceled).toBe(100);

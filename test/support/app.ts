@@ -15,6 +15,14 @@ export interface Running {
 
 export type StoreKind = 'redis' | 'memory';
 
+export interface StartOptions {
+  /** Apps started with the same Redis prefix share one keyspace. */
+  readonly prefix?: string;
+  readonly graphql?: { readonly maxDepth: number; readonly maxCost: number };
+  /** The clock of the services (and of the memory store), for tests of expiry. */
+  readonly now?: () => Date;
+}
+
 /** Starts apps; `stopAll` stops them and deletes their Redis keys. */
 export function appHarness() {
   const running: Running[] = [];
@@ -23,20 +31,29 @@ export function appHarness() {
     /** A listening app; apps started with the same `prefix` share one Redis keyspace. */
     async start(
       store: StoreKind,
-      prefix?: string,
+      prefixOrOptions?: string | StartOptions,
       graphql = { maxDepth: 8, maxCost: 1000 },
     ): Promise<Running> {
+      const options: StartOptions =
+        typeof prefixOrOptions === 'object' ? prefixOrOptions : { prefix: prefixOrOptions, graphql };
+      const now = options.now;
       let storage: Storage;
       if (store === 'redis') {
-        const p = prefix ?? uniquePrefix('api');
+        const p = options.prefix ?? uniquePrefix('api');
         if (!prefixes.includes(p)) prefixes.push(p);
         storage = await createRedisStorage(REDIS_URL, p);
       } else {
-        storage = createMemoryStorage();
+        storage = createMemoryStorage(now ? () => now().getTime() : undefined);
       }
       // Limits far above what a test sends (test/api/rate-limit.test.ts sets its own); no sweeper.
       const rateLimits = { perToken: 1_000_000, perIp: 1_000_000, windowSeconds: 60 };
-      const app = await createApp({ storage, graphql, rateLimits, sweepIntervalMs: 0 });
+      const app = await createApp({
+        storage,
+        graphql: options.graphql ?? graphql,
+        rateLimits,
+        sweepIntervalMs: 0,
+        ...(now ? { now } : {}),
+      });
       const port = await app.listen(0, '127.0.0.1');
       const run = { app, url: `http://127.0.0.1:${port}`, storage };
       running.push(run);

@@ -1,34 +1,23 @@
-import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
 import type { Services } from '../../service';
 import type { WriteOptions } from '../../service/games';
-import { invalidInput } from './problem';
+import { credentialOf, json, parse, problems, seatSecurity, type RestRoute } from './route';
 import * as S from './schemas';
 import { streamGame, type OpenStreams } from './stream';
 
-/** One REST route: its OpenAPI description and its handler, side by side so they cannot drift. */
-export interface RestRoute {
-  readonly spec: RouteConfig;
-  readonly handle: (req: Request, res: Response) => Promise<void>;
-}
-
-const json = (schema: z.ZodType, description: string) => ({
-  description,
-  content: { 'application/json': { schema } },
-});
-const problems = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((s) => [
-      s,
-      { description: 'Problem', content: { 'application/problem+json': { schema: S.Problem } } },
-    ]),
-  );
 const idParams = z.object({ id: S.GameId });
 const writeHeaders = z.object({
-  authorization: z.string().optional().openapi({ description: 'Bearer <seat token>' }),
+  authorization: z
+    .string()
+    .optional()
+    .openapi({
+      description:
+        'Bearer <seat token> (bhs_…, games created without accounts), or Bearer <API token> (bhp_…) of the ' +
+        'account holding the seat, with the scope game:play (humans) or bot:play (bots)',
+    }),
   'if-match': z.string().optional().openapi({ description: 'The version the client expects, e.g. "3"' }),
   'idempotency-key': z
     .string()
@@ -36,17 +25,14 @@ const writeHeaders = z.object({
     .openapi({ description: 'Retries with the same key act once (24 h)' }),
 });
 
-function parse<T extends z.ZodType>(schema: T, value: unknown, where: string): z.infer<T> {
-  const parsed = schema.safeParse(value ?? {});
-  if (!parsed.success) throw invalidInput(where, parsed.error);
-  return parsed.data;
-}
+/** Who acts for a seat: a seat token, or an API token of the account holding it. */
+const SEAT_AUTH =
+  'Needs the seat token of that seat, or an API token of the account holding the seat with the scope ' +
+  'game:play (human accounts) or bot:play (bot accounts).';
 
 /** Bearer token, If-Match and Idempotency-Key of a write request. */
 function writeOptions(req: Request, bodyVersion?: number): WriteOptions {
-  const auth = req.headers.authorization;
-  const bearer = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
-  if (auth && !bearer) throw new GameError('UNAUTHENTICATED', 'Authorization must be "Bearer <seat token>"');
+  const credential = credentialOf(req);
   const ifMatch = req.headers['if-match'];
   let expectedVersion = bodyVersion;
   if (ifMatch !== undefined) {
@@ -60,7 +46,7 @@ function writeOptions(req: Request, bodyVersion?: number): WriteOptions {
   }
   const key = req.headers['idempotency-key'];
   return {
-    credential: bearer ? { token: bearer } : {},
+    credential,
     ...(expectedVersion !== undefined ? { expectedVersion } : {}),
     ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
   };
@@ -79,11 +65,14 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
     path: string,
     summary: string,
     run: (id: string, write: WriteOptions) => Promise<GameView>,
+    description = '',
   ): RestRoute => ({
     spec: {
       method: 'post',
       path,
       summary,
+      description: `${description}${description ? ' ' : ''}${SEAT_AUTH}`,
+      security: seatSecurity,
       request: {
         params: idParams,
         headers: writeHeaders,
@@ -122,6 +111,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         method: 'get',
         path: '/games',
         summary: 'List games, newest first',
+        description: 'Filter by kind, status and `account` (a username holding a seat).',
         request: { query: S.ListQuery },
         responses: { 200: json(S.GamePage, 'A page of games'), ...problems(400, 503) },
       },
@@ -178,8 +168,9 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         path: '/games/{id}/moves',
         summary: 'Play a move',
         description:
-          'Needs the seat token of the side to move. If-Match (or expectedVersion) guards against stale ' +
+          `The side to move plays. ${SEAT_AUTH} If-Match (or expectedVersion) guards against stale ` +
           'state; Idempotency-Key makes retries safe.',
+        security: seatSecurity,
         request: {
           params: idParams,
           headers: writeHeaders,
@@ -205,6 +196,19 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
     ),
     action('/games/{id}/draw/decline', "Decline the opponent's draw offer", (id, w) =>
       service.declineDraw(id, w),
+    ),
+    action(
+      '/games/{id}/draw/claim',
+      'Claim a draw the rules allow',
+      (id, w) => service.claimDraw(id, w),
+      'Every draw rule of the hosted games ends the game by itself as soon as it applies, so a claim ' +
+        'is refused with 409 NO_DRAW_CLAIM (offer a draw instead).',
+    ),
+    action(
+      '/games/{id}/abort',
+      'Abort the game (no result)',
+      (id, w) => service.abort(id, w),
+      'Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead).',
     ),
     {
       spec: {

@@ -1,6 +1,7 @@
 import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { RestRoute } from './games.routes';
+import type { RestRoute } from './route';
+import { FeedEvent, FeedEventType, FeedReady } from './accounts.schemas';
 import * as S from './schemas';
 
 /** The REST API's OpenAPI 3.1 document, generated from the same route table the server runs. */
@@ -11,10 +12,28 @@ export function buildOpenApiDocument(
   registry.registerComponent('securitySchemes', 'seatToken', {
     type: 'http',
     scheme: 'bearer',
-    description: 'The secret seat token returned when the game was created',
+    description:
+      'A secret seat token (bhs_…) returned when a game was created without accounts: it acts for one seat',
   });
+  registry.registerComponent('securitySchemes', 'apiToken', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'A personal API token (bhp_…) of an account, with scopes: game:read (the account and its event feed), ' +
+      'game:play (humans: act in their games), bot:play (bots: act in their games, declare what they accept), ' +
+      'challenge:write (challenges and seeks). Each operation lists the scopes that will do as alternatives.',
+  });
+  // Named even though each FeedEvent variant spells its own type: clients switch on this list.
+  registry.register('FeedEventType', FeedEventType);
+  // The NDJSON feed refers to these two by name.
+  registry.register('FeedReady', FeedReady);
+  registry.register('FeedEvent', FeedEvent);
   for (const route of routes) {
-    registry.registerPath({ ...route.spec, path: `/api/v1${route.spec.path}`, tags: ['games'] });
+    registry.registerPath({
+      ...route.spec,
+      path: `/api/v1${route.spec.path}`,
+      tags: route.spec.tags ?? ['games'],
+    });
   }
   for (const path of ['/healthz', '/readyz']) {
     registry.registerPath({

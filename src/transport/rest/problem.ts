@@ -7,6 +7,23 @@ export function problemType(code: string): string {
   return `urn:boardhost:problem:${code.toLowerCase().replace(/_/g, '-')}`;
 }
 
+/** The members RFC 9457 defines, plus our `code`: error details never overwrite them. */
+const RESERVED = new Set(['type', 'title', 'status', 'detail', 'instance', 'code']);
+
+/**
+ * The error's details as problem members. A detail named like a reserved member is renamed after
+ * the code's subject: CHALLENGE_CLOSED's `status` (open, declined…) becomes `challengeStatus`, so
+ * that it neither hides nor is hidden by the HTTP status.
+ */
+export function problemDetails(error: GameError): Record<string, unknown> {
+  const subject = error.code.split('_')[0]?.toLowerCase() ?? 'error';
+  return Object.fromEntries(
+    Object.entries(error.details).map(([key, value]) =>
+      RESERVED.has(key) ? [`${subject}${key[0]?.toUpperCase()}${key.slice(1)}`, value] : [key, value],
+    ),
+  );
+}
+
 /** Writes a GameError as RFC 9457 application/problem+json. */
 export function sendProblem(res: Response, error: GameError): void {
   if (error.code === 'STORE_UNAVAILABLE') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
@@ -15,7 +32,7 @@ export function sendProblem(res: Response, error: GameError): void {
     .type('application/problem+json')
     .send(
       JSON.stringify({
-        ...error.details,
+        ...problemDetails(error),
         type: problemType(error.code),
         title: error.code
           .toLowerCase()

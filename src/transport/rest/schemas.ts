@@ -63,6 +63,19 @@ export const Move = z
   })
   .openapi('Move');
 
+/** A game's clock rules (chosen in a challenge or seek). */
+export const TimeControl = z
+  .discriminatedUnion('type', [
+    z.object({ type: z.literal('unlimited') }),
+    z.object({
+      type: z.literal('realtime'),
+      initialSeconds: z.number().int(),
+      incrementSeconds: z.number().int(),
+    }),
+    z.object({ type: z.literal('correspondence'), daysPerMove: z.number().int() }),
+  ])
+  .openapi('TimeControl');
+
 export const Game = z
   .object({
     id: GameId,
@@ -81,6 +94,7 @@ export const Game = z
     legalMoves: z.array(z.string()),
     moves: z.array(Move),
     drawOffer: z.number().int().nullable(),
+    timeControl: TimeControl,
     createdAt: z.string().openapi({ format: 'date-time' }),
     updatedAt: z.string().openapi({ format: 'date-time' }),
   })
@@ -144,6 +158,11 @@ export const MoveCheck = z
 
 export const ListQuery = z
   .object({
+    account: z
+      .string()
+      .max(64)
+      .optional()
+      .openapi({ description: 'Only games with a seat held by this username' }),
     kind: z.string().optional(),
     status: z.enum(['ongoing', 'finished']).optional(),
     cursor: z.string().max(64).optional(),
@@ -174,7 +193,11 @@ export const Problem = z
   })
   .catchall(z.unknown())
   .openapi('Problem', {
-    description: 'RFC 9457 problem details; `code` is the same as GraphQL extensions.code',
+    description:
+      'RFC 9457 problem details; `code` is the same as GraphQL extensions.code. Further members carry the ' +
+      'error’s details (currentVersion, candidates, required, first…); a detail named like a standard member ' +
+      'is prefixed with the code’s subject (CHALLENGE_CLOSED: `challengeStatus` is open, accepted, declined, ' +
+      'canceled or expired).',
   });
 
 export const Health = z.object({ status: z.string(), store: z.string().optional() }).openapi('Health');

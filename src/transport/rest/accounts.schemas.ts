@@ -1,0 +1,283 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { GAME_KINDS } from '../../engines/types';
+import {
+  ACCOUNT_KINDS,
+  CHALLENGE_STATUSES,
+  DECLINE_REASONS,
+  FEED_EVENT_TYPES,
+  TIME_CONTROL_TYPES,
+  TOKEN_SCOPES,
+} from '../../store/store';
+import { Game, GameResult, TimeControl } from './schemas';
+
+// Request and response shapes of accounts, API tokens, challenges, seeks and the account event
+// feed (the game shapes are in schemas.ts). Closed sets come from the store's `as const` lists.
+extendZodWithOpenApi(z);
+
+const DateTime = z.string().openapi({ format: 'date-time' });
+const Options = z.record(z.string(), z.union([z.number(), z.boolean(), z.string()]));
+
+// ---------------------------------------------------------------------------------------------
+// Accounts and tokens.
+
+export const Username = z.string().min(1).max(64).openapi({
+  description: '2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case',
+  example: 'ada',
+});
+
+export const TokenScope = z.enum(TOKEN_SCOPES).openapi('TokenScope', {
+  description:
+    'game:read — read the account and its event feed; game:play — play in its games (humans); ' +
+    'bot:play — play in its games and declare what it accepts (bots); challenge:write — challenges and seeks',
+});
+
+export const BotPolicy = z
+  .object({
+    kinds: z.array(z.enum(GAME_KINDS)),
+    timeControls: z.array(z.enum(TIME_CONTROL_TYPES)),
+    options: z
+      .record(z.string(), z.record(z.string(), z.array(z.unknown())))
+      .openapi({ description: 'Per kind, per option name: the values accepted (unlisted: any value)' }),
+    maxGames: z.number().int().openapi({ description: 'Ongoing games at most' }),
+  })
+  .openapi('BotPolicy');
+
+export const Account = z
+  .object({
+    id: z.string().openapi({ description: 'The username in lower case; seats and games refer to it' }),
+    username: z.string(),
+    kind: z.enum(ACCOUNT_KINDS),
+    bot: BotPolicy.nullable().openapi({ description: 'Bots: what the bot accepts; null accepts everything' }),
+    createdAt: DateTime,
+  })
+  .openapi('Account');
+
+export const Token = z
+  .object({
+    id: z.string().openapi({ description: 'Public id, for listing and revoking' }),
+    label: z.string(),
+    scopes: z.array(TokenScope),
+    createdAt: DateTime,
+    revokedAt: DateTime.nullable(),
+  })
+  .openapi('Token');
+
+export const IssuedToken = Token.extend({
+  token: z.string().openapi({ description: 'The secret (bhp_…), shown only in this answer' }),
+}).openapi('IssuedToken');
+
+export const TokenList = z.object({ items: z.array(Token) }).openapi('TokenList');
+
+export const CreateAccountBody = z
+  .object({
+    username: Username,
+    kind: z.enum(ACCOUNT_KINDS).optional().openapi({ description: 'Default: human' }),
+  })
+  .strict()
+  .openapi('CreateAccountBody');
+
+export const SignedUp = z
+  .object({
+    account: Account,
+    token: IssuedToken.openapi({
+      description: 'The first API token, with every scope of the account kind (the secret only here)',
+    }),
+  })
+  .openapi('SignedUp');
+
+export const CreateTokenBody = z
+  .object({
+    label: z.string().max(100).optional(),
+    scopes: z.array(TokenScope).min(1).openapi({
+      description: 'Each must be among the scopes of the token making the request',
+    }),
+  })
+  .strict()
+  .openapi('CreateTokenBody');
+
+export const BotPolicyBody = z
+  .object({
+    kinds: z.array(z.string()).optional().openapi({ description: 'Default: every hosted kind' }),
+    timeControls: z.array(z.string()).optional().openapi({ description: 'Default: every type' }),
+    options: z
+      .record(z.string(), z.record(z.string(), z.array(z.unknown())))
+      .optional()
+      .openapi({ example: { kalah: { seeds: [4, 6] } } }),
+    maxGames: z.number().int().optional().openapi({ description: '1–1000, default 10' }),
+  })
+  .strict()
+  .openapi('BotPolicyBody');
+
+// ---------------------------------------------------------------------------------------------
+// Time controls, challenges and seeks.
+
+export const TimeControlInput = z
+  .object({
+    type: z.enum(TIME_CONTROL_TYPES),
+    initialSeconds: z.number().int().optional().openapi({ description: 'realtime: 10–10800' }),
+    incrementSeconds: z.number().int().optional().openapi({ description: 'realtime: 0–180, default 0' }),
+    daysPerMove: z.number().int().optional().openapi({ description: 'correspondence: 1–14' }),
+  })
+  .strict()
+  .openapi('TimeControlInput');
+
+export const ChallengeId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{12}$/)
+  .openapi({ description: 'Challenge id (12 characters)', example: 'hR2k9QmZ0aLx' });
+
+export const SeekId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{12}$/)
+  .openapi({ description: 'Seek id (12 characters)' });
+
+export const Challenge = z
+  .object({
+    id: ChallengeId,
+    version: z.number().int(),
+    status: z.enum(CHALLENGE_STATUSES),
+    kind: z.enum(GAME_KINDS),
+    options: Options,
+    timeControl: TimeControl,
+    challenger: z.string().openapi({ description: 'Account id of the challenger' }),
+    destination: z.string().nullable().openapi({ description: 'Direct challenges: the challenged account' }),
+    players: z
+      .array(z.string())
+      .nullable()
+      .openapi({ description: 'Open challenges for a named pair; null: anyone may accept' }),
+    starts: z.enum(['challenger', 'destination', 'listed', 'random']),
+    accepted: z
+      .array(z.string())
+      .openapi({ description: 'Accounts that accepted (an open challenge needs 2)' }),
+    declineReason: z.enum(DECLINE_REASONS).nullable(),
+    closedBy: z.string().nullable().openapi({ description: 'Who declined or canceled' }),
+    gameId: z.string().nullable().openapi({ description: 'The game the accepted challenge became' }),
+    createdAt: DateTime,
+    updatedAt: DateTime,
+    expiresAt: DateTime,
+  })
+  .openapi('Challenge');
+
+export const ChallengeList = z.object({ items: z.array(Challenge) }).openapi('ChallengeList');
+
+export const CreateChallengeBody = z
+  .object({
+    to: Username.optional().openapi({ description: 'Direct challenge: the username challenged' }),
+    players: z.array(Username).optional().openapi({
+      description: 'Open challenge for two named usernames (omit both `to` and `players`: anyone)',
+    }),
+    kind: z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` }),
+    options: z.record(z.string(), z.unknown()).optional(),
+    timeControl: TimeControlInput.nullable().optional().openapi({ description: 'Default: unlimited' }),
+    starts: z.enum(['challenger', 'destination', 'listed', 'random']).optional().openapi({
+      description:
+        'Who moves first. Direct: challenger | destination | random (default). Open: listed (players[0]) | random (default)',
+    }),
+    expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 14 days, default 1 day' }),
+  })
+  .strict()
+  .openapi('CreateChallengeBody');
+
+export const DeclineBody = z
+  .object({ reason: z.enum(DECLINE_REASONS).optional().openapi({ description: 'Default: generic' }) })
+  .strict()
+  .openapi('DeclineBody');
+
+export const Seek = z
+  .object({
+    id: SeekId,
+    account: z.string(),
+    kind: z.enum(GAME_KINDS),
+    options: Options,
+    timeControl: TimeControl,
+    status: z.enum(['waiting', 'matched']),
+    game: Game.nullable().openapi({ description: 'matched: the new game' }),
+    createdAt: DateTime,
+    expiresAt: DateTime,
+  })
+  .openapi('Seek');
+
+export const CreateSeekBody = z
+  .object({
+    kind: z.string().openapi({ example: 'oware' }),
+    options: z.record(z.string(), z.unknown()).optional(),
+    timeControl: TimeControlInput.nullable().optional(),
+    expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 1 day, default 1 hour' }),
+  })
+  .strict()
+  .openapi('CreateSeekBody');
+
+// ---------------------------------------------------------------------------------------------
+// The account event feed.
+
+export const FeedEventType = z
+  .enum(FEED_EVENT_TYPES)
+  .openapi('FeedEventType', { description: 'What a feed event is about; `data` depends on it' });
+
+const envelope = <T extends (typeof FEED_EVENT_TYPES)[number], D extends z.ZodType>(type: T, data: D) =>
+  z.object({
+    seq: z.number().int().openapi({ description: '1, 2, 3… per account, without gaps' }),
+    type: z.literal(type),
+    at: DateTime,
+    data,
+  });
+
+const challengeData = z.object({ challenge: Challenge });
+
+export const FeedEvent = z
+  .discriminatedUnion('type', [
+    envelope('challenge.received', challengeData),
+    envelope('challenge.accepted', challengeData),
+    envelope('challenge.declined', challengeData),
+    envelope('challenge.canceled', challengeData),
+    envelope('challenge.expired', challengeData),
+    envelope('game.started', z.object({ game: Game })),
+    envelope(
+      'game.moved',
+      z.object({
+        game: Game,
+        move: z.string(),
+        seat: z.number().int().openapi({ description: 'Who moved' }),
+      }),
+    ),
+    envelope('draw.offered', z.object({ game: Game, by: z.number().int() })),
+    envelope('draw.declined', z.object({ game: Game, by: z.number().int() })),
+    envelope('game.finished', z.object({ game: Game, result: GameResult })),
+  ])
+  .openapi('FeedEvent', {
+    description:
+      'One event of an account feed: `seq` numbers the account’s events, `type` says what `data` holds',
+  });
+
+export const FeedPage = z
+  .object({
+    events: z.array(FeedEvent),
+    last: z.number().int().openapi({ description: 'The newest seq of the feed (0: never an event)' }),
+  })
+  .openapi('FeedPage');
+
+export const FeedReady = z
+  .object({
+    type: z.literal('ready'),
+    last: z.number().int().openapi({ description: 'The stream continues after this seq' }),
+  })
+  .openapi('FeedReady', { description: 'The first line of a feed stream (NDJSON); SSE: `event: ready`' });
+
+export const EventsQuery = z
+  .object({
+    // The type is spelled out: zod-to-openapi renders a coerced number with min(0) as integer | null.
+    after: z.coerce.number().int().min(0).optional().openapi({
+      type: 'integer',
+      description:
+        'Resume after this seq (the last one seen). Streams without it start from now; the JSON page from 0',
+    }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .optional()
+      .openapi({ description: 'application/json only: events per page (default 100)' }),
+  })
+  .strict();

@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import type { Services } from '../../service';
+import type { Credential } from '../../service/auth';
+import type { ChallengeView } from '../../service/challenges';
+import * as A from './accounts.schemas';
+import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
+
+const idParams = z.object({ id: A.ChallengeId });
+const seekParams = z.object({ id: A.SeekId });
+
+const WRITE = 'Needs an API token with the scope challenge:write.';
+
+/** Challenges and seeks under /api/v1: the ways two accounts come to play. */
+export function challengeRoutes(services: Services): RestRoute[] {
+  const challenges = services.challenges;
+  const transition = <B extends z.ZodType>(
+    path: string,
+    summary: string,
+    description: string,
+    run: (credential: Credential, id: string, body: z.infer<B> | undefined) => Promise<ChallengeView>,
+    body?: B,
+  ): RestRoute => ({
+    spec: {
+      method: 'post',
+      path,
+      tags: ['challenges'],
+      summary,
+      description: `${description} ${WRITE} 409 CHALLENGE_CLOSED (with its \`status\`) once it is no longer open.`,
+      security: apiToken('challenge:write'),
+      request: {
+        params: idParams,
+        ...(body ? { body: { content: { 'application/json': { schema: body } }, required: false } } : {}),
+      },
+      responses: {
+        200: json(A.Challenge, 'The challenge after the action'),
+        ...problems(400, 401, 403, 404, 409, 503),
+      },
+    },
+    handle: async (req, res) => {
+      const { id } = parse(idParams, req.params, 'path');
+      const parsed = body ? parse(body, req.body, 'body') : undefined;
+      res.json(await run(credentialOf(req), id, parsed));
+    },
+  });
+
+  return [
+    {
+      spec: {
+        method: 'post',
+        path: '/challenges',
+        tags: ['challenges'],
+        summary: 'Challenge an account, or open a challenge',
+        description:
+          'With `to`: a direct challenge to that account. With `players`: an open challenge for those two ' +
+          'accounts. With neither: an open challenge anyone may accept. An open challenge becomes a game once ' +
+          'two accounts have accepted. A bot whose declarations refuse the challenge declines it at once: the ' +
+          `answer is still 201, with status declined and the declineReason. ${WRITE}`,
+        security: apiToken('challenge:write'),
+        request: { body: { content: { 'application/json': { schema: A.CreateChallengeBody } } } },
+        responses: {
+          201: json(A.Challenge, 'The new challenge'),
+          ...problems(400, 401, 403, 404, 503),
+        },
+      },
+      handle: async (req, res) => {
+        const body = parse(A.CreateChallengeBody, req.body, 'body');
+        const challenge = await challenges.create(credentialOf(req), body);
+        res.status(201).setHeader('Location', `/api/v1/challenges/${challenge.id}`).json(challenge);
+      },
+    },
+    {
+      spec: {
+        method: 'get',
+        path: '/challenges',
+        tags: ['challenges'],
+        summary: 'My open challenges',
+        description:
+          'Open challenges the account made or received, newest first. Needs an API token with the scope ' +
+          'game:read or challenge:write.',
+        security: apiToken('game:read', 'challenge:write'),
+        responses: { 200: json(A.ChallengeList, 'The open challenges'), ...problems(401, 403, 503) },
+      },
+      handle: async (req, res) => {
+        res.json({ items: await challenges.listOpen(credentialOf(req)) });
+      },
+    },
+    {
+      spec: {
+        method: 'get',
+        path: '/challenges/{id}',
+        tags: ['challenges'],
+        summary: 'Read a challenge',
+        description: 'Anyone with the id (the link) may read it.',
+        request: { params: idParams },
+        responses: { 200: json(A.Challenge, 'The challenge'), ...problems(400, 404, 503) },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        res.json(await challenges.get(id));
+      },
+    },
+    transition(
+      '/challenges/{id}/accept',
+      'Accept a challenge',
+      'A direct challenge by the challenged account; an open one by anyone (or one of its named players). ' +
+        'The game starts (`gameId`, and `game.started` in both feeds) when the pair is complete.',
+      (credential, id) => challenges.accept(credential, id),
+    ),
+    transition(
+      '/challenges/{id}/decline',
+      'Decline a challenge',
+      'By the challenged account (or a named player), with a reason code.',
+      (credential, id, body) => challenges.decline(credential, id, body?.reason),
+      A.DeclineBody,
+    ),
+    transition('/challenges/{id}/cancel', 'Withdraw a challenge', 'By the challenger.', (credential, id) =>
+      challenges.cancel(credential, id),
+    ),
+    {
+      spec: {
+        method: 'post',
+        path: '/seeks',
+        tags: ['challenges'],
+        summary: 'Seek a game',
+        description:
+          'Matched at once with the oldest waiting seek of another account for the same kind, options and ' +
+          'time control (200, status matched, with the game; `game.started` in both feeds), or left waiting ' +
+          `(201, status waiting) until it expires or is withdrawn. ${WRITE}`,
+        security: apiToken('challenge:write'),
+        request: { body: { content: { 'application/json': { schema: A.CreateSeekBody } } } },
+        responses: {
+          200: json(A.Seek, 'Matched: the seek and its game'),
+          201: json(A.Seek, 'Waiting for a partner'),
+          ...problems(400, 401, 403, 503),
+        },
+      },
+      handle: async (req, res) => {
+        const body = parse(A.CreateSeekBody, req.body, 'body');
+        const seek = await challenges.createSeek(credentialOf(req), body);
+        res.status(seek.status === 'matched' ? 200 : 201).json(seek);
+      },
+    },
+    {
+      spec: {
+        method: 'delete',
+        path: '/seeks/{id}',
+        tags: ['challenges'],
+        summary: 'Withdraw a waiting seek',
+        description: `Only one's own. 404 SEEK_NOT_FOUND once matched or expired. ${WRITE}`,
+        security: apiToken('challenge:write'),
+        request: { params: seekParams },
+        responses: { 204: { description: 'Withdrawn' }, ...problems(400, 401, 403, 404, 503) },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(seekParams, req.params, 'path');
+        await challenges.cancelSeek(credentialOf(req), id);
+        res.status(204).end();
+      },
+    },
+  ];
+}

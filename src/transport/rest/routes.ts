@@ -1,0 +1,18 @@
+import type { Services } from '../../service';
+import { accountRoutes } from './accounts.routes';
+import { challengeRoutes } from './challenges.routes';
+import { gameRoutes } from './games.routes';
+import type { RestRoute } from './route';
+import type { OpenStreams } from './stream';
+
+/**
+ * Every REST route under /api/v1: the one table the server mounts and the OpenAPI document is
+ * generated from. Live streams register in `streams` so that shutdown can end them.
+ */
+export function restRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
+  return [
+    ...gameRoutes(services, streams),
+    ...accountRoutes(services, streams),
+    ...challengeRoutes(services),
+  ];
+}
