@@ -20,4 +20,17 @@ module.exports = tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
     languageOptions: { globals: { module: 'writable', require: 'readonly' } },
   },
+  // The example bot is plain Node 20 JavaScript.
+  {
+    files: ['examples/**/*.mjs'],
+    languageOptions: {
+      globals: {
+        process: 'readonly',
+        fetch: 'readonly',
+        console: 'readonly',
+        TextDecoder: 'readonly',
+        setTimeout: 'readonly',
+      },
+    },
+  },
 );

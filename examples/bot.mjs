@@ -111,8 +111,12 @@ async function play() {
   }
 }
 
-(command === 'signup' ? signup() : command === 'play' ? play() : Promise.reject(new Error('usage: see the top of bot.mjs')))
-  .catch((error) => {
-    console.error(error.message);
-    process.exit(1);
-  });
+(command === 'signup'
+  ? signup()
+  : command === 'play'
+    ? play()
+    : Promise.reject(new Error('usage: see the top of bot.mjs'))
+).catch((error) => {
+  console.error(error.message);
+  process.exit(1);
+});
