@@ -45,7 +45,9 @@ async function play() {
   async function onEvent(event) {
     const { type, data } = event;
     if (type === 'challenge.received') {
-      await api(`/challenges/${data.challenge.id}/accept`, token, { method: 'POST' });
+      await api(`/challenges/${data.challenge.id}/accept`, token, { method: 'POST' }).catch((error) => {
+        if (error.problem?.code !== 'CHALLENGE_CLOSED') throw error; // canceled or expired meanwhile
+      });
     } else if (type === 'game.started' || type === 'game.moved') {
       const game = data.game;
       if (game.status !== 'ongoing' || game.seats[game.toMove].account !== me) return;
@@ -86,7 +88,17 @@ async function play() {
         if (line === '') continue; // keep-alive
         const event = JSON.parse(line);
         if (event.type === 'ready') {
-          after ??= event.last;
+          if (after === undefined) {
+            after = event.last;
+            // First start: answer what came before the feed was open (challenges, games on our turn).
+            for (const challenge of (await api('/challenges', token)).items ?? []) {
+              if (challenge.destination === me)
+                await onEvent({ type: 'challenge.received', data: { challenge } });
+            }
+            for (const game of (await api(`/games?account=${me}&status=ongoing&limit=100`, token)).items) {
+              await onEvent({ type: 'game.moved', data: { game } });
+            }
+          }
           // Challenge only once the feed is open, so the answer cannot be missed.
           if (flags.challenge && !challenged) {
             challenged = true;

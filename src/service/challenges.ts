@@ -146,65 +146,78 @@ export class ChallengeService {
   /**
    * Accept: a direct challenge by its destination; an open one by anyone (or a named player) — it
    * becomes a game once two accounts have accepted. Racing a cancel, exactly one of them wins.
+   * Accept, decline and cancel are safe to retry: a repeat by the same account answers the same.
    */
   async accept(credential: Credential, id: string): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
-    return this.transition(id, (c, at) => {
-      if (c.destination !== null && c.destination !== account.id) {
-        throw new GameError('FORBIDDEN', 'This challenge is addressed to another account');
-      }
-      if (c.players && !c.players.includes(account.id)) {
-        throw new GameError('FORBIDDEN', 'This open challenge is for two named players only');
-      }
-      if (c.accepted.includes(account.id)) return null; // accepting twice changes nothing
-      const accepted = [...c.accepted, account.id];
-      const involved = this.involved(c);
-      const acceptedNotice = (next: StoredChallenge) =>
-        notice([...new Set([...involved, account.id])], 'challenge.accepted', at, next);
-      const pair =
-        c.destination !== null ? [c.challenger, c.destination] : accepted.length === 2 ? accepted : null;
-      if (!pair) {
-        const next = { ...c, accepted };
-        return { next, notices: [acceptedNotice(next)] };
-      }
-      const game = this.games.newGame({
-        kind: c.kind,
-        options: c.options,
-        first: 0,
-        accounts: this.seating(c, pair as [string, string]),
-        timeControl: c.timeControl,
-        at,
-      });
-      const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
-      const view = this.games.view(game);
-      return {
-        next,
-        game,
-        notices: [acceptedNotice(next), { to: pair, type: 'game.started', at, data: { game: view } }],
-      };
-    });
+    return this.transition(
+      id,
+      (c, at) => {
+        if (c.destination !== null && c.destination !== account.id) {
+          throw new GameError('FORBIDDEN', 'This challenge is addressed to another account');
+        }
+        if (c.players && !c.players.includes(account.id)) {
+          throw new GameError('FORBIDDEN', 'This open challenge is for two named players only');
+        }
+        if (c.accepted.includes(account.id)) return null; // accepting twice changes nothing
+        const accepted = [...c.accepted, account.id];
+        const involved = this.involved(c);
+        const acceptedNotice = (next: StoredChallenge) =>
+          notice([...new Set([...involved, account.id])], 'challenge.accepted', at, next);
+        const pair =
+          c.destination !== null ? [c.challenger, c.destination] : accepted.length === 2 ? accepted : null;
+        if (!pair) {
+          const next = { ...c, accepted };
+          return { next, notices: [acceptedNotice(next)] };
+        }
+        const game = this.games.newGame({
+          kind: c.kind,
+          options: c.options,
+          first: 0,
+          accounts: this.seating(c, pair as [string, string]),
+          timeControl: c.timeControl,
+          at,
+        });
+        const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
+        const view = this.games.view(game);
+        return {
+          next,
+          game,
+          notices: [acceptedNotice(next), { to: pair, type: 'game.started', at, data: { game: view } }],
+        };
+      },
+      (c) => c.status === 'accepted' && c.accepted.includes(account.id),
+    );
   }
 
   /** The challenged account (or a named player) says no, with a reason code. */
   async decline(credential: Credential, id: string, reason = 'generic'): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
     const code = oneOf(reason, DECLINE_REASONS, 'reason') as DeclineReason;
-    return this.transition(id, (c, at) => {
-      const mayDecline = c.destination === account.id || (c.players?.includes(account.id) ?? false);
-      if (!mayDecline) throw new GameError('FORBIDDEN', 'Only the challenged account may decline');
-      const next: StoredChallenge = { ...c, status: 'declined', declineReason: code, closedBy: account.id };
-      return { next, notices: [notice(this.involved(c), 'challenge.declined', at, next)] };
-    });
+    return this.transition(
+      id,
+      (c, at) => {
+        const mayDecline = c.destination === account.id || (c.players?.includes(account.id) ?? false);
+        if (!mayDecline) throw new GameError('FORBIDDEN', 'Only the challenged account may decline');
+        const next: StoredChallenge = { ...c, status: 'declined', declineReason: code, closedBy: account.id };
+        return { next, notices: [notice(this.involved(c), 'challenge.declined', at, next)] };
+      },
+      (c) => c.status === 'declined' && c.closedBy === account.id,
+    );
   }
 
   /** The challenger withdraws the challenge. */
   async cancel(credential: Credential, id: string): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
-    return this.transition(id, (c, at) => {
-      if (c.challenger !== account.id) throw new GameError('FORBIDDEN', 'Only the challenger may cancel');
-      const next: StoredChallenge = { ...c, status: 'canceled', closedBy: account.id };
-      return { next, notices: [notice(this.involved(c), 'challenge.canceled', at, next)] };
-    });
+    return this.transition(
+      id,
+      (c, at) => {
+        if (c.challenger !== account.id) throw new GameError('FORBIDDEN', 'Only the challenger may cancel');
+        const next: StoredChallenge = { ...c, status: 'canceled', closedBy: account.id };
+        return { next, notices: [notice(this.involved(c), 'challenge.canceled', at, next)] };
+      },
+      (c) => c.status === 'canceled' && c.closedBy === account.id,
+    );
   }
 
   /** Expires every open challenge past its time (each exactly once, whichever node gets there first). */
@@ -278,6 +291,8 @@ export class ChallengeService {
       challenge: StoredChallenge,
       at: string,
     ) => { next: StoredChallenge; notices: Notice[]; game?: StoredGame } | null,
+    /** A retry of a transition this caller already made: answered again instead of CHALLENGE_CLOSED. */
+    done: (challenge: StoredChallenge) => boolean,
   ): Promise<ChallengeView> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const challenge = await this.load(id);
@@ -285,7 +300,10 @@ export class ChallengeService {
         await this.expire(challenge);
         continue;
       }
-      if (challenge.status !== 'open') throw closed(challenge);
+      if (challenge.status !== 'open') {
+        if (done(challenge)) return challengeView(challenge);
+        throw closed(challenge);
+      }
       const at = this.now().toISOString();
       const change = compute(challenge, at);
       if (!change) return challengeView(challenge);
