@@ -1,4 +1,5 @@
 import request from 'supertest';
+import { expectProblem } from '../support/problem';
 import { appHarness, type Running } from '../support/app';
 
 const harness = appHarness();
@@ -14,18 +15,6 @@ async function newGame() {
     id: res.body.game.id as string,
     tokens: res.body.seatTokens.map((t: { token: string }) => t.token),
   };
-}
-
-/** Expects an RFC 9457 problem with the given status and code. */
-function expectProblem(res: request.Response, status: number, code: string) {
-  expect(res.status).toBe(status);
-  expect(res.headers['content-type']).toMatch(/^application\/problem\+json/);
-  expect(res.body).toMatchObject({
-    status,
-    code,
-    type: `urn:boardhost:problem:${code.toLowerCase().replace(/_/g, '-')}`,
-  });
-  expect(res.body.detail).toEqual(expect.any(String));
 }
 
 describe('REST errors leave the stored game unchanged', () => {
