@@ -378,7 +378,7 @@ export interface StoredWebhook {
 /** The event an endpoint is retrying (its attempts so far failed). */
 export interface PendingDelivery {
   readonly seq: number;
-  /** Stays the same across the retries of one delivery. */
+  /** One per event and endpoint: retries and redeliveries of the event keep it. */
   readonly deliveryId: string;
   readonly attempts: number;
   /** ISO time of the next attempt. */
@@ -402,7 +402,7 @@ export interface WebhookClaim extends WebhookRecord {
   readonly lease: string;
 }
 
-export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'failed', 'expired'] as const;
+export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'failed'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
 /** One attempt to deliver one event to one endpoint, as the delivery log keeps it. */
@@ -412,7 +412,7 @@ export interface DeliveryAttempt {
   readonly deliveryId: string;
   readonly seq: number;
   readonly type: FeedEventType;
-  /** 1, 2, 3… within the delivery. */
+  /** 1, 2, 3… within the delivery (a redelivery continues the count). */
   readonly attempt: number;
   /** ISO time the attempt started. */
   readonly at: string;
@@ -422,7 +422,7 @@ export interface DeliveryAttempt {
   readonly error: string | null;
   /**
    * delivered: a 2xx; retrying: failed, `nextAttemptAt` says when again; failed: failed and given up
-   * (the endpoint moves on); expired: the events were trimmed from the feed before delivery.
+   * (the endpoint moves on to its next event; a redelivery that failed is not retried).
    */
   readonly outcome: DeliveryOutcome;
   readonly nextAttemptAt: string | null;
