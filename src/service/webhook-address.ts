@@ -10,7 +10,9 @@ import { GameError } from './errors';
 // "DNS rebinding", is caught too).
 //
 // The matching is node:net's BlockList (maintained with Node, no dependency); the table below is
-// the IANA IPv4 and IPv6 special-purpose address registries. IPv6 must also be global unicast
+// the IANA IPv4 and IPv6 special-purpose address registries. ipaddr.js was the alternative: its
+// current 2.x would need an install, and the 1.9.1 that express brings along (from 2019) lacks
+// ranges such as 198.18.0.0/15. IPv6 must also be global unicast
 // (2000::/3), which leaves out ::, ::1, IPv4-mapped and -compatible forms, NAT64, fc00::/7,
 // fe80::/10 and ff00::/8.
 
