@@ -7,6 +7,7 @@ import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { GameError } from './service/errors';
 import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
+import type { WebhookOptions } from './service/webhooks';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
 import { sendGraphQLError } from './transport/graphql/errors';
@@ -25,6 +26,11 @@ export interface AppOptions {
   readonly rateLimits?: RateLimits;
   /** Milliseconds between sweeps that expire unanswered challenges; 0 = no sweeping (tests call it). */
   readonly sweepIntervalMs?: number;
+  /**
+   * Webhook delivery: private targets, timeout, and the milliseconds between this node's looks for
+   * due endpoints (default 1000; 0 = this node delivers only when `deliverWebhooks` is called).
+   */
+  readonly webhooks?: WebhookOptions & { readonly intervalMs?: number };
 }
 
 export interface App {
@@ -34,6 +40,8 @@ export interface App {
   readonly services: Services;
   /** Listen on `port` (0 = any free port); resolves with the port. */
   listen(port: number, host?: string): Promise<number>;
+  /** Delivers every webhook event due now (what the interval does); resolves with the attempts made. */
+  deliverWebhooks(): Promise<number>;
   /** Drain HTTP and WebSocket connections, then close the store. */
   stop(): Promise<void>;
 }
@@ -41,7 +49,9 @@ export interface App {
 /** The composition root: one service over the given storage, with GraphQL, REST and operations. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { storage, logger } = options;
-  const services = createServices(storage, options.now);
+  const services = createServices(storage, options.now, {
+    ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+  });
   const service = services.games;
   const app = express();
   app.disable('x-powered-by');
@@ -119,6 +129,18 @@ export async function createApp(options: AppOptions): Promise<App> {
         }, sweepMs).unref()
       : undefined;
 
+  // Every node delivers; leases in the store keep each endpoint to one node at a time.
+  const webhookMs = options.webhooks?.intervalMs ?? 1000;
+  const webhookWorker = services.webhooks.worker;
+  const deliverer =
+    webhookMs > 0
+      ? setInterval(() => {
+          webhookWorker
+            .deliverDue()
+            .catch((error: unknown) => logger?.warn({ err: error }, 'webhook delivery failed'));
+        }, webhookMs).unref()
+      : undefined;
+
   let stopped: Promise<void> | undefined;
   return {
     express: app,
@@ -133,9 +155,12 @@ export async function createApp(options: AppOptions): Promise<App> {
           resolve(typeof address === 'object' && address ? address.port : port);
         });
       }),
+    deliverWebhooks: () => webhookWorker.deliverDue(),
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(sweeper);
+        clearInterval(deliverer);
+        await webhookWorker.stop();
         for (const end of [...streams]) end();
         await graphql.stop();
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));

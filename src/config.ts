@@ -23,6 +23,15 @@ const ConfigSchema = z.object({
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
   /** Seconds between sweeps that expire unanswered challenges. */
   SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
+  /** Deliver webhooks to loopback and private addresses too (never on a public server). */
+  WEBHOOK_ALLOW_PRIVATE: z
+    .enum(['true', 'false'], { message: 'must be true or false' })
+    .default('false')
+    .transform((v) => v === 'true'),
+  /** Seconds a webhook receiver has to answer 2xx. */
+  WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
+  /** Seconds between this node's looks for due webhook deliveries; 0: this node delivers none. */
+  WEBHOOK_INTERVAL_SECONDS: z.coerce.number().min(0).max(60).default(1),
   /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
 });

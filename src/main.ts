@@ -28,6 +28,11 @@ async function main(): Promise<void> {
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     },
     sweepIntervalMs: config.SWEEP_INTERVAL_SECONDS * 1000,
+    webhooks: {
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
+      intervalMs: config.WEBHOOK_INTERVAL_SECONDS * 1000,
+    },
   });
   const port = await app.listen(config.PORT, config.HOST);
   logger.info(

@@ -19,4 +19,26 @@ describe('configuration', () => {
       /PORT[\s\S]*REDIS_URL[\s\S]*LOG_LEVEL|PORT[\s\S]*LOG_LEVEL[\s\S]*REDIS_URL/,
     );
   });
+
+  it('reads the webhook settings: private targets off unless WEBHOOK_ALLOW_PRIVATE=true', () => {
+    expect(loadConfig({})).toMatchObject({
+      WEBHOOK_ALLOW_PRIVATE: false,
+      WEBHOOK_TIMEOUT_SECONDS: 10,
+      WEBHOOK_INTERVAL_SECONDS: 1,
+    });
+    const config = loadConfig({
+      WEBHOOK_ALLOW_PRIVATE: 'true',
+      WEBHOOK_TIMEOUT_SECONDS: '3',
+      WEBHOOK_INTERVAL_SECONDS: '0',
+    });
+    expect(config).toMatchObject({
+      WEBHOOK_ALLOW_PRIVATE: true,
+      WEBHOOK_TIMEOUT_SECONDS: 3,
+      WEBHOOK_INTERVAL_SECONDS: 0,
+    });
+    expect(() => loadConfig({ WEBHOOK_ALLOW_PRIVATE: 'yes' })).toThrow(
+      /WEBHOOK_ALLOW_PRIVATE: must be true or false/,
+    );
+    expect(() => loadConfig({ WEBHOOK_TIMEOUT_SECONDS: '0' })).toThrow(/WEBHOOK_TIMEOUT_SECONDS/);
+  });
 });

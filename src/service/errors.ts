@@ -46,6 +46,14 @@ export const GAME_ERROR_CODES = {
   IDEMPOTENCY_KEY_REUSED: 422,
   /** The events after the requested sequence number were trimmed (`first` is the oldest kept). */
   EVENTS_EXPIRED: 410,
+  /** No webhook endpoint of the caller's account has that id. */
+  WEBHOOK_NOT_FOUND: 404,
+  /** The endpoint's delivery log holds no delivery with that id (it may have been trimmed). */
+  DELIVERY_NOT_FOUND: 404,
+  /** The webhook URL is, or resolves to, an address that is not public (`range` says which kind). */
+  UNSAFE_WEBHOOK_URL: 400,
+  /** The account has as many webhook endpoints as allowed (`max`). */
+  TOO_MANY_WEBHOOKS: 409,
   /** Too many requests; retry after the given time. */
   RATE_LIMITED: 429,
   /** The game store cannot be reached; retry later. */

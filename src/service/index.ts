@@ -4,6 +4,7 @@ import { Authenticator } from './auth';
 import { ChallengeService } from './challenges';
 import { FeedService } from './feed';
 import { GameService } from './games';
+import { WebhookService, type WebhookOptions } from './webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
@@ -11,9 +12,18 @@ export interface Services {
   readonly accounts: AccountService;
   readonly challenges: ChallengeService;
   readonly feed: FeedService;
+  readonly webhooks: WebhookService;
 }
 
-export function createServices(storage: Storage, now: () => Date = () => new Date()): Services {
+export interface ServiceOptions {
+  readonly webhooks?: WebhookOptions;
+}
+
+export function createServices(
+  storage: Storage,
+  now: () => Date = () => new Date(),
+  options: ServiceOptions = {},
+): Services {
   const auth = new Authenticator(storage.accounts);
   const games = new GameService(storage, auth, now);
   return {
@@ -21,5 +31,6 @@ export function createServices(storage: Storage, now: () => Date = () => new Dat
     accounts: new AccountService(storage, auth, now),
     challenges: new ChallengeService(storage, auth, games, now),
     feed: new FeedService(storage, auth),
+    webhooks: new WebhookService(storage, auth, now, options.webhooks),
   };
 }

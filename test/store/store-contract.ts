@@ -10,6 +10,9 @@ import {
   type StoredGame,
   type StoredSeek,
   type StoredToken,
+  type NewDeliveryAttempt,
+  type StoredWebhook,
+  type WebhookClaim,
 } from '../../src/store/store';
 
 let counter = 0;
@@ -872,6 +875,8 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       });
     });
 
+    describe('webhooks', () => describeWebhookContract(() => storage));
+
     describe('limiter', () => {
       it('allows the configured points per window, then refuses until the window resets', async () => {
         const limiter = storage.limiter({ name: uid('token'), points: 3, windowSeconds: 60 });
@@ -898,5 +903,266 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect((await other.consume('k1')).allowed).toBe(true);
       });
     });
+  });
+}
+
+export function sampleWebhook(account: string, overrides: Partial<StoredWebhook> = {}): StoredWebhook {
+  return {
+    id: uid('wh'),
+    account,
+    url: 'https://hooks.example.test/boardhost',
+    events: null,
+    secret: 'whsec_0123456789abcdef',
+    createdBy: 'tok1',
+    createdAt: iso(Date.now()),
+    ...overrides,
+  };
+}
+
+export function sampleAttempt(overrides: Partial<NewDeliveryAttempt> = {}): NewDeliveryAttempt {
+  return {
+    deliveryId: uid('d'),
+    seq: 1,
+    type: 'game.moved',
+    attempt: 1,
+    at: iso(Date.now()),
+    durationMs: 12,
+    statusCode: 200,
+    error: null,
+    outcome: 'delivered',
+    nextAttemptAt: null,
+    redelivery: false,
+    ...overrides,
+  };
+}
+
+/** Webhook endpoints, their claims and logs (every endpoint made here is deleted after each test). */
+function describeWebhookContract(store: () => Storage): void {
+  const made: string[] = [];
+  let storage: Storage;
+  beforeEach(() => {
+    storage = store();
+  });
+  afterEach(async () => {
+    await Promise.all(made.splice(0).map((id) => storage.webhooks.deleteWebhook(id)));
+  });
+  const LEASE = 30 * SECOND;
+
+  /** A stored endpoint of `account` (at most 10 per account). */
+  async function hook(account: string, overrides: Partial<StoredWebhook> = {}) {
+    const webhook = sampleWebhook(account, overrides);
+    const state = await storage.webhooks.createWebhook(webhook, 10);
+    if (!state) throw new Error('limit reached');
+    made.push(webhook.id);
+    return webhook;
+  }
+  /** The claims of our own endpoints among those due at `now`. */
+  async function claim(now: number, ids: readonly string[], limit = 100): Promise<WebhookClaim[]> {
+    const claims = await storage.webhooks.claimDue(iso(now), limit, LEASE);
+    return claims.filter((c) => ids.includes(c.webhook.id));
+  }
+  const event = (account: string, at: number, type: FeedEventType = 'game.moved') =>
+    storage.feed.append([notice([account], type, {}, iso(at))]);
+
+  it('starts an endpoint at its account’s newest seq; reads, lists oldest first, deletes with its log', async () => {
+    const [a, b] = [uid('a'), uid('b')];
+    const t = Date.now();
+    await event(a, t);
+    await event(a, t);
+    const w1 = sampleWebhook(a, { createdAt: iso(t), events: ['game.moved', 'game.finished'] });
+    expect(await storage.webhooks.createWebhook(w1, 10)).toEqual({ cursor: 2, pending: null });
+    made.push(w1.id);
+    const w2 = await hook(a, { createdAt: iso(t + SECOND) });
+    const w3 = await hook(b);
+    expect(await storage.webhooks.getWebhook(w1.id)).toEqual({
+      webhook: w1,
+      state: { cursor: 2, pending: null },
+    });
+    expect(await storage.webhooks.getWebhook(w3.id)).toEqual({
+      webhook: w3,
+      state: { cursor: 0, pending: null },
+    });
+    expect((await storage.webhooks.listWebhooks(a)).map((r) => r.webhook)).toEqual([w1, w2]);
+    expect(await storage.webhooks.listWebhooks(uid('nobody'))).toEqual([]);
+    expect(await storage.webhooks.logAttempt(w1.id, sampleAttempt())).toMatchObject({ n: 1 });
+    expect(await storage.webhooks.deleteWebhook(w1.id)).toBe(true);
+    expect(await storage.webhooks.deleteWebhook(w1.id)).toBe(false);
+    expect(await storage.webhooks.getWebhook(w1.id)).toBeUndefined();
+    expect(await storage.webhooks.deliveryLog(w1.id, 10)).toEqual({ items: [], next: null });
+    expect((await storage.webhooks.listWebhooks(a)).map((r) => r.webhook.id)).toEqual([w2.id]);
+    expect(await storage.webhooks.getWebhook(uid('wh'))).toBeUndefined();
+  });
+
+  it('refuses an endpoint beyond the account’s limit, storing nothing', async () => {
+    const [a, b] = [uid('a'), uid('b')];
+    const first = await hook(a);
+    await hook(a);
+    const third = sampleWebhook(a);
+    expect(await storage.webhooks.createWebhook(third, 2)).toBeUndefined();
+    expect(await storage.webhooks.getWebhook(third.id)).toBeUndefined();
+    expect(await storage.webhooks.listWebhooks(a)).toHaveLength(2);
+    await hook(b);
+    await storage.webhooks.deleteWebhook(first.id);
+    expect(await storage.webhooks.createWebhook(third, 2)).toEqual({ cursor: 0, pending: null });
+    made.push(third.id);
+  });
+
+  it('claims an endpoint once its feed moves past its cursor, one claim per lease', async () => {
+    const a = uid('a');
+    const w = await hook(a);
+    const t = Date.now();
+    expect(await claim(t, [w.id])).toEqual([]);
+    await event(a, t);
+    const [first, ...none] = await claim(t, [w.id]);
+    expect(none).toEqual([]);
+    expect(first).toMatchObject({ webhook: w, state: { cursor: 0, pending: null } });
+    expect(await claim(t + SECOND, [w.id])).toEqual([]);
+    // The claimer died: after the lease another claim gets it, and the first lease is void.
+    const [second] = await claim(t + LEASE, [w.id]);
+    expect(second?.lease).toEqual(expect.any(String));
+    expect(second?.lease).not.toBe(first?.lease);
+    const done = { cursor: 1, pending: null };
+    expect(await storage.webhooks.release(w.id, first!.lease, done, [sampleAttempt()], iso(t))).toBe(false);
+    expect(await storage.webhooks.deliveryLog(w.id, 10)).toEqual({ items: [], next: null });
+    expect(await storage.webhooks.release(w.id, second!.lease, done, [], iso(t + LEASE))).toBe(true);
+    expect(await storage.webhooks.release(w.id, second!.lease, done, [], iso(t + LEASE))).toBe(false);
+    expect(await claim(t + 2 * LEASE, [w.id])).toEqual([]);
+    expect(await storage.webhooks.getWebhook(w.id)).toEqual({ webhook: w, state: done });
+  });
+
+  it('makes endpoints due through the notices of game and challenge writes too', async () => {
+    const [a, b] = [uid('a'), uid('b')];
+    const [wa, wb] = [await hook(a), await hook(b)];
+    const game = gameOf([a, null]);
+    const t = Date.now();
+    await storage.games.create(game, [notice([a], 'game.started', {}, iso(t))]);
+    expect((await claim(t, [wa.id, wb.id])).map((c) => c.webhook.id)).toEqual([wa.id]);
+    await storage.challenges.createChallenge(sampleChallenge(a, b), [
+      notice([b], 'challenge.received', {}, iso(t)),
+    ]);
+    expect((await claim(t, [wa.id, wb.id])).map((c) => c.webhook.id)).toEqual([wb.id]);
+  });
+
+  it('keeps a pending retry until its next attempt; a cursor behind the feed is due at once', async () => {
+    const a = uid('a');
+    const w = await hook(a);
+    const t = Date.now();
+    await event(a, t);
+    await event(a, t);
+    const [c1] = await claim(t, [w.id]);
+    const pending = { seq: 1, deliveryId: uid('d'), attempts: 1, nextAttemptAt: iso(t + 10 * SECOND) };
+    expect(await storage.webhooks.release(w.id, c1!.lease, { cursor: 0, pending }, [], iso(t))).toBe(true);
+    expect(await claim(t + 9 * SECOND, [w.id])).toEqual([]);
+    const [c2] = await claim(t + 10 * SECOND, [w.id]);
+    expect(c2?.state).toEqual({ cursor: 0, pending });
+    const now = iso(t + 10 * SECOND);
+    expect(await storage.webhooks.release(w.id, c2!.lease, { cursor: 1, pending: null }, [], now)).toBe(true);
+    const [c3] = await claim(t + 10 * SECOND, [w.id]);
+    expect(c3?.state).toEqual({ cursor: 1, pending: null });
+    expect(await storage.webhooks.release(w.id, c3!.lease, { cursor: 2, pending: null }, [], now)).toBe(true);
+    expect(await claim(t + DAY, [w.id])).toEqual([]);
+  });
+
+  it('sees events appended during a claim when released; a retry keeps its time whatever is appended', async () => {
+    const a = uid('a');
+    const w = await hook(a);
+    const t = Date.now();
+    await event(a, t);
+    const [c1] = await claim(t, [w.id]);
+    await event(a, t + SECOND);
+    expect(await storage.webhooks.release(w.id, c1!.lease, { cursor: 1, pending: null }, [], iso(t))).toBe(
+      true,
+    );
+    const [c2] = await claim(t + SECOND, [w.id]);
+    expect(c2?.state.cursor).toBe(1);
+    const pending = { seq: 2, deliveryId: uid('d'), attempts: 1, nextAttemptAt: iso(t + 60 * SECOND) };
+    await storage.webhooks.release(w.id, c2!.lease, { cursor: 1, pending }, [], iso(t + SECOND));
+    await event(a, t + 2 * SECOND);
+    expect(await claim(t + 2 * SECOND, [w.id])).toEqual([]);
+    expect(await claim(t + 59 * SECOND, [w.id])).toEqual([]);
+    expect((await claim(t + 60 * SECOND, [w.id])).map((c) => c.state.pending)).toEqual([pending]);
+  });
+
+  it('never gives one endpoint to two of several concurrent claimers', async () => {
+    const t = Date.now();
+    const hooks = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const account = uid('a');
+        const w = await hook(account);
+        await event(account, t);
+        return w.id;
+      }),
+    );
+    const rounds = await Promise.all(Array.from({ length: 5 }, () => claim(t, hooks, 6)));
+    const claimed = rounds.flat().map((c) => c.webhook.id);
+    expect(rounds.every((r) => r.length <= 6)).toBe(true);
+    expect(claimed).toHaveLength(20);
+    expect(new Set(claimed)).toEqual(new Set(hooks));
+    expect(await claim(t, hooks)).toEqual([]);
+  });
+
+  it('forgets a deleted endpoint: no release, no claim', async () => {
+    const a = uid('a');
+    const w = await hook(a);
+    const t = Date.now();
+    await event(a, t);
+    const [c] = await claim(t, [w.id]);
+    expect(await storage.webhooks.deleteWebhook(w.id)).toBe(true);
+    const done = { cursor: 1, pending: null };
+    expect(await storage.webhooks.release(w.id, c!.lease, done, [sampleAttempt()], iso(t))).toBe(false);
+    await event(a, t);
+    expect(await claim(t + 2 * LEASE, [w.id])).toEqual([]);
+    expect(await storage.webhooks.getWebhook(w.id)).toBeUndefined();
+    expect(await storage.webhooks.logAttempt(w.id, sampleAttempt())).toBeUndefined();
+  });
+
+  it('logs attempts newest first with a cursor, and finds the newest attempt of a delivery', async () => {
+    const a = uid('a');
+    const [w, other] = [await hook(a), await hook(a)];
+    const t = Date.now();
+    await event(a, t);
+    const [c] = await claim(t, [w.id]);
+    const d1 = uid('d');
+    const a1 = sampleAttempt({
+      deliveryId: d1,
+      statusCode: 503,
+      error: 'HTTP 503',
+      outcome: 'retrying',
+      nextAttemptAt: iso(t + 10 * SECOND),
+    });
+    const a2 = sampleAttempt({
+      deliveryId: d1,
+      attempt: 2,
+      statusCode: null,
+      error: 'timed out',
+      outcome: 'failed',
+    });
+    expect(
+      await storage.webhooks.release(w.id, c!.lease, { cursor: 1, pending: null }, [a1, a2], iso(t)),
+    ).toBe(true);
+    const a3 = sampleAttempt({ redelivery: true, type: 'game.finished' });
+    expect(await storage.webhooks.logAttempt(w.id, a3)).toEqual({ n: 3, ...a3 });
+    const page = await storage.webhooks.deliveryLog(w.id, 2);
+    expect(page).toEqual({
+      items: [
+        { n: 3, ...a3 },
+        { n: 2, ...a2 },
+      ],
+      next: 2,
+    });
+    expect(await storage.webhooks.deliveryLog(w.id, 2, 2)).toEqual({ items: [{ n: 1, ...a1 }], next: null });
+    expect(await storage.webhooks.deliveryLog(w.id, 3)).toEqual({
+      items: [
+        { n: 3, ...a3 },
+        { n: 2, ...a2 },
+        { n: 1, ...a1 },
+      ],
+      next: null,
+    });
+    expect(await storage.webhooks.findDelivery(w.id, d1)).toEqual({ n: 2, ...a2 });
+    expect(await storage.webhooks.findDelivery(w.id, a3.deliveryId)).toEqual({ n: 3, ...a3 });
+    expect(await storage.webhooks.findDelivery(w.id, uid('d'))).toBeUndefined();
+    expect(await storage.webhooks.findDelivery(other.id, d1)).toBeUndefined();
+    expect(await storage.webhooks.deliveryLog(other.id, 10)).toEqual({ items: [], next: null });
   });
 }

@@ -1,7 +1,7 @@
 // Starts real app instances on port 0 for API tests, on Redis (unique prefix) or in memory.
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
-import { createApp, type App } from '../../src/app';
+import { createApp, type App, type AppOptions } from '../../src/app';
 import { createMemoryStorage } from '../../src/store/memory';
 import { createRedisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
@@ -21,6 +21,8 @@ export interface StartOptions {
   readonly graphql?: { readonly maxDepth: number; readonly maxCost: number };
   /** The clock of the services (and of the memory store), for tests of expiry. */
   readonly now?: () => Date;
+  /** Webhook options (default: private targets allowed, no delivery interval: tests call deliverWebhooks). */
+  readonly webhooks?: AppOptions['webhooks'];
 }
 
 /** Starts apps; `stopAll` stops them and deletes their Redis keys. */
@@ -52,6 +54,7 @@ export function appHarness() {
         graphql: options.graphql ?? graphql,
         rateLimits,
         sweepIntervalMs: 0,
+        webhooks: { allowPrivate: true, intervalMs: 0, ...options.webhooks },
         ...(now ? { now } : {}),
       });
       const port = await app.listen(0, '127.0.0.1');

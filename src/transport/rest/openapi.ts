@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { RestRoute } from './route';
 import { FeedEvent, FeedEventType, FeedReady } from './accounts.schemas';
 import * as S from './schemas';
+import { WEBHOOK_DELIVERY } from './webhooks.routes';
 
 /** The REST API's OpenAPI 3.1 document, generated from the same route table the server runs. */
 export function buildOpenApiDocument(
@@ -28,6 +29,8 @@ export function buildOpenApiDocument(
   // The NDJSON feed refers to these two by name.
   registry.register('FeedReady', FeedReady);
   registry.register('FeedEvent', FeedEvent);
+  // What Boardhost sends to webhook endpoints (OpenAPI 3.1 `webhooks`).
+  registry.registerWebhook(WEBHOOK_DELIVERY);
   for (const route of routes) {
     registry.registerPath({
       ...route.spec,

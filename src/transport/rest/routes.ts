@@ -4,6 +4,7 @@ import { challengeRoutes } from './challenges.routes';
 import { gameRoutes } from './games.routes';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
+import { webhookRoutes } from './webhooks.routes';
 
 /**
  * Every REST route under /api/v1: the one table the server mounts and the OpenAPI document is
@@ -14,5 +15,6 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...gameRoutes(services, streams),
     ...accountRoutes(services, streams),
     ...challengeRoutes(services),
+    ...webhookRoutes(services),
   ];
 }

@@ -1,0 +1,139 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { DELIVERY_OUTCOMES, FEED_EVENT_TYPES } from '../../store/store';
+import { FeedEventType } from './accounts.schemas';
+
+// Request and response shapes of webhook endpoints and their delivery logs.
+extendZodWithOpenApi(z);
+
+const DateTime = z.string().openapi({ format: 'date-time' });
+
+export const WebhookId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{12}$/)
+  .openapi({ description: 'Webhook id (12 characters)', example: 'Qw3rTy9_aB-x' });
+
+export const DeliveryId = z
+  .string()
+  .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
+  .openapi({ description: 'Delivery id (a UUID; the Boardhost-Delivery header)' });
+
+export const CreateWebhookBody = z
+  .object({
+    url: z
+      .string()
+      .max(2000)
+      .openapi({
+        description:
+          'http or https URL that receives a POST per event. Its host must resolve to public addresses only ' +
+          '(unless the server allows private ones); no credentials, no #fragment. Redirects are not followed.',
+        example: 'https://bot.example.com/boardhost/events',
+      }),
+    events: z
+      .array(z.enum(FEED_EVENT_TYPES))
+      .min(1)
+      .optional()
+      .openapi({ description: 'The event types to deliver; omitted: every type' }),
+    secret: z.string().optional().openapi({
+      description:
+        'The signing secret, 16–200 visible ASCII characters; omitted: the server makes one (whsec_…)',
+    }),
+  })
+  .strict()
+  .openapi('CreateWebhookBody');
+
+export const PendingDelivery = z
+  .object({
+    seq: z.number().int().openapi({ description: 'The event being retried' }),
+    deliveryId: DeliveryId,
+    attempts: z.number().int().openapi({ description: 'Failed attempts so far' }),
+    nextAttemptAt: DateTime,
+  })
+  .openapi('PendingDelivery');
+
+export const Webhook = z
+  .object({
+    id: WebhookId,
+    url: z.string(),
+    events: z
+      .array(FeedEventType)
+      .nullable()
+      .openapi({ description: 'The event types delivered; null: every type' }),
+    createdAt: DateTime,
+    createdBy: z.string().openapi({ description: 'The id of the API token that registered it' }),
+    cursor: z.number().int().openapi({
+      description:
+        'The newest seq of the account feed the endpoint is done with (delivered, filtered out or given up)',
+    }),
+    pending: PendingDelivery.nullable().openapi({ description: 'The event being retried, if any' }),
+  })
+  .openapi('Webhook');
+
+export const CreatedWebhook = Webhook.extend({
+  secret: z.string().openapi({ description: 'The signing secret, shown only in this answer' }),
+}).openapi('CreatedWebhook');
+
+export const WebhookList = z.object({ items: z.array(Webhook) }).openapi('WebhookList');
+
+export const DeliveryAttempt = z
+  .object({
+    n: z.number().int().openapi({ description: 'Place in the endpoint’s log (1, 2, 3…); the page cursor' }),
+    deliveryId: DeliveryId,
+    seq: z.number().int().openapi({ description: 'The event’s seq in the account feed' }),
+    type: FeedEventType,
+    attempt: z.number().int().openapi({ description: '1, 2, 3… within the delivery' }),
+    at: DateTime,
+    durationMs: z.number().int(),
+    statusCode: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'The receiver’s HTTP status; null when no answer came' }),
+    error: z.string().nullable().openapi({ description: 'Why the attempt failed; null when delivered' }),
+    outcome: z.enum(DELIVERY_OUTCOMES).openapi({
+      description:
+        'delivered (a 2xx); retrying (failed; again at nextAttemptAt); failed (failed and given up 24 h after the ' +
+        'event, or a failed redelivery)',
+    }),
+    nextAttemptAt: DateTime.nullable(),
+    redelivery: z.boolean().openapi({ description: 'Asked for with the redeliver operation' }),
+  })
+  .openapi('DeliveryAttempt');
+
+export const DeliveryLog = z
+  .object({
+    items: z.array(DeliveryAttempt).openapi({ description: 'Newest first' }),
+    next: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Pass as `before` for older attempts; null: no more' }),
+  })
+  .openapi('DeliveryLog');
+
+export const DeliveriesQuery = z
+  .object({
+    before: z.coerce.number().int().min(1).optional().openapi({
+      type: 'integer',
+      description: 'A previous page’s `next`: attempts older than it',
+    }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ type: 'integer', description: 'Attempts per page, 1–100 (default 50)' }),
+  })
+  .strict();
+
+/** The body of a delivery: a feed event and the account whose feed it is. */
+export const WebhookPayload = z
+  .object({
+    account: z.string().openapi({ description: 'The account whose feed the event is in' }),
+    seq: z.number().int().openapi({ description: '1, 2, 3… per account: deliveries come in this order' }),
+    type: FeedEventType,
+    at: DateTime,
+    data: z.record(z.string(), z.unknown()).openapi({ description: 'As in the FeedEvent of this type' }),
+  })
+  .openapi('WebhookPayload');

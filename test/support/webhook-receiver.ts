@@ -1,0 +1,102 @@
+// A webhook receiver for tests: a real express server on 127.0.0.1 that records each request's raw
+// body and headers, answers with a chosen status (or not at all), and can be stopped and started
+// again on the same port.
+import express from 'express';
+import type { IncomingHttpHeaders, Server } from 'node:http';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { verifyWebhookSignature } from '../../src/service/webhook-signature';
+
+export interface Received {
+  readonly headers: IncomingHttpHeaders;
+  /** The raw body, as signed. */
+  readonly body: string;
+  readonly payload: {
+    account: string;
+    seq: number;
+    type: string;
+    at: string;
+    data: Record<string, any>;
+  };
+  /** What the receiver answered. */
+  readonly answered: number | 'nothing';
+}
+
+export interface Receiver {
+  /** Every request that reached the receiver, in arrival order (failed ones too). */
+  readonly requests: Received[];
+  /** Requests answered 2xx, in arrival order. */
+  readonly accepted: Received[];
+  /** The status to answer with (default 200), or 'hang' to never answer. */
+  answer: number | 'hang';
+  readonly port: number;
+  url(path?: string): string;
+  /** Closes the port (connections are refused until `start`). */
+  stop(): Promise<void>;
+  /** Listens again on the same port. */
+  start(): Promise<void>;
+  /** Resolves once `count` requests were accepted (rejects after `ms`). */
+  waitForAccepted(count: number, ms?: number): Promise<Received[]>;
+}
+
+export async function startReceiver(): Promise<Receiver> {
+  const requests: Received[] = [];
+  const accepted: Received[] = [];
+  const app = express();
+  app.post('/{*path}', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
+    const body = (req.body as Buffer).toString('utf8');
+    const answer = receiver.answer;
+    const received: Received = {
+      headers: req.headers,
+      body,
+      payload: JSON.parse(body) as Received['payload'],
+      answered: answer === 'hang' ? 'nothing' : answer,
+    };
+    requests.push(received);
+    if (answer === 'hang') return;
+    if (answer >= 200 && answer < 300) accepted.push(received);
+    res.status(answer).send('ok');
+  });
+  let server: Server = createServer(app);
+  const listen = (port: number) =>
+    new Promise<number>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve((server.address() as AddressInfo).port));
+    });
+  const port = await listen(0);
+  const receiver: Receiver = {
+    requests,
+    accepted,
+    answer: 200,
+    port,
+    url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
+    stop: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+    start: async () => {
+      server = createServer(app);
+      await listen(port);
+    },
+    waitForAccepted: async (count, ms = 5000) => {
+      const until = Date.now() + ms;
+      while (accepted.length < count) {
+        if (Date.now() > until) throw new Error(`received ${accepted.length} of ${count} deliveries`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      return accepted.slice(0, count);
+    },
+  };
+  return receiver;
+}
+
+/** True when the request's signature verifies with `secret` (at `now`, epoch ms). */
+export function verifies(received: Received, secret: string, now?: number): boolean {
+  return verifyWebhookSignature({
+    secret,
+    body: received.body,
+    timestamp: received.headers['boardhost-timestamp'] as string | undefined,
+    signature: received.headers['boardhost-signature'] as string | undefined,
+    ...(now !== undefined ? { now } : {}),
+  });
+}
