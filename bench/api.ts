@@ -489,7 +489,14 @@ export async function runApiBench(_args: string[]): Promise<void> {
   let ceiling: Child | undefined;
   const results: RunResult[] = [];
   try {
-    const env = { REDIS_URL: redisUrl, REDIS_KEY_PREFIX: prefix, LOG_LEVEL: 'silent' };
+    // Limits out of reach, but still counted: the bench measures the real cost of rate limiting.
+    const env = {
+      REDIS_URL: redisUrl,
+      REDIS_KEY_PREFIX: prefix,
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_TOKEN: '1000000000',
+      RATE_LIMIT_PER_IP: '1000000000',
+    };
     const moveWorkloads = workloads.some((w) => w !== 'ceiling');
     if (moveWorkloads) {
       const serverArgs = cpuProf
