@@ -172,6 +172,7 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'draw.offered': 'game, by (seat)',
   'draw.declined': 'game, by (seat)',
   'game.finished': 'game, result',
+  'game.deadline_soon': 'game, seat (to move), deadlineAt; only to the account to move',
 };
 
 @ObjectType({ description: "An event of the caller's account feed: numbered 1, 2, 3… without gaps." })

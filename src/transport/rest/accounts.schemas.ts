@@ -244,6 +244,19 @@ export const FeedEvent = z
     envelope('draw.offered', z.object({ game: Game, by: z.number().int() })),
     envelope('draw.declined', z.object({ game: Game, by: z.number().int() })),
     envelope('game.finished', z.object({ game: Game, result: GameResult })),
+    envelope(
+      'game.deadline_soon',
+      z
+        .object({
+          game: Game,
+          seat: z.number().int().openapi({ description: 'The seat to move (the account this goes to)' }),
+          deadlineAt: DateTime,
+        })
+        .openapi({
+          description:
+            'Correspondence: the account to move has 10% of the period (at most 24 h) left; once per turn',
+        }),
+    ),
   ])
   .openapi('FeedEvent', {
     description:
