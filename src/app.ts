@@ -23,7 +23,10 @@ export interface AppOptions {
   readonly now?: () => Date;
   /** Requests per window per token and per IP (default: DEFAULT_RATE_LIMITS). */
   readonly rateLimits?: RateLimits;
-  /** Milliseconds between sweeps that expire unanswered challenges; 0 = no sweeping (tests call it). */
+  /**
+   * Milliseconds between sweeps that expire unanswered challenges and end games whose time ran out
+   * (the clock sweeper also wakes at each deadline it knows of); 0 = no sweeping (tests call it).
+   */
   readonly sweepIntervalMs?: number;
 }
 
@@ -118,6 +121,10 @@ export async function createApp(options: AppOptions): Promise<App> {
             .catch((error: unknown) => logger?.warn({ err: error }, 'sweep failed'));
         }, sweepMs).unref()
       : undefined;
+  const stopClocks =
+    sweepMs > 0
+      ? services.clocks.run(sweepMs, (error: unknown) => logger?.warn({ err: error }, 'clock sweep failed'))
+      : undefined;
 
   let stopped: Promise<void> | undefined;
   return {
@@ -136,6 +143,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     stop: () =>
       (stopped ??= (async () => {
         clearInterval(sweeper);
+        stopClocks?.();
         for (const end of [...streams]) end();
         await graphql.stop();
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -2,6 +2,7 @@ import type { Storage } from '../store/store';
 import { AccountService } from './accounts';
 import { Authenticator } from './auth';
 import { ChallengeService } from './challenges';
+import { ClockService } from './clocks';
 import { FeedService } from './feed';
 import { GameService } from './games';
 
@@ -11,6 +12,8 @@ export interface Services {
   readonly accounts: AccountService;
   readonly challenges: ChallengeService;
   readonly feed: FeedService;
+  /** Deadlines, timeouts, reminders and vacations. */
+  readonly clocks: ClockService;
 }
 
 export function createServices(storage: Storage, now: () => Date = () => new Date()): Services {
@@ -21,5 +24,6 @@ export function createServices(storage: Storage, now: () => Date = () => new Dat
     accounts: new AccountService(storage, auth, now),
     challenges: new ChallengeService(storage, auth, games, now),
     feed: new FeedService(storage, auth),
+    clocks: new ClockService(storage, auth, games, now),
   };
 }

@@ -19,6 +19,7 @@ import { GameResolver } from './game.resolver';
 import { AccountResolver } from './account.resolver';
 import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
+import { ClockResolver } from './clock.resolver';
 
 export interface GraphQLLimits {
   readonly maxDepth: number;
@@ -28,7 +29,7 @@ export interface GraphQLLimits {
 /** The executable schema, built from the type-graphql classes (also what `npm run schema` prints). */
 export function buildGameSchema(): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: [GameResolver, AccountResolver, ChallengeResolver, FeedResolver],
+    resolvers: [GameResolver, AccountResolver, ChallengeResolver, FeedResolver, ClockResolver],
     validate: false,
     // Every subscription feeds from the service (`subscribe` option), not from topics; type-graphql
     // still wants a PubSub, so this one refuses topic use loudly instead of dropping events.
