@@ -24,7 +24,10 @@ export interface AppOptions {
   readonly now?: () => Date;
   /** Requests per window per token and per IP (default: DEFAULT_RATE_LIMITS). */
   readonly rateLimits?: RateLimits;
-  /** Milliseconds between sweeps that expire unanswered challenges; 0 = no sweeping (tests call it). */
+  /**
+   * Milliseconds between sweeps that expire unanswered challenges and end games whose time ran out
+   * (the clock sweeper also wakes at each deadline it knows of); 0 = no sweeping (tests call it).
+   */
   readonly sweepIntervalMs?: number;
   /**
    * Webhook delivery: private targets, timeout, and the milliseconds between this node's looks for
@@ -128,6 +131,10 @@ export async function createApp(options: AppOptions): Promise<App> {
             .catch((error: unknown) => logger?.warn({ err: error }, 'sweep failed'));
         }, sweepMs).unref()
       : undefined;
+  const stopClocks =
+    sweepMs > 0
+      ? services.clocks.run(sweepMs, (error: unknown) => logger?.warn({ err: error }, 'clock sweep failed'))
+      : undefined;
 
   // Every node delivers; leases in the store keep each endpoint to one node at a time.
   const webhookMs = options.webhooks?.intervalMs ?? 1000;
@@ -161,6 +168,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         clearInterval(sweeper);
         clearInterval(deliverer);
         await webhookWorker.stop();
+        stopClocks?.();
         for (const end of [...streams]) end();
         await graphql.stop();
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));

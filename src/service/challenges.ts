@@ -150,6 +150,12 @@ export class ChallengeService {
    */
   async accept(credential: Credential, id: string): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    // A correspondence game starts with its first mover's vacation already counted.
+    const peek = await this.load(id);
+    const vacations =
+      peek.timeControl.type === 'correspondence'
+        ? await this.games.vacationsFor([...this.involved(peek), account.id])
+        : undefined;
     return this.transition(
       id,
       (c, at) => {
@@ -177,6 +183,7 @@ export class ChallengeService {
           accounts: this.seating(c, pair as [string, string]),
           timeControl: c.timeControl,
           at,
+          ...(vacations ? { vacations } : {}),
         });
         const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
         const view = this.games.view(game);
@@ -259,6 +266,9 @@ export class ChallengeService {
       accounts,
       timeControl,
       at: seek.createdAt,
+      ...(timeControl.type === 'correspondence'
+        ? { vacations: await this.games.vacationsFor(accounts) }
+        : {}),
     });
     const view = this.games.view(game);
     try {

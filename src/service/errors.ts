@@ -38,6 +38,12 @@ export const GAME_ERROR_CODES = {
   GAME_OVER: 409,
   /** No draw offer is pending, or the offer is one's own. */
   NO_DRAW_OFFER: 409,
+  /** The game ended by timeout (`result`), possibly just now: the deadline passed before the action. */
+  TIMEOUT: 409,
+  /** The account is on vacation already (`until`); end it first. */
+  VACATION_ACTIVE: 409,
+  /** More vacation days than the account has left this year (`allowanceDays`, `usedDays`, `remainingDays`). */
+  VACATION_ALLOWANCE_EXCEEDED: 409,
   /** The move is not in the game's notation or not legal in this position. */
   ILLEGAL_MOVE: 422,
   /** A shorthand move matches several legal moves (`candidates` lists them). */

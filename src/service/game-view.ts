@@ -7,6 +7,18 @@ export interface SeatView {
   readonly seat: number;
   readonly name: string;
   readonly account: string | null;
+  /** Correspondence: the end of the account's vacation that pauses its clock (as of the last write). */
+  readonly vacationUntil: string | null;
+}
+
+/** Realtime clocks: the running side has `remainingMs[runningSeat]` minus the time since `runningSince`. */
+export interface ClockView {
+  /** Milliseconds left per seat, as of `runningSince` for the running seat. */
+  readonly remainingMs: readonly number[];
+  /** The seat whose clock runs (the side to move); null once the game is over. */
+  readonly runningSeat: number | null;
+  /** When the running clock started (the last move's server time, or the start). */
+  readonly runningSince: string | null;
 }
 
 export interface ResultView {
@@ -45,6 +57,10 @@ export interface GameView {
   readonly moves: readonly MoveView[];
   readonly drawOffer: number | null;
   readonly timeControl: TimeControl;
+  /** Realtime games: the clocks; null otherwise. */
+  readonly clock: ClockView | null;
+  /** When the side to move runs out of time; null without a time limit or once over. */
+  readonly deadlineAt: string | null;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -60,7 +76,12 @@ export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
     kind: game.kind,
     rulesVersion: game.rulesVersion,
     options: game.options,
-    seats: game.seats.map((s) => ({ seat: s.seat, name: s.name, account: s.account })),
+    seats: game.seats.map((s) => ({
+      seat: s.seat,
+      name: s.name,
+      account: s.account,
+      vacationUntil: s.vacationUntil ?? null,
+    })),
     status: game.status,
     result: outcome
       ? {
@@ -87,6 +108,14 @@ export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
     })),
     drawOffer: game.drawOffer,
     timeControl: game.timeControl ?? { type: 'unlimited' },
+    clock: game.clock
+      ? {
+          remainingMs: [...game.clock.remainingMs],
+          runningSeat: game.clock.runningSince === null ? null : game.toMove,
+          runningSince: game.clock.runningSince,
+        }
+      : null,
+    deadlineAt: game.deadlineAt ?? null,
     createdAt: game.createdAt,
     updatedAt: game.updatedAt,
   };

@@ -2,12 +2,22 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
 import { ENGINES, getEngine } from '../engines/registry';
 import { GAME_KINDS, other, type EngineError, type Options, type Outcome, type Side } from '../engines/types';
-import type { GameFilter, GameStatus, MoveRecord, Storage, StoredGame, TimeControl } from '../store/store';
+import {
+  clockIndexOf,
+  type GameFilter,
+  type GameStatus,
+  type MoveRecord,
+  type Storage,
+  type StoredGame,
+  type TimeControl,
+  type TurnCursor,
+} from '../store/store';
 import { authorizeSeat, newSeatToken, type Authenticator, type Caller, type Credential } from './auth';
+import { isOverdue, NO_VACATIONS, retime, sameTiming, startTiming, type Vacations } from './clock';
 import { GameError } from './errors';
-import { gameNotices } from './feed';
+import { gameAccounts, gameNotices } from './feed';
 import { toGameView, type GameView } from './game-view';
-import { UNLIMITED } from './time-control';
+import { parseTimeControl, type TimeControlInput } from './time-control';
 
 /** Game ids: 12 characters of base64url. */
 const GAME_ID = /^[A-Za-z0-9_-]{12}$/;
@@ -21,6 +31,8 @@ export interface CreateGameInput {
   readonly options?: unknown;
   /** Seat index or seat name that moves first; 'random' draws it. Default: seat 0. */
   readonly first?: number | string;
+  /** Default: unlimited. */
+  readonly timeControl?: TimeControlInput | null;
 }
 
 export interface CreatedGame {
@@ -58,6 +70,20 @@ export interface MoveCheck {
   readonly details: Readonly<Record<string, unknown>> | null;
 }
 
+/** The lists of an account's own games. */
+export const MY_GAMES_FILTERS = ['my-turn', 'ongoing', 'finished', 'all'] as const;
+
+export interface MyGamesInput {
+  /** my-turn, ongoing, finished or all (default). */
+  readonly filter?: string;
+  readonly kind?: string;
+  readonly cursor?: string;
+  readonly limit?: number;
+}
+
+/** Games per store read while exporting. */
+const EXPORT_PAGE = 100;
+
 /** How many games' last-seen documents a node keeps for its writes. */
 const RECENT_GAMES = 10_000;
 
@@ -67,6 +93,9 @@ export class GameService {
   private readonly recent = new Map<string, StoredGame>();
   /** Engine states (immutable) of games this node last moved, so a write need not replay history. */
   private readonly states = new Map<string, { version: number; position: string; state: unknown }>();
+
+  /** Told of each deadline a write of this node sets (epoch ms), so a sweeper can wake for it. */
+  onDeadline: ((at: number) => void) | undefined;
 
   constructor(
     private readonly storage: Storage,
@@ -89,10 +118,11 @@ export class GameService {
       first: this.firstSeat(engine, input.first),
       accounts: [null, null],
       seatTokenHashes: [tokens[0].hash, tokens[1].hash],
-      timeControl: UNLIMITED,
+      timeControl: parseTimeControl(input.timeControl),
       at: this.now().toISOString(),
     });
     await this.storage.games.create(game);
+    this.announce(game);
     return {
       game: toGameView(engine, game),
       seatTokens: tokens.map((t, seat) => ({ seat, name: engine.seatNames[seat] as string, token: t.token })),
@@ -111,10 +141,12 @@ export class GameService {
     readonly seatTokenHashes?: readonly [string, string];
     readonly timeControl: TimeControl;
     readonly at: string;
+    /** Correspondence: the vacations of the accounts (see vacationsOf). */
+    readonly vacations?: Vacations;
   }): StoredGame {
     const engine = this.engineFor(spec.kind);
     const state = engine.setup(spec.options, spec.first);
-    return {
+    const game: StoredGame = {
       id: randomBytes(9).toString('base64url'),
       kind: engine.kind,
       rulesVersion: engine.rulesVersion,
@@ -136,6 +168,7 @@ export class GameService {
       updatedAt: spec.at,
       ...this.positionFields(engine, state),
     };
+    return { ...game, ...startTiming(game, Date.parse(spec.at), spec.vacations ?? NO_VACATIONS) };
   }
 
   /** Validated creation options of a kind (UNKNOWN_GAME_KIND, INVALID_INPUT). */
@@ -192,6 +225,78 @@ export class GameService {
     };
   }
 
+  /**
+   * The caller's games (scope game:read): `my-turn` (ongoing games where it is to move, earliest
+   * deadline first, games without a deadline last), `ongoing`, `finished` or `all` (newest first).
+   * Keyset cursors: a game that changes between pages never makes another one skipped or repeated.
+   */
+  async myGames(
+    credential: Credential,
+    input: MyGamesInput,
+  ): Promise<{ items: GameView[]; nextCursor: string | null }> {
+    const { account } = await this.auth.requireAccount(credential, 'game:read');
+    const filter = input.filter ?? 'all';
+    if (!(MY_GAMES_FILTERS as readonly string[]).includes(filter)) {
+      throw new GameError('INVALID_INPUT', `filter must be one of ${MY_GAMES_FILTERS.join(', ')}`, {
+        field: 'filter',
+      });
+    }
+    const kind = input.kind === undefined ? undefined : this.engineFor(input.kind).kind;
+    const limit = input.limit ?? 20;
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      throw new GameError('INVALID_INPUT', 'limit must be a whole number from 1 to 100');
+    }
+    if (filter === 'my-turn') {
+      const after = input.cursor === undefined ? undefined : decodeTurnCursor(input.cursor);
+      const page = await this.storage.clocks.listTurn(account.id, kind ? { kind } : {}, limit, after);
+      return {
+        items: page.items.map((g) => this.view(g)),
+        nextCursor: page.next === null ? null : encodeTurnCursor(page.next),
+      };
+    }
+    const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    const page = await this.storage.games.list(
+      {
+        account: account.id,
+        ...(kind ? { kind } : {}),
+        ...(filter === 'all' ? {} : { status: parseStatus(filter) }),
+      },
+      limit,
+      before,
+    );
+    return {
+      items: page.items.map((g) => this.view(g)),
+      nextCursor: page.next === null ? null : encodeCursor(page.next),
+    };
+  }
+
+  /**
+   * Every game of the caller (scope game:read), newest first, optionally of one kind or status:
+   * read from the store a page at a time as the consumer asks for more.
+   */
+  async exportMyGames(
+    credential: Credential,
+    input: { readonly kind?: string; readonly status?: string },
+  ): Promise<AsyncIterable<GameView>> {
+    const { account } = await this.auth.requireAccount(credential, 'game:read');
+    const filter: GameFilter = {
+      account: account.id,
+      ...(input.kind === undefined ? {} : { kind: this.engineFor(input.kind).kind }),
+      ...(input.status === undefined ? {} : { status: parseStatus(input.status) }),
+    };
+    const list = (before?: number) => this.storage.games.list(filter, EXPORT_PAGE, before);
+    const view = (game: StoredGame) => this.view(game);
+    return (async function* () {
+      let before: number | undefined;
+      for (;;) {
+        const page = await list(before);
+        for (const game of page.items) yield view(game);
+        if (page.next === null) return;
+        before = page.next;
+      }
+    })();
+  }
+
   async legalMoves(id: string): Promise<readonly string[]> {
     return (await this.load(id)).legalMoves;
   }
@@ -221,12 +326,11 @@ export class GameService {
 
   async submitMove(id: string, move: string, write: WriteOptions): Promise<GameView> {
     let played: { version: number; position: string; state: unknown } | undefined;
-    const view = await this.write(id, write, `move:${move}`, (game, seat, engine) => {
+    const view = await this.write(id, write, `move:${move}`, (game, seat, engine, at) => {
       if (game.toMove !== seat) throw notYourTurn(engine, game);
       const state = this.restore(engine, game);
       const { next, notation, details } = this.applyMove(engine, game, state, move);
       played = { version: game.version + 1, position: engine.formatState(next), state: next };
-      const at = this.now().toISOString();
       const record: MoveRecord = { ply: game.ply + 1, notation, seat, at, ...(details ? { details } : {}) };
       const fields = this.positionFields(engine, next);
       return {
@@ -364,7 +468,7 @@ export class GameService {
     id: string,
     write: WriteOptions,
     action: string,
-    compute: (game: StoredGame, seat: Side, engine: AnyEngine) => StoredGame,
+    compute: (game: StoredGame, seat: Side, engine: AnyEngine, at: string) => StoredGame,
   ): Promise<GameView> {
     const key = write.idempotencyKey;
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
@@ -384,8 +488,11 @@ export class GameService {
       const game = cached ?? (await this.load(id));
       if (!cached) this.remember(game);
       const engine = this.engineFor(game.kind);
+      const now = this.now();
+      const at = now.toISOString();
       let next: StoredGame;
       let fingerprint: string;
+      let timedOut: StoredGame | undefined;
       try {
         const seat = authorizeSeat(game, caller);
         fingerprint = `${seat}:${action}`;
@@ -393,20 +500,32 @@ export class GameService {
           const seen = await this.storage.games.idempotencyRecord(id, key);
           if (seen) return this.replay(engine, seen, fingerprint);
         }
-        if (write.expectedVersion !== undefined && write.expectedVersion !== game.version) {
-          throw versionConflict(game.version);
+        const vacations = await this.vacationsOf(game);
+        if (isOverdue(game, now.getTime(), vacations)) {
+          // Too late: the service ends the game by timeout itself (the sweep may not have yet).
+          timedOut = this.timedOut(game, now.getTime(), vacations);
+        } else if (game.status === 'finished' && game.outcome?.reason === 'timeout') {
+          // Whoever ended it (a sweep, or this write a moment ago), the answer is the same.
+          throw timeoutError(this.view(game));
         }
-        if (game.status === 'finished') {
-          throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
+        if (!timedOut) {
+          if (write.expectedVersion !== undefined && write.expectedVersion !== game.version) {
+            throw versionConflict(game.version);
+          }
+          if (game.status === 'finished') {
+            throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
+          }
         }
-        next = {
-          ...compute(game, seat, engine),
-          version: game.version + 1,
-          updatedAt: this.now().toISOString(),
-        };
+        next = timedOut ?? this.timed(game, compute(game, seat, engine, at), now.getTime(), vacations);
       } catch (error) {
         if (cached && error instanceof GameError) continue;
         throw error;
+      }
+      if (timedOut) {
+        const result = await this.commit(game, timedOut);
+        if (result.status === 'updated') throw timeoutError(this.view(timedOut));
+        if (result.status === 'missing') throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
+        continue;
       }
       const view = toGameView(engine, next);
       const result = await this.storage.games.update(
@@ -415,8 +534,10 @@ export class GameService {
         key === undefined ? undefined : { key, fingerprint },
         gameNotices(game, next, view, next.updatedAt),
       );
-      if (result.status === 'updated') this.remember(next);
-      else this.recent.delete(id);
+      if (result.status === 'updated') {
+        this.remember(next);
+        this.announce(next);
+      } else this.recent.delete(id);
       switch (result.status) {
         case 'updated':
           return view;
@@ -429,6 +550,120 @@ export class GameService {
       }
     }
     throw new GameError('VERSION_CONFLICT', 'The game is changing too fast; read it and retry');
+  }
+
+  /** `next` (computed from `game` at `at`) with its version, write time and time fields. */
+  private timed(game: StoredGame, next: StoredGame, at: number, vacations: Vacations): StoredGame {
+    return {
+      ...next,
+      ...retime(game, next, at, vacations),
+      version: game.version + 1,
+      updatedAt: new Date(at).toISOString(),
+    };
+  }
+
+  /** The game ended by timeout at `at`: the side to move loses (see clock.ts). */
+  private timedOut(game: StoredGame, at: number, vacations: Vacations): StoredGame {
+    const loser = game.toMove ?? 0;
+    const over = this.finish(game, { winner: other(loser), reason: 'timeout' });
+    return {
+      ...over,
+      ...retime(game, over, at, vacations, true),
+      version: game.version + 1,
+      updatedAt: new Date(at).toISOString(),
+    };
+  }
+
+  /** Compare-and-set a write made by the service itself (no idempotency key), with its notices. */
+  private async commit(game: StoredGame, next: StoredGame) {
+    const view = this.view(next);
+    const result = await this.storage.games.update(
+      next,
+      game.version,
+      undefined,
+      gameNotices(game, next, view, next.updatedAt),
+    );
+    if (result.status === 'updated') {
+      this.remember(next);
+      this.announce(next);
+    } else this.recent.delete(game.id);
+    return result;
+  }
+
+  /** Tells the sweeper of a deadline or reminder this write set. */
+  private announce(game: StoredGame): void {
+    if (!this.onDeadline || game.status !== 'ongoing') return;
+    const index = clockIndexOf(game);
+    const due = [index.deadline, index.reminder].filter((t): t is number => t !== null);
+    if (due.length > 0) this.onDeadline(Math.min(...due));
+  }
+
+  /** The vacations of the accounts seated in an ongoing correspondence game (none otherwise). */
+  async vacationsOf(game: StoredGame): Promise<Vacations> {
+    if (game.status !== 'ongoing' || game.timeControl?.type !== 'correspondence') return NO_VACATIONS;
+    return this.vacationsFor(gameAccounts(game));
+  }
+
+  /** The vacation windows of these accounts. */
+  async vacationsFor(accounts: readonly string[]): Promise<Vacations> {
+    const unique = [...new Set(accounts)];
+    const records = await Promise.all(unique.map((a) => this.storage.clocks.getVacation(a)));
+    return new Map(unique.map((a, i) => [a, records[i]?.windows ?? []]));
+  }
+
+  /**
+   * Brings a game's time up to date with the vacations of its players: ends it by timeout when its
+   * deadline has passed, or stores the deadline a vacation moved. Undefined for an unknown game.
+   */
+  async settleTime(
+    id: string,
+  ): Promise<
+    { readonly game: StoredGame; readonly outcome: 'timeout' | 'updated' | 'unchanged' } | undefined
+  > {
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+      const game = await this.storage.games.get(id);
+      if (!game) return undefined;
+      if (game.status !== 'ongoing') return { game, outcome: 'unchanged' };
+      const at = this.now().getTime();
+      const vacations = await this.vacationsOf(game);
+      let next: StoredGame;
+      let outcome: 'timeout' | 'updated';
+      if (isOverdue(game, at, vacations)) {
+        next = this.timedOut(game, at, vacations);
+        outcome = 'timeout';
+      } else {
+        const fields = retime(game, game, at, vacations);
+        if (sameTiming(game, fields)) return { game, outcome: 'unchanged' };
+        next = { ...game, ...fields, version: game.version + 1, updatedAt: new Date(at).toISOString() };
+        outcome = 'updated';
+      }
+      const result = await this.commit(game, next);
+      if (result.status === 'updated') return { game: next, outcome };
+      if (result.status === 'missing') return undefined;
+    }
+    throw new GameError('VERSION_CONFLICT', `Game ${id} is changing too fast to settle its clock`);
+  }
+
+  /**
+   * Sends `game.deadline_soon` to the account to move if its reminder is due: at most once per
+   * turn, whichever node gets there first. True when this call sent it.
+   */
+  async remind(id: string): Promise<boolean> {
+    const settled = await this.settleTime(id);
+    if (!settled || settled.game.status !== 'ongoing') return false;
+    const { game } = settled;
+    const at = this.now();
+    const index = clockIndexOf(game);
+    if (index.reminder === null || index.reminder > at.getTime() || index.mover === null) return false;
+    const view = this.view(game);
+    return this.storage.clocks.markReminded(game.id, index.turn, [
+      {
+        to: [index.mover],
+        type: 'game.deadline_soon',
+        at: at.toISOString(),
+        data: { game: view, seat: game.toMove, deadlineAt: game.deadlineAt },
+      },
+    ]);
   }
 
   private remember(game: StoredGame): void {
@@ -506,6 +741,12 @@ function assertGameId(id: string): void {
   if (!GAME_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed game id "${id}"`, { field: 'id' });
 }
 
+function timeoutError(game: GameView): GameError {
+  return new GameError('TIMEOUT', 'Time ran out before this action: the game ended by timeout', {
+    result: game.result,
+  });
+}
+
 function versionConflict(currentVersion: number): GameError {
   return new GameError('VERSION_CONFLICT', `The game is at version ${currentVersion}`, { currentVersion });
 }
@@ -529,6 +770,26 @@ function moveError(error: EngineError, game: StoredGame): GameError {
 /** Cursors are opaque to clients: base64url of the sequence number to continue below. */
 function encodeCursor(seq: number): string {
   return Buffer.from(`s${seq}`).toString('base64url');
+}
+
+/** The my-turn list's cursor: base64url of its keyset position (score and game id). */
+function encodeTurnCursor(at: TurnCursor): string {
+  return Buffer.from(`t${at.score}:${at.id}`).toString('base64url');
+}
+
+function decodeTurnCursor(cursor: string): TurnCursor {
+  const match = /^t(\d{1,16}):([A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!match) throw new GameError('INVALID_INPUT', 'Malformed cursor', { field: 'cursor' });
+  return { score: Number(match[1]), id: match[2] as string };
+}
+
+function parseStatus(status: string): GameStatus {
+  if (status !== 'ongoing' && status !== 'finished') {
+    throw new GameError('INVALID_INPUT', `status must be ongoing or finished, not ${status}`, {
+      field: 'status',
+    });
+  }
+  return status;
 }
 
 function decodeCursor(cursor: string): number {

@@ -2,6 +2,7 @@ import type { Storage } from '../store/store';
 import { AccountService } from './accounts';
 import { Authenticator } from './auth';
 import { ChallengeService } from './challenges';
+import { ClockService } from './clocks';
 import { FeedService } from './feed';
 import { GameService } from './games';
 import { WebhookService, type WebhookOptions } from './webhooks';
@@ -13,6 +14,8 @@ export interface Services {
   readonly challenges: ChallengeService;
   readonly feed: FeedService;
   readonly webhooks: WebhookService;
+  /** Deadlines, timeouts, reminders and vacations. */
+  readonly clocks: ClockService;
 }
 
 export interface ServiceOptions {
@@ -32,5 +35,6 @@ export function createServices(
     challenges: new ChallengeService(storage, auth, games, now),
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
+    clocks: new ClockService(storage, auth, games, now),
   };
 }

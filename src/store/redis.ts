@@ -1,14 +1,19 @@
 import Redis, { type RedisOptions } from 'ioredis';
 import { createHash, randomBytes } from 'node:crypto';
+import type { GameKind } from '../engines/types';
 import { createLimiter } from './limiter';
 import {
   DELIVERY_LOG_MAX_LENGTH,
+  clockIndexOf,
+  isTurnOf,
+  OVER,
   FEED_RETENTION_MS,
   GAME_STATUSES,
   IDEMPOTENCY_TTL_SECONDS,
   type AccountStore,
   type ChallengeStore,
   type ChallengeUpdateResult,
+  type ClockStore,
   type EventFeed,
   type FeedEvent,
   type FeedEventType,
@@ -26,6 +31,9 @@ import {
   type StoredGame,
   type StoredSeek,
   type StoredToken,
+  type StoredVacation,
+  type TurnCursor,
+  type TurnPage,
   type UpdateResult,
   type DeliveryAttempt,
   type DeliveryLogPage,
@@ -57,6 +65,13 @@ import {
 //   p feed:{a}              stream, entry id <seq>-0, fields type, at, ms (at in epoch ms), data (JSON)
 //   p feedseq:{a}           the feed's last seq (INCR)
 //   p feedlive:{a}          pub/sub channel carrying each appended event as FeedEvent JSON
+// Clocks (kept in step by every script that writes a game; see index_clock):
+//   p deadlines             sorted set of game ids, score = deadline ms (or a claim's lease end)
+//   p reminders             sorted set of game ids, score = reminder ms (or a claim's lease end)
+//   p games:turn:<a>        sorted set of ongoing games where a is to move, score = deadline ms
+//                           (no deadline: NO_DEADLINE_SCORE + turn start ms)
+//   game:{g} fields turn, reminded: the game's turn, and the turn a reminder was sent for
+//   p vacation:<a>          hash: doc (JSON StoredVacation), version
 //   p rl:<name>...          rate-limiter-flexible's counters
 // Writes that append notices do so in the same script, so they touch feeds on other slots: this
 // relies on a single Redis (a Cluster deployment would need an outbox instead).
@@ -130,11 +145,36 @@ end
 `;
 
 /**
- * Create only if absent, with its indexes and notices.
- * KEYS[1] game; ARGV: prefix, id, doc, version, indexes (JSON), notices (JSON).
+ * Lua: keep a game's deadline, reminder and my-turn entries in step with its document. `spec` is
+ * JSON from clockIndexArgument() (scores as strings, '' for none). A reminder already sent for
+ * this turn is not indexed again.
  */
-const CREATE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}
+const INDEX_CLOCK = `
+local function index_clock(p, key, id, spec)
+  local c = cjson.decode(spec)
+  if c.deadline ~= '' then
+    redis.call('ZADD', p .. 'deadlines', c.deadline, id)
+  else
+    redis.call('ZREM', p .. 'deadlines', id)
+  end
+  redis.call('HSET', key, 'turn', c.turn)
+  if c.reminder ~= '' and redis.call('HGET', key, 'reminded') ~= c.turn then
+    redis.call('ZADD', p .. 'reminders', c.reminder, id)
+  else
+    redis.call('ZREM', p .. 'reminders', id)
+  end
+  for _, account in ipairs(c.accounts) do redis.call('ZREM', p .. 'games:turn:' .. account, id) end
+  if c.mover ~= '' then redis.call('ZADD', p .. 'games:turn:' .. c.mover, c.score, id) end
+end
+`;
+
+/**
+ * Create only if absent, with its indexes and notices.
+ * KEYS[1] game; ARGV: prefix, id, doc, version, indexes (JSON), notices (JSON), clock index (JSON).
+ */
+const CREATE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CLOCK}
 if not create_game(ARGV[1], KEYS[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]) then return 0 end
+index_clock(ARGV[1], KEYS[1], ARGV[2], ARGV[7])
 append_notices(ARGV[1], ARGV[6])
 return 1
 `;
@@ -143,9 +183,9 @@ return 1
  * Check idempotency key, then version; write doc, remember the answer, move the status index entry,
  * append notices, publish: all or nothing.
  * KEYS[1] game, KEYS[2] idempotency record; ARGV: prefix, expected version, doc, version,
- * idempotent ('1'/'0'), record, ttl, channel, id, status, notices (JSON).
+ * idempotent ('1'/'0'), record, ttl, channel, id, status, notices (JSON), clock index (JSON).
  */
-const UPDATE_SCRIPT = `${APPEND_NOTICES}
+const UPDATE_SCRIPT = `${APPEND_NOTICES}${INDEX_CLOCK}
 if ARGV[5] == '1' then
   local seen = redis.call('GET', KEYS[2])
   if seen then return {'replayed', seen} end
@@ -164,9 +204,40 @@ if seq then
   end
   redis.call('ZADD', ARGV[1] .. 'games:status:' .. ARGV[10], seq, ARGV[9])
 end
+index_clock(ARGV[1], KEYS[1], ARGV[9], ARGV[12])
 append_notices(ARGV[1], ARGV[11])
 redis.call('PUBLISH', ARGV[8], ARGV[3])
 return {'updated'}
+`;
+
+/**
+ * Due entries of a sorted set, earliest first, each leased (re-scored) until ARGV[3].
+ * KEYS[1] the set; ARGV: now ms, limit, lease end ms.
+ */
+const CLAIM_DUE_SCRIPT = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', ARGV[3], id) end
+return ids
+`;
+
+/**
+ * Once per turn (never for a finished game): record the reminder, drop its entry and append the
+ * notices. KEYS[1] game, KEYS[2] reminders; ARGV: prefix, id, turn, notices (JSON).
+ */
+const MARK_REMINDED_SCRIPT = `${APPEND_NOTICES}
+if ARGV[3] == '${OVER}' or redis.call('HGET', KEYS[1], 'turn') ~= ARGV[3] then return 0 end
+if redis.call('HGET', KEYS[1], 'reminded') == ARGV[3] then return 0 end
+redis.call('HSET', KEYS[1], 'reminded', ARGV[3])
+redis.call('ZREM', KEYS[2], ARGV[2])
+append_notices(ARGV[1], ARGV[4])
+return 1
+`;
+
+/** Compare-and-set on version ('0': absent). KEYS[1] vacation; ARGV: expected version, doc, version. */
+const SAVE_VACATION_SCRIPT = `
+if (redis.call('HGET', KEYS[1], 'version') or '0') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'doc', ARGV[2], 'version', ARGV[3])
+return 1
 `;
 
 /** Lua: store a token and list it under its account (oldest first). */
@@ -218,9 +289,9 @@ return 1
  * writes nothing), indexes and notices in the same step.
  * KEYS[1] challenge, KEYS[2] game (the challenge key again when no game); ARGV: prefix, expected
  * version, id, doc, version, index (JSON), notices (JSON), game doc ('' for none), game id, game
- * version, game indexes (JSON).
+ * version, game indexes (JSON), game clock index (JSON).
  */
-const UPDATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CHALLENGE}
+const UPDATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CHALLENGE}${INDEX_CLOCK}
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return 'missing' end
 if version ~= ARGV[2] then return 'conflict' end
@@ -229,6 +300,7 @@ if ARGV[8] ~= '' and not create_game(ARGV[1], KEYS[2], ARGV[9], ARGV[8], ARGV[10
 end
 redis.call('HSET', KEYS[1], 'doc', ARGV[4], 'version', ARGV[5])
 index_challenge(ARGV[1], ARGV[3], ARGV[6])
+if ARGV[8] ~= '' then index_clock(ARGV[1], KEYS[2], ARGV[9], ARGV[12]) end
 append_notices(ARGV[1], ARGV[7])
 return 'updated'
 `;
@@ -287,6 +359,9 @@ return {events, redis.call('GET', KEYS[2]) or '0', oldest[1] and oldest[1][1] or
 const SCRIPTS = {
   boardhostCreate: { numberOfKeys: 1, lua: CREATE_SCRIPT },
   boardhostUpdate: { numberOfKeys: 2, lua: UPDATE_SCRIPT },
+  boardhostClaimDue: { numberOfKeys: 1, lua: CLAIM_DUE_SCRIPT },
+  boardhostMarkReminded: { numberOfKeys: 2, lua: MARK_REMINDED_SCRIPT },
+  boardhostSaveVacation: { numberOfKeys: 1, lua: SAVE_VACATION_SCRIPT },
   boardhostCreateAccount: { numberOfKeys: 3, lua: CREATE_ACCOUNT_SCRIPT },
   boardhostAddToken: { numberOfKeys: 2, lua: ADD_TOKEN_SCRIPT },
   boardhostCompareAndSet: { numberOfKeys: 1, lua: COMPARE_AND_SET_SCRIPT },
@@ -304,6 +379,9 @@ type StreamEntry = [id: string, fields: string[]];
 interface ScriptedRedis extends Redis {
   boardhostCreate(...args: Arg[]): Promise<number>;
   boardhostUpdate(...args: Arg[]): Promise<[string, string?]>;
+  boardhostClaimDue(...args: Arg[]): Promise<string[]>;
+  boardhostMarkReminded(...args: Arg[]): Promise<number>;
+  boardhostSaveVacation(...args: Arg[]): Promise<number>;
   boardhostCreateAccount(...args: Arg[]): Promise<number>;
   boardhostAddToken(...args: Arg[]): Promise<number>;
   boardhostCompareAndSet(...args: Arg[]): Promise<number>;
@@ -362,6 +440,19 @@ function gameIndexes(game: StoredGame): string {
     `games:status:${game.status}`,
     ...[...accounts].map((a) => `games:account:${a}`),
   ]);
+}
+
+/** A game's clock index entries as index_clock reads them (scores as text, '' for none). */
+function clockIndexArgument(game: StoredGame): string {
+  const index = clockIndexOf(game);
+  return JSON.stringify({
+    deadline: index.deadline === null ? '' : String(index.deadline),
+    reminder: index.reminder === null ? '' : String(index.reminder),
+    turn: index.turn,
+    accounts: index.accounts,
+    mover: index.mover ?? '',
+    score: String(index.moverScore),
+  });
 }
 
 /** Accounts a challenge involves: challenger, destination and named players. */
@@ -438,6 +529,7 @@ export class RedisGameStore implements GameStore {
       game.version,
       gameIndexes(game),
       noticesArgument(notices),
+      clockIndexArgument(game),
     );
     if (created !== 1) throw new Error(`game ${game.id} exists`);
   }
@@ -517,6 +609,7 @@ export class RedisGameStore implements GameStore {
       next.id,
       next.status,
       noticesArgument(notices),
+      clockIndexArgument(next),
     );
     if (status === 'replayed') return { status, record: JSON.parse(payload as string) as IdempotencyRecord };
     if (status === 'conflict') return { status, currentVersion: Number(payload) };
@@ -605,6 +698,126 @@ export class RedisEventBus implements GameEventBus {
   /** Closes the subscriber connection (shared with the feed). */
   async close(): Promise<void> {
     await this.fanout.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Clocks: deadlines, reminders, my-turn lists and vacations.
+
+export class RedisClockStore implements ClockStore {
+  private readonly redis: ScriptedRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.redis = scripted(redis);
+  }
+
+  async claimDeadlines(now: number, limit: number, leaseUntil: number): Promise<string[]> {
+    return this.claim(`${this.prefix}deadlines`, now, limit, leaseUntil);
+  }
+
+  async claimReminders(now: number, limit: number, leaseUntil: number): Promise<string[]> {
+    return this.claim(`${this.prefix}reminders`, now, limit, leaseUntil);
+  }
+
+  private async claim(key: string, now: number, limit: number, leaseUntil: number): Promise<string[]> {
+    const count = wholeNumber(limit);
+    if (count === 0) return [];
+    return this.redis.boardhostClaimDue(key, String(Math.floor(now)), count, String(Math.floor(leaseUntil)));
+  }
+
+  async nextDue(): Promise<number | null> {
+    const [deadline, reminder] = await Promise.all([
+      this.redis.zrange(`${this.prefix}deadlines`, 0, 0, 'WITHSCORES'),
+      this.redis.zrange(`${this.prefix}reminders`, 0, 0, 'WITHSCORES'),
+    ]);
+    const scores = [deadline[1], reminder[1]].filter((s): s is string => s !== undefined).map(Number);
+    return scores.length === 0 ? null : Math.min(...scores);
+  }
+
+  async markReminded(gameId: string, turn: string, notices: readonly Notice[]): Promise<boolean> {
+    const marked = await this.redis.boardhostMarkReminded(
+      `${this.prefix}game:{${gameId}}`,
+      `${this.prefix}reminders`,
+      this.prefix,
+      gameId,
+      turn,
+      noticesArgument(notices),
+    );
+    return marked === 1;
+  }
+
+  async listTurn(
+    account: string,
+    filter: { readonly kind?: GameKind },
+    limit: number,
+    after?: TurnCursor,
+  ): Promise<TurnPage> {
+    const key = `${this.prefix}games:turn:${account}`;
+    const batchSize = Math.max(limit * 2, 20);
+    const items: StoredGame[] = [];
+    const seen = new Set<string>();
+    let last: TurnCursor | null = null;
+    // Keyset over (score, id): read from the cursor's score on, skipping what sorts at or before
+    // it. `offset` skips the entries already read that share the batch's last score (ties).
+    let min = after ? String(after.score) : '-inf';
+    let offset = 0;
+    for (;;) {
+      const batch = await this.redis.zrangebyscore(
+        key,
+        min,
+        '+inf',
+        'WITHSCORES',
+        'LIMIT',
+        offset,
+        batchSize,
+      );
+      const entries: TurnCursor[] = [];
+      for (let i = 0; i + 1 < batch.length; i += 2) {
+        entries.push({ id: batch[i] as string, score: Number(batch[i + 1]) });
+      }
+      const docs = await Promise.all(entries.map((e) => this.get(e.id)));
+      for (let i = 0; i < entries.length; i++) {
+        const entry = entries[i] as TurnCursor;
+        const game = docs[i];
+        if (after && (entry.score < after.score || (entry.score === after.score && entry.id <= after.id))) {
+          continue;
+        }
+        if (seen.has(entry.id)) continue;
+        seen.add(entry.id);
+        if (!game || !isTurnOf(game, account) || (filter.kind && game.kind !== filter.kind)) continue;
+        if (items.length === limit) return { items, next: last };
+        items.push(game);
+        last = entry;
+      }
+      if (entries.length < batchSize) return { items, next: null };
+      const lastScore = (entries[entries.length - 1] as TurnCursor).score;
+      const ties = entries.filter((e) => e.score === lastScore).length;
+      offset = String(lastScore) === min ? offset + ties : ties;
+      min = String(lastScore);
+    }
+  }
+
+  private async get(id: string): Promise<StoredGame | undefined> {
+    const doc = await this.redis.hget(`${this.prefix}game:{${id}}`, 'doc');
+    return doc ? (JSON.parse(doc) as StoredGame) : undefined;
+  }
+
+  async getVacation(account: string): Promise<StoredVacation | undefined> {
+    const doc = await this.redis.hget(`${this.prefix}vacation:${account}`, 'doc');
+    return doc ? (JSON.parse(doc) as StoredVacation) : undefined;
+  }
+
+  async saveVacation(next: StoredVacation, expectedVersion: number): Promise<boolean> {
+    const saved = await this.redis.boardhostSaveVacation(
+      `${this.prefix}vacation:${next.account}`,
+      String(expectedVersion),
+      JSON.stringify(next),
+      String(next.version),
+    );
+    return saved === 1;
   }
 }
 
@@ -762,6 +975,7 @@ export class RedisChallengeStore implements ChallengeStore {
       game?.id ?? '',
       game?.version ?? 0,
       game ? gameIndexes(game) : '[]',
+      game ? clockIndexArgument(game) : '',
     );
     if (result === 'game-exists') throw new Error(`game ${game?.id} exists`);
     return result;
@@ -884,6 +1098,7 @@ export function redisStorage(data: Redis, subscriber: Redis, prefix: string): St
     name: 'redis',
     games,
     events: new RedisEventBus(fanout, (id) => games.channel(id)),
+    clocks: new RedisClockStore(data, prefix),
     accounts: new RedisAccountStore(data, prefix),
     challenges: new RedisChallengeStore(data, prefix),
     seeks: new RedisSeekStore(data, prefix),

@@ -13,6 +13,8 @@ import {
   type NewDeliveryAttempt,
   type StoredWebhook,
   type WebhookClaim,
+  type StoredVacation,
+  type TurnCursor,
 } from '../../src/store/store';
 
 let counter = 0;
@@ -876,6 +878,230 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     });
 
     describe('webhooks', () => describeWebhookContract(() => storage));
+    describe('clocks', () => {
+      // Each test gets an empty storage: claims and lists see every game of the keyspace.
+      let fresh: Storage;
+      beforeEach(async () => {
+        fresh = await open();
+      });
+      afterEach(async () => {
+        await fresh.games.close();
+        await fresh.events.close();
+      });
+
+      const T0 = Date.parse('2031-03-01T00:00:00.000Z');
+      /** An ongoing correspondence game of `accounts` (seat 0 to move) with these times. */
+      const timed = (
+        accounts: [string | null, string | null],
+        deadline: number | null,
+        reminder: number | null = null,
+        overrides: Partial<StoredGame> = {},
+      ) =>
+        gameOf(accounts, {
+          timeControl: { type: 'correspondence', daysPerMove: 1 },
+          deadlineAt: deadline === null ? null : iso(deadline),
+          reminderAt: reminder === null ? null : iso(reminder),
+          createdAt: iso(T0),
+          updatedAt: iso(T0),
+          ...overrides,
+        });
+      /** The game after a move by the side to move: the other seat to move, new times. */
+      const moved = (
+        game: StoredGame,
+        deadline: number | null,
+        reminder: number | null = null,
+      ): StoredGame => {
+        const next = advanced(game);
+        return {
+          ...next,
+          toMove: game.toMove === 0 ? 1 : 0,
+          deadlineAt: deadline === null ? null : iso(deadline),
+          reminderAt: reminder === null ? null : iso(reminder),
+        };
+      };
+      const finished = (game: StoredGame): StoredGame => ({
+        ...game,
+        version: game.version + 1,
+        status: 'finished',
+        toMove: null,
+        outcome: { winner: 1, reason: 'timeout' },
+      });
+
+      it('claims games whose deadline has come, earliest first, each hidden until its lease ends', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const g1 = timed([a, b], T0 + 1000);
+        const g2 = timed([a, b], T0 + 500);
+        const g3 = timed([a, b], T0 + 5000);
+        const none = timed([a, b], null, null, { timeControl: { type: 'unlimited' } });
+        const over = finished(timed([a, b], T0));
+        for (const game of [g1, g2, g3, none]) await fresh.games.create(game);
+        await fresh.games.create({ ...over, version: 0 });
+        expect(await fresh.clocks.claimDeadlines(T0 + 999, 10, T0 + 60_000)).toEqual([g2.id]);
+        expect(await fresh.clocks.claimDeadlines(T0 + 1000, 10, T0 + 60_000)).toEqual([g1.id]);
+        expect(await fresh.clocks.claimDeadlines(T0 + 1000, 10, T0 + 60_000)).toEqual([]);
+        // Leases run out (ties by id); the limit caps a claim.
+        expect(await fresh.clocks.claimDeadlines(T0 + 60_000, 2, T0 + 120_000)).toEqual([g3.id, g1.id]);
+        expect(await fresh.clocks.claimDeadlines(T0 + 60_000, 2, T0 + 120_000)).toEqual([g2.id]);
+        expect(await fresh.clocks.claimDeadlines(T0 + 60_000, 0, T0 + 120_000)).toEqual([]);
+        // A write sets the entry anew: a move moves the deadline, the end of the game removes it.
+        expect(await fresh.games.update(moved(g1, T0 + 70_000), 0)).toEqual({ status: 'updated' });
+        expect(await fresh.games.update(finished(g2), 0)).toEqual({ status: 'updated' });
+        expect(await fresh.clocks.claimDeadlines(T0 + 119_999, 10, T0 + 200_000)).toEqual([g1.id]);
+        expect(await fresh.clocks.claimDeadlines(T0 + 120_000, 10, T0 + 200_000)).toEqual([g3.id]);
+        expect(await fresh.clocks.claimDeadlines(T0 + 10 ** 9, 10, T0 + 10 ** 10)).toEqual([g1.id, g3.id]);
+      });
+
+      it('lets exactly one of 20 concurrent claims take a due game', async () => {
+        const game = timed([uid('a'), uid('b')], T0);
+        await fresh.games.create(game);
+        const claims = await Promise.all(
+          Array.from({ length: 20 }, () => fresh.clocks.claimDeadlines(T0, 10, T0 + 30_000)),
+        );
+        expect(claims.flat()).toEqual([game.id]);
+      });
+
+      it('indexes the game a challenge becomes, with the challenge write', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const challenge = sampleChallenge(a, b);
+        await fresh.challenges.createChallenge(challenge, []);
+        const game = timed([b, a], T0 + 10, T0 + 5);
+        const accepted = { ...challenge, version: 1, status: 'accepted' as const, gameId: game.id };
+        expect(await fresh.challenges.updateChallenge(accepted, 0, { notices: [], game })).toBe('updated');
+        expect(await fresh.clocks.claimDeadlines(T0 + 10, 10, T0 + 60_000)).toEqual([game.id]);
+        expect(await fresh.clocks.claimReminders(T0 + 10, 10, T0 + 60_000)).toEqual([game.id]);
+        expect((await fresh.clocks.listTurn(b, {}, 10)).items).toEqual([game]);
+      });
+
+      it('tells the earliest deadline or reminder, null when there is none', async () => {
+        expect(await fresh.clocks.nextDue()).toBeNull();
+        const [a, b] = [uid('a'), uid('b')];
+        await fresh.games.create(timed([a, b], T0 + 900, T0 + 800));
+        await fresh.games.create(timed([a, b], T0 + 700));
+        expect(await fresh.clocks.nextDue()).toBe(T0 + 700);
+        await fresh.clocks.claimDeadlines(T0 + 700, 10, T0 + 5000);
+        expect(await fresh.clocks.nextDue()).toBe(T0 + 800);
+      });
+
+      it('records a reminder once per turn, appending its notice only then', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const game = timed([a, b], T0 + 1000, T0 + 900);
+        await fresh.games.create(game);
+        expect(await fresh.clocks.claimReminders(T0 + 899, 10, T0 + 5000)).toEqual([]);
+        expect(await fresh.clocks.claimReminders(T0 + 900, 10, T0 + 5000)).toEqual([game.id]);
+        const remind = (n: number, turn = '0') =>
+          fresh.clocks.markReminded(game.id, turn, [notice([a], 'game.deadline_soon', { n })]);
+        // 20 nodes at once: one records it.
+        const results = await Promise.all(Array.from({ length: 20 }, (_, i) => remind(i)));
+        expect(results.filter((r) => r)).toHaveLength(1);
+        expect(await remind(99)).toBe(false);
+        let feed = await fresh.feed.read(a, 0, 10);
+        expect(feed.events.map((e) => e.type)).toEqual(['game.deadline_soon']);
+        expect((await fresh.feed.read(b, 0, 10)).last).toBe(0);
+        // Nothing left to claim, even after the lease; a write in the same turn does not index it again.
+        expect(await fresh.clocks.claimReminders(T0 + 10_000, 10, T0 + 20_000)).toEqual([]);
+        const offered = { ...game, version: 1, drawOffer: 1 as const };
+        expect(await fresh.games.update(offered, 0)).toEqual({ status: 'updated' });
+        expect(await fresh.clocks.claimReminders(T0 + 10_000, 10, T0 + 20_000)).toEqual([]);
+        // A stale turn is refused; the next turn has its own reminder.
+        const next = moved(offered, T0 + 3000, T0 + 2900);
+        expect(await fresh.games.update(next, 1)).toEqual({ status: 'updated' });
+        expect(await remind(100)).toBe(false);
+        expect(await fresh.clocks.claimReminders(T0 + 2900, 10, T0 + 20_000)).toEqual([game.id]);
+        expect(await remind(101, '1')).toBe(true);
+        feed = await fresh.feed.read(a, 0, 10);
+        expect(feed.events.map((e) => e.data)).toEqual([expect.anything(), { n: 101 }]);
+        // Once over, no reminder is recorded.
+        const third = moved(next, T0 + 9000, T0 + 8000);
+        await fresh.games.update(third, next.version);
+        await fresh.games.update(finished(third), third.version);
+        expect(await fresh.clocks.markReminded(game.id, '2', [notice([a])])).toBe(false);
+        expect(await fresh.clocks.markReminded(game.id, 'over', [notice([a])])).toBe(false);
+        expect(await fresh.clocks.claimReminders(T0 + 10 ** 9, 10, T0 + 10 ** 10)).toEqual([]);
+        expect((await fresh.feed.read(a, 0, 10)).last).toBe(2);
+        expect(await fresh.clocks.markReminded(uid('nosuchgame'), '0', [notice([a])])).toBe(false);
+      });
+
+      it('lists the games where an account is to move by deadline (none last), ties by id, with a keyset cursor', async () => {
+        const [a, b, c] = [uid('a'), uid('b'), uid('c')];
+        const late = timed([a, b], T0 + 9000);
+        const early = timed([a, c], T0 + 1000);
+        const tie1 = timed([a, b], T0 + 5000, null, { kind: 'oware' });
+        const tie2 = timed([a, c], T0 + 5000);
+        const waitingLong = timed([a, b], null, null, { createdAt: iso(T0 - 5000) });
+        const waitingShort = timed([a, b], null, null, { createdAt: iso(T0 - 1000) });
+        const theirs = timed([b, a], T0 + 2000);
+        const self = timed([a, a], T0 + 3000);
+        const games = [late, early, tie1, tie2, waitingLong, waitingShort, theirs, self];
+        for (const game of games) await fresh.games.create(game);
+        const expected = [early, self, tie1, tie2, late, waitingLong, waitingShort].map((g) => g.id);
+        const ids = (page: { items: readonly StoredGame[] }) => page.items.map((g) => g.id);
+        expect(ids(await fresh.clocks.listTurn(a, {}, 100))).toEqual(expected);
+        expect(ids(await fresh.clocks.listTurn(b, {}, 100))).toEqual([theirs.id]);
+        expect(ids(await fresh.clocks.listTurn(a, { kind: 'oware' }, 100))).toEqual([tie1.id]);
+        expect(await fresh.clocks.listTurn(uid('nobody'), {}, 10)).toEqual({ items: [], next: null });
+        for (const size of [1, 2, 3]) {
+          const paged: string[] = [];
+          let after: TurnCursor | undefined;
+          for (let pages = 0; pages < 20; pages++) {
+            const page = await fresh.clocks.listTurn(a, {}, size, after);
+            expect(page.items.length).toBeLessThanOrEqual(size);
+            paged.push(...ids(page));
+            if (page.next === null) break;
+            after = page.next;
+          }
+          expect(paged).toEqual(expected);
+        }
+        // Moving takes a game off the mover's list and puts it on the other's; so does finishing.
+        await fresh.games.update(moved(early, T0 + 4000), 0);
+        await fresh.games.update(finished(self), 0);
+        expect(ids(await fresh.clocks.listTurn(a, {}, 100))).toEqual(expected.slice(2));
+        expect(ids(await fresh.clocks.listTurn(c, {}, 100))).toEqual([early.id]);
+        // A cursor past a game that has moved on still continues after its position.
+        const first = await fresh.clocks.listTurn(a, {}, 1);
+        expect(ids(first)).toEqual([tie1.id]);
+        await fresh.games.update(moved(tie1, T0 + 8000), 0);
+        expect(ids(await fresh.clocks.listTurn(a, {}, 100, first.next ?? undefined))).toEqual(
+          expected.slice(3),
+        );
+      });
+
+      it('pages through ties of one score longer than a store batch', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const games = Array.from({ length: 45 }, () => timed([a, b], T0 + 1000));
+        for (const game of games) await fresh.games.create(game);
+        const paged: string[] = [];
+        let after: TurnCursor | undefined;
+        for (let pages = 0; pages < 100; pages++) {
+          const page = await fresh.clocks.listTurn(a, {}, 7, after);
+          paged.push(...page.items.map((g) => g.id));
+          if (page.next === null) break;
+          after = page.next;
+        }
+        expect(paged).toEqual(games.map((g) => g.id).sort());
+      });
+
+      it('stores vacations with compare-and-set on their version', async () => {
+        const a = uid('a');
+        expect(await fresh.clocks.getVacation(a)).toBeUndefined();
+        const first: StoredVacation = {
+          account: a,
+          version: 1,
+          year: 2031,
+          usedDays: 3,
+          windows: [{ from: iso(T0), until: iso(T0 + 3 * DAY) }],
+        };
+        expect(await fresh.clocks.saveVacation(first, 0)).toBe(true);
+        expect(await fresh.clocks.saveVacation({ ...first, usedDays: 9 }, 0)).toBe(false);
+        expect(await fresh.clocks.getVacation(a)).toEqual(first);
+        const second = { ...first, version: 2, usedDays: 1 };
+        const racing = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => fresh.clocks.saveVacation({ ...second, usedDays: i }, 1)),
+        );
+        expect(racing.filter((saved) => saved)).toHaveLength(1);
+        expect((await fresh.clocks.getVacation(a))?.usedDays).toBe(racing.indexOf(true));
+        expect(await fresh.clocks.getVacation(uid('b'))).toBeUndefined();
+      });
+    });
 
     describe('limiter', () => {
       it('allows the configured points per window, then refuses until the window resets', async () => {

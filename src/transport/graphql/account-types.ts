@@ -9,7 +9,9 @@ import {
   TOKEN_SCOPES,
   type FeedEventType,
 } from '../../store/store';
-import { Game, TimeControl } from './types';
+import { Game, TimeControl, TimeControlInput } from './types';
+
+export { TimeControlInput };
 
 // GraphQL shapes of the account, challenge and feed views (AccountView, TokenView, ChallengeView,
 // SeekView, FeedEvent). As in types.ts, payloads stay the services' plain objects.
@@ -73,15 +75,6 @@ export class BotPolicyInput {
   })
   options?: Record<string, Record<string, unknown[]>> | null;
   @Field(() => Int, { nullable: true, description: '1–1000 (default 10).' }) maxGames?: number | null;
-}
-
-@InputType({ description: 'Omitted: unlimited.' })
-export class TimeControlInput {
-  @Field(() => String, { description: list(TIME_CONTROL_TYPES) }) type!: string;
-  @Field(() => Int, { nullable: true, description: 'realtime: 10–10800.' }) initialSeconds?: number | null;
-  @Field(() => Int, { nullable: true, description: 'realtime: 0–180 (default 0).' })
-  incrementSeconds?: number | null;
-  @Field(() => Int, { nullable: true, description: 'correspondence: 1–14.' }) daysPerMove?: number | null;
 }
 
 @ObjectType({
@@ -172,6 +165,7 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'draw.offered': 'game, by (seat)',
   'draw.declined': 'game, by (seat)',
   'game.finished': 'game, result',
+  'game.deadline_soon': 'game, seat (to move), deadlineAt; only to the account to move',
 };
 
 @ObjectType({ description: "An event of the caller's account feed: numbered 1, 2, 3… without gaps." })

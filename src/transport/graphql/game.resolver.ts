@@ -1,7 +1,7 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { GameView } from '../../service/game-view';
 import type { WriteOptions } from '../../service/games';
-import { credentialOf, type GraphQLContext } from './context';
+import { credentialOf, withoutNulls, type GraphQLContext } from './context';
 import { CreatedGame, CreateGameInput, Game, GamePage, MoveCheck } from './types';
 import { watchGame } from './watch';
 
@@ -65,6 +65,7 @@ export class GameResolver {
       kind: input.kind,
       ...(input.options ? { options: input.options } : {}),
       ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
+      ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),
     });
   }
 

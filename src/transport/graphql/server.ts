@@ -20,6 +20,7 @@ import { AccountResolver } from './account.resolver';
 import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
 import { WebhookResolver } from './webhook.resolver';
+import { ClockResolver } from './clock.resolver';
 
 export interface GraphQLLimits {
   readonly maxDepth: number;
@@ -29,7 +30,14 @@ export interface GraphQLLimits {
 /** The executable schema, built from the type-graphql classes (also what `npm run schema` prints). */
 export function buildGameSchema(): Promise<GraphQLSchema> {
   return buildSchema({
-    resolvers: [GameResolver, AccountResolver, ChallengeResolver, FeedResolver, WebhookResolver],
+    resolvers: [
+      GameResolver,
+      AccountResolver,
+      ChallengeResolver,
+      FeedResolver,
+      WebhookResolver,
+      ClockResolver,
+    ],
     validate: false,
     // Every subscription feeds from the service (`subscribe` option), not from topics; type-graphql
     // still wants a PubSub, so this one refuses topic use loudly instead of dropping events.

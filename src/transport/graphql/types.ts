@@ -11,6 +11,12 @@ export class Seat {
   @Field(() => String, { description: 'white/black or south/north' }) name!: string;
   @Field(() => String, { nullable: true, description: 'The account holding the seat, if bound.' })
   account!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "Correspondence: the end of the seat account's vacation, during which its clock stands still (as of the last write).",
+  })
+  vacationUntil!: string | null;
 }
 
 @ObjectType()
@@ -80,6 +86,28 @@ export class TimeControl {
   daysPerMove?: number;
 }
 
+@ObjectType({
+  description:
+    'Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt.',
+})
+export class GameClock {
+  @Field(() => [Int], {
+    description: 'Per seat: milliseconds left, as of runningSince for the running seat.',
+  })
+  remainingMs!: number[];
+  @Field(() => Int, {
+    nullable: true,
+    description: 'The seat whose clock runs (the side to move); null once over.',
+  })
+  runningSeat!: number | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "When the running clock started: the last move's server time (the start for the first mover).",
+  })
+  runningSince!: string | null;
+}
+
 @ObjectType({ description: 'A game: the same document every read returns and every update pushes.' })
 export class Game {
   @Field(() => ID) id!: string;
@@ -102,8 +130,17 @@ export class Game {
   @Field(() => [Move]) moves!: Move[];
   @Field(() => Int, { nullable: true, description: 'The seat with a standing draw offer.' })
   drawOffer!: number | null;
-  @Field(() => TimeControl, { description: 'Chosen at creation (by challenge or seek).' })
+  @Field(() => TimeControl, { description: 'Chosen at creation (by challenge, seek or createGame).' })
   timeControl!: TimeControl;
+  @Field(() => GameClock, { nullable: true, description: 'Realtime games: the clocks; null otherwise.' })
+  clock!: GameClock | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any ' +
+      'vacation); null without a time limit or once over. Past it, the game ends by timeout.',
+  })
+  deadlineAt!: string | null;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
 }
@@ -142,6 +179,15 @@ export class MoveCheck {
   @Field(() => GraphQLJSONObject, { nullable: true }) details!: Record<string, unknown> | null;
 }
 
+@InputType({ description: 'Omitted: unlimited.' })
+export class TimeControlInput {
+  @Field(() => String, { description: 'unlimited, realtime, correspondence' }) type!: string;
+  @Field(() => Int, { nullable: true, description: 'realtime: 10–10800.' }) initialSeconds?: number | null;
+  @Field(() => Int, { nullable: true, description: 'realtime: 0–180 (default 0).' })
+  incrementSeconds?: number | null;
+  @Field(() => Int, { nullable: true, description: 'correspondence: 1–14.' }) daysPerMove?: number | null;
+}
+
 @InputType()
 export class CreateGameInput {
   @Field(() => String) kind!: string;
@@ -149,4 +195,5 @@ export class CreateGameInput {
   options?: Record<string, unknown>;
   @Field(() => String, { nullable: true, description: 'Seat that moves first: 0, 1, its name, or random.' })
   first?: string;
+  @Field(() => TimeControlInput, { nullable: true }) timeControl?: TimeControlInput | null;
 }

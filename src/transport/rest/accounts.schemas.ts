@@ -9,7 +9,9 @@ import {
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
 } from '../../store/store';
-import { Game, GameResult, TimeControl } from './schemas';
+import { Game, GameResult, TimeControl, TimeControlInput } from './schemas';
+
+export { TimeControlInput };
 
 // Request and response shapes of accounts, API tokens, challenges, seeks and the account event
 // feed (the game shapes are in schemas.ts). Closed sets come from the store's `as const` lists.
@@ -111,16 +113,6 @@ export const BotPolicyBody = z
 
 // ---------------------------------------------------------------------------------------------
 // Time controls, challenges and seeks.
-
-export const TimeControlInput = z
-  .object({
-    type: z.enum(TIME_CONTROL_TYPES),
-    initialSeconds: z.number().int().optional().openapi({ description: 'realtime: 10–10800' }),
-    incrementSeconds: z.number().int().optional().openapi({ description: 'realtime: 0–180, default 0' }),
-    daysPerMove: z.number().int().optional().openapi({ description: 'correspondence: 1–14' }),
-  })
-  .strict()
-  .openapi('TimeControlInput');
 
 export const ChallengeId = z
   .string()
@@ -244,6 +236,19 @@ export const FeedEvent = z
     envelope('draw.offered', z.object({ game: Game, by: z.number().int() })),
     envelope('draw.declined', z.object({ game: Game, by: z.number().int() })),
     envelope('game.finished', z.object({ game: Game, result: GameResult })),
+    envelope(
+      'game.deadline_soon',
+      z
+        .object({
+          game: Game,
+          seat: z.number().int().openapi({ description: 'The seat to move (the account this goes to)' }),
+          deadlineAt: DateTime,
+        })
+        .openapi({
+          description:
+            'Correspondence: the account to move has 10% of the period (at most 24 h) left; once per turn',
+        }),
+    ),
   ])
   .openapi('FeedEvent', {
     description:

@@ -1,6 +1,7 @@
 import type { Services } from '../../service';
 import { accountRoutes } from './accounts.routes';
 import { challengeRoutes } from './challenges.routes';
+import { clockRoutes } from './clocks.routes';
 import { gameRoutes } from './games.routes';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
@@ -14,6 +15,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
   return [
     ...gameRoutes(services, streams),
     ...accountRoutes(services, streams),
+    ...clockRoutes(services, streams),
     ...challengeRoutes(services),
     ...webhookRoutes(services),
   ];

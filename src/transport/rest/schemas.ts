@@ -2,6 +2,7 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { GAME_KINDS, OUTCOME_REASONS } from '../../engines/types';
 import { GAME_ERROR_CODES } from '../../service/errors';
+import { TIME_CONTROL_TYPES } from '../../store/store';
 
 // Request and response shapes of the REST API. Handlers validate input with these and
 // openapi/openapi.json is generated from them (npm run openapi), so the two cannot drift.
@@ -17,6 +18,11 @@ export const Seat = z
     seat: z.number().int().openapi({ description: '0 moves first in the standard game' }),
     name: z.string().openapi({ example: 'south' }),
     account: z.string().nullable(),
+    vacationUntil: z.string().nullable().openapi({
+      format: 'date-time',
+      description:
+        "Correspondence: the end of the seat account's vacation, during which its clock stands still (as of the last write)",
+    }),
   })
   .openapi('Seat');
 
@@ -76,6 +82,38 @@ export const TimeControl = z
   ])
   .openapi('TimeControl');
 
+export const TimeControlInput = z
+  .object({
+    type: z.enum(TIME_CONTROL_TYPES),
+    initialSeconds: z.number().int().optional().openapi({ description: 'realtime: 10–10800' }),
+    incrementSeconds: z.number().int().optional().openapi({ description: 'realtime: 0–180, default 0' }),
+    daysPerMove: z.number().int().optional().openapi({ description: 'correspondence: 1–14' }),
+  })
+  .strict()
+  .openapi('TimeControlInput');
+
+/** Realtime clocks (Fischer). */
+export const GameClock = z
+  .object({
+    remainingMs: z.array(z.number().int()).openapi({
+      description: 'Per seat: milliseconds left, as of runningSince for the running seat',
+    }),
+    runningSeat: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'The seat whose clock runs (the side to move); null once over' }),
+    runningSince: z.string().nullable().openapi({
+      format: 'date-time',
+      description:
+        "When the running clock started: the last move's server time (the start for the first mover)",
+    }),
+  })
+  .openapi('GameClock', {
+    description:
+      'The running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt',
+  });
+
 export const Game = z
   .object({
     id: GameId,
@@ -95,6 +133,19 @@ export const Game = z
     moves: z.array(Move),
     drawOffer: z.number().int().nullable(),
     timeControl: TimeControl,
+    // A union, not .nullable(): zod-to-openapi drops `null` from a nullable reference.
+    clock: z
+      .union([GameClock, z.null()])
+      .openapi({ description: 'Realtime games: the clocks; null otherwise' }),
+    deadlineAt: z
+      .string()
+      .nullable()
+      .openapi({
+        format: 'date-time',
+        description:
+          'When the side to move runs out of time (realtime: flags; correspondence: the move deadline, ' +
+          'later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.',
+      }),
     createdAt: z.string().openapi({ format: 'date-time' }),
     updatedAt: z.string().openapi({ format: 'date-time' }),
   })
@@ -111,6 +162,7 @@ export const CreateGameBody = z
       .union([z.number().int(), z.string()])
       .optional()
       .openapi({ description: 'Seat that moves first: 0, 1, its name, or "random"' }),
+    timeControl: TimeControlInput.nullable().optional().openapi({ description: 'Default: unlimited' }),
   })
   .strict()
   .openapi('CreateGameBody');

@@ -1,0 +1,54 @@
+import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
+import { z } from 'zod';
+import { MY_GAMES_FILTERS } from '../../service/games';
+import { VACATION_DAYS_PER_YEAR } from '../../service/clocks';
+
+// Request and response shapes of an account's own game lists, its export and its vacations.
+extendZodWithOpenApi(z);
+
+const DateTime = z.string().openapi({ format: 'date-time' });
+
+export const MyGamesQuery = z
+  .object({
+    filter: z
+      .enum(MY_GAMES_FILTERS)
+      .optional()
+      .openapi({
+        description:
+          'my-turn: ongoing games where the account is to move, earliest deadline first (no deadline last); ' +
+          'ongoing, finished, all (default): newest first',
+      }),
+    kind: z.string().optional(),
+    cursor: z.string().max(120).optional().openapi({ description: 'nextCursor of the previous page' }),
+    limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1–100, default 20' }),
+  })
+  .strict();
+
+export const ExportQuery = z
+  .object({
+    kind: z.string().optional(),
+    status: z.enum(['ongoing', 'finished']).optional(),
+  })
+  .strict();
+
+export const VacationWindow = z.object({ from: DateTime, until: DateTime }).openapi('VacationWindow');
+
+export const Vacation = z
+  .object({
+    allowanceDays: z.number().int().openapi({ description: 'Vacation days per calendar year (UTC)' }),
+    year: z.number().int().openapi({ description: 'The year the days are counted in (this year)' }),
+    usedDays: z.number().int(),
+    remainingDays: z.number().int(),
+    current: z.union([VacationWindow, z.null()]).openapi({ description: 'The vacation in progress, if any' }),
+  })
+  .openapi('Vacation');
+
+export const VacationBody = z
+  .object({
+    days: z
+      .number()
+      .int()
+      .openapi({ description: `Whole days from now, 1–${VACATION_DAYS_PER_YEAR} and within the days left` }),
+  })
+  .strict()
+  .openapi('VacationBody');
