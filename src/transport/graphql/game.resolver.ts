@@ -1,9 +1,37 @@
-import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
+import {
+  Arg,
+  Args,
+  ArgsType,
+  Ctx,
+  Field,
+  ID,
+  Int,
+  Mutation,
+  Query,
+  Resolver,
+  Root,
+  Subscription,
+} from 'type-graphql';
 import type { GameView } from '../../service/game-view';
 import type { WriteOptions } from '../../service/games';
 import { credentialOf, withoutNulls, type GraphQLContext } from './context';
 import { CreatedGame, CreateGameInput, Game, GamePage, MoveCheck } from './types';
 import { watchGame } from './watch';
+
+/** The arguments every in-game action takes besides its own. */
+@ArgsType()
+class GameActionArgs {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true, description: 'Or send Authorization: Bearer.' })
+  seatToken?: string | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Refused with VERSION_CONFLICT unless the game is at it.',
+  })
+  expectedVersion?: number | null;
+  @Field(() => String, { nullable: true, description: 'Retries with the same key act once (24 h).' })
+  idempotencyKey?: string | null;
+}
 
 /** Thin: each field is one service call; errors are GameErrors mapped in one place (errors.ts). */
 @Resolver(() => Game)
@@ -90,27 +118,15 @@ export class GameResolver {
   }
 
   @Mutation(() => Game, { description: 'The player to move resigns.' })
-  resign(
-    @Arg('id', () => ID) id: string,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
-    @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
-  ): Promise<GameView> {
-    return ctx.services.games.resign(id, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
+  resign(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
+    return ctx.services.games.resign(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, {
     description: 'Either player ends the game without a result, while not both sides have moved.',
   })
-  abortGame(
-    @Arg('id', () => ID) id: string,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
-    @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
-  ): Promise<GameView> {
-    return ctx.services.games.abort(id, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
+  abortGame(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
+    return ctx.services.games.abort(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, {
@@ -118,41 +134,23 @@ export class GameResolver {
       'Claim a draw the rules allow on request. Every hosted game applies its draw rules by itself, ' +
       'so this answers NO_DRAW_CLAIM; offer a draw instead.',
   })
-  claimDraw(
-    @Arg('id', () => ID) id: string,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
-    @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
-    @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
-  ): Promise<GameView> {
-    return ctx.services.games.claimDraw(id, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey));
+  claimDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
+    return ctx.services.games.claimDraw(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, { description: "Offer a draw (accepts the opponent's standing offer)." })
-  offerDraw(
-    @Arg('id', () => ID) id: string,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
-  ): Promise<GameView> {
-    return ctx.services.games.offerDraw(id, writeOptions(ctx, seatToken));
+  offerDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
+    return ctx.services.games.offerDraw(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, { description: "Accept the opponent's draw offer." })
-  acceptDraw(
-    @Arg('id', () => ID) id: string,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
-  ): Promise<GameView> {
-    return ctx.services.games.acceptDraw(id, writeOptions(ctx, seatToken));
+  acceptDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
+    return ctx.services.games.acceptDraw(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, { description: "Decline the opponent's draw offer." })
-  declineDraw(
-    @Arg('id', () => ID) id: string,
-    @Ctx() ctx: GraphQLContext,
-    @Arg('seatToken', () => String, { nullable: true }) seatToken?: string,
-  ): Promise<GameView> {
-    return ctx.services.games.declineDraw(id, writeOptions(ctx, seatToken));
+  declineDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
+    return ctx.services.games.declineDraw(args.id, actionOptions(ctx, args));
   }
 
   @Subscription(() => Game, {
@@ -162,6 +160,10 @@ export class GameResolver {
   gameUpdated(@Arg('id', () => ID) _id: string, @Root() game: GameView): GameView {
     return game;
   }
+}
+
+function actionOptions(ctx: GraphQLContext, args: GameActionArgs): WriteOptions {
+  return writeOptions(ctx, args.seatToken, args.expectedVersion, args.idempotencyKey);
 }
 
 function writeOptions(
