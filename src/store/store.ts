@@ -1,6 +1,6 @@
 import type { GameKind, Options, Outcome, Side } from '../engines/types';
 
-// The ports between the service and storage. Two implementations (memory.ts, redis.ts) pass the
+// The ports between the service and storage. Two implementations (memory/, redis/) pass the
 // same contract suite (test/store/store-contract.ts).
 
 export const GAME_STATUSES = ['ongoing', 'finished'] as const;

@@ -1,0 +1,48 @@
+import type { AccountStore, StoredAccount, StoredToken } from '../store';
+
+/** Accounts and tokens in this process. */
+export class MemoryAccountStore implements AccountStore {
+  private readonly accounts = new Map<string, string>();
+  private readonly tokens = new Map<string, StoredToken>();
+
+  async createAccount(account: StoredAccount, firstToken: StoredToken): Promise<boolean> {
+    if (this.accounts.has(account.id)) return false;
+    this.accounts.set(account.id, JSON.stringify(account));
+    this.tokens.set(firstToken.hash, firstToken);
+    return true;
+  }
+
+  async getAccount(id: string): Promise<StoredAccount | undefined> {
+    const json = this.accounts.get(id);
+    return json ? (JSON.parse(json) as StoredAccount) : undefined;
+  }
+
+  async saveAccount(account: StoredAccount): Promise<void> {
+    if (!this.accounts.has(account.id)) throw new Error(`account ${account.id} does not exist`);
+    this.accounts.set(account.id, JSON.stringify(account));
+  }
+
+  async addToken(token: StoredToken): Promise<void> {
+    this.tokens.set(token.hash, token);
+  }
+
+  async tokenByHash(hash: string): Promise<StoredToken | undefined> {
+    return this.tokens.get(hash);
+  }
+
+  async listTokens(account: string): Promise<StoredToken[]> {
+    return [...this.tokens.values()]
+      .filter((t) => t.account === account)
+      .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  }
+
+  async revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined> {
+    for (const token of this.tokens.values()) {
+      if (token.account !== account || token.id !== tokenId) continue;
+      const revoked = { ...token, revokedAt: token.revokedAt ?? at };
+      this.tokens.set(token.hash, revoked);
+      return revoked;
+    }
+    return undefined;
+  }
+}

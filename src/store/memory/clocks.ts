@@ -1,0 +1,129 @@
+import type { GameKind } from '../../engines/types';
+import {
+  clockIndexOf,
+  isTurnOf,
+  OVER,
+  type ClockStore,
+  type Notice,
+  type StoredGame,
+  type StoredVacation,
+  type TurnCursor,
+  type TurnPage,
+} from '../store';
+import type { MemoryEventFeed } from './feed';
+import type { MemoryGameStore } from './games';
+
+// Clocks: deadlines, reminders, my-turn lists and vacations in this process.
+
+type Scored = { readonly id: string; readonly score: number };
+
+/** Score order: lowest first, ties by id (as Redis orders a sorted set). */
+const byScore = (a: Scored, b: Scored) => a.score - b.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+
+/** The clock indexes of the memory store's games, updated synchronously with each write. */
+export class MemoryClockIndex {
+  readonly deadlines = new Map<string, number>();
+  readonly reminders = new Map<string, number>();
+  /** Per game: the turn it is at, and the turn a reminder was recorded for. */
+  readonly turns = new Map<string, string>();
+  readonly reminded = new Map<string, string>();
+  /** Per account: the games where it is to move, with their scores. */
+  readonly myTurn = new Map<string, Map<string, number>>();
+
+  put(game: StoredGame): void {
+    const index = clockIndexOf(game);
+    if (index.deadline === null) this.deadlines.delete(game.id);
+    else this.deadlines.set(game.id, index.deadline);
+    this.turns.set(game.id, index.turn);
+    if (index.reminder === null || this.reminded.get(game.id) === index.turn) this.reminders.delete(game.id);
+    else this.reminders.set(game.id, index.reminder);
+    for (const account of index.accounts) this.myTurn.get(account)?.delete(game.id);
+    if (index.mover !== null) {
+      let games = this.myTurn.get(index.mover);
+      if (!games) this.myTurn.set(index.mover, (games = new Map()));
+      games.set(game.id, index.moverScore);
+    }
+  }
+
+  /** Due entries (score ≤ now), earliest first, leased until `leaseUntil`. */
+  static claim(set: Map<string, number>, now: number, limit: number, leaseUntil: number): string[] {
+    const due = [...set]
+      .filter(([, score]) => score <= now)
+      .map(([id, score]) => ({ id, score }))
+      .sort(byScore)
+      .slice(0, Math.max(0, Math.floor(limit)));
+    for (const { id } of due) set.set(id, leaseUntil);
+    return due.map((d) => d.id);
+  }
+}
+
+export class MemoryClockStore implements ClockStore {
+  private readonly vacations = new Map<string, string>();
+
+  constructor(
+    private readonly games: MemoryGameStore,
+    private readonly feed: MemoryEventFeed,
+  ) {}
+
+  private get index(): MemoryClockIndex {
+    return this.games.clockIndex;
+  }
+
+  async claimDeadlines(now: number, limit: number, leaseUntil: number): Promise<string[]> {
+    return MemoryClockIndex.claim(this.index.deadlines, now, limit, leaseUntil);
+  }
+
+  async claimReminders(now: number, limit: number, leaseUntil: number): Promise<string[]> {
+    return MemoryClockIndex.claim(this.index.reminders, now, limit, leaseUntil);
+  }
+
+  async nextDue(): Promise<number | null> {
+    const scores = [...this.index.deadlines.values(), ...this.index.reminders.values()];
+    return scores.length === 0 ? null : Math.min(...scores);
+  }
+
+  async markReminded(gameId: string, turn: string, notices: readonly Notice[]): Promise<boolean> {
+    if (turn === OVER || this.index.turns.get(gameId) !== turn || this.index.reminded.get(gameId) === turn) {
+      return false;
+    }
+    this.index.reminded.set(gameId, turn);
+    this.index.reminders.delete(gameId);
+    this.feed.appendNow(notices);
+    return true;
+  }
+
+  async listTurn(
+    account: string,
+    filter: { readonly kind?: GameKind },
+    limit: number,
+    after?: TurnCursor,
+  ): Promise<TurnPage> {
+    const entries = [...(this.index.myTurn.get(account) ?? new Map<string, number>())]
+      .map(([id, score]) => ({ id, score }))
+      .filter((e) => !after || byScore(e, after) > 0)
+      .sort(byScore);
+    const items: StoredGame[] = [];
+    let last: TurnCursor | null = null;
+    for (const entry of entries) {
+      const game = await this.games.get(entry.id);
+      if (!game || !isTurnOf(game, account) || (filter.kind && game.kind !== filter.kind)) continue;
+      if (items.length === limit) return { items, next: last };
+      items.push(game);
+      last = entry;
+    }
+    return { items, next: null };
+  }
+
+  async getVacation(account: string): Promise<StoredVacation | undefined> {
+    const json = this.vacations.get(account);
+    return json ? (JSON.parse(json) as StoredVacation) : undefined;
+  }
+
+  async saveVacation(next: StoredVacation, expectedVersion: number): Promise<boolean> {
+    const json = this.vacations.get(next.account);
+    const version = json ? (JSON.parse(json) as StoredVacation).version : 0;
+    if (version !== expectedVersion) return false;
+    this.vacations.set(next.account, JSON.stringify(next));
+    return true;
+  }
+}

@@ -1,0 +1,36 @@
+import { createLimiter } from '../limiter';
+import type { Storage } from '../store';
+import { MemoryAccountStore } from './accounts';
+import { MemoryChallengeStore } from './challenges';
+import { MemoryClockStore } from './clocks';
+import { MemoryEventFeed } from './feed';
+import { MemoryEventBus, MemoryGameStore } from './games';
+import { MemorySeekStore } from './seeks';
+import { MemoryWebhookStore } from './webhooks';
+
+export { MemoryAccountStore } from './accounts';
+export { MemoryChallengeStore } from './challenges';
+export { MemoryClockIndex, MemoryClockStore } from './clocks';
+export { MemoryEventFeed } from './feed';
+export { MemoryEventBus, MemoryGameStore } from './games';
+export { MemorySeekStore } from './seeks';
+export { MemoryWebhookStore } from './webhooks';
+
+/** The embedded storage: games, accounts, challenges, feeds and live updates in this process. */
+export function createMemoryStorage(now?: () => number): Storage {
+  const events = new MemoryEventBus();
+  const feed = new MemoryEventFeed();
+  const games = new MemoryGameStore(events, feed, now);
+  return {
+    name: 'memory',
+    games,
+    events,
+    clocks: new MemoryClockStore(games, feed),
+    accounts: new MemoryAccountStore(),
+    challenges: new MemoryChallengeStore(games, feed),
+    seeks: new MemorySeekStore(),
+    feed,
+    webhooks: new MemoryWebhookStore((account) => feed.lastSeq(account)),
+    limiter: (options) => createLimiter(options),
+  };
+}

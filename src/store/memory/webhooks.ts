@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto';
+import {
+  DELIVERY_LOG_MAX_LENGTH,
+  type DeliveryAttempt,
+  type DeliveryLogPage,
+  type NewDeliveryAttempt,
+  type StoredWebhook,
+  type WebhookClaim,
+  type WebhookRecord,
+  type WebhookState,
+  type WebhookStore,
+} from '../store';
+
+// Webhooks.
+
+interface MemoryWebhook {
+  readonly webhook: string;
+  state: string;
+  lease: { readonly token: string; readonly until: number } | null;
+  logSeq: number;
+  log: DeliveryAttempt[];
+}
+
+/**
+ * Webhook endpoints in this process. Whether an endpoint has work is worked out when claiming
+ * (pending retry due, or cursor behind the feed), instead of the due set Redis keeps.
+ */
+export class MemoryWebhookStore implements WebhookStore {
+  private readonly hooks = new Map<string, MemoryWebhook>();
+
+  constructor(
+    private readonly lastSeq: (account: string) => number,
+    private readonly maxLogLength = DELIVERY_LOG_MAX_LENGTH,
+  ) {}
+
+  async createWebhook(webhook: StoredWebhook, max: number): Promise<WebhookState | undefined> {
+    if (this.hooks.has(webhook.id)) throw new Error(`webhook ${webhook.id} exists`);
+    if (
+      [...this.hooks.values()].filter((h) => this.parse(h).webhook.account === webhook.account).length >= max
+    ) {
+      return undefined;
+    }
+    const state: WebhookState = { cursor: this.lastSeq(webhook.account), pending: null };
+    this.hooks.set(webhook.id, {
+      webhook: JSON.stringify(webhook),
+      state: JSON.stringify(state),
+      lease: null,
+      logSeq: 0,
+      log: [],
+    });
+    return state;
+  }
+
+  async getWebhook(id: string): Promise<WebhookRecord | undefined> {
+    const hook = this.hooks.get(id);
+    return hook ? this.parse(hook) : undefined;
+  }
+
+  async listWebhooks(account: string): Promise<WebhookRecord[]> {
+    return [...this.hooks.values()]
+      .map((h) => this.parse(h))
+      .filter((r) => r.webhook.account === account)
+      .sort(
+        (a, b) =>
+          a.webhook.createdAt.localeCompare(b.webhook.createdAt) || a.webhook.id.localeCompare(b.webhook.id),
+      );
+  }
+
+  async deleteWebhook(id: string): Promise<boolean> {
+    return this.hooks.delete(id);
+  }
+
+  async claimDue(now: string, limit: number, leaseMs: number): Promise<WebhookClaim[]> {
+    const nowMs = Date.parse(now);
+    const claims: WebhookClaim[] = [];
+    const token = randomBytes(12).toString('base64url');
+    // No await: the checks and the leases are one step of the event loop.
+    for (const hook of this.hooks.values()) {
+      if (claims.length >= limit) break;
+      if (hook.lease && hook.lease.until > nowMs) continue;
+      const record = this.parse(hook);
+      const { pending, cursor } = record.state;
+      const due = pending
+        ? Date.parse(pending.nextAttemptAt) <= nowMs
+        : cursor < this.lastSeq(record.webhook.account);
+      if (!due) continue;
+      hook.lease = { token, until: nowMs + leaseMs };
+      claims.push({ ...record, lease: token });
+    }
+    return claims;
+  }
+
+  async release(
+    id: string,
+    lease: string,
+    state: WebhookState,
+    attempts: readonly NewDeliveryAttempt[],
+  ): Promise<boolean> {
+    const hook = this.hooks.get(id);
+    if (!hook || hook.lease?.token !== lease) return false;
+    hook.state = JSON.stringify(state);
+    hook.lease = null;
+    for (const attempt of attempts) this.append(hook, attempt);
+    return true;
+  }
+
+  async logAttempt(id: string, attempt: NewDeliveryAttempt): Promise<DeliveryAttempt | undefined> {
+    const hook = this.hooks.get(id);
+    return hook ? this.append(hook, attempt) : undefined;
+  }
+
+  async deliveryLog(id: string, limit: number, before?: number): Promise<DeliveryLogPage> {
+    const log = this.hooks.get(id)?.log ?? [];
+    const older = log.filter((a) => before === undefined || a.n < before).reverse();
+    const items = older.slice(0, Math.max(0, limit));
+    const last = items[items.length - 1];
+    return { items: clone(items), next: older.length > items.length && last ? last.n : null };
+  }
+
+  async findDelivery(id: string, deliveryId: string): Promise<DeliveryAttempt | undefined> {
+    const log = this.hooks.get(id)?.log ?? [];
+    const found = log.findLast((a) => a.deliveryId === deliveryId);
+    return found ? clone(found) : undefined;
+  }
+
+  private append(hook: MemoryWebhook, attempt: NewDeliveryAttempt): DeliveryAttempt {
+    const entry: DeliveryAttempt = { n: ++hook.logSeq, ...clone(attempt) };
+    hook.log.push(entry);
+    if (hook.log.length > this.maxLogLength) hook.log.splice(0, hook.log.length - this.maxLogLength);
+    return clone(entry);
+  }
+
+  private parse(hook: MemoryWebhook): WebhookRecord {
+    return {
+      webhook: JSON.parse(hook.webhook) as StoredWebhook,
+      state: JSON.parse(hook.state) as WebhookState,
+    };
+  }
+}
+
+function clone<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

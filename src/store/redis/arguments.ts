@@ -1,0 +1,70 @@
+import {
+  clockIndexOf,
+  FEED_RETENTION_MS,
+  type Notice,
+  type StoredChallenge,
+  type StoredGame,
+} from '../store';
+
+/** Epoch ms of an ISO time, as text for a script; throws before any write on a bad time. */
+export function msOf(iso: string, what: string): string {
+  const ms = Date.parse(iso);
+  if (!Number.isFinite(ms)) throw new Error(`${what} is not a valid time: ${iso}`);
+  return String(ms);
+}
+
+/** Notices as the append_notices Lua snippet reads them (one JSON argument). */
+export function noticesArgument(notices: readonly Notice[]): string {
+  return JSON.stringify(
+    notices.map((n) => {
+      const ms = msOf(n.at, 'notice time');
+      const data = JSON.stringify(n.data);
+      return {
+        to: [...new Set(n.to)],
+        type: n.type,
+        at: n.at,
+        ms,
+        cutoff: Number(ms) - FEED_RETENTION_MS,
+        data,
+        // The live message after its seq: FeedEvent JSON with the key order memory/feed.ts publishes.
+        rest: `,"type":${JSON.stringify(n.type)},"at":${JSON.stringify(n.at)},"data":${data}}`,
+      };
+    }),
+  );
+}
+
+/** The listing indexes (without prefix) a new game belongs to. */
+export function gameIndexes(game: StoredGame): string {
+  const accounts = new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])));
+  return JSON.stringify([
+    'games:all',
+    `games:kind:${game.kind}`,
+    `games:status:${game.status}`,
+    ...[...accounts].map((a) => `games:account:${a}`),
+  ]);
+}
+
+/** A game's clock index entries as index_clock reads them (scores as text, '' for none). */
+export function clockIndexArgument(game: StoredGame): string {
+  const index = clockIndexOf(game);
+  return JSON.stringify({
+    deadline: index.deadline === null ? '' : String(index.deadline),
+    reminder: index.reminder === null ? '' : String(index.reminder),
+    turn: index.turn,
+    accounts: index.accounts,
+    mover: index.mover ?? '',
+    score: String(index.moverScore),
+  });
+}
+
+/** Accounts a challenge involves: challenger, destination and named players. */
+export function involved(challenge: StoredChallenge): string[] {
+  const accounts = [challenge.challenger, challenge.destination, ...(challenge.players ?? [])];
+  return [...new Set(accounts.filter((a): a is string => a !== null))];
+}
+
+/** A non-negative integer for a stream range or count (NaN reads as 0, huge values are capped). */
+export function wholeNumber(n: number): number {
+  if (Number.isNaN(n) || n <= 0) return 0;
+  return Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER);
+}

@@ -1,0 +1,95 @@
+import type Redis from 'ioredis';
+import type { ChallengeStore, ChallengeUpdateResult, Notice, StoredChallenge, StoredGame } from '../store';
+import { msOf, noticesArgument, gameIndexes, clockIndexArgument, involved, wholeNumber } from './arguments';
+import { scripted, type ScriptedRedis } from './client';
+
+export class RedisChallengeStore implements ChallengeStore {
+  private readonly redis: ScriptedRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.redis = scripted(redis);
+  }
+
+  private challengeKey(id: string): string {
+    return `${this.prefix}challenge:${id}`;
+  }
+
+  /** What index_challenge needs to (un)index the challenge. */
+  private static index(challenge: StoredChallenge): string {
+    return JSON.stringify({
+      open: challenge.status === 'open',
+      created: msOf(challenge.createdAt, 'challenge createdAt'),
+      expires: msOf(challenge.expiresAt, 'challenge expiresAt'),
+      accounts: involved(challenge),
+    });
+  }
+
+  async createChallenge(challenge: StoredChallenge, notices: readonly Notice[]): Promise<void> {
+    const created = await this.redis.boardhostCreateChallenge(
+      this.challengeKey(challenge.id),
+      this.prefix,
+      challenge.id,
+      JSON.stringify(challenge),
+      challenge.version,
+      RedisChallengeStore.index(challenge),
+      noticesArgument(notices),
+    );
+    if (created !== 1) throw new Error(`challenge ${challenge.id} exists`);
+  }
+
+  async getChallenge(id: string): Promise<StoredChallenge | undefined> {
+    const doc = await this.redis.hget(this.challengeKey(id), 'doc');
+    return doc ? (JSON.parse(doc) as StoredChallenge) : undefined;
+  }
+
+  async updateChallenge(
+    next: StoredChallenge,
+    expectedVersion: number,
+    effects: { notices: readonly Notice[]; game?: StoredGame },
+  ): Promise<ChallengeUpdateResult> {
+    const { game } = effects;
+    const result = await this.redis.boardhostUpdateChallenge(
+      this.challengeKey(next.id),
+      game ? `${this.prefix}game:{${game.id}}` : this.challengeKey(next.id),
+      this.prefix,
+      String(expectedVersion),
+      next.id,
+      JSON.stringify(next),
+      String(next.version),
+      RedisChallengeStore.index(next),
+      noticesArgument(effects.notices),
+      game ? JSON.stringify(game) : '',
+      game?.id ?? '',
+      game?.version ?? 0,
+      game ? gameIndexes(game) : '[]',
+      game ? clockIndexArgument(game) : '',
+    );
+    if (result === 'game-exists') throw new Error(`game ${game?.id} exists`);
+    return result;
+  }
+
+  async listOpen(account: string): Promise<StoredChallenge[]> {
+    const index = `${this.prefix}challenges:open:${account}`;
+    const ids = await this.redis.zrevrange(index, 0, -1);
+    const docs = await Promise.all(ids.map((id) => this.getChallenge(id)));
+    const open: StoredChallenge[] = [];
+    const stale: string[] = [];
+    docs.forEach((c, i) => {
+      if (c && c.status === 'open' && involved(c).includes(account)) open.push(c);
+      else stale.push(ids[i] as string);
+    });
+    // Statuses other than open are final, so an entry seen stale stays stale.
+    if (stale.length > 0) await this.redis.zrem(index, ...stale);
+    return open;
+  }
+
+  async dueChallenges(now: string, limit: number): Promise<string[]> {
+    const count = wholeNumber(limit);
+    if (count === 0) return [];
+    const nowMs = msOf(now, 'now');
+    return this.redis.zrangebyscore(`${this.prefix}challenges:expiry`, '-inf', nowMs, 'LIMIT', 0, count);
+  }
+}

@@ -1,0 +1,82 @@
+import type Redis from 'ioredis';
+import { createLimiter } from '../limiter';
+import type { Storage } from '../store';
+import { RedisAccountStore } from './accounts';
+import { RedisChallengeStore } from './challenges';
+import { ChannelFanout, connectRedis } from './client';
+import { RedisClockStore } from './clocks';
+import { RedisEventFeed } from './feed';
+import { RedisEventBus, RedisGameStore } from './games';
+import { RedisSeekStore } from './seeks';
+import { RedisWebhookStore } from './webhooks';
+
+export { RedisAccountStore } from './accounts';
+export { RedisChallengeStore } from './challenges';
+export { ChannelFanout, connectRedis, redisClientOptions } from './client';
+export { RedisClockStore } from './clocks';
+export { RedisEventFeed } from './feed';
+export { RedisEventBus, RedisGameStore } from './games';
+export { RedisSeekStore } from './seeks';
+export { RedisWebhookStore } from './webhooks';
+
+// The Redis storage, one module per port (the Lua they share in lua.ts).
+//
+// Key layout (prefix p, game id g, account id a). A game's keys share the `{g}` hash tag, and a
+// feed's keys the `{a}` tag, so that each lives on one Redis Cluster slot:
+//   p game:{g}              hash: doc (JSON), version
+//   p idem:{g}:<key>        JSON IdempotencyRecord, expires after 24 h
+//   p updates:{g}           pub/sub channel carrying each new doc
+// Listing indexes (sorted sets, score = creation sequence from the counter p games:seq):
+// p games:all, p games:kind:<kind>, p games:status:<status>, p games:account:<a> (one per seat
+// account). The script that creates a game writes them; the update script moves the status entry.
+// list() still re-checks each document.
+//   p account:<a>           JSON StoredAccount
+//   p token:<hash>          JSON StoredToken (revoked ones stay, so callers can say "revoked")
+//   p tokens:<a>            sorted set of token hashes, score = createdAt ms (oldest first)
+//   p challenge:<c>         hash: doc (JSON), version
+//   p challenges:open:<a>   sorted set of open challenge ids involving a, score = createdAt ms
+//   p challenges:expiry     sorted set of open challenge ids, score = expiresAt ms
+//   p seek:<s>              hash: doc (JSON), account, expires (ms), pool (sha1 of the pool string)
+//   p seeks:pool:<sha1>     list of waiting seek ids, oldest first
+//   p feed:{a}              stream, entry id <seq>-0, fields type, at, ms (at in epoch ms), data (JSON)
+//   p feedseq:{a}           the feed's last seq (INCR)
+//   p feedlive:{a}          pub/sub channel carrying each appended event as FeedEvent JSON
+// Clocks (kept in step by every script that writes a game; see index_clock):
+//   p deadlines             sorted set of game ids, score = deadline ms (or a claim's lease end)
+//   p reminders             sorted set of game ids, score = reminder ms (or a claim's lease end)
+//   p games:turn:<a>        sorted set of ongoing games where a is to move, score = deadline ms
+//                           (no deadline: NO_DEADLINE_SCORE + turn start ms)
+//   game:{g} fields turn, reminded: the game's turn, and the turn a reminder was sent for
+//   p vacation:<a>          hash: doc (JSON StoredVacation), version
+//   p rl:<name>...          rate-limiter-flexible's counters
+// Writes that append notices do so in the same script, so they touch feeds on other slots: this
+// relies on a single Redis (a Cluster deployment would need an outbox instead).
+// Webhook endpoints, their due set and delivery logs: see the layout in webhooks.ts.
+
+/** The whole storage over two connections: `data` for commands, `subscriber` for pub/sub. */
+export function redisStorage(data: Redis, subscriber: Redis, prefix: string): Storage {
+  const fanout = new ChannelFanout(subscriber);
+  const games = new RedisGameStore(data, prefix);
+  return {
+    name: 'redis',
+    games,
+    events: new RedisEventBus(fanout, (id) => games.channel(id)),
+    clocks: new RedisClockStore(data, prefix),
+    accounts: new RedisAccountStore(data, prefix),
+    challenges: new RedisChallengeStore(data, prefix),
+    seeks: new RedisSeekStore(data, prefix),
+    feed: new RedisEventFeed(data, prefix, fanout),
+    webhooks: new RedisWebhookStore(data, prefix),
+    limiter: (options) => createLimiter(options, { client: data, prefix }),
+  };
+}
+
+/** Everything in Redis: one data connection and one subscriber connection. */
+export async function createRedisStorage(url: string, prefix: string): Promise<Storage> {
+  const data = await connectRedis(url);
+  const subscriber = await connectRedis(url).catch(async (error: unknown) => {
+    data.disconnect();
+    throw error;
+  });
+  return redisStorage(data, subscriber, prefix);
+}

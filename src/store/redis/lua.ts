@@ -1,0 +1,303 @@
+import { OVER, GAME_STATUSES } from '../store';
+
+// The Lua run by the Redis stores: the shared snippets (append_notices, create_game,
+// index_challenge, index_clock, save_token), each written once, the scripts built from them, and
+// SCRIPTS, the commands every data client gets (see scripted() in client.ts). The webhook
+// scripts live with their store in webhooks.ts.
+
+/** Feeds keep at most about this many events whatever their age. */
+const FEED_MAX_LENGTH = 10000;
+/** Oldest entries checked for age on each append (more than one, so a backlog shrinks). */
+const FEED_TRIM_BATCH = 32;
+
+/**
+ * Lua: append each notice to its accounts' feeds. `notices` is JSON from noticesArgument(): data
+ * arrives pre-serialized, so cjson only decodes and never re-encodes anything stored.
+ */
+const APPEND_NOTICES = `
+local function append_notices(p, notices)
+  for _, n in ipairs(cjson.decode(notices)) do
+    for _, account in ipairs(n.to) do
+      local feed = p .. 'feed:{' .. account .. '}'
+      local seq = redis.call('INCR', p .. 'feedseq:{' .. account .. '}')
+      -- Trim from the oldest end up to the first entry young enough to keep (seq order, not time).
+      local minid = nil
+      for _, entry in ipairs(redis.call('XRANGE', feed, '-', '+', 'COUNT', ${FEED_TRIM_BATCH})) do
+        local ms = nil
+        for i = 1, #entry[2], 2 do
+          if entry[2][i] == 'ms' then ms = tonumber(entry[2][i + 1]) end
+        end
+        if ms == nil or ms >= n.cutoff then break end
+        minid = (tonumber(string.match(entry[1], '^%d+')) + 1) .. '-0'
+      end
+      if minid then redis.call('XTRIM', feed, 'MINID', minid) end
+      redis.call('XADD', feed, 'MAXLEN', '~', ${FEED_MAX_LENGTH}, seq .. '-0',
+        'type', n.type, 'at', n.at, 'ms', n.ms, 'data', n.data)
+      redis.call('PUBLISH', p .. 'feedlive:{' .. account .. '}', '{"seq":' .. seq .. n.rest)
+      -- The account's webhook endpoints have work now (NX: a leased or backing-off one keeps its time).
+      for _, hook in ipairs(redis.call('SMEMBERS', p .. 'webhooks:account:' .. account)) do
+        redis.call('ZADD', p .. 'webhooks:due', 'NX', n.ms, hook)
+      end
+    end
+  end
+end
+`;
+
+/** Lua: store a game if its key is free and add it to the listing indexes; false if taken. */
+const CREATE_GAME = `
+local function create_game(p, key, id, doc, version, indexes)
+  if redis.call('EXISTS', key) == 1 then return false end
+  redis.call('HSET', key, 'doc', doc, 'version', version)
+  local seq = redis.call('INCR', p .. 'games:seq')
+  for _, index in ipairs(cjson.decode(indexes)) do redis.call('ZADD', p .. index, seq, id) end
+  return true
+end
+`;
+
+/** Lua: keep a challenge in the open and expiry indexes exactly while it is open. */
+const INDEX_CHALLENGE = `
+local function index_challenge(p, id, index)
+  local c = cjson.decode(index)
+  for _, account in ipairs(c.accounts) do
+    if c.open then
+      redis.call('ZADD', p .. 'challenges:open:' .. account, c.created, id)
+    else
+      redis.call('ZREM', p .. 'challenges:open:' .. account, id)
+    end
+  end
+  if c.open then
+    redis.call('ZADD', p .. 'challenges:expiry', c.expires, id)
+  else
+    redis.call('ZREM', p .. 'challenges:expiry', id)
+  end
+end
+`;
+
+/**
+ * Lua: keep a game's deadline, reminder and my-turn entries in step with its document. `spec` is
+ * JSON from clockIndexArgument() (scores as strings, '' for none). A reminder already sent for
+ * this turn is not indexed again.
+ */
+const INDEX_CLOCK = `
+local function index_clock(p, key, id, spec)
+  local c = cjson.decode(spec)
+  if c.deadline ~= '' then
+    redis.call('ZADD', p .. 'deadlines', c.deadline, id)
+  else
+    redis.call('ZREM', p .. 'deadlines', id)
+  end
+  redis.call('HSET', key, 'turn', c.turn)
+  if c.reminder ~= '' and redis.call('HGET', key, 'reminded') ~= c.turn then
+    redis.call('ZADD', p .. 'reminders', c.reminder, id)
+  else
+    redis.call('ZREM', p .. 'reminders', id)
+  end
+  for _, account in ipairs(c.accounts) do redis.call('ZREM', p .. 'games:turn:' .. account, id) end
+  if c.mover ~= '' then redis.call('ZADD', p .. 'games:turn:' .. c.mover, c.score, id) end
+end
+`;
+
+/**
+ * Create only if absent, with its indexes and notices.
+ * KEYS[1] game; ARGV: prefix, id, doc, version, indexes (JSON), notices (JSON), clock index (JSON).
+ */
+const CREATE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CLOCK}
+if not create_game(ARGV[1], KEYS[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]) then return 0 end
+index_clock(ARGV[1], KEYS[1], ARGV[2], ARGV[7])
+append_notices(ARGV[1], ARGV[6])
+return 1
+`;
+
+/**
+ * Check idempotency key, then version; write doc, remember the answer, move the status index entry,
+ * append notices, publish: all or nothing.
+ * KEYS[1] game, KEYS[2] idempotency record; ARGV: prefix, expected version, doc, version,
+ * idempotent ('1'/'0'), record, ttl, channel, id, status, notices (JSON), clock index (JSON).
+ */
+const UPDATE_SCRIPT = `${APPEND_NOTICES}${INDEX_CLOCK}
+if ARGV[5] == '1' then
+  local seen = redis.call('GET', KEYS[2])
+  if seen then return {'replayed', seen} end
+end
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return {'missing'} end
+if version ~= ARGV[2] then return {'conflict', version} end
+redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'version', ARGV[4])
+if ARGV[5] == '1' then
+  redis.call('SET', KEYS[2], ARGV[6], 'EX', ARGV[7])
+end
+local seq = redis.call('ZSCORE', ARGV[1] .. 'games:all', ARGV[9])
+if seq then
+  for _, status in ipairs({${GAME_STATUSES.map((s) => `'${s}'`).join(', ')}}) do
+    if status ~= ARGV[10] then redis.call('ZREM', ARGV[1] .. 'games:status:' .. status, ARGV[9]) end
+  end
+  redis.call('ZADD', ARGV[1] .. 'games:status:' .. ARGV[10], seq, ARGV[9])
+end
+index_clock(ARGV[1], KEYS[1], ARGV[9], ARGV[12])
+append_notices(ARGV[1], ARGV[11])
+redis.call('PUBLISH', ARGV[8], ARGV[3])
+return {'updated'}
+`;
+
+/**
+ * Due entries of a sorted set, earliest first, each leased (re-scored) until ARGV[3].
+ * KEYS[1] the set; ARGV: now ms, limit, lease end ms.
+ */
+const CLAIM_DUE_SCRIPT = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[2])
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], 'XX', ARGV[3], id) end
+return ids
+`;
+
+/**
+ * Once per turn (never for a finished game): record the reminder, drop its entry and append the
+ * notices. KEYS[1] game, KEYS[2] reminders; ARGV: prefix, id, turn, notices (JSON).
+ */
+const MARK_REMINDED_SCRIPT = `${APPEND_NOTICES}
+if ARGV[3] == '${OVER}' or redis.call('HGET', KEYS[1], 'turn') ~= ARGV[3] then return 0 end
+if redis.call('HGET', KEYS[1], 'reminded') == ARGV[3] then return 0 end
+redis.call('HSET', KEYS[1], 'reminded', ARGV[3])
+redis.call('ZREM', KEYS[2], ARGV[2])
+append_notices(ARGV[1], ARGV[4])
+return 1
+`;
+
+/** Compare-and-set on version ('0': absent). KEYS[1] vacation; ARGV: expected version, doc, version. */
+const SAVE_VACATION_SCRIPT = `
+if (redis.call('HGET', KEYS[1], 'version') or '0') ~= ARGV[1] then return 0 end
+redis.call('HSET', KEYS[1], 'doc', ARGV[2], 'version', ARGV[3])
+return 1
+`;
+
+/** Lua: store a token and list it under its account (oldest first). */
+const SAVE_TOKEN = `
+local function save_token(key, index, doc, hash, created)
+  redis.call('SET', key, doc)
+  redis.call('ZADD', index, created, hash)
+end
+`;
+
+/**
+ * A new account and its first token, or nothing when the id is taken.
+ * KEYS[1] account, KEYS[2] token, KEYS[3] the token's account index; ARGV: account doc, token doc,
+ * token hash, token createdAt ms.
+ */
+const CREATE_ACCOUNT_SCRIPT = `${SAVE_TOKEN}
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
+save_token(KEYS[2], KEYS[3], ARGV[2], ARGV[3], ARGV[4])
+return 1
+`;
+
+/** KEYS[1] token, KEYS[2] the token's account index; ARGV: token doc, hash, createdAt ms. */
+const ADD_TOKEN_SCRIPT = `${SAVE_TOKEN}
+save_token(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])
+return 1
+`;
+
+/** Replace a document only if it is still the one read (for read-modify-write in JS). */
+const COMPARE_AND_SET_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+return 1
+`;
+
+/**
+ * Create only if absent, with its indexes and notices.
+ * KEYS[1] challenge; ARGV: prefix, id, doc, version, index (JSON), notices (JSON).
+ */
+const CREATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${INDEX_CHALLENGE}
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'version', ARGV[4])
+index_challenge(ARGV[1], ARGV[2], ARGV[5])
+append_notices(ARGV[1], ARGV[6])
+return 1
+`;
+
+/**
+ * Compare-and-set on version; the game the challenge became (checked first, so a taken game id
+ * writes nothing), indexes and notices in the same step.
+ * KEYS[1] challenge, KEYS[2] game (the challenge key again when no game); ARGV: prefix, expected
+ * version, id, doc, version, index (JSON), notices (JSON), game doc ('' for none), game id, game
+ * version, game indexes (JSON), game clock index (JSON).
+ */
+const UPDATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CHALLENGE}${INDEX_CLOCK}
+local version = redis.call('HGET', KEYS[1], 'version')
+if not version then return 'missing' end
+if version ~= ARGV[2] then return 'conflict' end
+if ARGV[8] ~= '' and not create_game(ARGV[1], KEYS[2], ARGV[9], ARGV[8], ARGV[10], ARGV[11]) then
+  return 'game-exists'
+end
+redis.call('HSET', KEYS[1], 'doc', ARGV[4], 'version', ARGV[5])
+index_challenge(ARGV[1], ARGV[3], ARGV[6])
+if ARGV[8] ~= '' then index_clock(ARGV[1], KEYS[2], ARGV[9], ARGV[12]) end
+append_notices(ARGV[1], ARGV[7])
+return 'updated'
+`;
+
+/**
+ * Oldest first: drop expired (and dangling) seeks, take the first by another account, else queue the
+ * new one. KEYS[1] pool, KEYS[2] new seek; ARGV: prefix, now ms, id, account, doc, expires ms, pool sha1.
+ */
+const MATCH_OR_ADD_SCRIPT = `
+local now = tonumber(ARGV[2])
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  local key = ARGV[1] .. 'seek:' .. id
+  local seek = redis.call('HMGET', key, 'doc', 'account', 'expires')
+  if not seek[1] or tonumber(seek[3]) <= now then
+    redis.call('LREM', KEYS[1], 1, id)
+    redis.call('DEL', key)
+  elseif seek[2] ~= ARGV[4] then
+    redis.call('LREM', KEYS[1], 1, id)
+    redis.call('DEL', key)
+    return seek[1]
+  end
+end
+redis.call('HSET', KEYS[2], 'doc', ARGV[5], 'account', ARGV[4], 'expires', ARGV[6], 'pool', ARGV[7])
+redis.call('RPUSH', KEYS[1], ARGV[3])
+return false
+`;
+
+/** Take a waiting seek out of its pool. KEYS[1] seek; ARGV: prefix, id. */
+const REMOVE_SEEK_SCRIPT = `
+local pool = redis.call('HGET', KEYS[1], 'pool')
+if not pool then return 0 end
+redis.call('LREM', ARGV[1] .. 'seeks:pool:' .. pool, 1, ARGV[2])
+redis.call('DEL', KEYS[1])
+return 1
+`;
+
+/** Append notices on their own. ARGV: prefix, notices (JSON). */
+const APPEND_SCRIPT = `${APPEND_NOTICES}
+append_notices(ARGV[1], ARGV[2])
+return 1
+`;
+
+/**
+ * A page of a feed with its bounds, read at one instant.
+ * KEYS[1] feed, KEYS[2] feed counter; ARGV: after, limit.
+ */
+const READ_FEED_SCRIPT = `
+local events = {}
+if tonumber(ARGV[2]) > 0 then
+  events = redis.call('XRANGE', KEYS[1], '(' .. ARGV[1] .. '-0', '+', 'COUNT', ARGV[2])
+end
+local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
+return {events, redis.call('GET', KEYS[2]) or '0', oldest[1] and oldest[1][1] or ''}
+`;
+
+export const SCRIPTS = {
+  boardhostCreate: { numberOfKeys: 1, lua: CREATE_SCRIPT },
+  boardhostUpdate: { numberOfKeys: 2, lua: UPDATE_SCRIPT },
+  boardhostClaimDue: { numberOfKeys: 1, lua: CLAIM_DUE_SCRIPT },
+  boardhostMarkReminded: { numberOfKeys: 2, lua: MARK_REMINDED_SCRIPT },
+  boardhostSaveVacation: { numberOfKeys: 1, lua: SAVE_VACATION_SCRIPT },
+  boardhostCreateAccount: { numberOfKeys: 3, lua: CREATE_ACCOUNT_SCRIPT },
+  boardhostAddToken: { numberOfKeys: 2, lua: ADD_TOKEN_SCRIPT },
+  boardhostCompareAndSet: { numberOfKeys: 1, lua: COMPARE_AND_SET_SCRIPT },
+  boardhostCreateChallenge: { numberOfKeys: 1, lua: CREATE_CHALLENGE_SCRIPT },
+  boardhostUpdateChallenge: { numberOfKeys: 2, lua: UPDATE_CHALLENGE_SCRIPT },
+  boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },
+  boardhostRemoveSeek: { numberOfKeys: 1, lua: REMOVE_SEEK_SCRIPT },
+  boardhostAppend: { numberOfKeys: 0, lua: APPEND_SCRIPT },
+  boardhostReadFeed: { numberOfKeys: 2, lua: READ_FEED_SCRIPT },
+} as const;
