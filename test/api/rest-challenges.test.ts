@@ -4,24 +4,11 @@ import request from 'supertest';
 import * as A from '../../src/transport/rest/accounts.schemas';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, type Running, type StoreKind } from '../support/app';
+import { feedOf } from '../support/clocks';
 import { expectProblem } from '../support/problem';
 
 const harness = appHarness();
 afterAll(() => harness.stopAll());
-
-/** Every event of an account's feed so far (the JSON page), each checked against the schema. */
-async function feedOf(run: Running, account: TestAccount): Promise<any[]> {
-  const res = await request(run.url)
-    .get('/api/v1/account/events?after=0&limit=500')
-    .set(account.auth)
-    .set('Accept', 'application/json')
-    .expect(200);
-  for (const event of res.body.events) expect(A.FeedEvent.parse(event)).toEqual(event);
-  expect(res.body.events.map((e: { seq: number }) => e.seq)).toEqual(
-    Array.from({ length: res.body.last }, (_, i) => i + 1),
-  );
-  return res.body.events;
-}
 
 const types = (events: Array<{ type: string }>) => events.map((e) => e.type);
 

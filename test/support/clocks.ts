@@ -83,6 +83,9 @@ export async function feedOf(run: Running, account: TestAccount): Promise<any[]>
     .set('Accept', 'application/json')
     .expect(200);
   for (const event of res.body.events) expect(A.FeedEvent.parse(event)).toEqual(event);
+  // Numbered without gaps up to the feed's last seq (older events may have been trimmed).
+  const seqs = res.body.events.map((e: { seq: number }) => e.seq);
+  expect(seqs).toEqual(seqs.map((_: number, i: number) => res.body.last - seqs.length + 1 + i));
   return res.body.events;
 }
 
