@@ -4,12 +4,15 @@ import { Authenticator } from './auth';
 import { ChallengeService } from './challenges';
 import { ClockService } from './clocks';
 import { FeedService } from './feed';
+import { GameListService } from './game-lists';
 import { GameService } from './games';
 import { WebhookService, type WebhookOptions } from './webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
   readonly games: GameService;
+  /** The account's own game lists and their export. */
+  readonly lists: GameListService;
   readonly accounts: AccountService;
   readonly challenges: ChallengeService;
   readonly feed: FeedService;
@@ -31,6 +34,7 @@ export function createServices(
   const games = new GameService(storage, auth, now);
   return {
     games,
+    lists: new GameListService(storage, auth, games),
     accounts: new AccountService(storage, auth, now),
     challenges: new ChallengeService(storage, auth, games, now),
     feed: new FeedService(storage, auth),

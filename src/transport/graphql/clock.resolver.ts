@@ -27,7 +27,7 @@ export class ClockResolver {
     @Arg('after', () => String, { nullable: true, description: 'A nextCursor from the previous page.' })
     after?: string | null,
   ): Promise<{ items: GameView[]; nextCursor: string | null }> {
-    return ctx.services.games.myGames(credentialOf(ctx), {
+    return ctx.services.lists.myGames(credentialOf(ctx), {
       ...(filter != null ? { filter } : {}),
       ...(kind != null ? { kind } : {}),
       ...(first != null ? { limit: first } : {}),

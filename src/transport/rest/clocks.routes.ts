@@ -52,7 +52,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
       },
       handle: async (req, res) => {
         const query = parse(C.MyGamesQuery, req.query, 'query');
-        res.json(await services.games.myGames(credentialOf(req), query));
+        res.json(await services.lists.myGames(credentialOf(req), query));
       },
     },
     {
@@ -82,7 +82,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
       },
       handle: async (req, res) => {
         const query = parse(C.ExportQuery, req.query, 'query');
-        const games = await services.games.exportMyGames(credentialOf(req), query);
+        const games = await services.lists.exportMyGames(credentialOf(req), query);
         res.writeHead(200, {
           'Content-Type': `${NDJSON}; charset=utf-8`,
           'Cache-Control': 'no-store',
