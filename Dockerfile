@@ -1,17 +1,17 @@
-# Boardhost: build the TypeScript, then run on a slim Node image with production dependencies only.
-FROM node:20-bookworm-slim AS build
+# Boardhost: build the TypeScript, then run on a slim Node 24 (LTS) image with production dependencies only.
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --no-audit --no-fund
+RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
 
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=4000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm install --omit=dev --no-audit --no-fund
+RUN npm ci --omit=dev --no-audit --no-fund
 COPY --from=build /app/dist ./dist
 EXPOSE 4000
 USER node

@@ -20,15 +20,16 @@ module.exports = tseslint.config(
     rules: { '@typescript-eslint/no-require-imports': 'off' },
     languageOptions: { globals: { module: 'writable', require: 'readonly' } },
   },
-  // The example bot is plain Node 20 JavaScript.
+  // The example bot and the scripts are plain Node JavaScript.
   {
-    files: ['examples/**/*.mjs'],
+    files: ['examples/**/*.mjs', 'scripts/**/*.mjs'],
     languageOptions: {
       globals: {
         process: 'readonly',
         fetch: 'readonly',
         console: 'readonly',
         TextDecoder: 'readonly',
+        URL: 'readonly',
         setTimeout: 'readonly',
       },
     },
