@@ -2,7 +2,7 @@
 // transports and both stores. The position is validated (INVALID_POSITION, nothing stored), kept as
 // `initialPosition`, replayed from, written in the record (SetUp/FEN), and the rules apply from it.
 import request from 'supertest';
-import { signUp } from '../support/accounts';
+import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, gql, type Running, type StoreKind } from '../support/app';
 import { expectProblem } from '../support/problem';
 
@@ -236,9 +236,14 @@ describe.each<StoreKind>(['redis', 'memory'])('games from a position on the %s s
   });
 
   it('seeks pair only with seeks for the same position, however it is spelled', async () => {
-    const [a, b, c, d] = await Promise.all(['sa', 'sb', 'sc', 'sd'].map((l) => signUp(run.app, l)));
+    const [a, b, c, d] = [
+      await signUp(run.app, 'sa'),
+      await signUp(run.app, 'sb'),
+      await signUp(run.app, 'sc'),
+      await signUp(run.app, 'sd'),
+    ];
     const position = 'W:WKa1,Kc1:BKf8,Kh8';
-    const seek = (account: typeof a, body: Record<string, unknown>) =>
+    const seek = (account: TestAccount, body: Record<string, unknown>) =>
       request(run.url).post('/api/v1/seeks').set(account.auth).send(body).expect(201);
     const waiting = (await seek(a, { kind: 'russian-draughts', position })).body;
     expect(waiting).toMatchObject({ status: 'waiting', initialPosition: position });

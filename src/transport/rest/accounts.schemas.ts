@@ -132,12 +132,9 @@ export const Challenge = z
     kind: z.enum(GAME_KINDS),
     options: Options,
     timeControl: TimeControl,
-    initialPosition: z
-      .string()
-      .nullable()
-      .openapi({
-        description: 'A challenge to a game from a position: that position; null: the standard start',
-      }),
+    initialPosition: z.string().nullable().openapi({
+      description: 'A challenge to a game from a position: that position; null: the standard start',
+    }),
     challenger: z.string().openapi({ description: 'Account id of the challenger' }),
     destination: z.string().nullable().openapi({ description: 'Direct challenges: the challenged account' }),
     players: z
