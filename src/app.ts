@@ -16,6 +16,7 @@ import { buildOpenApiDocument } from './transport/rest/openapi';
 import { DEFAULT_RATE_LIMITS, RateGate, rateLimitMiddleware, type RateLimits } from './transport/rate-limit';
 import { problemHandler, sendProblem } from './transport/rest/problem';
 import { restRoutes } from './transport/rest/routes';
+import { mountRules } from './transport/rest/rules';
 
 export interface AppOptions {
   readonly storage: Storage;
@@ -34,6 +35,8 @@ export interface AppOptions {
    * due endpoints (default 1000; 0 = this node delivers only when `deliverWebhooks` is called).
    */
   readonly webhooks?: WebhookOptions & { readonly intervalMs?: number };
+  /** Where the rules pages served at /rules/<kind>.md are read from (default: the repository's docs/rules). */
+  readonly rulesDir?: string;
 }
 
 export interface App {
@@ -101,6 +104,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       );
   });
   app.use('/docs', express.static(getAbsoluteFSPath(), { index: 'index.html' }));
+  mountRules(app, options.rulesDir);
 
   const graphql = await createGraphQL({
     httpServer: server,
@@ -116,6 +120,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       rest: '/api/v1',
       docs: '/docs',
       openapi: '/openapi.json',
+      rules: '/rules',
     });
   });
   app.use((req, res) => sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.path}`)));

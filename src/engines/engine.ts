@@ -52,10 +52,14 @@ export interface GameRecord {
   readonly id: string;
   readonly options: Options;
   readonly first: Side;
+  /** A game from a position: the position string it started from (the record's SetUp/FEN tags). */
+  readonly initialPosition?: string;
   readonly moves: readonly string[];
   readonly outcome?: Outcome;
   readonly players: readonly [string, string];
   readonly startedAt: string;
+  /** The TimeControl tag's value (PGN 9.6.1): `-`, `300+5`, `1/259200`; absent: not written. */
+  readonly timeControl?: string;
 }
 
 /** Any engine, with its state and move types hidden. */

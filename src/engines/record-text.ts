@@ -15,6 +15,20 @@ export function recordDate(iso: string): string {
   return m ? `${m[1]}.${m[2]}.${m[3]}` : '????.??.??';
 }
 
+/**
+ * The tags that say where the game started and how long players could think: `SetUp "1"` and `FEN`
+ * for a game that did not start from the standard position (`start`), and `TimeControl`.
+ */
+export function startTags(
+  start: string | undefined,
+  timeControl: string | undefined,
+): Array<[string, string]> {
+  const tags: Array<[string, string]> = [];
+  if (start !== undefined) tags.push(['SetUp', '1'], ['FEN', start]);
+  if (timeControl !== undefined) tags.push(['TimeControl', timeControl]);
+  return tags;
+}
+
 /** Tag-pair lines `[Name "value"]` with quotes and backslashes escaped. */
 export function tagLines(tags: ReadonlyArray<readonly [string, string]>): string {
   return tags

@@ -15,6 +15,7 @@ import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
 import type { GameView } from './game-view';
 import type { GameService } from './games';
+import { startOf } from './start';
 import { parseTimeControl, timeControlKey, type TimeControlInput } from './time-control';
 
 const CHALLENGE_ID = /^[A-Za-z0-9_-]{12}$/;
@@ -31,6 +32,8 @@ export interface CreateChallengeInput {
   readonly kind: string;
   readonly options?: unknown;
   readonly timeControl?: TimeControlInput | null;
+  /** A game from this position (the game's notation); `starts` then names who plays its side to move. */
+  readonly position?: string | null;
   /** Direct: challenger | destination | random (default). Open: listed | random (default). */
   readonly starts?: string;
   /** Seconds until the challenge expires unanswered: 10 s to 14 days, default 1 day. */
@@ -41,11 +44,17 @@ export interface CreateSeekInput {
   readonly kind: string;
   readonly options?: unknown;
   readonly timeControl?: TimeControlInput | null;
+  /** A game from this position; it pairs only with seeks for the same position. */
+  readonly position?: string | null;
   /** Seconds the seek waits for a partner: 10 s to 1 day, default 1 hour. */
   readonly expiresInSeconds?: number;
 }
 
-export type ChallengeView = Omit<StoredChallenge, 'players'> & { readonly players: readonly string[] | null };
+export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition'> & {
+  readonly players: readonly string[] | null;
+  /** A challenge to a game from a position: that position; null for the standard start. */
+  readonly initialPosition: string | null;
+};
 
 export interface SeekView {
   readonly id: string;
@@ -53,6 +62,8 @@ export interface SeekView {
   readonly kind: string;
   readonly options: Options;
   readonly timeControl: TimeControl;
+  /** A seek for a game from a position: that position; null for the standard start. */
+  readonly initialPosition: string | null;
   /** waiting: no partner yet; matched: `game` is the new game. */
   readonly status: 'waiting' | 'matched';
   readonly game: GameView | null;
@@ -73,6 +84,7 @@ export class ChallengeService {
     const { account: challenger } = await this.auth.requireAccount(credential, 'challenge:write');
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
+    const { initialPosition } = startOf(engine, options, input);
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
     const expiresAt = new Date(at.getTime() + seconds(input.expiresInSeconds, 10, 14 * DAY, DAY) * 1000);
@@ -105,6 +117,7 @@ export class ChallengeService {
       kind: engine.kind,
       options,
       timeControl,
+      ...(initialPosition === undefined ? {} : { initialPosition }),
       challenger: challenger.id,
       destination: destination?.id ?? null,
       players,
@@ -176,11 +189,16 @@ export class ChallengeService {
           const next = { ...c, accepted };
           return { next, notices: [acceptedNotice(next)] };
         }
+        // `starts` names who moves first: from a position with seat 1 to move, that is seat 1.
+        const start = startOf(this.games.engineFor(c.kind), c.options, {
+          position: c.initialPosition ?? null,
+        });
+        const seating = this.seating(c, pair as [string, string]);
         const game = this.games.newGame({
           kind: c.kind,
           options: c.options,
-          first: 0,
-          accounts: this.seating(c, pair as [string, string]),
+          ...start,
+          accounts: start.first === 0 ? seating : [seating[1], seating[0]],
           timeControl: c.timeControl,
           at,
           ...(vacations ? { vacations } : {}),
@@ -243,6 +261,8 @@ export class ChallengeService {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
+    const start = startOf(engine, options, input);
+    const { initialPosition } = start;
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
     const seek: StoredSeek = {
@@ -251,7 +271,11 @@ export class ChallengeService {
       kind: engine.kind,
       options,
       timeControl,
-      pool: `${engine.kind}|${canonicalJson(options)}|${timeControlKey(timeControl)}`,
+      ...(initialPosition === undefined ? {} : { initialPosition }),
+      // Seeks from a position pair only with seeks from the same (canonical) position.
+      pool:
+        `${engine.kind}|${canonicalJson(options)}|${timeControlKey(timeControl)}` +
+        (initialPosition === undefined ? '' : `|position:${initialPosition}`),
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + seconds(input.expiresInSeconds, 10, DAY, 3600) * 1000).toISOString(),
     };
@@ -262,7 +286,7 @@ export class ChallengeService {
     const game = this.games.newGame({
       kind: engine.kind,
       options,
-      first: 0,
+      ...start,
       accounts,
       timeControl,
       at: seek.createdAt,
@@ -414,7 +438,7 @@ function notice(to: readonly string[], type: Notice['type'], at: string, challen
 }
 
 export function challengeView(c: StoredChallenge): ChallengeView {
-  return { ...c, players: c.players ? [...c.players] : null };
+  return { ...c, players: c.players ? [...c.players] : null, initialPosition: c.initialPosition ?? null };
 }
 
 function seekView(seek: StoredSeek, game: GameView | null): SeekView {
@@ -424,6 +448,7 @@ function seekView(seek: StoredSeek, game: GameView | null): SeekView {
     kind: seek.kind,
     options: seek.options,
     timeControl: seek.timeControl,
+    initialPosition: seek.initialPosition ?? null,
     status: game ? 'matched' : 'waiting',
     game,
     createdAt: seek.createdAt,

@@ -6,6 +6,8 @@ export const GAME_ERROR_CODES = {
   INVALID_INPUT: 400,
   /** The `kind` names no game this server hosts. */
   UNKNOWN_GAME_KIND: 400,
+  /** A start `position` that does not parse, is impossible, or is already decided (the message says which). */
+  INVALID_POSITION: 400,
   /** No credential was given for an action that needs one. */
   UNAUTHENTICATED: 401,
   /** The credential does not hold the seat the action needs, or acts on another account's behalf. */

@@ -52,6 +52,11 @@ export interface GameView {
   readonly toMove: number | null;
   readonly toMoveName: string | null;
   readonly position: string;
+  /**
+   * A game from a position: the position it started from; null for the standard start. A game with
+   * an initial position is never rated.
+   */
+  readonly initialPosition: string | null;
   readonly board: BoardView;
   readonly legalMoves: readonly string[];
   readonly moves: readonly MoveView[];
@@ -96,6 +101,7 @@ export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
     toMove: game.toMove,
     toMoveName: game.toMove === null ? null : names[game.toMove],
     position: game.position,
+    initialPosition: game.initialPosition ?? null,
     board: engine.board(state.value),
     legalMoves: game.legalMoves,
     moves: game.moves.map((m) => ({

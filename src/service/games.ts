@@ -1,4 +1,4 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
 import { ENGINES, getEngine } from '../engines/registry';
 import { GAME_KINDS, other, type EngineError, type Options, type Outcome, type Side } from '../engines/types';
@@ -16,7 +16,9 @@ import { isOverdue, NO_VACATIONS, retime, sameTiming, startTiming, type Vacation
 import { GameError } from './errors';
 import { gameAccounts, gameNotices } from './feed';
 import { toGameView, type GameView } from './game-view';
-import { parseTimeControl, type TimeControlInput } from './time-control';
+import { kindView, type KindView } from './kinds';
+import { readPosition, startOf } from './start';
+import { parseTimeControl, recordTimeControl, type TimeControlInput } from './time-control';
 
 /** Game ids: 12 characters of base64url. */
 const GAME_ID = /^[A-Za-z0-9_-]{12}$/;
@@ -28,8 +30,10 @@ const WRITE_ATTEMPTS = 8;
 export interface CreateGameInput {
   readonly kind: string;
   readonly options?: unknown;
-  /** Seat index or seat name that moves first; 'random' draws it. Default: seat 0. */
+  /** Seat name, seat number or 'random' (see start.ts firstSeat). Default: seat 0. */
   readonly first?: number | string;
+  /** Start from this position (the game's notation) instead of the standard start. */
+  readonly position?: string | null;
   /** Default: unlimited. */
   readonly timeControl?: TimeControlInput | null;
 }
@@ -93,14 +97,20 @@ export class GameService {
     return [...ENGINES.keys()];
   }
 
+  /** Each hosted kind: seats, options schema, notation summary and rules page. */
+  describeKinds(): KindView[] {
+    return [...ENGINES.values()].map(kindView);
+  }
+
   async createGame(input: CreateGameInput): Promise<CreatedGame> {
     const engine = this.engineFor(input.kind);
     const options = this.parseOptions(engine, input.options);
+    const start = startOf(engine, options, input);
     const tokens = [newSeatToken(), newSeatToken()] as const;
     const game = this.newGame({
       kind: engine.kind,
       options,
-      first: this.firstSeat(engine, input.first),
+      ...start,
       accounts: [null, null],
       seatTokenHashes: [tokens[0].hash, tokens[1].hash],
       timeControl: parseTimeControl(input.timeControl),
@@ -122,6 +132,8 @@ export class GameService {
     readonly kind: string;
     readonly options: Options;
     readonly first: Side;
+    /** A game from a position: its canonical position string (see start.ts); `first` must be its side to move. */
+    readonly initialPosition?: string;
     readonly accounts: readonly [string | null, string | null];
     readonly seatTokenHashes?: readonly [string, string];
     readonly timeControl: TimeControl;
@@ -130,7 +142,10 @@ export class GameService {
     readonly vacations?: Vacations;
   }): StoredGame {
     const engine = this.engineFor(spec.kind);
-    const state = engine.setup(spec.options, spec.first);
+    const state =
+      spec.initialPosition === undefined
+        ? engine.setup(spec.options, spec.first)
+        : readPosition(engine, spec.options, spec.initialPosition).state;
     const game: StoredGame = {
       id: randomBytes(9).toString('base64url'),
       kind: engine.kind,
@@ -151,6 +166,7 @@ export class GameService {
       timeControl: spec.timeControl,
       createdAt: spec.at,
       updatedAt: spec.at,
+      ...(spec.initialPosition === undefined ? {} : { initialPosition: spec.initialPosition }),
       ...this.positionFields(engine, state),
     };
     return { ...game, ...startTiming(game, Date.parse(spec.at), spec.vacations ?? NO_VACATIONS) };
@@ -331,8 +347,10 @@ export class GameService {
       id: game.id,
       options: game.options,
       first: game.first,
+      ...(game.initialPosition === undefined ? {} : { initialPosition: game.initialPosition }),
       moves: game.moves.map((m) => m.notation),
       ...(game.outcome ? { outcome: game.outcome } : {}),
+      timeControl: recordTimeControl(game.timeControl),
       players: [game.seats[0]?.account ?? engine.seatNames[0], game.seats[1]?.account ?? engine.seatNames[1]],
       startedAt: game.createdAt,
     };
@@ -600,24 +618,20 @@ export class GameService {
     return { ...game, status: 'finished', outcome, toMove: null, legalMoves: [], drawOffer: null };
   }
 
-  private firstSeat(engine: AnyEngine, first: number | string | undefined): Side {
-    if (first === undefined) return 0;
-    if (first === 'random') return randomInt(2) as Side;
-    if (first === 0 || first === 1) return first;
-    const byName = engine.seatNames.indexOf(String(first));
-    if (byName === 0 || byName === 1) return byName;
-    throw new GameError(
-      'INVALID_INPUT',
-      `first must be 0, 1, ${engine.seatNames.map((n) => `"${n}"`).join(', ')} or "random"`,
-      { field: 'first' },
-    );
-  }
-
-  /** The game's engine state, rebuilt by replaying its moves (so repetition history is complete). */
+  /**
+   * The game's engine state, rebuilt by replaying its moves from its start (the standard start, or
+   * the position it was created from), so that repetition history is complete.
+   */
   private restore(engine: AnyEngine, game: StoredGame): unknown {
     const known = this.states.get(game.id);
     if (known && known.version === game.version && known.position === game.position) return known.state;
-    let state = engine.setup(game.options, game.first);
+    let state: unknown;
+    if (game.initialPosition === undefined) state = engine.setup(game.options, game.first);
+    else {
+      const start = engine.parseState(game.initialPosition, game.options);
+      if (!start.ok) throw new Error(`stored game ${game.id}: its initial position does not parse`);
+      state = start.value;
+    }
     for (const record of game.moves) {
       const move = engine.parseMove(state, record.notation);
       const next = move.ok ? engine.play(state, move.value) : move;

@@ -55,3 +55,21 @@ export function timeControlKey(tc: TimeControl): string {
       return `correspondence:${tc.daysPerMove}d`;
   }
 }
+
+/**
+ * The value of a game record's TimeControl tag (PGN standard 9.6.1, which PDN adopts): `-` without
+ * a limit, `<seconds>+<increment>` for a Fischer clock, and one move per period (`1/<seconds>`) for
+ * correspondence.
+ */
+export function recordTimeControl(tc: TimeControl | undefined): string {
+  switch (tc?.type ?? 'unlimited') {
+    case 'realtime': {
+      const rt = tc as Extract<TimeControl, { type: 'realtime' }>;
+      return `${rt.initialSeconds}+${rt.incrementSeconds}`;
+    }
+    case 'correspondence':
+      return `1/${(tc as Extract<TimeControl, { type: 'correspondence' }>).daysPerMove * 24 * 60 * 60}`;
+    default:
+      return '-';
+  }
+}

@@ -32,6 +32,11 @@ export interface StoredGame {
   readonly options: Options;
   /** The seat that moved first. */
   readonly first: Side;
+  /**
+   * A game from a position: the position it started from (canonical notation); absent for the
+   * standard start. Replays start from it. Such a game is never rated.
+   */
+  readonly initialPosition?: string;
   readonly seats: readonly SeatRecord[];
   /** sha256 of each seat's secret token (never leaves the service). */
   readonly seatTokenHashes: readonly [string, string];
@@ -347,6 +352,8 @@ export interface StoredChallenge {
   readonly kind: GameKind;
   readonly options: Options;
   readonly timeControl: TimeControl;
+  /** A challenge to a game from a position: the position (canonical notation); absent: the standard start. */
+  readonly initialPosition?: string;
   /** The account that made the challenge. */
   readonly challenger: string;
   /** Direct challenges: the challenged account. Null for open challenges. */
@@ -397,7 +404,9 @@ export interface StoredSeek {
   readonly kind: GameKind;
   readonly options: Options;
   readonly timeControl: TimeControl;
-  /** Seeks with equal pools are compatible (kind, canonical options and time control). */
+  /** A seek for a game from a position: the position (canonical notation); absent: the standard start. */
+  readonly initialPosition?: string;
+  /** Seeks with equal pools are compatible (kind, canonical options, time control and start position). */
   readonly pool: string;
   readonly createdAt: string;
   readonly expiresAt: string;

@@ -70,7 +70,7 @@ describe.each(['redis', 'memory'] as const)('rate limits (%s)', (store) => {
     const gql = await fetch(`${url}/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ kinds }' }),
+      body: JSON.stringify({ query: '{ kinds { kind } }' }),
     });
     expect(gql.status).toBe(429);
     expect(gql.headers.get('retry-after')).not.toBeNull();
@@ -86,7 +86,7 @@ describe.each(['redis', 'memory'] as const)('rate limits (%s)', (store) => {
       const outcomes: string[] = [];
       for (let i = 0; i < LIMITS.perToken + 1; i++) {
         try {
-          for await (const result of client.iterate({ query: '{ kinds }' })) {
+          for await (const result of client.iterate({ query: '{ kinds { kind } }' })) {
             outcomes.push(result.data ? 'data' : JSON.stringify(result.errors));
           }
         } catch (errors) {

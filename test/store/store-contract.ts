@@ -223,6 +223,30 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       expect(await storage.games.get(game.id)).toEqual(game);
     });
 
+    it('keeps the initial position of a game from a position, through create, update and a challenge', async () => {
+      const initialPosition = 'W:WKa1,Kc1:BKf8,Kh8:D28,0,0';
+      const game = sampleGame({ kind: 'russian-draughts', initialPosition, position: initialPosition });
+      await storage.games.create(game);
+      expect(await storage.games.get(game.id)).toEqual(game);
+      const next = advanced(game, 'c1-d2');
+      expect(await storage.games.update(next, 0)).toEqual({ status: 'updated' });
+      expect((await storage.games.get(game.id))?.initialPosition).toBe(initialPosition);
+      const [a, b] = [uid('a'), uid('b')];
+      const challenge = sampleChallenge(a, b, { initialPosition });
+      await storage.challenges.createChallenge(challenge, []);
+      expect(await storage.challenges.getChallenge(challenge.id)).toEqual(challenge);
+      const started = sampleGame({ kind: 'russian-draughts', initialPosition, position: initialPosition });
+      const accepted: StoredChallenge = { ...challenge, version: 1, status: 'accepted', gameId: started.id };
+      expect(await storage.challenges.updateChallenge(accepted, 0, { notices: [], game: started })).toBe(
+        'updated',
+      );
+      expect(await storage.games.get(started.id)).toEqual(started);
+      const seek = sampleSeek(a, `${uid('pool')}|position:${initialPosition}`, { initialPosition });
+      expect(await storage.seeks.matchOrAdd(seek, seek.createdAt)).toBeUndefined();
+      expect(await storage.seeks.getSeek(seek.id)).toEqual(seek);
+      expect(await storage.seeks.matchOrAdd(sampleSeek(b, seek.pool), seek.createdAt)).toEqual(seek);
+    });
+
     it('refuses to create a game whose id exists', async () => {
       const game = sampleGame();
       await storage.games.create(game);

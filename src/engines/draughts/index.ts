@@ -108,7 +108,8 @@ function parseOptions(raw: unknown): Result<Options, EngineError> {
 
 /** Replays a record's moves from its start, for canonical notation; stops at the first bad move. */
 function exportRecord(record: GameRecord): string {
-  let state = startState(record.first);
+  const start = record.initialPosition === undefined ? undefined : parseFen(record.initialPosition);
+  let state = start?.ok ? start.value : startState(record.first);
   const moves: string[] = [];
   for (const text of record.moves) {
     const move = parseMoveText(legalMoves(state), text);
@@ -120,7 +121,8 @@ function exportRecord(record: GameRecord): string {
     const next = play(state, move.value);
     if (next.ok) state = next.value;
   }
-  return writePdn(record, moves, record.first === 1 ? formatFen(startState(1)) : undefined);
+  const startFen = record.initialPosition ?? (record.first === 1 ? formatFen(startState(1)) : undefined);
+  return writePdn(record, moves, startFen);
 }
 
 export const russianDraughts: Engine<DraughtsState, DraughtsMove> = {

@@ -1,6 +1,6 @@
 // PDN export of a finished or running game (GameType 25 = Russian draughts).
 import type { GameRecord } from '../engine';
-import { numberedMoves, recordDate, recordText } from '../record-text';
+import { numberedMoves, recordDate, recordText, startTags } from '../record-text';
 import type { Outcome } from '../types';
 
 /** The PDN result token for an outcome (White's score first, 2 points per game). */
@@ -12,7 +12,8 @@ export function pdnResult(outcome: Outcome | undefined): string {
 
 /**
  * Writes the PDN text: tags, then numbered moves (`1. c3-d4 f6-e5`, `1... f6-e5` when Black starts)
- * and the result. `startFen` is the FEN tag for a non-standard start (Black first), else undefined.
+ * and the result. `startFen` is the FEN of a non-standard start (a game from a position, or Black
+ * first), written with `SetUp "1"`; undefined for the standard start. TimeControl as PGN 9.6.1.
  */
 export function writePdn(record: GameRecord, moves: readonly string[], startFen: string | undefined): string {
   const result = pdnResult(record.outcome);
@@ -25,6 +26,6 @@ export function writePdn(record: GameRecord, moves: readonly string[], startFen:
     ['Result', result],
     ['GameType', '25'],
   ];
-  if (startFen !== undefined) tags.push(['FEN', startFen]);
+  tags.push(...startTags(startFen, record.timeControl));
   return recordText(tags, [...numberedMoves(moves, record.first), result]);
 }

@@ -9,7 +9,7 @@ import {
   TOKEN_SCOPES,
   type FeedEventType,
 } from '../../store/store';
-import { Game, TimeControl, TimeControlInput } from './types';
+import { Game, START_POSITION, TimeControl, TimeControlInput } from './types';
 
 export { TimeControlInput };
 
@@ -88,6 +88,11 @@ export class Challenge {
   @Field(() => GraphQLJSONObject, { description: 'Creation options with defaults filled in.' })
   options!: Record<string, unknown>;
   @Field(() => TimeControl) timeControl!: TimeControl;
+  @Field(() => String, {
+    nullable: true,
+    description: 'A challenge to a game from a position: that position; null for the standard start.',
+  })
+  initialPosition!: string | null;
   @Field(() => String, { description: 'The account that made the challenge.' }) challenger!: string;
   @Field(() => String, { nullable: true, description: 'Direct challenges: the challenged account.' })
   destination!: string | null;
@@ -121,9 +126,13 @@ export class CreateChallengeInput {
   @Field(() => String) kind!: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) options?: Record<string, unknown> | null;
   @Field(() => TimeControlInput, { nullable: true }) timeControl?: TimeControlInput | null;
+  @Field(() => String, { nullable: true, description: START_POSITION })
+  position?: string | null;
   @Field(() => String, {
     nullable: true,
-    description: 'Direct: challenger, destination or random (default). Open: listed or random (default).',
+    description:
+      'Who moves first (from a position: who plays its side to move). Direct: challenger, destination or ' +
+      'random (default). Open: listed or random (default).',
   })
   starts?: string | null;
   @Field(() => Int, { nullable: true, description: '10 s to 14 days (default 1 day).' })
@@ -137,6 +146,11 @@ export class Seek {
   @Field(() => String) kind!: string;
   @Field(() => GraphQLJSONObject) options!: Record<string, unknown>;
   @Field(() => TimeControl) timeControl!: TimeControl;
+  @Field(() => String, {
+    nullable: true,
+    description: 'A seek for a game from a position: that position; null for the standard start.',
+  })
+  initialPosition!: string | null;
   @Field(() => String, { description: 'waiting, or matched (then `game` is the new game).' })
   status!: string;
   @Field(() => Game, { nullable: true }) game!: Game | null;
@@ -149,6 +163,11 @@ export class CreateSeekInput {
   @Field(() => String) kind!: string;
   @Field(() => GraphQLJSONObject, { nullable: true }) options?: Record<string, unknown> | null;
   @Field(() => TimeControlInput, { nullable: true }) timeControl?: TimeControlInput | null;
+  @Field(() => String, {
+    nullable: true,
+    description: `${START_POSITION} It pairs only with seeks for the same position.`,
+  })
+  position?: string | null;
   @Field(() => Int, { nullable: true, description: '10 s to 1 day (default 1 hour).' })
   expiresInSeconds?: number | null;
 }

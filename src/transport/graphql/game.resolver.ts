@@ -13,9 +13,10 @@ import {
   Subscription,
 } from 'type-graphql';
 import type { GameView } from '../../service/game-view';
+import type { KindView } from '../../service/kinds';
 import type { WriteOptions } from '../../service/games';
 import { credentialOf, withoutNulls, type GraphQLContext } from './context';
-import { CreatedGame, CreateGameInput, Game, GamePage, MoveCheck } from './types';
+import { CreatedGame, CreateGameInput, Game, GameKindInfo, GamePage, MoveCheck } from './types';
 import { watchGame } from './watch';
 
 /** The arguments every in-game action takes besides its own. */
@@ -36,9 +37,13 @@ class GameActionArgs {
 /** Thin: each field is one service call; errors are GameErrors mapped in one place (errors.ts). */
 @Resolver(() => Game)
 export class GameResolver {
-  @Query(() => [String], { description: 'The game kinds this server hosts.' })
-  kinds(@Ctx() ctx: GraphQLContext): string[] {
-    return ctx.services.games.kinds();
+  @Query(() => [GameKindInfo], {
+    description:
+      'The game kinds this server hosts: seat names, options as a JSON Schema, notation and rules page ' +
+      '(the same as REST GET /api/v1/kinds).',
+  })
+  kinds(@Ctx() ctx: GraphQLContext): KindView[] {
+    return ctx.services.games.describeKinds();
   }
 
   @Query(() => Game, { description: 'One game by id.' })
@@ -93,6 +98,7 @@ export class GameResolver {
       kind: input.kind,
       ...(input.options ? { options: input.options } : {}),
       ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
+      ...(input.position !== undefined && input.position !== null ? { position: input.position } : {}),
       ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),
     });
   }

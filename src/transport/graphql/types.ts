@@ -125,6 +125,13 @@ export class Game {
   toMove!: number | null;
   @Field(() => String, { nullable: true }) toMoveName!: string | null;
   @Field(() => String, { description: "The position in the game's notation." }) position!: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A game from a position: the position it started from; null for the standard start. ' +
+      'A game with an initial position is never rated.',
+  })
+  initialPosition!: string | null;
   @Field(() => Board) board!: BoardView;
   @Field(() => [String]) legalMoves!: string[];
   @Field(() => [Move]) moves!: Move[];
@@ -179,6 +186,12 @@ export class MoveCheck {
   @Field(() => GraphQLJSONObject, { nullable: true }) details!: Record<string, unknown> | null;
 }
 
+/** The description of every `position` input. */
+export const START_POSITION =
+  "Start from this position, in the game's notation (see the kinds query), instead of the standard start. " +
+  'Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. ' +
+  'A game from a position is never rated.';
+
 @InputType({ description: 'Omitted: unlimited.' })
 export class TimeControlInput {
   @Field(() => String, { description: 'unlimited, realtime, correspondence' }) type!: string;
@@ -193,7 +206,46 @@ export class CreateGameInput {
   @Field(() => String) kind!: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'e.g. {"seeds": 5}' })
   options?: Record<string, unknown>;
-  @Field(() => String, { nullable: true, description: 'Seat that moves first: 0, 1, its name, or random.' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Who moves first: a seat name of the kind (white or black; south or north), "random", or the seat ' +
+      'number "0" or "1". Default: seat 0 (white / south). With a position, its side to move moves first ' +
+      'and `first` may only repeat it.',
+  })
   first?: string;
+  @Field(() => String, { nullable: true, description: START_POSITION })
+  position?: string | null;
   @Field(() => TimeControlInput, { nullable: true }) timeControl?: TimeControlInput | null;
+}
+
+@ObjectType()
+export class KindNotation {
+  @Field(() => String, { description: 'How moves are written.' }) moves!: string;
+  @Field(() => String, { description: 'How positions are written (also `position` on create).' })
+  position!: string;
+  @Field(() => String, { description: 'The standard start with the default options.' }) start!: string;
+}
+
+@ObjectType()
+export class KindRules {
+  @Field(() => String, { description: 'The rules page in the repository, e.g. docs/rules/kalah.md.' })
+  path!: string;
+  @Field(() => String, { description: 'The same page served by this server as text/markdown.' })
+  url!: string;
+}
+
+@ObjectType({ description: 'A hosted game kind: what a client needs to create a game of it.' })
+export class GameKindInfo {
+  @Field(() => String, { description: 'congo, russian-draughts, kalah, oware or congkak' }) kind!: string;
+  @Field(() => String) name!: string;
+  @Field(() => [String], { description: 'Seat 0 first.' }) seatNames!: string[];
+  @Field(() => GraphQLJSONObject, {
+    description: 'The creation options as a JSON Schema (draft 2020-12); unknown options are refused.',
+  })
+  options!: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { description: 'What omitted options become.' })
+  defaults!: Record<string, unknown>;
+  @Field(() => KindNotation) notation!: KindNotation;
+  @Field(() => KindRules) rules!: KindRules;
 }

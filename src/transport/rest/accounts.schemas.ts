@@ -9,7 +9,7 @@ import {
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
 } from '../../store/store';
-import { Game, GameResult, TimeControl, TimeControlInput } from './schemas';
+import { Game, GameResult, StartPosition, TimeControl, TimeControlInput } from './schemas';
 
 export { TimeControlInput };
 
@@ -132,6 +132,9 @@ export const Challenge = z
     kind: z.enum(GAME_KINDS),
     options: Options,
     timeControl: TimeControl,
+    initialPosition: z.string().nullable().openapi({
+      description: 'A challenge to a game from a position: that position; null: the standard start',
+    }),
     challenger: z.string().openapi({ description: 'Account id of the challenger' }),
     destination: z.string().nullable().openapi({ description: 'Direct challenges: the challenged account' }),
     players: z
@@ -162,10 +165,15 @@ export const CreateChallengeBody = z
     kind: z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` }),
     options: z.record(z.string(), z.unknown()).optional(),
     timeControl: TimeControlInput.nullable().optional().openapi({ description: 'Default: unlimited' }),
-    starts: z.enum(['challenger', 'destination', 'listed', 'random']).optional().openapi({
-      description:
-        'Who moves first. Direct: challenger | destination | random (default). Open: listed (players[0]) | random (default)',
-    }),
+    position: StartPosition.optional(),
+    starts: z
+      .enum(['challenger', 'destination', 'listed', 'random'])
+      .optional()
+      .openapi({
+        description:
+          'Who moves first (from a position: who plays its side to move). Direct: challenger | destination | ' +
+          'random (default). Open: listed (players[0]) | random (default)',
+      }),
     expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 14 days, default 1 day' }),
   })
   .strict()
@@ -183,6 +191,10 @@ export const Seek = z
     kind: z.enum(GAME_KINDS),
     options: Options,
     timeControl: TimeControl,
+    initialPosition: z
+      .string()
+      .nullable()
+      .openapi({ description: 'A seek for a game from a position: that position; null: the standard start' }),
     status: z.enum(['waiting', 'matched']),
     game: Game.nullable().openapi({ description: 'matched: the new game' }),
     createdAt: DateTime,
@@ -195,6 +207,10 @@ export const CreateSeekBody = z
     kind: z.string().openapi({ example: 'oware' }),
     options: z.record(z.string(), z.unknown()).optional(),
     timeControl: TimeControlInput.nullable().optional(),
+    position: StartPosition.optional().openapi({
+      description:
+        "Seek a game from this position (the game's notation); it pairs only with seeks for the same position",
+    }),
     expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 1 day, default 1 hour' }),
   })
   .strict()

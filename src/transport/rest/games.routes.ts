@@ -93,6 +93,20 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
   return [
     {
       spec: {
+        method: 'get',
+        path: '/kinds',
+        summary: 'The hosted game kinds',
+        description:
+          'Each kind with its seat names, its options as a JSON Schema, a summary of its move and position ' +
+          'notation, and its rules page (served as text/markdown at rules.url).',
+        responses: { 200: json(S.KindList, 'Every hosted kind') },
+      },
+      handle: async (_req, res) => {
+        res.json({ items: service.describeKinds() });
+      },
+    },
+    {
+      spec: {
         method: 'post',
         path: '/games',
         summary: 'Create a game',

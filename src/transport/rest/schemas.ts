@@ -128,6 +128,14 @@ export const Game = z
     toMove: z.number().int().nullable(),
     toMoveName: z.string().nullable(),
     position: z.string(),
+    initialPosition: z
+      .string()
+      .nullable()
+      .openapi({
+        description:
+          'A game from a position: the position it started from; null for the standard start. ' +
+          'A game with an initial position is never rated.',
+      }),
     board: Board,
     legalMoves: z.array(z.string()),
     moves: z.array(Move),
@@ -151,6 +159,24 @@ export const Game = z
   })
   .openapi('Game');
 
+/** Who moves first: the same words as GraphQL's `first`, plus the JSON numbers 0 and 1. */
+export const FirstInput = z.union([z.string(), z.number().int()]).openapi({
+  description:
+    'Who moves first: a seat name of the kind (white or black; south or north), "random", or the seat ' +
+    'number "0" or "1" (also as the number 0 or 1). Default: seat 0 (white / south). With a position, ' +
+    'its side to move moves first and `first` may only repeat it.',
+  example: 'black',
+});
+
+/** A start position in the game's notation (a game from a position). */
+export const StartPosition = z.string().openapi({
+  description:
+    "Start from this position, in the game's notation (see GET /kinds), instead of the standard start. " +
+    'Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. ' +
+    'A game from a position is never rated.',
+  example: 'W:WKc3:Ba7,b8,Kh8',
+});
+
 export const CreateGameBody = z
   .object({
     kind: z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` }),
@@ -158,10 +184,8 @@ export const CreateGameBody = z
       .record(z.string(), z.unknown())
       .optional()
       .openapi({ example: { seeds: 4 } }),
-    first: z
-      .union([z.number().int(), z.string()])
-      .optional()
-      .openapi({ description: 'Seat that moves first: 0, 1, its name, or "random"' }),
+    first: FirstInput.optional(),
+    position: StartPosition.optional(),
     timeControl: TimeControlInput.nullable().optional().openapi({ description: 'Default: unlimited' }),
   })
   .strict()
@@ -251,5 +275,34 @@ export const Problem = z
       'is prefixed with the code’s subject (CHALLENGE_CLOSED: `challengeStatus` is open, accepted, declined, ' +
       'canceled or expired).',
   });
+
+export const KindInfo = z
+  .object({
+    kind: z.enum(GAME_KINDS),
+    name: z.string().openapi({ example: 'Kalah' }),
+    seatNames: z.array(z.string()).openapi({ description: 'Seat 0 first', example: ['south', 'north'] }),
+    options: z.record(z.string(), z.unknown()).openapi({
+      description: 'The creation options as a JSON Schema (draft 2020-12); unknown options are refused',
+    }),
+    defaults: z
+      .record(z.string(), z.union([z.number(), z.boolean(), z.string()]))
+      .openapi({ description: 'What omitted options become' }),
+    notation: z.object({
+      moves: z.string().openapi({ description: 'How moves are written' }),
+      position: z.string().openapi({ description: 'How positions are written (also `position` on create)' }),
+      start: z.string().openapi({ description: 'The standard start with the default options' }),
+    }),
+    rules: z.object({
+      path: z
+        .string()
+        .openapi({ example: 'docs/rules/kalah.md', description: 'The rules page in the repository' }),
+      url: z
+        .string()
+        .openapi({ example: '/rules/kalah.md', description: 'The same page served as text/markdown' }),
+    }),
+  })
+  .openapi('KindInfo');
+
+export const KindList = z.object({ items: z.array(KindInfo) }).openapi('KindList');
 
 export const Health = z.object({ status: z.string(), store: z.string().optional() }).openapi('Health');
