@@ -4,6 +4,7 @@ import { Authenticator } from './auth';
 import { ChallengeService } from './challenges';
 import { ClockService } from './clocks';
 import { FeedService } from './feed';
+import { GameActions } from './game-actions';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
 import { WebhookService, type WebhookOptions } from './webhooks';
@@ -11,6 +12,8 @@ import { WebhookService, type WebhookOptions } from './webhooks';
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
   readonly games: GameService;
+  /** Resign, abort and draws: every in-game action but a move. */
+  readonly actions: GameActions;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
   readonly accounts: AccountService;
@@ -34,6 +37,7 @@ export function createServices(
   const games = new GameService(storage, auth, now);
   return {
     games,
+    actions: new GameActions(games),
     lists: new GameListService(storage, auth, games),
     accounts: new AccountService(storage, auth, now),
     challenges: new ChallengeService(storage, auth, games, now),

@@ -119,14 +119,14 @@ export class GameResolver {
 
   @Mutation(() => Game, { description: 'The player to move resigns.' })
   resign(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.resign(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.resign(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, {
     description: 'Either player ends the game without a result, while not both sides have moved.',
   })
   abortGame(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.abort(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.abort(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, {
@@ -135,22 +135,22 @@ export class GameResolver {
       'so this answers NO_DRAW_CLAIM; offer a draw instead.',
   })
   claimDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.claimDraw(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.claimDraw(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, { description: "Offer a draw (accepts the opponent's standing offer)." })
   offerDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.offerDraw(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.offerDraw(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, { description: "Accept the opponent's draw offer." })
   acceptDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.acceptDraw(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.acceptDraw(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, { description: "Decline the opponent's draw offer." })
   declineDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.declineDraw(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.declineDraw(args.id, actionOptions(ctx, args));
   }
 
   @Subscription(() => Game, {
