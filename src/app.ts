@@ -34,6 +34,11 @@ export interface AppOptions {
    * due endpoints (default 1000; 0 = this node delivers only when `deliverWebhooks` is called).
    */
   readonly webhooks?: WebhookOptions & { readonly intervalMs?: number };
+  /**
+   * Unlimited games: milliseconds the player to move may stay away before the other may claim the
+   * win or a draw (default 3 days; tests pass less).
+   */
+  readonly abandonClaimMs?: number;
 }
 
 export interface App {
@@ -54,6 +59,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { storage, logger } = options;
   const services = createServices(storage, options.now, {
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
   });
   const service = services.games;
   const app = express();

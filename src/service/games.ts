@@ -612,7 +612,7 @@ function versionConflict(currentVersion: number): GameError {
   return new GameError('VERSION_CONFLICT', `The game is at version ${currentVersion}`, { currentVersion });
 }
 
-export function notYourTurn(engine: AnyEngine, game: StoredGame): GameError {
+function notYourTurn(engine: AnyEngine, game: StoredGame): GameError {
   const name = game.toMove === null ? 'nobody' : engine.seatNames[game.toMove];
   return new GameError('NOT_YOUR_TURN', `It is ${name}'s turn`, { toMove: game.toMove });
 }

@@ -12,7 +12,7 @@ import { WebhookService, type WebhookOptions } from './webhooks';
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
   readonly games: GameService;
-  /** Resign, abort and draws: every in-game action but a move. */
+  /** Resign, abort, draws and claims: every in-game action but a move. */
   readonly actions: GameActions;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
@@ -26,6 +26,8 @@ export interface Services {
 
 export interface ServiceOptions {
   readonly webhooks?: WebhookOptions;
+  /** Unlimited games: how long the player to move may stay away before the other may claim (3 days). */
+  readonly abandonClaimMs?: number;
 }
 
 export function createServices(
@@ -37,7 +39,7 @@ export function createServices(
   const games = new GameService(storage, auth, now);
   return {
     games,
-    actions: new GameActions(games),
+    actions: new GameActions(games, options.abandonClaimMs),
     lists: new GameListService(storage, auth, games),
     accounts: new AccountService(storage, auth, now),
     challenges: new ChallengeService(storage, auth, games, now),

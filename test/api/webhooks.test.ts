@@ -39,7 +39,7 @@ function duel(run: Running, x: TestAccount, y: TestAccount) {
       const { game, who } = await mover();
       await games.submitMove(gameId, game.legalMoves[0] as string, { credential: { token: who.token } });
     },
-    /** The side to move resigns (the rules let only the player to move resign). */
+    /** The side to move resigns. */
     resign: async () => {
       const { who } = await mover();
       await actions.resign(gameId, { credential: { token: who.token } });

@@ -23,6 +23,8 @@ export interface StartOptions {
   readonly now?: () => Date;
   /** Webhook options (default: private targets allowed, no delivery interval: tests call deliverWebhooks). */
   readonly webhooks?: AppOptions['webhooks'];
+  /** Unlimited games: how long before an abandoned game may be claimed (default 3 days). */
+  readonly abandonClaimMs?: number;
 }
 
 /** Starts apps; `stopAll` stops them and deletes their Redis keys. */
@@ -56,6 +58,7 @@ export function appHarness() {
         sweepIntervalMs: 0,
         webhooks: { allowPrivate: true, intervalMs: 0, ...options.webhooks },
         ...(now ? { now } : {}),
+        ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
       });
       const port = await app.listen(0, '127.0.0.1');
       const run = { app, url: `http://127.0.0.1:${port}`, storage };
