@@ -37,6 +37,11 @@ export interface AppOptions {
   readonly webhooks?: WebhookOptions & { readonly intervalMs?: number };
   /** Where the rules pages served at /rules/<kind>.md are read from (default: the repository's docs/rules). */
   readonly rulesDir?: string;
+  /**
+   * Unlimited games: milliseconds the player to move may stay away before the other may claim the
+   * win or a draw (default 3 days; tests pass less).
+   */
+  readonly abandonClaimMs?: number;
 }
 
 export interface App {
@@ -57,6 +62,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { storage, logger } = options;
   const services = createServices(storage, options.now, {
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
   });
   const service = services.games;
   const app = express();

@@ -28,6 +28,7 @@ async function main(): Promise<void> {
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     },
     sweepIntervalMs: config.SWEEP_INTERVAL_SECONDS * 1000,
+    abandonClaimMs: config.ABANDON_CLAIM_DAYS * 24 * 60 * 60 * 1000,
     webhooks: {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,

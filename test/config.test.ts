@@ -20,6 +20,12 @@ describe('configuration', () => {
     );
   });
 
+  it('reads ABANDON_CLAIM_DAYS: 3 by default, any positive number of days', () => {
+    expect(loadConfig({}).ABANDON_CLAIM_DAYS).toBe(3);
+    expect(loadConfig({ ABANDON_CLAIM_DAYS: '0.5' }).ABANDON_CLAIM_DAYS).toBe(0.5);
+    expect(() => loadConfig({ ABANDON_CLAIM_DAYS: '0' })).toThrow(/ABANDON_CLAIM_DAYS/);
+  });
+
   it('reads the webhook settings: private targets off unless WEBHOOK_ALLOW_PRIVATE=true', () => {
     expect(loadConfig({})).toMatchObject({
       WEBHOOK_ALLOW_PRIVATE: false,

@@ -1,18 +1,41 @@
-// The README's bot tour, run for real: two copies of examples/bot.mjs sign up, one challenges the
-// other, and both play from their event feeds alone until the game is over.
-import { execFile } from 'node:child_process';
+// The README's bot tour, run for real: copies of examples/bot.mjs sign up, challenge each other and
+// play from their event feeds alone until the game is over, through the races a bot meets.
+import Redis from 'ioredis';
+import { execFile, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
-import { appHarness } from './support/app';
+import { createApp } from '../src/app';
+import { createRedisStorage } from '../src/store/redis';
+import { appHarness, type Running } from './support/app';
+import { REDIS_URL, uniquePrefix } from './support/redis';
 
 const run = promisify(execFile);
 const harness = appHarness();
 afterAll(() => harness.stopAll());
 
-it('two example bots play a whole game against each other from their feeds', async () => {
-  const { url, app } = await harness.start('redis');
-  const bot = (...args: string[]) =>
-    run(process.execPath, ['examples/bot.mjs', ...args], { timeout: 30_000 });
+const bot = (...args: string[]) => run(process.execPath, ['examples/bot.mjs', ...args], { timeout: 30_000 });
+
+/** A running bot: its output so far, and its exit. */
+function startBot(...args: string[]) {
+  const child = spawn(process.execPath, ['examples/bot.mjs', ...args], { timeout: 30_000 });
+  const out = { stdout: '', stderr: '' };
+  child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
+  child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
+  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+  return { out, exit };
+}
+
+/** Resolves once `check` holds (polling every 50 ms), fails after 15 s. */
+async function until(check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in 15 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Two bot accounts signed up through the bot itself. */
+async function twoBots(url: string) {
   const [alpha, beta] = ['alpha', 'beta'].map((n) => `${n}-${randomBytes(3).toString('hex')}`) as [
     string,
     string,
@@ -20,6 +43,22 @@ it('two example bots play a whole game against each other from their feeds', asy
   const alphaToken = (await bot('signup', url, alpha)).stdout.trim();
   const betaToken = (await bot('signup', url, beta)).stdout.trim();
   expect(alphaToken).toMatch(/^bhp_/);
+  return { alpha, beta, alphaToken, betaToken };
+}
+
+/** The one game of `alpha`, finished between the two, and the line each bot prints for it. */
+async function finishedGame(app: Running['app'], alpha: string, beta: string) {
+  const games = await app.service.listGames({ account: alpha, limit: 10 });
+  expect(games.items).toHaveLength(1);
+  const game = games.items[0]!;
+  expect(game.status).toBe('finished');
+  expect(game.seats.map((s) => s.account).sort()).toEqual([alpha, beta].sort());
+  return `kalah ${game.id}: ${game.result?.winnerName ?? 'draw'} (${game.result?.reason})`;
+}
+
+it('two example bots play a whole game against each other from their feeds', async () => {
+  const { url, app } = await harness.start('redis');
+  const { alpha, beta, alphaToken, betaToken } = await twoBots(url);
 
   // Started together: whichever bot's feed opens last still finds the challenge or its turn, since a
   // bot answers pending challenges and ongoing games when it starts.
@@ -28,13 +67,70 @@ it('two example bots play a whole game against each other from their feeds', asy
     bot('play', url, betaToken, '--games', '1'),
   ]);
 
-  const games = await app.service.listGames({ account: alpha, limit: 10 });
-  expect(games.items).toHaveLength(1);
-  const game = games.items[0]!;
-  expect(game.status).toBe('finished');
-  expect(game.seats.map((s) => s.account).sort()).toEqual([alpha, beta].sort());
-  // Each bot printed the same result line for the one game.
-  const line = `kalah ${game.id}: ${game.result?.winnerName ?? 'draw'} (${game.result?.reason})`;
+  // Each bot printed the same result line for the one game, and nothing went wrong on the way.
+  const line = await finishedGame(app, alpha, beta);
   expect(a.stdout.trim()).toBe(line);
   expect(b.stdout.trim()).toBe(line);
+  expect([a.stderr, b.stderr]).toEqual(['', '']);
+}, 40_000);
+
+it('decides once per game version when its start-up scan and its feed show the same one', async () => {
+  const { url, app } = await harness.start('memory');
+  const { alpha, beta, alphaToken, betaToken } = await twoBots(url);
+  // A challenge waits for beta, who will move first. Starting, beta accepts it and plays from its
+  // scan of ongoing games; then its feed brings `game.started` for the same version 0. A bot that
+  // picked a second random move there sent it with the same Idempotency-Key and died of
+  // IDEMPOTENCY_KEY_REUSED; this one sends the same move, and the server answers as before.
+  await app.services.challenges.create(
+    { token: alphaToken },
+    { to: beta, kind: 'kalah', starts: 'destination' },
+  );
+  const [b, a] = await Promise.all([
+    bot('play', url, betaToken, '--games', '1'),
+    bot('play', url, alphaToken, '--games', '1'),
+  ]);
+  const line = await finishedGame(app, alpha, beta);
+  expect([a.stdout.trim(), b.stdout.trim()]).toEqual([line, line]);
+  expect([a.stderr, b.stderr]).toEqual(['', '']);
+}, 40_000);
+
+it('a waiting bot reconnects across a server restart and then plays', async () => {
+  const prefix = uniquePrefix('bots');
+  const first = await harness.start('redis', { prefix });
+  const port = Number(new URL(first.url).port);
+  const { alpha, beta, alphaToken, betaToken } = await twoBots(first.url);
+  const waiting = startBot('play', first.url, betaToken, '--games', '1');
+  // Beta follows its feed; then the server goes away and beta keeps trying.
+  const redis = new Redis(REDIS_URL);
+  const listeners = async () =>
+    ((await redis.pubsub('NUMSUB', `${prefix}feedlive:{${beta}}`)) as [string, number])[1];
+  await until(async () => (await listeners()) > 0).finally(() => redis.quit());
+  await first.app.stop();
+  await until(async () => /reconnecting/.test(waiting.out.stderr));
+
+  // A new server on the same address and store: beta finds it and answers the challenge.
+  const second = await createApp({
+    storage: await createRedisStorage(REDIS_URL, prefix),
+    sweepIntervalMs: 0,
+  });
+  try {
+    await second.listen(port, '127.0.0.1');
+    const a = await bot(
+      'play',
+      first.url,
+      alphaToken,
+      '--challenge',
+      beta,
+      '--kind',
+      'kalah',
+      '--games',
+      '1',
+    );
+    expect(await waiting.exit).toBe(0);
+    const line = await finishedGame(second, alpha, beta);
+    expect(a.stdout.trim()).toBe(line);
+    expect(waiting.out.stdout.trim()).toBe(line);
+  } finally {
+    await second.stop();
+  }
 }, 40_000);

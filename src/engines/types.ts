@@ -34,6 +34,7 @@ export const OUTCOME_REASONS = [
   'agreement',
   'timeout',
   'aborted',
+  'abandoned', // unlimited games: the player to move stayed away; the other claimed the win or a draw
 ] as const;
 export type OutcomeReason = (typeof OUTCOME_REASONS)[number];
 

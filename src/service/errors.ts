@@ -32,6 +32,10 @@ export const GAME_ERROR_CODES = {
   TOO_LATE_TO_ABORT: 409,
   /** The rules allow no draw claim in this position (every draw rule applies automatically). */
   NO_DRAW_CLAIM: 409,
+  /** No victory can be claimed: the game has a time control, or it is the claimant's turn. */
+  NO_VICTORY_CLAIM: 409,
+  /** The opponent has not been away long enough to claim the game (`claimableAt` says from when). */
+  CLAIM_TOO_EARLY: 409,
   /** The game has moved on since the version the client expected. */
   VERSION_CONFLICT: 409,
   /** It is the other seat's turn. */

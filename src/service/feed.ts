@@ -14,7 +14,9 @@ export function gameAccounts(game: StoredGame): string[] {
 
 /**
  * The feed events a game write causes, derived from the game before and after it, so that every
- * action (move, draw, resign, abort, timeout) notifies the same way.
+ * action (move, draw, resign, abort, timeout) notifies the same way. Every new version of a game is
+ * an event: a change no other event names (a vacation moving the deadline or showing on a seat) is
+ * `game.updated`, so that a client holding the old version always hears of the new one.
  */
 export function gameNotices(before: StoredGame, after: StoredGame, view: GameView, at: string): Notice[] {
   const to = gameAccounts(after);
@@ -34,6 +36,7 @@ export function gameNotices(before: StoredGame, after: StoredGame, view: GameVie
   if (before.status === 'ongoing' && after.status === 'finished') {
     notice('game.finished', { game: view, result: view.result });
   }
+  if (notices.length === 0 && after.version !== before.version) notice('game.updated', { game: view });
   return notices;
 }
 

@@ -280,64 +280,6 @@ export class GameService {
     return view;
   }
 
-  /** The player to move gives up (rules/README.md: "the player to move may resign"). */
-  async resign(id: string, write: WriteOptions): Promise<GameView> {
-    return this.write(id, write, 'resign', (game, seat, engine) => {
-      if (game.toMove !== seat) throw notYourTurn(engine, game);
-      return this.finish(game, { winner: other(seat), reason: 'resignation' });
-    });
-  }
-
-  /** Either player ends the game without result, while not both sides have moved yet. */
-  async abort(id: string, write: WriteOptions): Promise<GameView> {
-    return this.write(id, write, 'abort', (game) => {
-      if (new Set(game.moves.map((m) => m.seat)).size === 2) {
-        throw new GameError('TOO_LATE_TO_ABORT', 'Both sides have moved; resign or offer a draw instead');
-      }
-      return this.finish(game, { reason: 'aborted' });
-    });
-  }
-
-  /**
-   * Claim a draw the rules allow on request. In every game hosted here the draw rules
-   * (repetition, move counts, bare lions) end the game by themselves as soon as they apply, so a
-   * claim never has anything to act on: it is refused with NO_DRAW_CLAIM after the usual checks.
-   */
-  async claimDraw(id: string, write: WriteOptions): Promise<GameView> {
-    return this.write(id, write, 'draw:claim', (game) => {
-      throw new GameError(
-        'NO_DRAW_CLAIM',
-        `No draw can be claimed in ${game.kind}: its draw rules end the game automatically when they apply; offer a draw instead`,
-      );
-    });
-  }
-
-  /** Offer a draw; offering while the opponent's offer stands accepts it. */
-  async offerDraw(id: string, write: WriteOptions): Promise<GameView> {
-    return this.write(id, write, 'draw:offer', (game, seat) => {
-      if (game.drawOffer === other(seat)) return this.finish(game, { reason: 'agreement' });
-      return { ...game, drawOffer: seat };
-    });
-  }
-
-  /** Accept the opponent's standing draw offer. */
-  async acceptDraw(id: string, write: WriteOptions): Promise<GameView> {
-    return this.write(id, write, 'draw:accept', (game, seat) => {
-      if (game.drawOffer !== other(seat))
-        throw new GameError('NO_DRAW_OFFER', 'The opponent has not offered a draw');
-      return this.finish(game, { reason: 'agreement' });
-    });
-  }
-
-  /** Decline the opponent's standing draw offer. */
-  async declineDraw(id: string, write: WriteOptions): Promise<GameView> {
-    return this.write(id, write, 'draw:decline', (game, seat) => {
-      if (game.drawOffer !== other(seat))
-        throw new GameError('NO_DRAW_OFFER', 'The opponent has not offered a draw');
-      return { ...game, drawOffer: null };
-    });
-  }
-
   /** The game's standard text record (PDN, PGN-like) from its engine. */
   async exportGame(id: string): Promise<{ text: string; kind: string }> {
     const game = await this.load(id);
@@ -394,8 +336,13 @@ export class GameService {
     return game;
   }
 
-  /** Read, authorize, check, compute, and compare-and-set, retrying races the client did not pin. */
-  private async write(
+  /**
+   * Read, authorize, check, compute, and compare-and-set, retrying races the client did not pin.
+   * Every write of a seat goes through here (moves here, the other in-game actions in
+   * game-actions.ts): `compute` gets the game, the caller's seat and the time, and returns the next
+   * document or throws a GameError; `action` names the request for idempotency keys.
+   */
+  async write(
     id: string,
     write: WriteOptions,
     action: string,
@@ -496,7 +443,7 @@ export class GameService {
   /** The game ended by timeout at `at`: the side to move loses (see clock.ts). */
   private timedOut(game: StoredGame, at: number, vacations: Vacations): StoredGame {
     const loser = game.toMove ?? 0;
-    const over = this.finish(game, { winner: other(loser), reason: 'timeout' });
+    const over = finish(game, { winner: other(loser), reason: 'timeout' });
     return {
       ...over,
       ...retime(game, over, at, vacations, true),
@@ -614,10 +561,6 @@ export class GameService {
     return toGameView(engine, seen.response);
   }
 
-  private finish(game: StoredGame, outcome: Outcome): StoredGame {
-    return { ...game, status: 'finished', outcome, toMove: null, legalMoves: [], drawOffer: null };
-  }
-
   /**
    * The game's engine state, rebuilt by replaying its moves from its start (the standard start, or
    * the position it was created from), so that repetition history is complete.
@@ -662,6 +605,11 @@ export class GameService {
       legalMoves: outcome ? [] : engine.moves(state).map((m) => engine.formatMove(state, m)),
     };
   }
+}
+
+/** The game ended with `outcome`: nobody to move, no moves, no standing offer. */
+export function finish(game: StoredGame, outcome: Outcome): StoredGame {
+  return { ...game, status: 'finished', outcome, toMove: null, legalMoves: [], drawOffer: null };
 }
 
 function assertGameId(id: string): void {

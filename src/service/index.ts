@@ -4,6 +4,7 @@ import { Authenticator } from './auth';
 import { ChallengeService } from './challenges';
 import { ClockService } from './clocks';
 import { FeedService } from './feed';
+import { GameActions } from './game-actions';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
 import { WebhookService, type WebhookOptions } from './webhooks';
@@ -11,6 +12,8 @@ import { WebhookService, type WebhookOptions } from './webhooks';
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
   readonly games: GameService;
+  /** Resign, abort, draws and claims: every in-game action but a move. */
+  readonly actions: GameActions;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
   readonly accounts: AccountService;
@@ -23,6 +26,8 @@ export interface Services {
 
 export interface ServiceOptions {
   readonly webhooks?: WebhookOptions;
+  /** Unlimited games: how long the player to move may stay away before the other may claim (3 days). */
+  readonly abandonClaimMs?: number;
 }
 
 export function createServices(
@@ -34,6 +39,7 @@ export function createServices(
   const games = new GameService(storage, auth, now);
   return {
     games,
+    actions: new GameActions(games, options.abandonClaimMs),
     lists: new GameListService(storage, auth, games),
     accounts: new AccountService(storage, auth, now),
     challenges: new ChallengeService(storage, auth, games, now),

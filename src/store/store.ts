@@ -438,6 +438,7 @@ export const FEED_EVENT_TYPES = [
   'draw.declined',
   'game.finished',
   'game.deadline_soon',
+  'game.updated',
 ] as const;
 export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
 

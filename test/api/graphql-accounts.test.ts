@@ -421,15 +421,27 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
       expect((await ok(url, undefined, GAME_QUERY, { id: late.id })).game).toEqual(game);
     });
 
-    it('answers claimDraw with NO_DRAW_CLAIM and leaves the game unchanged', async () => {
+    it('answers claimDraw with NO_DRAW_CLAIM (or CLAIM_TOO_EARLY) and leaves the game unchanged', async () => {
       const game = await startGame(alice, bob, 'russian-draughts');
-      const claim = await failure(
-        url,
-        undefined,
-        'mutation ($id: ID!, $t: String) { claimDraw(id: $id, seatToken: $t) { id } }',
-        { id: game.id, t: bob.token },
-      );
-      expect(claim.code).toBe('NO_DRAW_CLAIM');
+      const claimBy = (who: TestAccount) =>
+        failure(
+          url,
+          undefined,
+          'mutation ($id: ID!, $t: String) { claimDraw(id: $id, seatToken: $t) { id } }',
+          {
+            id: game.id,
+            t: who.token,
+          },
+        );
+      // Alice, to move, has nothing to claim; Bob, waiting, may claim an abandoned game only later.
+      expect((await claimBy(alice)).code).toBe('NO_DRAW_CLAIM');
+      expect(await claimBy(bob)).toMatchObject({
+        code: 'CLAIM_TOO_EARLY',
+        claimableAt: new Date(
+          Date.parse((await run.app.service.getGame(game.id)).createdAt) + 3 * 24 * 3600 * 1000,
+        ).toISOString(),
+        abandonClaimSeconds: 3 * 24 * 3600,
+      });
       expect(
         (await failure(url, undefined, 'mutation ($id: ID!) { claimDraw(id: $id) { id } }', { id: game.id }))
           .code,

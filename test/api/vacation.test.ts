@@ -8,6 +8,7 @@ import {
   HOUR,
   challengeGame,
   fakeClock,
+  feedOf,
   gameOf,
   iso,
   passingMove,
@@ -21,6 +22,13 @@ afterAll(() => harness.stopAll());
 
 const T0 = Date.parse('2031-06-01T08:00:00.000Z');
 const CORRESPONDENCE = { type: 'correspondence', daysPerMove: 3 };
+/** Resolves once `check` holds (polling), fails after 5 s. */
+async function waitFor(check: () => boolean): Promise<void> {
+  for (const deadline = Date.now() + 5000; !check();) {
+    if (Date.now() > deadline) throw new Error('condition not reached in 5 s');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
 const vacationsOf = (game: { seats: Array<{ vacationUntil: string | null }> }) =>
   game.seats.map((s) => s.vacationUntil);
 
@@ -131,6 +139,60 @@ describe.each<StoreKind>(['memory', 'redis'])('vacations on the %s store', (stor
     clock.set(T0 + 54 * HOUR);
     expect((await run.app.services.clocks.sweep()).timeouts).toBe(1);
     expect((await gameOf(run, game.id)).result).toMatchObject({ winner: 1, reason: 'timeout' });
+  });
+
+  it('makes each version a vacation causes an event on both feeds and the game stream: If-Match play never stalls', async () => {
+    clock.set(T0);
+    const ann = await signUp(run.app, 'ann', 'bot');
+    const bob = await signUp(run.app, 'bob', 'bot');
+    const rest = restAs(run);
+    const game = await challengeGame(run, ann, bob, { timeControl: CORRESPONDENCE });
+    const streamed: number[] = [];
+    const unwatch = await run.app.service.watch(game.id, (g) => streamed.push(g.version));
+    /** What a bot that reads only its feed knows: the game in its newest event about it. */
+    const known = async (who: TestAccount) =>
+      (await feedOf(run, who)).filter((e) => e.data.game?.id === game.id).at(-1).data.game;
+    /** A bot's move: If-Match the version it knows. */
+    const play = async (who: TestAccount, seen: { version: number; id: string }) =>
+      rest
+        .post(`/games/${game.id}/moves`, who, { move: await passingMove(run, await gameOf(run, game.id)) })
+        .set('If-Match', `"${seen.version}"`);
+
+    // Bob, not to move, goes away: his seat shows it, a new version, and both feeds hear of it.
+    clock.set(T0 + HOUR);
+    await rest.post('/account/vacation', bob, { days: 2 }).expect(200);
+    const away = await gameOf(run, game.id);
+    expect(away).toMatchObject({ version: game.version + 1, deadlineAt: game.deadlineAt });
+    expect(vacationsOf(away)).toEqual([null, iso(T0 + HOUR + 2 * DAY)]);
+    for (const who of [ann, bob]) {
+      expect((await feedOf(run, who)).at(-1)).toMatchObject({ type: 'game.updated', data: { game: away } });
+    }
+    // Ann's move with the version she had is refused; the one her feed now holds plays.
+    expectProblem(await play(ann, game), 409, 'VERSION_CONFLICT');
+    expect(await known(ann)).toEqual(away);
+    expect((await play(ann, await known(ann))).status).toBe(200);
+
+    // Bob, now to move, comes back early: his deadline moves again, and so does the version.
+    clock.set(T0 + DAY);
+    const before = await gameOf(run, game.id);
+    await rest.del('/account/vacation', bob).expect(200);
+    const back = await gameOf(run, game.id);
+    expect(back.version).toBe(before.version + 1);
+    expect(back.deadlineAt).toBe(iso(T0 + DAY + 3 * DAY));
+    expect(await known(bob)).toEqual(back);
+    expect(await known(ann)).toEqual(back);
+    expect((await play(bob, await known(bob))).status).toBe(200);
+
+    // Every version of the game reached both feeds and the stream, in order.
+    const last = (await gameOf(run, game.id)).version;
+    const versions = Array.from({ length: last + 1 }, (_, v) => v);
+    for (const who of [ann, bob]) {
+      const events = (await feedOf(run, who)).filter((e) => e.data.game?.id === game.id);
+      expect(events.map((e) => e.data.game.version)).toEqual(versions);
+    }
+    await waitFor(() => streamed.length === versions.length);
+    expect(streamed).toEqual(versions);
+    await unwatch();
   });
 
   it('needs the play scope to take a vacation, and game:read to see it; works over GraphQL', async () => {

@@ -20,7 +20,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Two bots, x and y; `start` makes a Kalah game by x's direct challenge (x moves first). */
 function duel(run: Running, x: TestAccount, y: TestAccount) {
-  const { challenges, games } = run.app.services;
+  const { challenges, games, actions } = run.app.services;
   let gameId = '';
   const mover = async () => {
     const game = await games.getGame(gameId);
@@ -39,10 +39,10 @@ function duel(run: Running, x: TestAccount, y: TestAccount) {
       const { game, who } = await mover();
       await games.submitMove(gameId, game.legalMoves[0] as string, { credential: { token: who.token } });
     },
-    /** The side to move resigns (the rules let only the player to move resign). */
+    /** The side to move resigns. */
     resign: async () => {
       const { who } = await mover();
-      await games.resign(gameId, { credential: { token: who.token } });
+      await actions.resign(gameId, { credential: { token: who.token } });
     },
   };
 }

@@ -25,6 +25,8 @@ export interface StartOptions {
   readonly webhooks?: AppOptions['webhooks'];
   /** Where /rules pages are read from (default: the repository's docs/rules). */
   readonly rulesDir?: string;
+  /** Unlimited games: how long before an abandoned game may be claimed (default 3 days). */
+  readonly abandonClaimMs?: number;
 }
 
 /** Starts apps; `stopAll` stops them and deletes their Redis keys. */
@@ -59,6 +61,7 @@ export function appHarness() {
         webhooks: { allowPrivate: true, intervalMs: 0, ...options.webhooks },
         ...(now ? { now } : {}),
         ...(options.rulesDir ? { rulesDir: options.rulesDir } : {}),
+        ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
       });
       const port = await app.listen(0, '127.0.0.1');
       const run = { app, url: `http://127.0.0.1:${port}`, storage };

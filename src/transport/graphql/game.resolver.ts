@@ -123,40 +123,54 @@ export class GameResolver {
     );
   }
 
-  @Mutation(() => Game, { description: 'The player to move resigns.' })
+  @Mutation(() => Game, {
+    description: 'Either player resigns, at any time (also on the opponent’s turn).',
+  })
   resign(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.resign(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.resign(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, {
     description: 'Either player ends the game without a result, while not both sides have moved.',
   })
   abortGame(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.abort(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.abort(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, {
     description:
-      'Claim a draw the rules allow on request. Every hosted game applies its draw rules by itself, ' +
-      'so this answers NO_DRAW_CLAIM; offer a draw instead.',
+      'Claim a draw. Every hosted game applies its draw rules by itself; what is left to claim is an ' +
+      'abandoned game without a time control: once the opponent to move has not moved for the abandon ' +
+      'period (default 3 days), the player waiting may end it as a draw (reason abandoned). ' +
+      'CLAIM_TOO_EARLY before (claimableAt), NO_DRAW_CLAIM otherwise.',
   })
   claimDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.claimDraw(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.claimDraw(args.id, actionOptions(ctx, args));
+  }
+
+  @Mutation(() => Game, {
+    description:
+      'Claim victory in an abandoned game without a time control: once the opponent to move has not ' +
+      'moved for the abandon period (default 3 days), the player waiting wins (reason abandoned). ' +
+      'CLAIM_TOO_EARLY before (claimableAt), NO_VICTORY_CLAIM with a time control or on one’s own turn.',
+  })
+  claimVictory(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
+    return ctx.services.actions.claimVictory(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, { description: "Offer a draw (accepts the opponent's standing offer)." })
   offerDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.offerDraw(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.offerDraw(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, { description: "Accept the opponent's draw offer." })
   acceptDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.acceptDraw(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.acceptDraw(args.id, actionOptions(ctx, args));
   }
 
   @Mutation(() => Game, { description: "Decline the opponent's draw offer." })
   declineDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.declineDraw(args.id, actionOptions(ctx, args));
+    return ctx.services.actions.declineDraw(args.id, actionOptions(ctx, args));
   }
 
   @Subscription(() => Game, {

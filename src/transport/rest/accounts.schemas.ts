@@ -253,6 +253,14 @@ export const FeedEvent = z
     envelope('draw.declined', z.object({ game: Game, by: z.number().int() })),
     envelope('game.finished', z.object({ game: Game, result: GameResult })),
     envelope(
+      'game.updated',
+      z.object({ game: Game }).openapi({
+        description:
+          'A new version of the game that no other event names, e.g. a vacation that moved the deadline ' +
+          'or shows on a seat (`seats[].vacationUntil`); every version change of a game is an event',
+      }),
+    ),
+    envelope(
       'game.deadline_soon',
       z
         .object({

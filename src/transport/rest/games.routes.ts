@@ -61,6 +61,7 @@ const PDN = 'application/x-draughts-pdn';
 /** The game routes under /api/v1; live streams register in `streams` so that shutdown can end them. */
 export function gameRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
   const service = services.games;
+  const actions = services.actions;
   const action = (
     path: string,
     summary: string,
@@ -201,27 +202,44 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         sendGame(res, await service.submitMove(id, body.move, writeOptions(req, body.expectedVersion)));
       },
     },
-    action('/games/{id}/resign', 'Resign (the player to move)', (id, w) => service.resign(id, w)),
+    action(
+      '/games/{id}/resign',
+      'Resign (either player, at any time)',
+      (id, w) => actions.resign(id, w),
+      'Also on the opponent’s turn; the opponent wins with reason `resignation`.',
+    ),
     action('/games/{id}/draw/offer', "Offer a draw (accepts the opponent's offer)", (id, w) =>
-      service.offerDraw(id, w),
+      actions.offerDraw(id, w),
     ),
     action('/games/{id}/draw/accept', "Accept the opponent's draw offer", (id, w) =>
-      service.acceptDraw(id, w),
+      actions.acceptDraw(id, w),
     ),
     action('/games/{id}/draw/decline', "Decline the opponent's draw offer", (id, w) =>
-      service.declineDraw(id, w),
+      actions.declineDraw(id, w),
     ),
     action(
       '/games/{id}/draw/claim',
-      'Claim a draw the rules allow',
-      (id, w) => service.claimDraw(id, w),
-      'Every draw rule of the hosted games ends the game by itself as soon as it applies, so a claim ' +
-        'is refused with 409 NO_DRAW_CLAIM (offer a draw instead).',
+      'Claim a draw: an abandoned unlimited game',
+      (id, w) => actions.claimDraw(id, w),
+      'Every draw rule of the hosted games ends the game by itself as soon as it applies. What is left ' +
+        'to claim: in a game without a time control, the player waiting may end it as a draw (reason ' +
+        '`abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, ' +
+        'default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 ' +
+        'NO_DRAW_CLAIM otherwise (a time control, or one’s own turn).',
+    ),
+    action(
+      '/games/{id}/victory/claim',
+      'Claim victory: an abandoned unlimited game',
+      (id, w) => actions.claimVictory(id, w),
+      'In a game without a time control, the player waiting wins (reason `abandoned`) once the opponent ' +
+        'to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its ' +
+        'turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_VICTORY_CLAIM in games with a ' +
+        'time control (deadlines end them) or on one’s own turn.',
     ),
     action(
       '/games/{id}/abort',
       'Abort the game (no result)',
-      (id, w) => service.abort(id, w),
+      (id, w) => actions.abort(id, w),
       'Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead).',
     ),
     {
