@@ -34,6 +34,7 @@ export const OUTCOME_REASONS = [
   'agreement',
   'timeout',
   'aborted',
+  'move-limit', // the game reached its ply limit (src/engines/limits.ts; a house rule)
 ] as const;
 export type OutcomeReason = (typeof OUTCOME_REASONS)[number];
 

@@ -3,76 +3,16 @@ import {
   type DraughtsMove,
   type DraughtsState,
 } from '../../../src/engines/draughts';
-import type { OutcomeReason } from '../../../src/engines/types';
 import { playAll, state } from './helpers';
-
-const LONG_DIAGONAL = new Set(['a1', 'b2', 'c3', 'd4', 'e5', 'f6', 'g7', 'h8']);
-const boardKey = (s: DraughtsState): string => engine.formatState(s).split(':D')[0] as string;
-const isCapture = (s: DraughtsState, m: DraughtsMove): boolean =>
-  (engine.describeMove?.(s, m).captured as string[]).length > 0;
-const isKingMove = (s: DraughtsState, m: DraughtsMove): boolean => {
-  const from = (engine.describeMove?.(s, m).path as string[])[0];
-  return engine.board(s).type === 'grid' && moverPiece(s, from) === 'king';
-};
-function moverPiece(s: DraughtsState, square: string | undefined): string | undefined {
-  const view = engine.board(s);
-  return view.type === 'grid' ? view.pieces.find((p) => p.square === square)?.piece : undefined;
-}
-
-interface WalkOptions {
-  /** Extra condition on every position reached. */
-  readonly allow?: (s: DraughtsState) => boolean;
-  /** Only moves passing this filter. */
-  readonly only?: (s: DraughtsState, m: DraughtsMove) => boolean;
-  /** Move order: lower first. */
-  readonly rank?: (s: DraughtsState, m: DraughtsMove) => number;
-}
-
-/**
- * A line of `plies` quiet, non-crowning moves from `start` that never repeats a position, never
- * offers a capture, and never ends the game before its last move (depth-first search).
- */
-function walk(start: DraughtsState, plies: number, options: WalkOptions = {}): DraughtsState[] {
-  const line = [start];
-  const seen = new Set([boardKey(start)]);
-  const search = (s: DraughtsState, left: number): boolean => {
-    if (left === 0) return true;
-    const candidates = engine
-      .moves(s)
-      .filter((m) => !isCapture(s, m) && !m.promotes && (options.only?.(s, m) ?? true))
-      .sort((a, b) => (options.rank?.(s, a) ?? 0) - (options.rank?.(s, b) ?? 0));
-    for (const move of candidates) {
-      const played = engine.play(s, move);
-      if (!played.ok) throw new Error('listed move did not play');
-      const next = played.value;
-      if (seen.has(boardKey(next)) || (options.allow && !options.allow(next))) continue;
-      if (left > 1 && (engine.outcome(next) || engine.moves(next).some((m) => isCapture(next, m)))) continue;
-      seen.add(boardKey(next));
-      line.push(next);
-      if (search(next, left - 1)) return true;
-      line.pop();
-      seen.delete(boardKey(next));
-    }
-    return false;
-  };
-  if (!search(start, plies)) throw new Error(`no line of ${plies} plies from ${engine.formatState(start)}`);
-  return line;
-}
-
-/** Asserts the game is still on after `plies - 1` moves of the line and ends with `reason` at `plies`. */
-function expectDrawAt(line: DraughtsState[], plies: number, reason: OutcomeReason): void {
-  expect(engine.outcome(line[plies - 1] as DraughtsState)).toBeUndefined();
-  expect(engine.outcome(line[plies] as DraughtsState)).toEqual({ reason });
-  expect(engine.moves(line[plies] as DraughtsState)).toEqual([]);
-}
-
-/** Eight pieces: neither 7.2.6 nor a lone-king rule applies, only 7.2.5. */
-const EIGHT_PIECES = 'W:WKa3,a1,c1,e1:BKh6,b8,d8,h8';
-const kingsOnly = (s: DraughtsState, m: DraughtsMove): number => (isKingMove(s, m) ? 0 : 1);
-const lonePiece = (s: DraughtsState, side: number) => {
-  const view = engine.board(s);
-  return view.type === 'grid' ? view.pieces.filter((p) => p.side === side) : [];
-};
+import {
+  LONG_DIAGONAL,
+  isKingMove,
+  walk,
+  expectDrawAt,
+  EIGHT_PIECES,
+  kingsOnly,
+  lonePiece,
+} from './walk';
 
 describe('russian draughts automatic draws', () => {
   it('7.2.3: the third occurrence of a position with the same side to move draws', () => {
@@ -127,14 +67,14 @@ describe('russian draughts automatic draws', () => {
   it('7.2.6: a 4-piece ending with kings on both sides draws after 30 moves without capture or crowning', () => {
     // Man moves keep 7.2.5 from ending it first.
     const rank = (s: DraughtsState, m: DraughtsMove) =>
-      s.kingPlies >= 20 ? -kingsOnly(s, m) : kingsOnly(s, m);
+      s.kingsOnly >= 20 ? -kingsOnly(s, m) : kingsOnly(s, m);
     const line = walk(state('W:WKh2,a3:BKa7,h6'), 60, { rank });
     expectDrawAt(line, 60, 'endgame-30-60');
   });
 
   it('7.2.6: a 6-piece ending draws after 60 moves', () => {
     const rank = (s: DraughtsState, m: DraughtsMove) =>
-      s.kingPlies >= 20 ? -kingsOnly(s, m) : kingsOnly(s, m);
+      s.kingsOnly >= 20 ? -kingsOnly(s, m) : kingsOnly(s, m);
     const line = walk(state('W:WKh2,a1,c1:BKa7,h8,f8'), 120, { rank });
     expectDrawAt(line, 120, 'endgame-30-60');
   });
