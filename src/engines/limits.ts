@@ -15,3 +15,11 @@ export const MOVE_LIMITS: Readonly<Record<GameKind, number>> = {
   oware: 600,
   congkak: 600,
 };
+
+/**
+ * Congo: the most monkey capture sequences one position may have. Legal material (one monkey; at
+ * most 13 other enemy pieces, at most two of them in the river, and the lion to jump) gives 7 286
+ * in the worst position found by search (docs/rules/congo.md, "Limits"); a position string with
+ * more is refused, and generation stops here, so no position costs more than this many sequences.
+ */
+export const MONKEY_SEQUENCE_LIMIT = 20_000;
