@@ -12,7 +12,7 @@ export const MOVE_LIMITS: Readonly<Record<GameKind, number>> = {
   congo: 600,
   'russian-draughts': 600,
   kalah: 600,
-  oware: 600,
+  oware: 1000,
   congkak: 600,
 };
 

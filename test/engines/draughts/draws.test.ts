@@ -3,16 +3,10 @@ import {
   type DraughtsMove,
   type DraughtsState,
 } from '../../../src/engines/draughts';
+import { ZERO_COUNTS, freshState } from '../../../src/engines/draughts/state';
+import { MOVE_LIMITS } from '../../../src/engines/limits';
 import { playAll, state } from './helpers';
-import {
-  LONG_DIAGONAL,
-  isKingMove,
-  walk,
-  expectDrawAt,
-  EIGHT_PIECES,
-  kingsOnly,
-  lonePiece,
-} from './walk';
+import { LONG_DIAGONAL, isKingMove, walk, expectDrawAt, EIGHT_PIECES, kingsOnly, lonePiece } from './walk';
 
 describe('russian draughts automatic draws', () => {
   it('7.2.3: the third occurrence of a position with the same side to move draws', () => {
@@ -120,5 +114,27 @@ describe('russian draughts automatic draws', () => {
     const s = state('W:WKa1:BKc3:D0,0,9');
     const after = playAll(s, ['a1:d4']);
     expect(engine.outcome(after)).toEqual({ winner: 0, reason: 'no-moves' });
+  });
+});
+
+describe('russian draughts move limit (house rule)', () => {
+  const at = (fen: string, ply: number) => {
+    const s = state(fen);
+    return freshState(s.white, s.black, s.kings, s.side, ZERO_COUNTS, ply);
+  };
+
+  it(`draws the game when ply ${MOVE_LIMITS['russian-draughts']} is reached`, () => {
+    const late = at('W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8', 599);
+    expect(engine.outcome(late)).toBeUndefined();
+    const last = playAll(late, ['c3-d4']);
+    expect(engine.outcome(last)).toEqual({ reason: 'move-limit' });
+    expect(engine.moves(last)).toEqual([]);
+    expect(engine.perft?.(late, 1)).toBe(7);
+    expect(engine.perft?.(late, 2)).toBe(0);
+  });
+
+  it('lets the rules end the game first: a capture that leaves no move wins on the last ply', () => {
+    const late = at('W:WKa1:BKc3', 599);
+    expect(engine.outcome(playAll(late, ['a1:d4']))).toEqual({ winner: 0, reason: 'no-moves' });
   });
 });
