@@ -34,6 +34,8 @@ export interface AppOptions {
    * due endpoints (default 1000; 0 = this node delivers only when `deliverWebhooks` is called).
    */
   readonly webhooks?: WebhookOptions & { readonly intervalMs?: number };
+  /** The engine-state cache budget in bytes (ENGINE_CACHE_MB; default 64 MiB). */
+  readonly engineCacheBytes?: number;
 }
 
 export interface App {
@@ -54,6 +56,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { storage, logger } = options;
   const services = createServices(storage, options.now, {
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
   });
   const service = services.games;
   const app = express();

@@ -32,6 +32,8 @@ const ConfigSchema = z.object({
   WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
   /** Seconds between this node's looks for due webhook deliveries; 0: this node delivers none. */
   WEBHOOK_INTERVAL_SECONDS: z.coerce.number().min(0).max(60).default(1),
+  /** Megabytes of engine states a node keeps so that moves need not replay games (estimated size). */
+  ENGINE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
   /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
 });

@@ -28,6 +28,7 @@ async function main(): Promise<void> {
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     },
     sweepIntervalMs: config.SWEEP_INTERVAL_SECONDS * 1000,
+    engineCacheBytes: Math.round(config.ENGINE_CACHE_MB * 1024 * 1024),
     webhooks: {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,

@@ -23,6 +23,8 @@ export interface Services {
 
 export interface ServiceOptions {
   readonly webhooks?: WebhookOptions;
+  /** The engine-state cache budget in bytes (default 64 MiB). */
+  readonly engineCacheBytes?: number;
 }
 
 export function createServices(
@@ -31,7 +33,7 @@ export function createServices(
   options: ServiceOptions = {},
 ): Services {
   const auth = new Authenticator(storage.accounts);
-  const games = new GameService(storage, auth, now);
+  const games = new GameService(storage, auth, now, options.engineCacheBytes);
   return {
     games,
     lists: new GameListService(storage, auth, games),

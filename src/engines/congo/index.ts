@@ -95,6 +95,25 @@ const ZONES: readonly GridZone[] = [
   { name: 'castle', side: 1, squares: SQUARE_LIST((sq) => inCastle(sq, 1)) },
 ];
 
+/** Bytes of a state (object and board), and of one listed move (object and path array), estimated. */
+const STATE_BYTES = 300;
+const MOVE_BYTES = 100;
+
+/** The states kept alive by `state` (its history chain) and their cached analyses, in bytes. */
+function stateBytes(state: CongoState): number {
+  let bytes = 0;
+  for (let s: CongoState | undefined = state; s; s = s.prev) {
+    bytes += STATE_BYTES;
+    const analysis = analyses.get(s);
+    if (analysis) {
+      const { list } = analysis;
+      bytes += list.mv.byteLength + list.jump.byteLength + list.pool.byteLength;
+      bytes += MOVE_BYTES * analysis.moves.length;
+    }
+  }
+  return bytes;
+}
+
 const MOVE_SYNTAX = /^[a-g][1-7](-[a-g][1-7])+$/;
 
 /** The Congo engine. */
@@ -179,6 +198,8 @@ export const congoEngine: Engine<CongoState, CongoMove> = {
     }
     return { type: 'grid', files: SIZE, ranks: SIZE, pieces, zones: ZONES };
   },
+
+  stateBytes,
 
   perft: (state, depth) => congoPerft(state, depth),
 

@@ -83,6 +83,19 @@ function parseMove(state: DraughtsState, text: string): Result<DraughtsMove, Eng
   return parseMoveText(legalMoves(state), text, otherPaths(state));
 }
 
+/** Bytes of a state object, and of one cached move (object and landing-square array), estimated. */
+const STATE_BYTES = 200;
+const MOVE_BYTES = 120;
+
+/** The states kept alive by `state` (its history chain) and their cached move lists, in bytes. */
+function stateBytes(state: DraughtsState): number {
+  let bytes = 0;
+  for (let s: DraughtsState | null = state; s !== null; s = s.prev) {
+    bytes += STATE_BYTES + MOVE_BYTES * ((movesCache.get(s)?.length ?? 0) + (pathsCache.get(s)?.length ?? 0));
+  }
+  return bytes;
+}
+
 function isState(value: unknown): value is DraughtsState {
   const s = value as DraughtsState | null;
   return typeof s === 'object' && s !== null && typeof s.white === 'number' && (s.side === 0 || s.side === 1);
@@ -163,6 +176,7 @@ export const russianDraughts: Engine<DraughtsState, DraughtsMove> = {
   parseState: (text) => parseFen(text),
   formatState: formatFen,
   board,
+  stateBytes,
   perft: statePerft,
   describeMove: (state, move) => {
     const legal = findLegal(state, move);

@@ -193,6 +193,13 @@ export function makeMancalaEngine(game: MancalaGame): Engine<MancalaState, Manca
       return { type: 'mancala', houses: [d.rows[0], d.rows[1]], stores: d.stores };
     },
 
+    stateBytes(state) {
+      // The state object and its pits, plus each position of the repetition history (Oware).
+      let bytes = 150 + state.pits.byteLength;
+      for (let node = state.history; node; node = node.prev) bytes += 100 + node.pits.byteLength;
+      return bytes;
+    },
+
     perft: mancalaPerft,
 
     describeMove(state, move) {
