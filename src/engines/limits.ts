@@ -1,4 +1,4 @@
-// House rules that bound the work of a game (docs/rules/README.md, "Limits"). Not rules of the games:
+// House rules that bound the work of a game (docs/rules/README.md, "House rules"). Not rules of the games:
 // no official text bounds a game's length or a position's moves, but a server must.
 import type { GameKind } from './types';
 

@@ -119,7 +119,7 @@ const MOVE_SYNTAX = /^[a-g][1-7](-[a-g][1-7])+$/;
 /** The Congo engine. */
 export const congoEngine: Engine<CongoState, CongoMove> = {
   kind: 'congo',
-  rulesVersion: 'congo-1',
+  rulesVersion: 'congo-2',
   seatNames: ['white', 'black'],
 
   parseOptions(raw: unknown): Result<Options, EngineError> {

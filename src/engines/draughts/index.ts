@@ -163,7 +163,7 @@ function exportRecord(record: GameRecord): string {
 
 export const russianDraughts: Engine<DraughtsState, DraughtsMove> = {
   kind: 'russian-draughts',
-  rulesVersion: '1',
+  rulesVersion: '2',
   seatNames: ['white', 'black'],
   parseOptions,
   setup: (_options: Options, first: Side = 0) => startState(first),

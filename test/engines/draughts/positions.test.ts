@@ -1,7 +1,7 @@
 import { russianDraughts as engine } from '../../../src/engines/draughts';
 import { fromAscii, moveList, pieces, playAll, state } from './helpers';
 
-// Positions R1–R15 of ../shared/rules/vectors.md §2.4, with their exact legal-move lists.
+// Positions R1–R15 of docs/rules/russian-draughts.md (Test vectors), with their exact legal-move lists.
 const VECTORS: Array<[string, string, string[]]> = [
   [
     'R1',

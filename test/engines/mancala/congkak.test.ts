@@ -8,7 +8,7 @@ describeEngineContract(engine, {
   optionSets: [{}, { houses: 5 }, { houses: 6 }, { houses: 9 }, { houses: 7, seeds: 3 }],
 });
 
-// shared/rules/vectors.md §5.2 [hand-checked]
+// docs/rules/congkak.md, Test vectors [hand-checked]
 const VECTORS: MoveVector[] = [
   ...eachMove('G1', '7,7,7,7,7,7,7/0/7,7,7,7,7,7,7/0 S', {
     1: '0,8,8,8,8,8,8/1/7,7,7,7,7,7,7/0 S',

@@ -15,7 +15,7 @@ describeEngineContract(engine, {
   optionSets: [{}, { seeds: 6 }, { emptyCapture: true }, { houses: 3, seeds: 2 }, { houses: 1, seeds: 1 }],
 });
 
-// shared/rules/vectors.md §3.3 [hand-checked]
+// docs/rules/kalah.md, Test vectors [hand-checked]
 const VECTORS: MoveVector[] = [
   ...eachMove('K1', '4,4,4,4,4,4/0/4,4,4,4,4,4/0 S', {
     1: '0,5,5,5,5,4/0/4,4,4,4,4,4/0 N',

@@ -16,7 +16,7 @@ describeEngineContract(engine, { optionSets: [{}, { seeds: 5 }, { seeds: 6 }, { 
 
 const O8 = '2,1,0,0,0,0/1,1,1,1,1,1 stores 18-21 N';
 
-// shared/rules/vectors.md §4.3 [hand-checked]
+// docs/rules/oware.md, Test vectors [hand-checked]
 const VECTORS: MoveVector[] = [
   ...eachMove('O1', '4,4,4,4,4,4/4,4,4,4,4,4 stores 0-0 S', {
     1: '0,5,5,5,5,4/4,4,4,4,4,4 stores 0-0 N',
