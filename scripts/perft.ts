@@ -40,7 +40,8 @@ function main(argv: string[]): void {
   if (!options.ok) fail(options.error.message);
   let state = engine.setup(options.value);
   if (values.position) {
-    const parsed = engine.parseState(values.position, options.value);
+    // Without --options, a mancala position gives its own houses and seeds per house.
+    const parsed = engine.parseState(values.position, values.options ? options.value : undefined);
     if (!parsed.ok) fail(parsed.error.message);
     state = parsed.value;
   }

@@ -42,6 +42,8 @@ export interface AppOptions {
    * win or a draw (default 3 days; tests pass less).
    */
   readonly abandonClaimMs?: number;
+  /** The engine-state cache budget in bytes (ENGINE_CACHE_MB; default 64 MiB). */
+  readonly engineCacheBytes?: number;
 }
 
 export interface App {
@@ -63,6 +65,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const services = createServices(storage, options.now, {
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
+    ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
   });
   const service = services.games;
   const app = express();

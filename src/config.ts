@@ -34,6 +34,8 @@ const ConfigSchema = z.object({
   WEBHOOK_INTERVAL_SECONDS: z.coerce.number().min(0).max(60).default(1),
   /** Unlimited games: days the player to move may stay away before the other may claim the game. */
   ABANDON_CLAIM_DAYS: z.coerce.number().positive().max(365).default(3),
+  /** Megabytes of engine states a node keeps so that moves need not replay games (estimated size). */
+  ENGINE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
   /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
 });

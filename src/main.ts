@@ -29,6 +29,7 @@ async function main(): Promise<void> {
     },
     sweepIntervalMs: config.SWEEP_INTERVAL_SECONDS * 1000,
     abandonClaimMs: config.ABANDON_CLAIM_DAYS * 24 * 60 * 60 * 1000,
+    engineCacheBytes: Math.round(config.ENGINE_CACHE_MB * 1024 * 1024),
     webhooks: {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,

@@ -1,7 +1,8 @@
 // The repository installs the same way everywhere: a complete lockfile, one Node line in every place
 // that names it.
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
@@ -29,4 +30,36 @@ it('targets Node 24 everywhere: engines, @types/node, the Dockerfile and CI', ()
   const ci = readFileSync('.ci/run', 'utf8');
   expect(ci).toMatch(/^NODE_MAJOR=24$/m);
   expect(ci).toMatch(/^npm ci /m);
+});
+
+it('no tracked file points outside the repository (the rules live in docs/rules)', () => {
+  const outside = ['..', 'shared'].join('/'); // spelled so that this file does not match itself
+  const files = execFileSync('git', ['ls-files', '-z'], { encoding: 'utf8' }).split('\0').filter(Boolean);
+  const offenders = files.filter((file) => {
+    try {
+      return readFileSync(file, 'utf8').includes(outside);
+    } catch {
+      return false; // a tracked file deleted in the work tree
+    }
+  });
+  expect(offenders).toEqual([]);
+});
+
+it('every link to docs/ in the README and every relative link in docs/rules resolves to a file', () => {
+  const links = (file: string) =>
+    [...readFileSync(file, 'utf8').matchAll(/\]\(([^)#\s]+)(#[^)\s]*)?\)/g)]
+      .map((m) => m[1] as string)
+      .filter((target) => !/^[a-z]+:/.test(target));
+  const readmeLinks = links('README.md').filter((target) => target.startsWith('docs/'));
+  expect(readmeLinks).toEqual(expect.arrayContaining(['docs/rules/README.md', 'docs/rules/congo.md']));
+  const missing = readmeLinks.filter((target) => !existsSync(target));
+  for (const page of readdirSync('docs/rules').filter((f) => f.endsWith('.md'))) {
+    for (const target of links(join('docs/rules', page))) {
+      if (!existsSync(join('docs/rules', target))) missing.push(`${page} → ${target}`);
+    }
+  }
+  expect(missing).toEqual([]);
+  for (const game of ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak']) {
+    expect(existsSync(`docs/rules/${game}.md`)).toBe(true);
+  }
 });

@@ -35,6 +35,11 @@ export interface Engine<S = unknown, M = unknown> {
   formatState(state: S): string;
   /** A structured board for clients that draw it. */
   board(state: S): BoardView;
+  /**
+   * An estimate of the memory `state` keeps alive, in bytes: itself, the position history it holds
+   * for repetition rules, and the legal-move lists the engine caches for them. For cache budgets.
+   */
+  stateBytes(state: S): number;
 
   /**
    * Optional fast perft over the engine's internal representation (no legality re-checks).

@@ -12,7 +12,7 @@ import type { GameClock } from '../store/store';
 //   the game). The side to move flags at runningSince + its remaining time.
 // - correspondence: each move has `daysPerMove` days, from the server time of the previous move
 //   (or the start). The clock of the account to move stands still during its vacations.
-// - A deadline reached means a loss by timeout. The rules files (../shared/rules) say nothing of a
+// - A deadline reached means a loss by timeout. The rules (docs/rules) say nothing of a
 //   draw when the opponent cannot possibly win, so a timeout is always a loss.
 
 export const DAY_MS = 24 * 60 * 60 * 1000;

@@ -18,6 +18,7 @@ import { gameAccounts, gameNotices } from './feed';
 import { toGameView, type GameView } from './game-view';
 import { kindView, type KindView } from './kinds';
 import { readPosition, startOf } from './start';
+import { StateCache } from './state-cache';
 import { parseTimeControl, recordTimeControl, type TimeControlInput } from './time-control';
 
 /** Game ids: 12 characters of base64url. */
@@ -75,13 +76,15 @@ export interface MoveCheck {
 
 /** How many games' last-seen documents a node keeps for its writes. */
 const RECENT_GAMES = 10_000;
+/** The engine-state cache budget when none is configured: 64 MiB. */
+export const DEFAULT_ENGINE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Every game use case. Transports call this and nothing below it. */
 export class GameService {
   /** Last-seen documents, used only as the first guess of a write (see `write`); oldest evicted. */
   private readonly recent = new Map<string, StoredGame>();
   /** Engine states (immutable) of games this node last moved, so a write need not replay history. */
-  private readonly states = new Map<string, { version: number; position: string; state: unknown }>();
+  private readonly states: StateCache;
 
   /** Told of each deadline a write of this node sets (epoch ms), so a sweeper can wake for it. */
   onDeadline: ((at: number) => void) | undefined;
@@ -90,7 +93,11 @@ export class GameService {
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    /** The budget of the engine-state cache in bytes (ENGINE_CACHE_MB). */
+    engineCacheBytes: number = DEFAULT_ENGINE_CACHE_BYTES,
+  ) {
+    this.states = new StateCache(engineCacheBytes);
+  }
 
   /** The kinds this server hosts. */
   kinds(): string[] {
@@ -274,8 +281,7 @@ export class GameService {
     });
     // Only a state that was stored (not a lost race, not a replayed answer) may seed the next write.
     if (played && view.version === played.version && view.position === played.position) {
-      this.states.set(id, played);
-      if (this.states.size > RECENT_GAMES) this.states.delete(this.states.keys().next().value as string);
+      this.states.set(id, played, this.engineFor(view.kind).stateBytes(played.state));
     }
     return view;
   }

@@ -28,6 +28,8 @@ export interface ServiceOptions {
   readonly webhooks?: WebhookOptions;
   /** Unlimited games: how long the player to move may stay away before the other may claim (3 days). */
   readonly abandonClaimMs?: number;
+  /** The engine-state cache budget in bytes (default 64 MiB). */
+  readonly engineCacheBytes?: number;
 }
 
 export function createServices(
@@ -36,7 +38,7 @@ export function createServices(
   options: ServiceOptions = {},
 ): Services {
   const auth = new Authenticator(storage.accounts);
-  const games = new GameService(storage, auth, now);
+  const games = new GameService(storage, auth, now, options.engineCacheBytes);
   return {
     games,
     actions: new GameActions(games, options.abandonClaimMs),

@@ -1,5 +1,5 @@
 // The engine's own verdict on a move list, to check that a game played through the API ends as
-// the rules say (the engines themselves are checked against ../shared/rules/vectors.md).
+// the rules say (the engines themselves are checked against the test vectors of docs/rules).
 import { getEngine } from '../../src/engines/registry';
 import type { Outcome } from '../../src/engines/types';
 

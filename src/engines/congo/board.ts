@@ -48,9 +48,14 @@ export const rankOf = (sq: number): number => (sq / SIZE) | 0;
 const onBoard = (file: number, rank: number): boolean => file >= 0 && file < SIZE && rank >= 0 && rank < SIZE;
 const at = (file: number, rank: number): number => rank * SIZE + file;
 
+const SQUARE_NAMES: readonly string[] = Array.from(
+  { length: 49 },
+  (_, sq) => String.fromCharCode(97 + (sq % 7)) + String(((sq / 7) | 0) + 1),
+);
+
 /** Square name such as `d4`. */
 export function squareName(sq: number): string {
-  return String.fromCharCode(97 + fileOf(sq)) + String(rankOf(sq) + 1);
+  return SQUARE_NAMES[sq] as string;
 }
 
 /** Square index of a name such as `d4`, or -1. */

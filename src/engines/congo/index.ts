@@ -1,11 +1,12 @@
-// The Congo engine (7×7 chess variant by Demian Freeling), rules as in shared/rules/congo.md:
+// The Congo engine (7×7 chess variant by Demian Freeling), rules as in docs/rules/congo.md:
 // monkey-captured pieces leave at the end of the move, a jump over the lion ends the move, a
 // river-start monkey whose sequence ends in the river drowns (A5), bare lions draw unless the side
 // to move can capture (A11), no legal move loses.
-// House rule (not a Congo rule): the third occurrence of a position (board and side to move) is
-// a draw, 'threefold-repetition'. History lives in the state (`prev` chain); parseState starts it
-// empty.
+// House rules (not Congo rules): the third occurrence of a position (board and side to move) is
+// a draw, 'threefold-repetition'; a game reaching the move limit (src/engines/limits.ts) is a draw,
+// 'move-limit'. History lives in the state (`prev` chain); parseState starts it empty at ply 0.
 import type { Engine } from '../engine';
+import { MONKEY_SEQUENCE_LIMIT, MOVE_LIMITS } from '../limits';
 import {
   err,
   ok,
@@ -52,7 +53,11 @@ function analyse(state: CongoState): Analysis {
   return analysis;
 }
 
-/** The outcome of a position; fills `list` with the legal moves when the game goes on. */
+/**
+ * The outcome of a position; fills `list` with the legal moves when the game goes on. The rules'
+ * ends come first, then the house rules: repetition, and the move limit, which also ends a game in
+ * the (never constructed) position with more monkey sequences than the engine lists.
+ */
 function endOf(state: CongoState, list: MoveList): Outcome | undefined {
   const { board, side } = state;
   const lion = lionSquare(board, side);
@@ -63,6 +68,7 @@ function endOf(state: CongoState, list: MoveList): Outcome | undefined {
   if (state.repeats >= 2) return { reason: 'threefold-repetition' };
   generate(board, side, list);
   if (list.n === 0) return { winner: other(side), reason: 'no-moves' };
+  if (state.ply >= MOVE_LIMITS.congo || list.overflow) return { reason: 'move-limit' };
   return undefined;
 }
 
@@ -89,12 +95,31 @@ const ZONES: readonly GridZone[] = [
   { name: 'castle', side: 1, squares: SQUARE_LIST((sq) => inCastle(sq, 1)) },
 ];
 
+/** Bytes of a state (object and board), and of one listed move (object and path array), estimated. */
+const STATE_BYTES = 300;
+const MOVE_BYTES = 100;
+
+/** The states kept alive by `state` (its history chain) and their cached analyses, in bytes. */
+function stateBytes(state: CongoState): number {
+  let bytes = 0;
+  for (let s: CongoState | undefined = state; s; s = s.prev) {
+    bytes += STATE_BYTES;
+    const analysis = analyses.get(s);
+    if (analysis) {
+      const { list } = analysis;
+      bytes += list.mv.byteLength + list.jump.byteLength + list.pool.byteLength;
+      bytes += MOVE_BYTES * analysis.moves.length;
+    }
+  }
+  return bytes;
+}
+
 const MOVE_SYNTAX = /^[a-g][1-7](-[a-g][1-7])+$/;
 
 /** The Congo engine. */
 export const congoEngine: Engine<CongoState, CongoMove> = {
   kind: 'congo',
-  rulesVersion: 'congo-1',
+  rulesVersion: 'congo-2',
   seatNames: ['white', 'black'],
 
   parseOptions(raw: unknown): Result<Options, EngineError> {
@@ -109,7 +134,7 @@ export const congoEngine: Engine<CongoState, CongoMove> = {
   setup(_options: Options, first: Side = 0): CongoState {
     const start = parseFen(START_FEN.replace(/ w$/, first === 0 ? ' w' : ' b'));
     if (!start.ok) throw new Error(`bad start position: ${start.error.message}`); // a bug, not input
-    return makeState(start.value.board, start.value.side, undefined);
+    return makeState(start.value.board, start.value.side, undefined, 0);
   },
 
   turn: (state) => state.side,
@@ -124,7 +149,7 @@ export const congoEngine: Engine<CongoState, CongoMove> = {
     const board = state.board.slice();
     const r = makeMove(board, state.side, analysis.list, i);
     const irreversible = (r & 255) > 0 || (r & (PROMOTED | LION_TAKEN)) !== 0;
-    return ok(makeState(board, other(state.side), irreversible ? undefined : state));
+    return ok(makeState(board, other(state.side), irreversible ? undefined : state, state.ply + 1));
   },
 
   outcome: (state) => analyse(state).outcome,
@@ -141,12 +166,24 @@ export const congoEngine: Engine<CongoState, CongoMove> = {
     return ok(analysis.moves[i] as CongoMove);
   },
 
-  formatMove: (_state, move) => move.path.map(squareName).join('-'),
+  formatMove: (_state, move) => {
+    let text = squareName(move.path[0] as number);
+    for (let k = 1; k < move.path.length; k++) text += `-${squareName(move.path[k] as number)}`;
+    return text;
+  },
 
   parseState(text) {
     const parsed = parseFen(text);
     if (!parsed.ok) return parsed;
-    return ok(makeState(parsed.value.board, parsed.value.side, undefined));
+    const state = makeState(parsed.value.board, parsed.value.side, undefined, 0);
+    const { list } = analyse(state);
+    if (list.overflow) {
+      return fail(
+        'INVALID_POSITION',
+        `the monkey has more than ${MONKEY_SEQUENCE_LIMIT} capture sequences here; the engine lists at most that many`,
+      );
+    }
+    return ok(state);
   },
 
   formatState: (state) => formatFen(state.board, state.side),
@@ -161,6 +198,8 @@ export const congoEngine: Engine<CongoState, CongoMove> = {
     }
     return { type: 'grid', files: SIZE, ranks: SIZE, pieces, zones: ZONES };
   },
+
+  stateBytes,
 
   perft: (state, depth) => congoPerft(state, depth),
 

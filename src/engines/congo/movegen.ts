@@ -1,5 +1,6 @@
 // Move generation and execution over the mailbox board (see board.ts). Allocation-free in the
 // hot path: moves go into a reusable MoveList, monkey paths into its byte pool.
+import { MONKEY_SEQUENCE_LIMIT } from '../limits';
 import type { Side } from '../types';
 import {
   BACK_RAYS,
@@ -34,6 +35,9 @@ import {
  */
 export class MoveList {
   n = 0;
+  /** Monkey capture sequences listed; generation stops once they pass MONKEY_SEQUENCE_LIMIT. */
+  jumps = 0;
+  overflow = false;
   mv = new Int32Array(128);
   jump = new Int32Array(128);
   pool = new Int8Array(512);
@@ -42,6 +46,8 @@ export class MoveList {
   reset(): void {
     this.n = 0;
     this.poolN = 0;
+    this.jumps = 0;
+    this.overflow = false;
   }
 
   add(from: number, to: number): void {
@@ -218,7 +224,10 @@ function slide(board: Int8Array, sign: number, from: number, d: number, len: num
   }
 }
 
-/** Every non-empty capture sequence of the monkey from `at` (jumped pieces stay until the end). */
+/**
+ * Every non-empty capture sequence of the monkey from `at` (jumped pieces stay until the end), up to
+ * MONKEY_SEQUENCE_LIMIT in all; past it `out.overflow` is set and the search stops.
+ */
 function monkeyJumps(
   board: Int8Array,
   sign: number,
@@ -233,8 +242,13 @@ function monkeyJumps(
     const land = to[i + 1] as number;
     const q = (board[mid] as number) * sign;
     if (q >= 0 || board[land] !== 0 || jumped[mid]) continue;
+    if (out.jumps >= MONKEY_SEQUENCE_LIMIT) {
+      out.overflow = true;
+      return;
+    }
     jumpPath[len] = land;
     out.addJump(from, jumpPath, len + 1);
+    out.jumps++;
     if (q === -LION) continue; // jumping the lion ends the move (and the game)
     jumped[mid] = 1;
     monkeyJumps(board, sign, from, land, len + 1, out);

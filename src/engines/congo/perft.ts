@@ -1,5 +1,6 @@
 // Fast perft: copy-make over per-ply buffers, bulk counting at depth 1, and the same end-of-game
-// rules as the engine (lion captured, bare lions, threefold repetition, no moves).
+// rules as the engine (lion captured, bare lions, threefold repetition, no moves, move limit).
+import { MOVE_LIMITS } from '../limits';
 import type { Side } from '../types';
 import { SQUARES } from './board';
 import { LION_TAKEN, MoveList, PROMOTED, generate, lionFacing, makeMove } from './movegen';
@@ -13,6 +14,8 @@ interface Search {
   readonly boards: Int8Array[];
   /** Index in hashes/boards of the root position. */
   readonly root: number;
+  /** Plies left before the move limit ends the game. */
+  readonly plies: number;
 }
 
 /** Number of move sequences of length `depth` from `state` (equals the generic perft). */
@@ -28,6 +31,7 @@ export function congoPerft(state: CongoState, depth: number): number {
     hashes: new Int32Array(root + depth + 1),
     boards: history.map((s) => s.board),
     root,
+    plies: MOVE_LIMITS.congo - state.ply,
   };
   history.forEach((s, i) => (search.hashes[i] = s.hash));
   const board = search.buffers[0] as Int8Array;
@@ -55,6 +59,7 @@ function node(
   const list = s.lists[ply] as MoveList;
   list.reset();
   generate(board, side, list);
+  if (list.n > 0 && (ply >= s.plies || list.overflow)) return 0; // the move limit
   if (depth === 1) return list.n;
   s.hashes[c] = hash;
   s.boards[c] = board;

@@ -1,4 +1,4 @@
-// The Congo game state: board, side to move, and the chain of earlier positions since the last
+// The Congo game state: board, side to move, the ply count (for the move limit), and the chain of earlier positions since the last
 // irreversible move (capture, drowning or promotion), for the threefold-repetition house rule.
 import type { Side } from '../types';
 import { LION, SQUARES } from './board';
@@ -13,6 +13,8 @@ export interface CongoState {
   readonly prev: CongoState | undefined;
   /** How often this exact position (board, side) occurred before in `prev`'s chain. */
   readonly repeats: number;
+  /** Plies played since the start of the game (or since the position it was set up from). */
+  readonly ply: number;
 }
 
 // Deterministic keys (xorshift32), 17 codes per square: piece value + 8.
@@ -42,15 +44,23 @@ export function sameBoard(a: Int8Array, b: Int8Array): boolean {
   return true;
 }
 
-/** Builds a state; `prev` is the position before a reversible move (undefined after an irreversible one). */
-export function makeState(board: Int8Array, side: Side, prev: CongoState | undefined): CongoState {
+/**
+ * Builds a state at `ply`; `prev` is the position before a reversible move (undefined after an
+ * irreversible one).
+ */
+export function makeState(
+  board: Int8Array,
+  side: Side,
+  prev: CongoState | undefined,
+  ply: number,
+): CongoState {
   const hash = hashPosition(board, side);
   let repeats = 0;
   // Same side to move only every second position back.
   for (let s = prev?.prev; s; s = s.prev?.prev) {
     if (s.hash === hash && s.side === side && sameBoard(s.board, board)) repeats++;
   }
-  return { board, side, hash, prev, repeats };
+  return { board, side, hash, prev, repeats, ply };
 }
 
 /** Square of `side`'s lion, or -1 once it has been captured. */

@@ -1,22 +1,24 @@
-// Russian draughts (shashki) behind the Engine contract (rules: shared/rules/russian-draughts.md).
+// Russian draughts (shashki) behind the Engine contract (rules: docs/rules/russian-draughts.md).
 // The representation (bitboards, see board.ts) stays inside this folder; callers see notation.
 //
-// Resolutions of the rules' open questions (B1–B8):
+// Resolutions of the rules' open questions (B1–B11):
 // - moves() lists capture sequences with duplicates dropped (same origin, destination, captured set
 //   and crowning = one move); the first path generated is the one shown. perft.ts also counts the
 //   keep convention. A king's straight-on continuation is generated from the first landing square.
-// - Draw counters are plies (state.ts LIMITS): 7.2.5 kings only 30, 7.2.4 30 (a side with ≥ 3
-//   kings against a lone king, men allowed), 7.2.6 60 / 120 by total pieces (B7), 7.2.7 / 7.2.8 10.
-//   7.2.7 needs the lone king on the long diagonal with no other piece on it; leaving the diagonal
-//   restarts its count. A side without a move loses before any draw applies; simultaneous draws
-//   are reported most specific first: long-diagonal, small-material, three-kings-vs-one,
-//   endgame-30-60, kings-only-15, threefold-repetition.
+//   parseMove accepts every legal path, listed or not, and answers with the listed one (B11).
+// - Draw counts are plies, one per rule (state.ts): 7.2.5 kings only 30, 7.2.4 30 (a side with ≥ 3
+//   kings against a lone king, men allowed; restarts at every capture and promotion, B9), 7.2.6
+//   60 / 120 by total pieces (B7), 7.2.7 / 7.2.8 10. Each count starts at 0 on the move that makes
+//   its condition hold and runs while it holds (B10). A side without a move loses before any draw
+//   applies; simultaneous draws are reported most specific first: long-diagonal, small-material,
+//   three-kings-vs-one, endgame-30-60, kings-only-15, threefold-repetition, then the move limit.
 import type { Engine, GameRecord } from '../engine';
 import { err, ok, type BoardView, type EngineError, type Options, type Result, type Side } from '../types';
 import { squareName, squaresOf } from './board';
 import { formatFen, parseFen } from './fen';
 import { MoveList, generate } from './movegen';
-import { formatMoveText, parseMoveText, type DraughtsMove } from './notation';
+import { formatMoveText, parseMoveText, type DraughtsMove, type OtherPaths } from './notation';
+import { followCapturePath } from './path';
 import { writePdn } from './pdn';
 import { statePerft } from './perft';
 import { applyMove, freshState, type DraughtsState } from './state';
@@ -34,28 +36,64 @@ function startState(first: Side): DraughtsState {
 
 // Legal-move lists per state (states are immutable, so a weak cache is safe).
 const movesCache = new WeakMap<DraughtsState, readonly DraughtsMove[]>();
+const pathsCache = new WeakMap<DraughtsState, readonly DraughtsMove[]>();
+
+function listMoves(state: DraughtsState, keep: boolean): readonly DraughtsMove[] {
+  if (state.outcome !== null) return [];
+  const list = new MoveList();
+  list.paths = [];
+  const own = state.side === 0 ? state.white : state.black;
+  const opp = state.side === 0 ? state.black : state.white;
+  generate(own, opp, state.kings, state.side === 0, list, keep);
+  const paths = list.paths;
+  return Array.from({ length: list.n }, (_, i) => ({
+    from: list.from[i] as number,
+    path: paths[i] as number[],
+    captured: list.captured[i] as number,
+    promotes: list.promotes[i] === 1,
+  }));
+}
 
 /** Every legal move of `state` (drop-duplicates convention); [] once the game is over. */
 export function legalMoves(state: DraughtsState): readonly DraughtsMove[] {
-  const cached = movesCache.get(state);
-  if (cached) return cached;
-  let moves: readonly DraughtsMove[] = [];
-  if (state.outcome === null) {
-    const list = new MoveList();
-    list.paths = [];
-    const own = state.side === 0 ? state.white : state.black;
-    const opp = state.side === 0 ? state.black : state.white;
-    generate(own, opp, state.kings, state.side === 0, list, false);
-    const paths = list.paths;
-    moves = Array.from({ length: list.n }, (_, i) => ({
-      from: list.from[i] as number,
-      path: paths[i] as number[],
-      captured: list.captured[i] as number,
-      promotes: list.promotes[i] === 1,
-    }));
-  }
-  movesCache.set(state, moves);
+  let moves = movesCache.get(state);
+  if (!moves) movesCache.set(state, (moves = listMoves(state, false)));
   return moves;
+}
+
+/** What parseMove also accepts: every capture path, and any path that obeys the rules (B11). */
+function otherPaths(state: DraughtsState): OtherPaths {
+  const own = state.side === 0 ? state.white : state.black;
+  const opp = state.side === 0 ? state.black : state.white;
+  return {
+    paths: () => {
+      let paths = pathsCache.get(state);
+      if (!paths) pathsCache.set(state, (paths = listMoves(state, true)));
+      return paths;
+    },
+    follow: (squares) => followCapturePath(squares, own, opp, state.kings, state.side === 0),
+  };
+}
+
+/** The listed move `text` means (any legal path or unambiguous shorthand). */
+function parseMove(state: DraughtsState, text: string): Result<DraughtsMove, EngineError> {
+  if (state.outcome !== null && typeof text === 'string') {
+    return err({ code: 'GAME_OVER', message: 'the game is over' });
+  }
+  return parseMoveText(legalMoves(state), text, otherPaths(state));
+}
+
+/** Bytes of a state object, and of one cached move (object and landing-square array), estimated. */
+const STATE_BYTES = 200;
+const MOVE_BYTES = 120;
+
+/** The states kept alive by `state` (its history chain) and their cached move lists, in bytes. */
+function stateBytes(state: DraughtsState): number {
+  let bytes = 0;
+  for (let s: DraughtsState | null = state; s !== null; s = s.prev) {
+    bytes += STATE_BYTES + MOVE_BYTES * ((movesCache.get(s)?.length ?? 0) + (pathsCache.get(s)?.length ?? 0));
+  }
+  return bytes;
 }
 
 function isState(value: unknown): value is DraughtsState {
@@ -112,7 +150,7 @@ function exportRecord(record: GameRecord): string {
   let state = start?.ok ? start.value : startState(record.first);
   const moves: string[] = [];
   for (const text of record.moves) {
-    const move = parseMoveText(legalMoves(state), text);
+    const move = parseMove(state, text);
     if (!move.ok) {
       moves.push(text);
       continue;
@@ -127,7 +165,7 @@ function exportRecord(record: GameRecord): string {
 
 export const russianDraughts: Engine<DraughtsState, DraughtsMove> = {
   kind: 'russian-draughts',
-  rulesVersion: '1',
+  rulesVersion: '2',
   seatNames: ['white', 'black'],
   parseOptions,
   setup: (_options: Options, first: Side = 0) => startState(first),
@@ -135,11 +173,12 @@ export const russianDraughts: Engine<DraughtsState, DraughtsMove> = {
   moves: legalMoves,
   play,
   outcome: (state) => state.outcome ?? undefined,
-  parseMove: (state, text) => parseMoveText(legalMoves(state), text),
+  parseMove,
   formatMove: (_state, move) => formatMoveText(move),
   parseState: (text) => parseFen(text),
   formatState: formatFen,
   board,
+  stateBytes,
   perft: statePerft,
   describeMove: (state, move) => {
     const legal = findLegal(state, move);

@@ -1,6 +1,7 @@
 // Move notation: `c3-d4` for a quiet move, every landing square of a capture joined by `:`
 // (`e3:g5:e7`). Input is lenient: `x` or `-` also separate squares, squares may be lidraughts numbers
-// (1–32), and a capture may skip landing squares (`e3:e7`) as long as exactly one legal move fits.
+// (1–32), and a capture may skip landing squares (`e3:e7`) as long as the moves that fit all have
+// one outcome. Any legal capture path is accepted, also one the move list does not show (rules B11).
 import { err, ok, type EngineError, type Result } from '../types';
 import { parseSquare, squareName } from './board';
 
@@ -32,10 +33,35 @@ function fits(move: DraughtsMove, squares: readonly number[]): boolean {
   return true;
 }
 
-/** Finds the legal move meant by `text` among `legal`. */
+/** Same outcome: origin, destination, captured set and crowning (rules B1 "drop"). */
+export const sameOutcome = (
+  a: DraughtsMove,
+  b: { from: number; to: number; captured: number; promotes: boolean },
+) =>
+  a.from === b.from &&
+  a.path[a.path.length - 1] === b.to &&
+  a.captured === b.captured &&
+  a.promotes === b.promotes;
+
+/** How parseMoveText also reads capture paths that the list does not show (rules B11). */
+export interface OtherPaths {
+  /** Every capture path (keep convention), for shorthands. */
+  readonly paths: () => readonly DraughtsMove[];
+  /** The outcome of a full path written square by square, if it is a legal capture. */
+  readonly follow: (
+    squares: readonly number[],
+  ) => { to: number; captured: number; promotes: boolean } | undefined;
+}
+
+/**
+ * Finds the legal move meant by `text` among `legal` (one path per outcome). A full capture path
+ * that the list does not show, and a shorthand that fits such a path, mean the listed move with the
+ * same outcome; a shorthand that fits moves of different outcomes is ambiguous.
+ */
 export function parseMoveText(
   legal: readonly DraughtsMove[],
   text: string,
+  other?: OtherPaths,
 ): Result<DraughtsMove, EngineError> {
   if (typeof text !== 'string') return err({ code: 'INVALID_NOTATION', message: 'move must be a string' });
   const tokens = text.trim().toLowerCase().split(/[-:x]/);
@@ -50,7 +76,24 @@ export function parseMoveText(
       m.path.every((s, i) => s === squares[i + 1]),
   );
   if (exact) return ok(exact);
-  const matches = legal.filter((m) => fits(m, squares));
+  const listedFor = (outcome: { from: number; to: number; captured: number; promotes: boolean }) =>
+    legal.find((m) => sameOutcome(m, outcome));
+  if (other && legal[0] !== undefined && legal[0].captured !== 0) {
+    const outcome = other.follow(squares);
+    const listed = outcome && listedFor({ from: squares[0] as number, ...outcome });
+    if (listed) return ok(listed);
+  }
+  const fitting = (other && legal[0]?.captured ? other.paths() : legal).filter((m) => fits(m, squares));
+  const matches: DraughtsMove[] = [];
+  for (const m of fitting) {
+    const listed = listedFor({
+      from: m.from,
+      to: m.path[m.path.length - 1] as number,
+      captured: m.captured,
+      promotes: m.promotes,
+    });
+    if (listed && !matches.includes(listed)) matches.push(listed);
+  }
   if (matches.length === 1) return ok(matches[0] as DraughtsMove);
   if (matches.length > 1) {
     const candidates = matches.map(formatMoveText);

@@ -2,9 +2,10 @@
 // is irreversible and the draw rules need kings), so they recurse on bare bitboards; the first node
 // with a king (reached by a promotion: all counters zero, no history) continues over full states so
 // that the draw rules count exactly as in `moves()`/`play()`.
+import { MOVE_LIMITS } from '../limits';
 import type { Side } from '../types';
 import { MoveList, countMoves, generate } from './movegen';
-import { applyMove, freshState, type DraughtsState } from './state';
+import { ZERO_COUNTS, applyMove, freshState, type DraughtsState } from './state';
 
 const LISTS: MoveList[] = [];
 const listAt = (ply: number): MoveList => {
@@ -19,6 +20,7 @@ function bitsPerft(
   side: Side,
   depth: number,
   keep: boolean,
+  ply: number,
 ): number {
   const own = side === 0 ? white : black;
   const opp = side === 0 ? black : white;
@@ -35,8 +37,8 @@ function bitsPerft(
     if ((kings & fromBit) !== 0 || list.promotes[i] === 1) k |= toBit;
     const w = side === 0 ? (white & ~fromBit) | toBit : white & ~captured;
     const b = side === 0 ? black & ~captured : (black & ~fromBit) | toBit;
-    if (keep || k === 0) nodes += bitsPerft(w, b, k, next, depth - 1, keep);
-    else nodes += statePerft(freshState(w, b, k, next), depth - 1);
+    if (keep || k === 0) nodes += bitsPerft(w, b, k, next, depth - 1, keep, ply + 1);
+    else nodes += statePerft(freshState(w, b, k, next, ZERO_COUNTS, ply + 1), depth - 1);
   }
   return nodes;
 }
@@ -45,7 +47,9 @@ function bitsPerft(
 export function statePerft(state: DraughtsState, depth: number): number {
   if (depth === 0) return 1;
   if (state.outcome !== null) return 0;
-  if (state.kings === 0) return bitsPerft(state.white, state.black, 0, state.side, depth, false);
+  // Bare bitboards also skip the move limit: only when the line cannot reach it.
+  if (state.kings === 0 && state.ply + depth < MOVE_LIMITS['russian-draughts'])
+    return bitsPerft(state.white, state.black, 0, state.side, depth, false, state.ply);
   const list = listAt(depth);
   const own = state.side === 0 ? state.white : state.black;
   const opp = state.side === 0 ? state.black : state.white;
@@ -72,5 +76,5 @@ export function statePerft(state: DraughtsState, depth: number): number {
 export function perftKeep(state: DraughtsState, depth: number): number {
   if (depth === 0) return 1;
   if (state.outcome !== null && state.outcome.reason === 'no-moves') return 0;
-  return bitsPerft(state.white, state.black, state.kings, state.side, depth, true);
+  return bitsPerft(state.white, state.black, state.kings, state.side, depth, true, state.ply);
 }

@@ -1,21 +1,41 @@
-// The game state: bitboards, side to move, the draw counters (in plies, as lidraughts counts) and a
-// back-pointer to the previous state for threefold repetition, cut at every irreversible move (a man
-// move or a capture), so repetition checks only walk back over king moves.
-import type { Outcome, Side } from '../types';
+// The game state: bitboards, side to move, the draw counters (in plies, as lidraughts counts), the
+// ply count (for the move limit) and a back-pointer to the previous state for threefold repetition,
+// cut at every irreversible move (a man move or a capture), so repetition checks only walk back over
+// king moves.
+import { MOVE_LIMITS } from '../limits';
+import type { Outcome, OutcomeReason, Side } from '../types';
 import { LONG_DIAGONAL, popcount } from './board';
 import { countKingSteps, countManSteps, hasCapture } from './movegen';
 
-export interface DraughtsState {
+/** The draw counters, one per automatic draw rule that counts moves (rules B9, B10). */
+export interface DrawCounts {
+  /** 7.2.5: plies since the last man move or capture. */
+  readonly kingsOnly: number;
+  /** 7.2.6: plies both sides have had kings in a 4- to 7-piece ending without capture or promotion. */
+  readonly endgame: number;
+  /** 7.2.4: plies of three or more kings against a lone king since it arose, the last capture or promotion. */
+  readonly threeKings: number;
+  /** 7.2.7: plies of three pieces against a lone king on the long diagonal. */
+  readonly longDiagonal: number;
+  /** 7.2.8: plies of at most two pieces (one a king) against a lone king. */
+  readonly smallMaterial: number;
+}
+
+export const ZERO_COUNTS: DrawCounts = {
+  kingsOnly: 0,
+  endgame: 0,
+  threeKings: 0,
+  longDiagonal: 0,
+  smallMaterial: 0,
+};
+
+export interface DraughtsState extends DrawCounts {
   readonly white: number;
   readonly black: number;
   readonly kings: number;
   readonly side: Side;
-  /** 7.2.5: plies since the last man move or capture. */
-  readonly kingPlies: number;
-  /** 7.2.4 / 7.2.6: plies since the last capture or promotion (the balance of pieces arose). */
-  readonly balancePlies: number;
-  /** 7.2.7 / 7.2.8: plies for which the small lone-king balance has held (0 when it does not). */
-  readonly lonePlies: number;
+  /** Plies played since the start of the game (or since the position it was set up from). */
+  readonly ply: number;
   /** The previous state while only reversible (king, non-capturing) moves were made, else null. */
   readonly prev: DraughtsState | null;
   /** Set once the game is over. */
@@ -31,32 +51,46 @@ export const LIMITS = {
   lone: 10, // 7.2.7 / 7.2.8: 5 moves
 } as const;
 
-/** The small lone-king balances of 7.2.7 and 7.2.8, or null if neither holds. */
-export function loneBalance(
-  white: number,
-  black: number,
-  kings: number,
-): 'long-diagonal' | 'small-material' | null {
+type Board = Pick<DraughtsState, 'white' | 'black' | 'kings'>;
+
+/** True when `side` (a bitboard) is a single king. */
+const loneKing = (side: number, kings: number): boolean => popcount(side) === 1 && (side & kings) !== 0;
+
+/** The material conditions of the counting draw rules, each true or false for a board. */
+export interface Conditions {
+  /** 7.2.4: one side has three or more kings (and any men), the other a single king. */
+  readonly threeKings: boolean;
+  /** 7.2.6: both sides have kings, 4–7 pieces in all; the limit in plies (0 when it does not hold). */
+  readonly endgameLimit: number;
+  /** 7.2.7: three pieces (at least one a king) against a lone king on the otherwise empty long diagonal. */
+  readonly longDiagonal: boolean;
+  /** 7.2.8: one or two pieces (at least one a king) against a lone king. */
+  readonly smallMaterial: boolean;
+}
+
+export function conditions({ white, black, kings }: Board): Conditions {
+  let threeKings = false;
+  let longDiagonal = false;
+  let smallMaterial = false;
   for (const [weak, strong] of [
     [white, black],
     [black, white],
   ] as const) {
-    if (popcount(weak) !== 1 || (weak & kings) === 0 || (strong & kings) === 0) continue;
+    if (!loneKing(weak, kings)) continue;
     const strongCount = popcount(strong);
-    if (strongCount <= 2) return 'small-material';
-    // 7.2.7: three pieces against a lone king standing on the otherwise empty long diagonal.
+    if (popcount(strong & kings) >= 3) threeKings = true;
+    if ((strong & kings) === 0) continue;
+    if (strongCount <= 2) smallMaterial = true;
     if (strongCount === 3 && (weak & LONG_DIAGONAL) !== 0 && (strong & LONG_DIAGONAL) === 0)
-      return 'long-diagonal';
+      longDiagonal = true;
   }
-  return null;
-}
-
-/** True when one side has three or more kings against a lone king (7.2.4). */
-function threeKingsVsOne(white: number, black: number, kings: number): boolean {
-  return (
-    (popcount(white) === 1 && (white & kings) !== 0 && popcount(black & kings) >= 3) ||
-    (popcount(black) === 1 && (black & kings) !== 0 && popcount(white & kings) >= 3)
-  );
+  let endgameLimit = 0;
+  if ((white & kings) !== 0 && (black & kings) !== 0) {
+    const total = popcount(white) + popcount(black);
+    endgameLimit =
+      total === 4 || total === 5 ? LIMITS.endgame45 : total === 6 || total === 7 ? LIMITS.endgame67 : 0;
+  }
+  return { threeKings, endgameLimit, longDiagonal, smallMaterial };
 }
 
 /** True if the side to move has any legal move. */
@@ -84,27 +118,51 @@ function repetitions(state: DraughtsState): number {
   return count;
 }
 
+/** The draw rule whose count has run out, most specific first (rules B8), or null. */
+export function drawByCount(state: DraughtsState, c: Conditions = conditions(state)): OutcomeReason | null {
+  if (c.longDiagonal && state.longDiagonal >= LIMITS.lone) return 'long-diagonal';
+  if (c.smallMaterial && state.smallMaterial >= LIMITS.lone) return 'small-material';
+  if (c.threeKings && state.threeKings >= LIMITS.threeKings) return 'three-kings-vs-one';
+  if (c.endgameLimit > 0 && state.endgame >= c.endgameLimit) return 'endgame-30-60';
+  if (state.kingsOnly >= LIMITS.kingsOnly) return 'kings-only-15';
+  return null;
+}
+
 /**
  * The outcome of a state whose fields other than `outcome` are set. A side without a move loses
- * before any draw rule applies; among the draw rules the most specific wins (rules B8).
+ * before any draw rule applies; among the draw rules the most specific wins (rules B8); the move
+ * limit (a house rule) comes last.
  */
-export function computeOutcome(state: DraughtsState): Outcome | null {
+export function computeOutcome(state: DraughtsState, c: Conditions = conditions(state)): Outcome | null {
   if (!hasMove(state)) return { winner: state.side === 0 ? 1 : 0, reason: 'no-moves' };
-  const { white, black, kings } = state;
-  const lone = loneBalance(white, black, kings);
-  if (lone !== null && state.lonePlies >= LIMITS.lone) return { reason: lone };
-  if (threeKingsVsOne(white, black, kings) && state.balancePlies >= LIMITS.threeKings) {
-    return { reason: 'three-kings-vs-one' };
-  }
-  if ((white & kings) !== 0 && (black & kings) !== 0) {
-    const total = popcount(white) + popcount(black);
-    const limit =
-      total === 4 || total === 5 ? LIMITS.endgame45 : total === 6 || total === 7 ? LIMITS.endgame67 : 0;
-    if (limit > 0 && state.balancePlies >= limit) return { reason: 'endgame-30-60' };
-  }
-  if (state.kingPlies >= LIMITS.kingsOnly) return { reason: 'kings-only-15' };
+  const reason = drawByCount(state, c);
+  if (reason !== null) return { reason };
   if (state.prev !== null && repetitions(state) >= 3) return { reason: 'threefold-repetition' };
+  if (state.ply >= MOVE_LIMITS['russian-draughts']) return { reason: 'move-limit' };
   return null;
+}
+
+/**
+ * The counts after a move from a board with conditions `before` to one with conditions `after`
+ * (rules B9, B10): each count starts at 0 on the move that makes its condition hold and goes on
+ * while it holds; 7.2.4 and 7.2.6 also restart at every capture and promotion.
+ */
+export function nextCounts(
+  counts: DrawCounts,
+  before: Conditions,
+  after: Conditions,
+  irreversible: boolean,
+  changedBalance: boolean,
+): DrawCounts {
+  const go = (held: boolean, holds: boolean, count: number, restart = false) =>
+    holds && held && !restart ? count + 1 : 0;
+  return {
+    kingsOnly: irreversible ? 0 : counts.kingsOnly + 1,
+    endgame: go(before.endgameLimit > 0, after.endgameLimit > 0, counts.endgame, changedBalance),
+    threeKings: go(before.threeKings, after.threeKings, counts.threeKings, changedBalance),
+    longDiagonal: go(before.longDiagonal, after.longDiagonal, counts.longDiagonal),
+    smallMaterial: go(before.smallMaterial, after.smallMaterial, counts.smallMaterial),
+  };
 }
 
 /** The state after a legal move (from, to, captured set, promotion); counters and history updated. */
@@ -123,32 +181,36 @@ export function applyMove(
   const white = state.side === 0 ? (state.white & ~fromBit) | toBit : state.white & ~captured;
   const black = state.side === 1 ? (state.black & ~fromBit) | toBit : state.black & ~captured;
   const irreversible = !wasKing || captured !== 0;
-  const hadLone = loneBalance(state.white, state.black, state.kings) !== null;
-  const hasLone = loneBalance(white, black, kings) !== null;
+  const after = conditions({ white, black, kings });
   const next: DraughtsState = {
     white,
     black,
     kings,
     side: state.side === 0 ? 1 : 0,
-    kingPlies: irreversible ? 0 : state.kingPlies + 1,
-    balancePlies: captured !== 0 || promotes ? 0 : state.balancePlies + 1,
-    lonePlies: hasLone && hadLone ? state.lonePlies + 1 : 0,
+    ...nextCounts(state, conditions(state), after, irreversible, captured !== 0 || promotes),
+    ply: state.ply + 1,
     prev: irreversible ? null : state,
     outcome: null,
   };
-  return { ...next, outcome: computeOutcome(next) };
+  return { ...next, outcome: computeOutcome(next, after) };
 }
 
-/** A position with no history and zeroed draw counters; its outcome computed. */
-export function freshState(white: number, black: number, kings: number, side: Side): DraughtsState {
+/** A position with no history and the given draw counters; its outcome computed. */
+export function freshState(
+  white: number,
+  black: number,
+  kings: number,
+  side: Side,
+  counts: DrawCounts = ZERO_COUNTS,
+  ply = 0,
+): DraughtsState {
   const state: DraughtsState = {
     white,
     black,
     kings,
     side,
-    kingPlies: 0,
-    balancePlies: 0,
-    lonePlies: 0,
+    ...counts,
+    ply,
     prev: null,
     outcome: null,
   };

@@ -1,4 +1,4 @@
-// Congkak: shared/rules/congkak.md. The Kalah ring (own store sown, opponent's skipped, origin not
+// Congkak: docs/rules/congkak.md. The Kalah ring (own store sown, opponent's skipped, origin not
 // skipped) with relay sowing: a last seed in an occupied house lifts it and sowing goes on. A last
 // seed in an own empty house takes the opposite house plus itself; a single round that ends when a
 // row is empty after a move.
@@ -23,7 +23,7 @@ export const CONGKAK_RULES: RuleRecord = {
 
 export const CONGKAK: MancalaGame = {
   kind: 'congkak',
-  rulesVersion: '1',
+  rulesVersion: '2',
   options: [
     { name: 'houses', type: 'int', min: 5, max: 9, default: 7 },
     { name: 'seeds', type: 'int', min: 1, max: 9, default: (parsed) => Number(parsed.houses) },

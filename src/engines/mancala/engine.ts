@@ -24,9 +24,6 @@ export interface MancalaGame {
 /** A move is the house number 1..h of the side to move. */
 export type MancalaMove = number;
 
-/** Upper bound on the seeds in a position string (pits are 16-bit). */
-const MAX_SEEDS = 9999;
-
 const error = (code: EngineError['code'], message: string): { ok: false; error: EngineError } =>
   err({ code, message });
 
@@ -58,6 +55,78 @@ function diagramOf(state: MancalaState): Diagram {
   };
 }
 
+const seedsSpec = (game: MancalaGame) => {
+  const spec = game.options.find((o) => o.name === 'seeds');
+  return spec?.type === 'int' ? spec : undefined;
+};
+
+/**
+ * Reads a position string for `game`. With `check`, the position must be one the options allow
+ * (docs/rules, "Position strings"): as many houses a side as the options say, and exactly the seeds
+ * the game starts with, 2 × houses × seeds, in houses and stores together. Without options, the
+ * houses and seeds per house are read from the position (the total must then be a whole number of
+ * seeds per house in the option's range). A finished position is returned after the end-of-game
+ * rules (see makeState).
+ */
+export function readPosition(
+  game: MancalaGame,
+  text: string,
+  options: Options | undefined,
+  check: boolean,
+): Result<MancalaState, EngineError> {
+  const opts = parseOptionsWith(game.kind, game.options, options);
+  if (!opts.ok) return opts;
+  const read = parseDiagram(text, game.notation);
+  if (!read.ok) return read;
+  const { rows, stores, toMove } = read.value;
+  const [lo, hi] = game.houseRange;
+  const h = rows[0].length;
+  if (rows[1].length !== h) {
+    return error(
+      'INVALID_POSITION',
+      `South has ${h} houses and North ${rows[1].length}; both rows have the same number`,
+    );
+  }
+  if (h < lo || h > hi) {
+    return error(
+      'INVALID_POSITION',
+      `${game.kind} has ${lo === hi ? lo : `${lo} to ${hi}`} houses per side, not ${h}`,
+    );
+  }
+  const pits = new Uint16Array([...rows[0], stores[0], ...rows[1], stores[1]]);
+  const total = pits.reduce((a, b) => a + b, 0);
+  let chosen: Options = opts.value;
+  if (check && options !== undefined) {
+    if (opts.value.houses !== undefined && Number(opts.value.houses) !== h) {
+      return error(
+        'INVALID_POSITION',
+        `the position has ${h} houses a side but the options say ${String(opts.value.houses)}`,
+      );
+    }
+    const seeds = Number(opts.value.seeds);
+    if (total !== 2 * h * seeds) {
+      return error(
+        'INVALID_POSITION',
+        `the position holds ${total} seeds, but ${game.kind} with ${h} houses of ${seeds} seeds holds ${2 * h * seeds} ` +
+          '(houses and stores together; give the seeds option for another number)',
+      );
+    }
+  } else if (check) {
+    const spec = seedsSpec(game);
+    const seeds = total / (2 * h);
+    if (!Number.isInteger(seeds) || (spec && (seeds < spec.min || seeds > spec.max))) {
+      const range = spec ? `${spec.min} to ${spec.max}` : 'a whole number of';
+      return error(
+        'INVALID_POSITION',
+        `the position holds ${total} seeds; a ${game.kind} game holds 2 × ${h} houses × ${range} seeds`,
+      );
+    }
+    chosen = { ...opts.value, ...(opts.value.houses !== undefined ? { houses: h } : {}), seeds };
+  }
+  const rules: Ruleset = compileRules(game.rules(chosen, h));
+  return ok(makeState(rules, pits, toMove));
+}
+
 /** Build the Engine for one mancala game. */
 export function makeMancalaEngine(game: MancalaGame): Engine<MancalaState, MancalaMove> {
   const parseOptions = (raw: unknown) => parseOptionsWith(game.kind, game.options, raw);
@@ -69,28 +138,7 @@ export function makeMancalaEngine(game: MancalaGame): Engine<MancalaState, Manca
   };
 
   function parseState(text: string, options?: Options): Result<MancalaState, EngineError> {
-    const opts = parseOptions(options);
-    if (!opts.ok) return opts;
-    const read = parseDiagram(text, game.notation);
-    if (!read.ok) return read;
-    const { rows, stores, toMove } = read.value;
-    const [lo, hi] = game.houseRange;
-    const h = rows[0].length;
-    if (rows[1].length !== h)
-      return error('INVALID_POSITION', 'both rows must have the same number of houses');
-    if (h < lo || h > hi) {
-      return error(
-        'INVALID_POSITION',
-        `${game.kind} has ${lo === hi ? lo : `${lo} to ${hi}`} houses per side`,
-      );
-    }
-    const rules: Ruleset = compileRules(game.rules(opts.value, h));
-    const pits = new Uint16Array([...rows[0], stores[0], ...rows[1], stores[1]]);
-    const total = pits.reduce((a, b) => a + b, 0);
-    const limit = game.kind === 'oware' ? 2 * h * rules.seeds : MAX_SEEDS;
-    if (total > limit)
-      return error('INVALID_POSITION', `the position holds ${total} seeds, more than ${limit}`);
-    return ok(makeState(rules, pits, toMove));
+    return readPosition(game, text, options, true);
   }
 
   const engine: Engine<MancalaState, MancalaMove> = {
@@ -143,6 +191,13 @@ export function makeMancalaEngine(game: MancalaGame): Engine<MancalaState, Manca
     board(state) {
       const d = diagramOf(state);
       return { type: 'mancala', houses: [d.rows[0], d.rows[1]], stores: d.stores };
+    },
+
+    stateBytes(state) {
+      // The state object and its pits, plus each position of the repetition history (Oware).
+      let bytes = 150 + state.pits.byteLength;
+      for (let node = state.history; node; node = node.prev) bytes += 100 + node.pits.byteLength;
+      return bytes;
     },
 
     perft: mancalaPerft,

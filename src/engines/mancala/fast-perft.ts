@@ -1,5 +1,6 @@
 // Perft over preallocated pit buffers (one per ply): copy the parent, sow in place, recurse. Runs the
 // same `sow` / `settle` as `play`, so it differs from the generic perft only in not building states.
+import { MOVE_LIMITS } from '../limits';
 import type { Side } from '../types';
 import type { Ruleset } from './rules';
 import { EXTRA_MOVE, ONGOING, capturedOf, legalMask, settle, sow } from './sow';
@@ -17,6 +18,8 @@ interface Search {
   /** Side to move at each ply of the current line. */
   readonly sides: Side[];
   readonly root: History | undefined;
+  /** Plies left before the move limit ends the game. */
+  readonly left: number;
 }
 
 /** Number of legal move sequences of length `depth` from `state`. */
@@ -26,14 +29,22 @@ export function mancalaPerft(state: MancalaState, depth: number): number {
   const r = state.rules;
   const bufs = Array.from({ length: depth + 1 }, () => new Uint16Array(r.n));
   (bufs[0] as Uint16Array).set(state.pits);
-  const search: Search = { r, bufs, sides: new Array<Side>(depth + 1).fill(0), root: state.history };
+  const left = MOVE_LIMITS[r.kind] - state.ply;
+  const search: Search = { r, bufs, sides: new Array<Side>(depth + 1).fill(0), root: state.history, left };
   search.sides[0] = state.toMove;
   return r.repetition
     ? withHistory(search, 0, depth, state.toMove, 0)
-    : plain(r, bufs, 0, depth, state.toMove);
+    : plain(r, bufs, 0, depth, state.toMove, left);
 }
 
-function plain(r: Ruleset, bufs: Uint16Array[], ply: number, depth: number, side: Side): number {
+function plain(
+  r: Ruleset,
+  bufs: Uint16Array[],
+  ply: number,
+  depth: number,
+  side: Side,
+  left: number,
+): number {
   const p = bufs[ply] as Uint16Array;
   const mask = legalMask(r, p, side);
   if (depth === 1) return popcount(mask);
@@ -43,8 +54,8 @@ function plain(r: Ruleset, bufs: Uint16Array[], ply: number, depth: number, side
     if ((m & 1) === 0) continue;
     child.set(p);
     const next: Side = (sow(r, child, side, house) & EXTRA_MOVE) !== 0 ? side : side === 0 ? 1 : 0;
-    if (settle(r, child, next) !== ONGOING) continue;
-    nodes += plain(r, bufs, ply + 1, depth - 1, next);
+    if (settle(r, child, next) !== ONGOING || ply + 1 >= left) continue; // ended (or the move limit)
+    nodes += plain(r, bufs, ply + 1, depth - 1, next, left);
   }
   return nodes;
 }
@@ -75,6 +86,7 @@ function withHistory(s: Search, ply: number, depth: number, side: Side, since: n
       }
       if (seen >= 2) continue;
     }
+    if (ply + 1 >= s.left) continue; // the move limit
     sides[ply + 1] = next;
     nodes += withHistory(s, ply + 1, depth - 1, next, childSince);
   }

@@ -1,4 +1,4 @@
-// Kalah(h, s): shared/rules/kalah.md. Own store sown, opponent's skipped, origin not skipped; last
+// Kalah(h, s): docs/rules/kalah.md. Own store sown, opponent's skipped, origin not skipped; last
 // seed in an own empty house captures the opposite house (if it has seeds, or always with
 // `emptyCapture`); last seed in the own store moves again; the game ends when a row is empty.
 import { makeMancalaEngine, type MancalaGame } from './engine';
@@ -22,7 +22,7 @@ export const KALAH_RULES: RuleRecord = {
 
 export const KALAH: MancalaGame = {
   kind: 'kalah',
-  rulesVersion: '1',
+  rulesVersion: '2',
   options: [
     { name: 'seeds', type: 'int', min: 1, max: 6, default: 4 },
     { name: 'houses', type: 'int', min: 1, max: 6, default: 6 },

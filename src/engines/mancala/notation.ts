@@ -1,4 +1,4 @@
-// Position strings (shared/rules: kalah.md 3.2, oware.md 4.2, congkak.md 5.1) and pit names.
+// Position strings (docs/rules: kalah.md, oware.md, congkak.md) and pit names.
 //   Kalah / Congkak: `S1,..,Sh/Sstore/N1,..,Nh/Nstore X`   e.g. `4,4,4,4,4,4/0/4,4,4,4,4,4/0 S`
 //   Oware:           `S1..S6/N1..N6 stores s-n X`          e.g. `4,4,4,4,4,4/4,4,4,4,4,4 stores 0-0 S`
 import { err, ok, type EngineError, type Result, type Side } from '../types';

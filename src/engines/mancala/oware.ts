@@ -1,4 +1,4 @@
-// Oware abapa: shared/rules/oware.md. No stores in the circuit, origin skipped on laps, 2s and 3s
+// Oware abapa: docs/rules/oware.md. No stores in the circuit, origin skipped on laps, 2s and 3s
 // captured backwards from the last seed in the opponent's row (grand slam captures nothing by
 // default), the opponent must be fed; ends on a majority, when the mover cannot feed, or on the
 // third occurrence of a position (house rule).
@@ -23,7 +23,7 @@ export const OWARE_RULES: RuleRecord = {
 
 export const OWARE: MancalaGame = {
   kind: 'oware',
-  rulesVersion: '1',
+  rulesVersion: '2',
   options: [
     { name: 'seeds', type: 'int', min: 4, max: 6, default: 4 },
     { name: 'grandSlam', type: 'enum', values: GRAND_SLAM_RULES, default: 'noCapture' },

@@ -149,3 +149,17 @@ export function endOf(r: Ruleset, p: Uint16Array, toMove: number): number {
   if (r.end === 'row-empty') return rowSeeds(r, p, 0) === 0 || rowSeeds(r, p, 1) === 0 ? ROW_EMPTY : ONGOING;
   return settle(r, p, toMove);
 }
+
+/** Each player takes the seeds left in his own row into his own store, in place. */
+export function sweep(r: Ruleset, p: Uint16Array): void {
+  const h = r.houses;
+  for (let side = 0; side < 2; side++) {
+    const base = side * (h + 1);
+    let seeds = 0;
+    for (let i = base; i < base + h; i++) {
+      seeds += p[i] as number;
+      p[i] = 0;
+    }
+    p[base + h] = (p[base + h] as number) + seeds;
+  }
+}

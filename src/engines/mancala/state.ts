@@ -1,4 +1,8 @@
 // The opaque mancala state and the one step every path goes through: sow, settle, decide the end.
+// A finished game's position is the board after every end-of-game rule (docs/rules/README.md,
+// "Finished games"): on every end but a majority win each player's remaining seeds go into his
+// store, so the final position shows the final score.
+import { MOVE_LIMITS } from '../limits';
 import type { Outcome, OutcomeReason, Side } from '../types';
 import type { Ruleset } from './rules';
 import {
@@ -11,6 +15,7 @@ import {
   endOf,
   settle,
   sow,
+  sweep,
   type SowTrace,
 } from './sow';
 
@@ -32,6 +37,8 @@ export interface MancalaState {
   readonly outcome: Outcome | undefined;
   /** Oware only: the repetition history, this position included. */
   readonly history: History | undefined;
+  /** Plies played since the start of the game (or since the position it was set up from). */
+  readonly ply: number;
 }
 
 /** What one move did, beside the new state. */
@@ -81,15 +88,35 @@ const REASONS: Record<number, OutcomeReason> = {
   [NO_MOVES]: 'cannot-feed',
 };
 
-/** A state for a position read from text or set up: its end is decided from the board alone. */
-export function makeState(rules: Ruleset, pits: Uint16Array, toMove: Side): MancalaState {
+/** The outcome for `reason`, with the end-of-game sweep applied to `pits` in place (not for a majority). */
+function finish(r: Ruleset, pits: Uint16Array, reason: OutcomeReason): Outcome {
+  const outcome = outcomeFor(r, pits, reason);
+  if (reason !== 'majority') sweep(r, pits);
+  return outcome;
+}
+
+/**
+ * A state for a position read from text or set up, at `ply`: its end is decided from the board
+ * alone, and a finished position is shown after the end-of-game rules (a copy of `pits` is swept).
+ */
+export function makeState(rules: Ruleset, pits: Uint16Array, toMove: Side, ply = 0): MancalaState {
   const end = endOf(rules, pits, toMove);
+  let board = pits;
+  let outcome: Outcome | undefined;
+  if (end !== ONGOING) {
+    board = pits.slice();
+    outcome = finish(rules, board, REASONS[end] as OutcomeReason);
+  } else if (ply >= MOVE_LIMITS[rules.kind]) {
+    board = pits.slice();
+    outcome = finish(rules, board, 'move-limit');
+  }
   return {
     rules,
-    pits,
+    pits: board,
     toMove,
-    outcome: end === ONGOING ? undefined : outcomeFor(rules, pits, REASONS[end] as OutcomeReason),
-    history: rules.repetition ? { pits, side: toMove, prev: undefined } : undefined,
+    outcome,
+    history: rules.repetition ? { pits: board, side: toMove, prev: undefined } : undefined,
+    ply,
   };
 }
 
@@ -103,13 +130,14 @@ export function step(state: MancalaState, house: number, trace?: SowTrace): Step
   const captured = capturedOf(packed);
   const toMove: Side = extraMove ? mover : mover === 0 ? 1 : 0;
   const end = settle(r, pits, toMove);
-  let outcome = end === ONGOING ? undefined : outcomeFor(r, pits, REASONS[end] as OutcomeReason);
+  let outcome = end === ONGOING ? undefined : finish(r, pits, REASONS[end] as OutcomeReason);
   let history: History | undefined;
   if (r.repetition) {
     const prev = captured > 0 ? undefined : state.history;
-    if (!outcome && occurrences(prev, pits, toMove) >= 2)
-      outcome = outcomeFor(r, pits, 'threefold-repetition');
+    if (!outcome && occurrences(prev, pits, toMove) >= 2) outcome = finish(r, pits, 'threefold-repetition');
     history = { pits, side: toMove, prev };
   }
-  return { state: { rules: r, pits, toMove, outcome, history }, captured, extraMove };
+  const ply = state.ply + 1;
+  if (!outcome && ply >= MOVE_LIMITS[r.kind]) outcome = finish(r, pits, 'move-limit');
+  return { state: { rules: r, pits, toMove, outcome, history, ply }, captured, extraMove };
 }

@@ -48,15 +48,20 @@ describe('Congo end of game', () => {
   });
 
   it('the side to move loses when it has no legal move', () => {
-    // A full board: monkeys cannot step or land anywhere, the lion is boxed in by its own monkeys.
-    const boxed = diagram(`
+    // A full board: monkeys cannot step or land anywhere, the lion is boxed in by its own monkeys
+    // (not a position of a real game: a side has one monkey; read without the position checks).
+    const boxed = diagram(
+      `
       g g g l g g g
       g g g g g g g
       g g g g g g g
       g g g g g g g
       g g M M M g g
       g g M M M g g
-      g g M L M g g`);
+      g g M L M g g`,
+      'w',
+      false,
+    );
     expect(engine.moves(boxed)).toEqual([]);
     expect(engine.outcome(boxed)).toEqual({ winner: 1, reason: 'no-moves' });
   });

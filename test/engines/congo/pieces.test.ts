@@ -159,7 +159,7 @@ describe('Congo pieces', () => {
 
   it('the lion steps inside its castle only', () => {
     const state = diagram(`
-      p . . l . . .
+      z . . l . . .
       . . . . . . .
       . . . . . . .
       . . . . . . .

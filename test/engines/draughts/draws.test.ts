@@ -3,76 +3,10 @@ import {
   type DraughtsMove,
   type DraughtsState,
 } from '../../../src/engines/draughts';
-import type { OutcomeReason } from '../../../src/engines/types';
+import { ZERO_COUNTS, freshState } from '../../../src/engines/draughts/state';
+import { MOVE_LIMITS } from '../../../src/engines/limits';
 import { playAll, state } from './helpers';
-
-const LONG_DIAGONAL = new Set(['a1', 'b2', 'c3', 'd4', 'e5', 'f6', 'g7', 'h8']);
-const boardKey = (s: DraughtsState): string => engine.formatState(s).split(':D')[0] as string;
-const isCapture = (s: DraughtsState, m: DraughtsMove): boolean =>
-  (engine.describeMove?.(s, m).captured as string[]).length > 0;
-const isKingMove = (s: DraughtsState, m: DraughtsMove): boolean => {
-  const from = (engine.describeMove?.(s, m).path as string[])[0];
-  return engine.board(s).type === 'grid' && moverPiece(s, from) === 'king';
-};
-function moverPiece(s: DraughtsState, square: string | undefined): string | undefined {
-  const view = engine.board(s);
-  return view.type === 'grid' ? view.pieces.find((p) => p.square === square)?.piece : undefined;
-}
-
-interface WalkOptions {
-  /** Extra condition on every position reached. */
-  readonly allow?: (s: DraughtsState) => boolean;
-  /** Only moves passing this filter. */
-  readonly only?: (s: DraughtsState, m: DraughtsMove) => boolean;
-  /** Move order: lower first. */
-  readonly rank?: (s: DraughtsState, m: DraughtsMove) => number;
-}
-
-/**
- * A line of `plies` quiet, non-crowning moves from `start` that never repeats a position, never
- * offers a capture, and never ends the game before its last move (depth-first search).
- */
-function walk(start: DraughtsState, plies: number, options: WalkOptions = {}): DraughtsState[] {
-  const line = [start];
-  const seen = new Set([boardKey(start)]);
-  const search = (s: DraughtsState, left: number): boolean => {
-    if (left === 0) return true;
-    const candidates = engine
-      .moves(s)
-      .filter((m) => !isCapture(s, m) && !m.promotes && (options.only?.(s, m) ?? true))
-      .sort((a, b) => (options.rank?.(s, a) ?? 0) - (options.rank?.(s, b) ?? 0));
-    for (const move of candidates) {
-      const played = engine.play(s, move);
-      if (!played.ok) throw new Error('listed move did not play');
-      const next = played.value;
-      if (seen.has(boardKey(next)) || (options.allow && !options.allow(next))) continue;
-      if (left > 1 && (engine.outcome(next) || engine.moves(next).some((m) => isCapture(next, m)))) continue;
-      seen.add(boardKey(next));
-      line.push(next);
-      if (search(next, left - 1)) return true;
-      line.pop();
-      seen.delete(boardKey(next));
-    }
-    return false;
-  };
-  if (!search(start, plies)) throw new Error(`no line of ${plies} plies from ${engine.formatState(start)}`);
-  return line;
-}
-
-/** Asserts the game is still on after `plies - 1` moves of the line and ends with `reason` at `plies`. */
-function expectDrawAt(line: DraughtsState[], plies: number, reason: OutcomeReason): void {
-  expect(engine.outcome(line[plies - 1] as DraughtsState)).toBeUndefined();
-  expect(engine.outcome(line[plies] as DraughtsState)).toEqual({ reason });
-  expect(engine.moves(line[plies] as DraughtsState)).toEqual([]);
-}
-
-/** Eight pieces: neither 7.2.6 nor a lone-king rule applies, only 7.2.5. */
-const EIGHT_PIECES = 'W:WKa3,a1,c1,e1:BKh6,b8,d8,h8';
-const kingsOnly = (s: DraughtsState, m: DraughtsMove): number => (isKingMove(s, m) ? 0 : 1);
-const lonePiece = (s: DraughtsState, side: number) => {
-  const view = engine.board(s);
-  return view.type === 'grid' ? view.pieces.filter((p) => p.side === side) : [];
-};
+import { LONG_DIAGONAL, isKingMove, walk, expectDrawAt, EIGHT_PIECES, kingsOnly, lonePiece } from './walk';
 
 describe('russian draughts automatic draws', () => {
   it('7.2.3: the third occurrence of a position with the same side to move draws', () => {
@@ -127,14 +61,14 @@ describe('russian draughts automatic draws', () => {
   it('7.2.6: a 4-piece ending with kings on both sides draws after 30 moves without capture or crowning', () => {
     // Man moves keep 7.2.5 from ending it first.
     const rank = (s: DraughtsState, m: DraughtsMove) =>
-      s.kingPlies >= 20 ? -kingsOnly(s, m) : kingsOnly(s, m);
+      s.kingsOnly >= 20 ? -kingsOnly(s, m) : kingsOnly(s, m);
     const line = walk(state('W:WKh2,a3:BKa7,h6'), 60, { rank });
     expectDrawAt(line, 60, 'endgame-30-60');
   });
 
   it('7.2.6: a 6-piece ending draws after 60 moves', () => {
     const rank = (s: DraughtsState, m: DraughtsMove) =>
-      s.kingPlies >= 20 ? -kingsOnly(s, m) : kingsOnly(s, m);
+      s.kingsOnly >= 20 ? -kingsOnly(s, m) : kingsOnly(s, m);
     const line = walk(state('W:WKh2,a1,c1:BKa7,h8,f8'), 120, { rank });
     expectDrawAt(line, 120, 'endgame-30-60');
   });
@@ -180,5 +114,27 @@ describe('russian draughts automatic draws', () => {
     const s = state('W:WKa1:BKc3:D0,0,9');
     const after = playAll(s, ['a1:d4']);
     expect(engine.outcome(after)).toEqual({ winner: 0, reason: 'no-moves' });
+  });
+});
+
+describe('russian draughts move limit (house rule)', () => {
+  const at = (fen: string, ply: number) => {
+    const s = state(fen);
+    return freshState(s.white, s.black, s.kings, s.side, ZERO_COUNTS, ply);
+  };
+
+  it(`draws the game when ply ${MOVE_LIMITS['russian-draughts']} is reached`, () => {
+    const late = at('W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8', 599);
+    expect(engine.outcome(late)).toBeUndefined();
+    const last = playAll(late, ['c3-d4']);
+    expect(engine.outcome(last)).toEqual({ reason: 'move-limit' });
+    expect(engine.moves(last)).toEqual([]);
+    expect(engine.perft?.(late, 1)).toBe(7);
+    expect(engine.perft?.(late, 2)).toBe(0);
+  });
+
+  it('lets the rules end the game first: a capture that leaves no move wins on the last ply', () => {
+    const late = at('W:WKa1:BKc3', 599);
+    expect(engine.outcome(playAll(late, ['a1:d4']))).toEqual({ winner: 0, reason: 'no-moves' });
   });
 });

@@ -70,9 +70,18 @@ describe('russian draughts move notation', () => {
 });
 
 describe('russian draughts positions', () => {
-  it('round-trips a position with draw counters', () => {
-    const fen = 'B:WKa1,h2:Ba7,Kh8:D4,12,0';
+  it('round-trips a position with draw counts', () => {
+    const fen = 'B:WKa1,h2:Ba7,Kh8:D4,12,0,0,0';
     expect(engine.formatState(state(fen))).toBe(fen);
+  });
+
+  it('reads the older three-count field, each count going to the rule whose condition holds', () => {
+    // 4 pieces, kings on both sides: the balance count is the 7.2.6 count.
+    expect(engine.formatState(state('B:WKa1,h2:Ba7,Kh8:D4,12,0'))).toBe('B:WKa1,h2:Ba7,Kh8:D4,12,0,0,0');
+    // Three kings against a lone king off the long diagonal: 7.2.4 and 7.2.6 (4 pieces).
+    expect(engine.formatState(state('W:WKg1:BKb8,Kd8,Kf8:D3,7,0'))).toBe('W:WKg1:BKb8,Kd8,Kf8:D3,7,7,0,0');
+    // Two kings against one: the lone count is the 7.2.8 count.
+    expect(engine.formatState(state('W:WKg1:BKb8,Kh8:D2,0,5'))).toBe('W:WKg1:BKb8,Kh8:D2,0,0,0,5');
   });
 
   it('reads plain FEN as all counters zero, and writes no counter field then', () => {
@@ -82,7 +91,7 @@ describe('russian draughts positions', () => {
 
   it('writes the counters once king moves have been made', () => {
     const s = playAll(state('W:WKc1,h2:BKh8,a7'), ['c1-d2', 'h8-g7']);
-    expect(engine.formatState(s)).toBe('W:WKd2,h2:Ba7,Kg7:D2,2,0');
+    expect(engine.formatState(s)).toBe('W:WKd2,h2:Ba7,Kg7:D2,2,0,0,0');
   });
 
   it('reads lidraughts numeric FEN with ranges and H/F fields', () => {
@@ -101,7 +110,8 @@ describe('russian draughts positions', () => {
     expect(code('')).toBe('INVALID_NOTATION');
     expect(code('X:Wa1:Bh8')).toBe('INVALID_NOTATION');
     expect(code('W:Wa1')).toBe('INVALID_NOTATION');
-    expect(code('W:Wa2:Bh8')).toBe('INVALID_NOTATION');
+    expect(code('W:Wi2:Bh8')).toBe('INVALID_NOTATION');
+    expect(code('W:Wa2:Bh8')).toBe('INVALID_POSITION');
     expect(code('W:Wa1:Bh8:Bb8')).toBe('INVALID_NOTATION');
     expect(code('W:Wa1:Bh8:D1,2')).toBe('INVALID_NOTATION');
     expect(code('W:Wa1:Ba1')).toBe('INVALID_POSITION');

@@ -3,7 +3,7 @@ import { perftKeep } from '../../../src/engines/draughts/perft';
 import { perft } from '../../../src/engines/perft';
 import { state } from './helpers';
 
-// Source: rhalbersma/dctl test/src/algo/traversal/initial/board_08x08.cpp via ../shared/rules/vectors.md §2.1 [published]
+// Source: rhalbersma/dctl test/src/algo/traversal/initial/board_08x08.cpp via docs/rules/russian-draughts.md (Test vectors) [published]
 // The drop column lives in test/fixtures/perft/russian-draughts.perft.
 const KEEP: Array<[number, number]> = [
   [1, 7],
@@ -23,7 +23,7 @@ describe('russian draughts perft', () => {
     expect(perftKeep(start, depth)).toBe(nodes);
   });
 
-  // Source: ../shared/rules/vectors.md §2.1 (position with kings, keep convention) [derived]
+  // Source: docs/rules/russian-draughts.md, Test vectors (position with kings, keep convention) [derived]
   it('counts 3 343 keep-convention paths at depth 4 from a position with kings on both sides', () => {
     expect(perftKeep(state('W:Wc3,e3,g3,b2,d2,Kh2:Bb6,d6,f6,a7,c7,Kg7'), 4)).toBe(3343);
   });

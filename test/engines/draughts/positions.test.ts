@@ -1,7 +1,7 @@
 import { russianDraughts as engine } from '../../../src/engines/draughts';
 import { fromAscii, moveList, pieces, playAll, state } from './helpers';
 
-// Positions R1–R15 of ../shared/rules/vectors.md §2.4, with their exact legal-move lists.
+// Positions R1–R15 of docs/rules/russian-draughts.md (Test vectors), with their exact legal-move lists.
 const VECTORS: Array<[string, string, string[]]> = [
   [
     'R1',
@@ -107,5 +107,51 @@ describe('russian draughts capture rules', () => {
   it('crowns a man by a quiet move to the last rank', () => {
     const s = playAll(state('W:Wc7,a1:Bh8'), ['c7-d8']);
     expect(pieces(s)).toContainEqual({ square: 'd8', side: 0, piece: 'king' });
+  });
+});
+
+describe('russian draughts position checks', () => {
+  const refusal = (fen: string) => {
+    const parsed = engine.parseState(fen);
+    return parsed.ok ? 'accepted' : `${parsed.error.code}: ${parsed.error.message}`;
+  };
+
+  it.each([
+    ['W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3,a5:Bh8', /White has 13 pieces; a side has at most 12/],
+    ['W:Wa1:Bb2,d2,f2,h2,a3,c3,e3,g3,b4,d4,f4,h4,a5', /Black has 13 pieces/],
+    ['W:Wa2:Bh8', /white piece on a2, a light square/],
+    ['W:Wa1:BKb1', /black piece on b1, a light square/],
+    ['W:Wa1:Bc1', /the black man on c1 stands on its promotion rank/],
+    ['B:Wb8:Ba7', /the white man on b8 stands on its promotion rank/],
+    ['W:Wa1:B', /Black has just moved but has no piece/],
+    ['W:Wa1:Ba1', /a1 holds a white and a black piece/],
+    [
+      'W:Wa1,c1:Bh8:D0,0,0,0,3',
+      /7\.2\.8 \(small material\) count is 3 but its material condition does not hold/,
+    ],
+    ['W:WKa1:Bh8,Kf8:D0,0,0,4,0', /7\.2\.7 \(long diagonal\) count is 4 but its material condition/],
+    [
+      'W:WKg1:BKb8,Kd8,Kf8:D0,0,31,0,0',
+      /7\.2\.4 \(three kings against one\) count is 31, above its limit of 30/,
+    ],
+    ['W:WKg1:BKb8,Kd8:D0,0,0,0,11', /7\.2\.8 \(small material\) count is 11, above its limit of 10/],
+    ['W:WKa1,c1:BKh8,f8:D0,61,0,0,0', /7\.2\.6 \(endgame\) count is 61, above its limit of 60/],
+    [
+      'W:WKa1:Bh8,f8:D2,0,0,0,0',
+      /7\.2\.5 \(kings only\) count is 2 but the side that has just moved has no king/,
+    ],
+    ['B:WKa1:Bh8,f8,d8,b8:D3,0,0,0,0', /7\.2\.5 \(kings only\) count is 3 but only one side has kings/],
+    ['W:Wa1:Bh8:D1,2,3,4,5,6', /bad count field/],
+  ])('%s is refused: %s', (fen, message) => {
+    expect(refusal(fen)).toMatch(/^INVALID_(POSITION|NOTATION): /);
+    expect(refusal(fen)).toMatch(message);
+  });
+
+  it('accepts finished positions: the side to move without pieces, or a count at its limit', () => {
+    const lost = state('W:W:Bh8');
+    expect(engine.outcome(lost)).toEqual({ winner: 1, reason: 'no-moves' });
+    const drawn = state('W:WKg1:BKb8,Kd8:D0,0,0,0,10');
+    expect(engine.outcome(drawn)).toEqual({ reason: 'small-material' });
+    expect(engine.formatState(drawn)).toBe('W:WKg1:BKb8,Kd8:D0,0,0,0,10');
   });
 });

@@ -1,6 +1,13 @@
 import { kalahEngine } from '../../../src/engines/mancala/kalah';
 import { describeEngineContract } from '../contract';
-import { describeMoveVectors, describeRejections, eachMove, legalMoves, type MoveVector } from './vectors';
+import {
+  describeMoveVectors,
+  describeRejections,
+  eachMove,
+  legalMoves,
+  type MoveVector,
+  anyState,
+} from './vectors';
 
 const engine = kalahEngine;
 
@@ -8,7 +15,7 @@ describeEngineContract(engine, {
   optionSets: [{}, { seeds: 6 }, { emptyCapture: true }, { houses: 3, seeds: 2 }, { houses: 1, seeds: 1 }],
 });
 
-// shared/rules/vectors.md §3.3 [hand-checked]
+// docs/rules/kalah.md, Test vectors [hand-checked]
 const VECTORS: MoveVector[] = [
   ...eachMove('K1', '4,4,4,4,4,4/0/4,4,4,4,4,4/0 S', {
     1: '0,5,5,5,5,4/0/4,4,4,4,4,4/0 N',
@@ -115,22 +122,20 @@ describe('kalah', () => {
   );
 
   it('reads a finished position as over, scoring the seeds left in each row for their owner', () => {
-    const parsed = engine.parseState('0,0,0,0,0,0/20/1,2,0,0,0,0/25 S');
-    if (!parsed.ok) throw new Error(parsed.error.message);
-    expect(engine.outcome(parsed.value)).toEqual({ winner: 1, reason: 'row-empty', score: [20, 28] });
-    expect(engine.moves(parsed.value)).toEqual([]);
+    const parsed = anyState(engine, '0,0,0,0,0,0/20/1,2,0,0,0,0/25 S');
+    expect(engine.outcome(parsed)).toEqual({ winner: 1, reason: 'row-empty', score: [20, 28] });
+    expect(engine.moves(parsed)).toEqual([]);
   });
 
   it('parses a house number with spaces and rejects empty houses, other numbers and words', () => {
     const start = engine.setup({});
     expect(engine.parseMove(start, ' 3 ')).toEqual({ ok: true, value: 3 });
-    const empty = engine.parseState('0,4,4,4,4,4/0/4,4,4,4,4,4/0 S');
-    if (!empty.ok) throw new Error(empty.error.message);
+    const empty = anyState(engine, '0,4,4,4,4,4/0/4,4,4,4,4,4/0 S');
     const bad = (state: typeof start, text: string) => {
       const parsed = engine.parseMove(state, text);
       return parsed.ok ? 'ok' : parsed.error.code;
     };
-    expect(bad(empty.value, '1')).toBe('ILLEGAL_MOVE');
+    expect(bad(empty, '1')).toBe('ILLEGAL_MOVE');
     expect(bad(start, '7')).toBe('ILLEGAL_MOVE');
     expect(bad(start, '0')).toBe('ILLEGAL_MOVE');
     expect(bad(start, 'S3')).toBe('INVALID_NOTATION');
@@ -138,18 +143,16 @@ describe('kalah', () => {
   });
 
   it('refuses moves once the game is over with GAME_OVER', () => {
-    const over = engine.parseState('0,0,0,0,0,0/21/0,0,0,0,0,0/27 S');
-    if (!over.ok) throw new Error(over.error.message);
-    const played = engine.play(over.value, 1);
+    const over = anyState(engine, '0,0,0,0,0,0/21/0,0,0,0,0,0/27 S');
+    const played = engine.play(over, 1);
     expect(played.ok || played.error.code).toBe('GAME_OVER');
-    const parsed = engine.parseMove(over.value, '1');
+    const parsed = engine.parseMove(over, '1');
     expect(parsed.ok || parsed.error.code).toBe('GAME_OVER');
   });
 
   it('describes a lap with a capture: the pits sown in order, the capture and no extra move (K4)', () => {
-    const state = engine.parseState('0,0,13,0,0,0/0/1,1,1,1,1,1/0 S');
-    if (!state.ok) throw new Error(state.error.message);
-    expect(engine.describeMove?.(state.value, 3)).toEqual({
+    const state = anyState(engine, '0,0,13,0,0,0/0/1,1,1,1,1,1/0 S');
+    expect(engine.describeMove?.(state, 3)).toEqual({
       legal: true,
       house: 3,
       trace: ['S4', 'S5', 'S6', 'Sstore', 'N1', 'N2', 'N3', 'N4', 'N5', 'N6', 'S1', 'S2', 'S3'],
@@ -168,9 +171,8 @@ describe('kalah', () => {
   });
 
   it('shows the board as houses per side in sowing order and the two stores', () => {
-    const state = engine.parseState('1,2,3,0,0,1/10/0,1,0,2,0,6/11 N');
-    if (!state.ok) throw new Error(state.error.message);
-    expect(engine.board(state.value)).toEqual({
+    const state = anyState(engine, '1,2,3,0,0,1/10/0,1,0,2,0,6/11 N');
+    expect(engine.board(state)).toEqual({
       type: 'mancala',
       houses: [
         [1, 2, 3, 0, 0, 1],
