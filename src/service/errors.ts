@@ -101,11 +101,11 @@ export function toGameError(error: unknown): GameError {
   return new GameError('INTERNAL', 'Internal server error');
 }
 
-/** True for the errors ioredis raises when Redis is down or unreachable. */
+/** True for the errors ioredis raises when Redis is down, unreachable or stalled (a command timed out). */
 function isStoreOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const text = `${error.name} ${error.message} ${(error as { code?: string }).code ?? ''}`;
-  return /Connection is closed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|connect ETIMEDOUT/i.test(
+  return /Connection is closed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|connect ETIMEDOUT|Command timed out/i.test(
     text,
   );
 }
