@@ -60,6 +60,8 @@ export const GAME_ERROR_CODES = {
   UNSAFE_WEBHOOK_URL: 400,
   /** The account has as many webhook endpoints as allowed (`max`). */
   TOO_MANY_WEBHOOKS: 409,
+  /** A live game stream missed versions (this node lost its connection to the store); watch again. */
+  UPDATES_LOST: 503,
   /** Too many requests; retry after the given time. */
   RATE_LIMITED: 429,
   /** The game store cannot be reached; retry later. */

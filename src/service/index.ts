@@ -6,6 +6,7 @@ import { ClockService } from './clocks';
 import { FeedService } from './feed';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
+import { TokenStreams } from './token-streams';
 import { WebhookService, type WebhookOptions } from './webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
@@ -19,6 +20,8 @@ export interface Services {
   readonly webhooks: WebhookService;
   /** Deadlines, timeouts, reminders and vacations. */
   readonly clocks: ClockService;
+  /** This node's open streams by API token, ended when it is revoked (start() before serving). */
+  readonly tokenStreams: TokenStreams;
 }
 
 export interface ServiceOptions {
@@ -40,5 +43,6 @@ export function createServices(
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),
+    tokenStreams: new TokenStreams(storage.events, storage.accounts),
   };
 }

@@ -108,10 +108,27 @@ export interface GameStore {
   close(): Promise<void>;
 }
 
-/** Live updates of games across every server node. */
+/**
+ * Live updates of games, and revocations of API tokens, across every server node. Delivery is
+ * best effort: when a node's connection to the bus drops, what is published until it is back is
+ * lost. So each subscription takes an `onResync`, called once the connection is back (and
+ * subscribed again), for the subscriber to compare what it has with the store.
+ */
 export interface GameEventBus {
-  /** Calls `listener` with every update of `gameId` from now on; returns the unsubscribe function. */
-  subscribe(gameId: string, listener: (game: StoredGame) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` with every update of `gameId` from now on; returns the unsubscribe function.
+   * Each listener parses its own copy (the service keeps one subscription per game per node).
+   */
+  subscribe(
+    gameId: string,
+    listener: (game: StoredGame) => void,
+    onResync?: () => void,
+  ): Promise<() => Promise<void>>;
+  /** Calls `listener` with the hash of each API token revoked from now on, on any node. */
+  subscribeRevocations(
+    listener: (tokenHash: string) => void,
+    onResync?: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -320,7 +337,11 @@ export interface AccountStore {
   tokenByHash(hash: string): Promise<StoredToken | undefined>;
   /** The account's tokens, oldest first, revoked ones included. */
   listTokens(account: string): Promise<StoredToken[]>;
-  /** Marks the token revoked; undefined when the account has no token with that id. */
+  /**
+   * Marks the token revoked and, in the same step, publishes its hash on the event bus (every
+   * node's `subscribeRevocations`); undefined when the account has no token with that id. A token
+   * revoked before is returned as it is, and not published again.
+   */
   revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined>;
 }
 

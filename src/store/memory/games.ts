@@ -110,22 +110,36 @@ export class MemoryGameStore implements GameStore {
   async close(): Promise<void> {}
 }
 
-/** In-process fan-out of game updates (one server process: no other node to reach). */
+/** In-process fan-out of game updates and token revocations (one process: no other node to reach). */
 export class MemoryEventBus implements GameEventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
   /** Delivers a game document (JSON) to the game's listeners. */
   emit(gameId: string, json: string): void {
     // Asynchronous like Redis pub/sub, so a publisher never runs subscriber code in its own stack.
-    setImmediate(() => this.emitter.emit(gameId, json));
+    setImmediate(() => this.emitter.emit(`game:${gameId}`, json));
+  }
+
+  /** Tells the revocation listeners of a revoked token. */
+  revoked(tokenHash: string): void {
+    setImmediate(() => this.emitter.emit('revoked', tokenHash));
   }
 
   async subscribe(gameId: string, listener: (game: StoredGame) => void): Promise<() => Promise<void>> {
     // Each listener parses its own copy, so no two share (or can corrupt) one object.
     const handler = (json: string) => listener(JSON.parse(json) as StoredGame);
-    this.emitter.on(gameId, handler);
+    this.emitter.on(`game:${gameId}`, handler);
     return async () => {
-      this.emitter.off(gameId, handler);
+      this.emitter.off(`game:${gameId}`, handler);
+    };
+  }
+
+  /** Nothing is ever lost in process, so `onResync` is never called. */
+  async subscribeRevocations(listener: (tokenHash: string) => void): Promise<() => Promise<void>> {
+    const handler = (hash: string) => listener(hash);
+    this.emitter.on('revoked', handler);
+    return async () => {
+      this.emitter.off('revoked', handler);
     };
   }
 

@@ -147,18 +147,31 @@ export class RedisGameStore implements GameStore {
   }
 }
 
-/** Live game updates over Redis pub/sub. */
+/** Live game updates and token revocations over Redis pub/sub. */
 export class RedisEventBus implements GameEventBus {
   constructor(
     private readonly fanout: ChannelFanout,
     private readonly channelOf: (gameId: string) => string,
+    private readonly revocations: string,
   ) {}
 
-  async subscribe(gameId: string, listener: (game: StoredGame) => void): Promise<() => Promise<void>> {
-    // Each listener parses its own copy, so no two share (or can corrupt) one object.
-    return this.fanout.listen(this.channelOf(gameId), (message) =>
-      listener(JSON.parse(message) as StoredGame),
+  async subscribe(
+    gameId: string,
+    listener: (game: StoredGame) => void,
+    onResync?: () => void,
+  ): Promise<() => Promise<void>> {
+    return this.fanout.listen(
+      this.channelOf(gameId),
+      (message) => listener(JSON.parse(message) as StoredGame),
+      onResync,
     );
+  }
+
+  async subscribeRevocations(
+    listener: (tokenHash: string) => void,
+    onResync?: () => void,
+  ): Promise<() => Promise<void>> {
+    return this.fanout.listen(this.revocations, listener, onResync);
   }
 
   /** Closes the subscriber connection (shared with the feed). */

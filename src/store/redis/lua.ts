@@ -202,6 +202,17 @@ return 1
 `;
 
 /**
+ * Revoke a token if its document is still the one read, and tell every node (same step).
+ * KEYS[1] token; ARGV: the document read, the revoked document, revocation channel, token hash.
+ */
+const REVOKE_TOKEN_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[3], ARGV[4])
+return 1
+`;
+
+/**
  * Create only if absent, with its indexes and notices.
  * KEYS[1] challenge; ARGV: prefix, id, doc, version, index (JSON), notices (JSON).
  */
@@ -294,6 +305,7 @@ export const SCRIPTS = {
   boardhostCreateAccount: { numberOfKeys: 3, lua: CREATE_ACCOUNT_SCRIPT },
   boardhostAddToken: { numberOfKeys: 2, lua: ADD_TOKEN_SCRIPT },
   boardhostCompareAndSet: { numberOfKeys: 1, lua: COMPARE_AND_SET_SCRIPT },
+  boardhostRevokeToken: { numberOfKeys: 1, lua: REVOKE_TOKEN_SCRIPT },
   boardhostCreateChallenge: { numberOfKeys: 1, lua: CREATE_CHALLENGE_SCRIPT },
   boardhostUpdateChallenge: { numberOfKeys: 2, lua: UPDATE_CHALLENGE_SCRIPT },
   boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },
