@@ -65,6 +65,53 @@ export interface GameFilter {
   readonly account?: string;
 }
 
+/**
+ * Listings are indexed by every combination of their filters, so that a page costs O(page), not
+ * O(games). The index a filter reads (both stores name them alike; Redis prefixes them):
+ * `games:all`, or `games` followed by `:account:<a>`, `:kind:<k>`, `:status:<s>` for each filter
+ * given, in that order.
+ */
+export function listingIndex(filter: GameFilter): string {
+  let key = 'games';
+  if (filter.account !== undefined) key += `:account:${filter.account}`;
+  if (filter.kind !== undefined) key += `:kind:${filter.kind}`;
+  if (filter.status !== undefined) key += `:status:${filter.status}`;
+  return key === 'games' ? 'games:all' : key;
+}
+
+/** The accounts seated in a game (each once), as the listings index them. */
+export function seatedAccounts(game: StoredGame): string[] {
+  return [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
+}
+
+/**
+ * Every listing index a game is in: one per combination of (any or its seat account) × (any or
+ * its kind) × (any or its status).
+ */
+export function listingIndexesOf(game: StoredGame): string[] {
+  return listingBasesOf(game).flatMap((base) => [
+    base.any,
+    listingIndex({ ...base.filter, status: game.status }),
+  ]);
+}
+
+/**
+ * The filters (without status) a game is listed under: `any` is the index of the filter alone,
+ * and the game's entry in `filter` + each status moves when its status changes.
+ */
+export function listingBasesOf(game: StoredGame): Array<{ filter: GameFilter; any: string }> {
+  const filters: GameFilter[] = [];
+  for (const account of [undefined, ...seatedAccounts(game)]) {
+    for (const kind of [undefined, game.kind]) {
+      filters.push({
+        ...(account === undefined ? {} : { account }),
+        ...(kind === undefined ? {} : { kind }),
+      });
+    }
+  }
+  return filters.map((filter) => ({ filter, any: listingIndex(filter) }));
+}
+
 export interface GamePage {
   readonly items: readonly StoredGame[];
   /** Pass back as `before` for the next page; null on the last page. */

@@ -8,6 +8,7 @@ export type StreamEntry = [id: string, fields: string[]];
 export interface ScriptedRedis extends Redis {
   boardhostCreate(...args: Arg[]): Promise<number>;
   boardhostUpdate(...args: Arg[]): Promise<[string, string?]>;
+  boardhostIndexListings(...args: Arg[]): Promise<number>;
   boardhostClaimDue(...args: Arg[]): Promise<string[]>;
   boardhostMarkReminded(...args: Arg[]): Promise<number>;
   boardhostSaveVacation(...args: Arg[]): Promise<number>;

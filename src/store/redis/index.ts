@@ -29,13 +29,14 @@ export { RedisWebhookStore } from './webhooks';
 //
 // Key layout (prefix p, game id g, account id a). A game's keys share the `{g}` hash tag, and a
 // feed's keys the `{a}` tag, so that each lives on one Redis Cluster slot:
-//   p game:{g}              hash: doc (JSON), version
+//   p game:{g}              hash: doc (JSON), version, status (the listings' view of it)
 //   p idem:{g}:<key>        JSON IdempotencyRecord, expires after 24 h
 //   p updates:{g}           pub/sub channel carrying each new doc
-// Listing indexes (sorted sets, score = creation sequence from the counter p games:seq):
-// p games:all, p games:kind:<kind>, p games:status:<status>, p games:account:<a> (one per seat
-// account). The script that creates a game writes them; the update script moves the status entry.
-// list() still re-checks each document.
+// Listing indexes (sorted sets, score = creation sequence from the counter p games:seq), one per
+// combination of the filters (see listingIndex): p games:all, p games[:account:<a>][:kind:<k>]
+// [:status:<s>] (e.g. p games:account:ann:kind:oware:status:ongoing). The script that creates a game
+// writes them; the update script moves the status entries when the status changes (game:{g} field
+// status). list() reads the one index of its filter and re-checks each document it returns.
 //   p account:<a>           JSON StoredAccount
 //   p token:<hash>          JSON StoredToken (revoked ones stay, so callers can say "revoked")
 //   p tokens:<a>            sorted set of token hashes, score = createdAt ms (oldest first)
@@ -87,6 +88,12 @@ export async function createRedisStorage(
   const data = await connectRedis(url, undefined, settings);
   const subscriber = await connectRedis(url, undefined, settings).catch(async (error: unknown) => {
     data.disconnect();
+    throw error;
+  });
+  // Data written before the listings had an index per filter combination gets it (once).
+  await new RedisGameStore(data, prefix).indexListings().catch((error: unknown) => {
+    data.disconnect();
+    subscriber.disconnect();
     throw error;
   });
   return redisStorage(data, subscriber, prefix);
