@@ -20,6 +20,13 @@ describe('configuration', () => {
     );
   });
 
+  it('reads the Redis command timeout (default 2000 ms) and refuses one out of range', () => {
+    expect(loadConfig({}).REDIS_COMMAND_TIMEOUT_MS).toBe(2000);
+    expect(loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '500' }).REDIS_COMMAND_TIMEOUT_MS).toBe(500);
+    expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '10' })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
+    expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: 'soon' })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
+  });
+
   it('reads the webhook settings: private targets off unless WEBHOOK_ALLOW_PRIVATE=true', () => {
     expect(loadConfig({})).toMatchObject({
       WEBHOOK_ALLOW_PRIVATE: false,

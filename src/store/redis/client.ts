@@ -85,10 +85,8 @@ export async function connectRedis(
   return client;
 }
 
-/** What a channel listener is told: each message, and each time messages may have been lost. */
-export interface ChannelListener {
-  (message: string): void;
-}
+/** Called with each message of a channel. */
+export type ChannelListener = (message: string) => void;
 
 /**
  * Fans Redis pub/sub messages out to this process's listeners: one subscriber connection, one
