@@ -1,7 +1,9 @@
 // Game watchers never miss a version silently when their node's pub/sub connection drops: what
 // was published meanwhile is filled in from the store, or, when more than the store's current
 // version was lost, the stream ends with UPDATES_LOST (watch again for the game as it is now).
-// Each test drops the subscriber connections of a redis-server of its own (CLIENT KILL TYPE pubsub).
+// Each test cuts the watching node off a redis-server of its own: its subscriber connection is
+// killed and, in the first two, kept from reconnecting (its ACL user is disabled) while moves are
+// made on the other node.
 import { createClient } from 'graphql-ws';
 import Redis from 'ioredis';
 import request from 'supertest';
@@ -25,8 +27,8 @@ describe('game watchers when the node loses its pub/sub connection', () => {
   let watching: Node;
   let playing: Node;
   const nodes: Node[] = [];
-  const node = async (): Promise<Node> => {
-    const storage = await createRedisStorage(redis.url, 'gaps:');
+  const node = async (url: string): Promise<Node> => {
+    const storage = await createRedisStorage(url, 'gaps:');
     const app = await createApp({ storage, sweepIntervalMs: 0, webhooks: { intervalMs: 0 } });
     const started = { app, url: `http://127.0.0.1:${await app.listen(0, '127.0.0.1')}` };
     nodes.push(started);
@@ -35,8 +37,10 @@ describe('game watchers when the node loses its pub/sub connection', () => {
   beforeAll(async () => {
     redis = await startRedisServer();
     admin = new Redis(redis.url);
-    watching = await node();
-    playing = await node();
+    // The watching node connects as its own user, so that it alone can be kept out.
+    await admin.call('ACL', 'SETUSER', 'watcher', 'on', '>watcher-pw', '~*', '&*', '+@all');
+    watching = await node(`redis://watcher:watcher-pw@127.0.0.1:${redis.port}`);
+    playing = await node(redis.url);
   });
   afterAll(async () => {
     await Promise.all(nodes.map((n) => n.app.stop()));
@@ -65,15 +69,27 @@ describe('game watchers when the node loses its pub/sub connection', () => {
   /** Drops every subscriber connection (both nodes'); ioredis reconnects them within ~200 ms. */
   const dropSubscribers = () => admin.call('CLIENT', 'KILL', 'TYPE', 'pubsub');
 
+  /** Runs `meanwhile` while the watching node's subscriber is disconnected and cannot reconnect. */
+  async function cutOff(meanwhile: () => Promise<void>): Promise<void> {
+    await admin.call('ACL', 'SETUSER', 'watcher', 'off');
+    try {
+      await admin.call('CLIENT', 'KILL', 'USER', 'watcher', 'TYPE', 'pubsub');
+      await meanwhile();
+    } finally {
+      await admin.call('ACL', 'SETUSER', 'watcher', 'on');
+    }
+  }
+
   it('fills in the one version published while it was away, from the store (SSE and gameUpdated)', async () => {
     const { id, play } = await newGame();
     const sse = await openGameStream(watching.url, id);
     const gql = subscribeGame(watching.url, id);
     await sse.until((m) => m.type === 'game');
     expect(await gql.next()).toBe(0);
-    await dropSubscribers();
-    // Published while the watching node is reconnecting: no message reaches it.
-    expect(await play()).toBe(1);
+    // Published while the watching node is away: no message reaches it.
+    await cutOff(async () => {
+      expect(await play()).toBe(1);
+    });
     await sse.until((m) => m.type === 'game' && m.data.version === 1, 5000);
     expect(await gql.next()).toBe(1);
     // And it goes on live afterwards.
@@ -91,9 +107,10 @@ describe('game watchers when the node loses its pub/sub connection', () => {
     const gql = subscribeGame(watching.url, id);
     await sse.until((m) => m.type === 'game');
     expect(await gql.next()).toBe(0);
-    await dropSubscribers();
-    expect(await play()).toBe(1);
-    expect(await play()).toBe(2);
+    await cutOff(async () => {
+      expect(await play()).toBe(1);
+      expect(await play()).toBe(2);
+    });
     const error = await sse.until((m) => m.type === 'error', 5000);
     expect(error.data).toMatchObject({ code: 'UPDATES_LOST', lastVersion: 0, currentVersion: 2 });
     await sse.ended;
