@@ -49,6 +49,8 @@ class GameChannel {
   members = 0;
   latest: GameUpdate | undefined;
   closed = false;
+  /** Versions received from the bus and not yet handled (the chain holds them). */
+  private readonly arriving = new Set<number>();
   /** Orders messages and resyncs: each one runs after the previous one is done. */
   private chain: Promise<void> = Promise.resolve();
   private unsubscribe: (() => Promise<void>) | undefined;
@@ -72,8 +74,11 @@ class GameChannel {
     try {
       this.unsubscribe = await bus.subscribe(
         this.id,
-        (game) => this.enqueue(() => this.receive(game)),
-        () => this.enqueue(() => this.resync()),
+        (game) => {
+          this.arriving.add(game.version);
+          this.enqueue(() => this.receive(game));
+        },
+        (flush) => this.enqueue(() => this.resync(flush)),
       );
       const game = await this.store.get(this.id);
       if (!game) throw new GameError('GAME_NOT_FOUND', `No game with id ${this.id}`);
@@ -98,17 +103,23 @@ class GameChannel {
 
   /** A message from the bus. Versions come one at a time and in order; a jump means some were lost. */
   private receive(game: StoredGame): void {
+    this.arriving.delete(game.version);
     if (game.version <= this.version) return;
     if (game.version > this.version + 1) return this.fail(updatesLost(this.id, this.version, game.version));
     this.publish(game);
   }
 
   /** The bus was cut off for a while: what the store holds now tells whether anything was missed. */
-  private async resync(): Promise<void> {
+  private async resync(flush: () => Promise<void>): Promise<void> {
     const game = await this.store.get(this.id);
     if (!game || this.closed || game.version <= this.version) return;
-    if (game.version > this.version + 1) return this.fail(updatesLost(this.id, this.version, game.version));
-    this.publish(game);
+    if (game.version === this.version + 1) return this.publish(game);
+    // Versions published since the connection came back are on their way (queued behind this
+    // step once flushed); only those published while it was down are lost.
+    await flush();
+    for (let version = this.version + 1; version <= game.version; version++) {
+      if (!this.arriving.has(version)) return this.fail(updatesLost(this.id, this.version, game.version));
+    }
   }
 
   private publish(game: StoredGame): void {

@@ -159,7 +159,9 @@ export interface GameStore {
  * Live updates of games, and revocations of API tokens, across every server node. Delivery is
  * best effort: when a node's connection to the bus drops, what is published until it is back is
  * lost. So each subscription takes an `onResync`, called once the connection is back (and
- * subscribed again), for the subscriber to compare what it has with the store.
+ * subscribed again), for the subscriber to compare what it has with the store. Its `flush`
+ * resolves once everything published before the call has reached the listener (so that what the
+ * store showed a moment earlier and is still on its way is not taken for lost).
  */
 export interface GameEventBus {
   /**
@@ -169,7 +171,7 @@ export interface GameEventBus {
   subscribe(
     gameId: string,
     listener: (game: StoredGame) => void,
-    onResync?: () => void,
+    onResync?: (flush: () => Promise<void>) => void,
   ): Promise<() => Promise<void>>;
   /** Calls `listener` with the hash of each API token revoked from now on, on any node. */
   subscribeRevocations(

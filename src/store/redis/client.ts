@@ -168,6 +168,12 @@ export class ChannelFanout {
     return leave;
   }
 
+  /** Resolves once every message published before this call has been handed to the listeners. */
+  async flush(): Promise<void> {
+    // Redis answers the PING after writing out every message published before it.
+    await this.subscriber.ping();
+  }
+
   async close(): Promise<void> {
     this.channels.clear();
     await this.subscriber.quit().catch(() => this.subscriber.disconnect());

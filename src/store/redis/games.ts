@@ -207,12 +207,12 @@ export class RedisEventBus implements GameEventBus {
   async subscribe(
     gameId: string,
     listener: (game: StoredGame) => void,
-    onResync?: () => void,
+    onResync?: (flush: () => Promise<void>) => void,
   ): Promise<() => Promise<void>> {
     return this.fanout.listen(
       this.channelOf(gameId),
       (message) => listener(JSON.parse(message) as StoredGame),
-      onResync,
+      onResync && (() => onResync(() => this.fanout.flush())),
     );
   }
 
