@@ -57,8 +57,8 @@ const QUERIES: Array<{ label: string; filter: GameFilter; deep?: boolean }> = [
   },
   { label: 'account status=ongoing', filter: { account: 'player7', status: 'ongoing' } },
   {
-    label: 'account kind=kalah status=finished',
-    filter: { account: 'player7', kind: 'kalah', status: 'finished' },
+    label: 'account kind=oware status=finished',
+    filter: { account: 'player7', kind: 'oware', status: 'finished' },
   },
   { label: 'kind=congkak status=finished (rare)', filter: { kind: 'congkak', status: 'finished' } },
 ];
