@@ -1,6 +1,19 @@
-// npm run bench -- <perft|api> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|api|listings|fanout> [args]: benchmarks, never part of `npm test`.
 import { runApiBench } from './api';
+import { runFanoutBench } from './fanout';
+import { runListingsBench } from './listings';
 import { runPerftBench } from './perft';
+
+/** Runs an async bench and exits with its outcome. */
+function run(name: string, bench: Promise<void>): void {
+  bench.then(
+    () => process.exit(0),
+    (error: unknown) => {
+      console.error(`${name} bench failed: ${error instanceof Error ? error.message : String(error)}`);
+      process.exit(1);
+    },
+  );
+}
 
 const [which, ...rest] = process.argv.slice(2);
 switch (which) {
@@ -16,7 +29,13 @@ switch (which) {
       },
     );
     break;
+  case 'listings':
+    run('listings', runListingsBench(rest));
+    break;
+  case 'fanout':
+    run('fanout', runFanoutBench(rest));
+    break;
   default:
-    console.error('usage: npm run bench -- <perft [kind]|api>');
+    console.error('usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]>');
     process.exit(2);
 }

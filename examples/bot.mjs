@@ -140,6 +140,8 @@ async function play() {
           }
           continue;
         }
+        if (event.type === 'revoked') throw new Error('feed: the token was revoked');
+        if (typeof event.seq !== 'number') continue; // shutdown: the server is restarting
         await onEvent(event);
         after = event.seq;
         if (finished >= wanted) return true;

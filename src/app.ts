@@ -68,6 +68,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
   });
   const service = services.games;
+  // Before any stream opens: every stream of a token ends when it is revoked on any node.
+  await services.tokenStreams.start();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', false);
@@ -185,6 +187,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         stopClocks?.();
         for (const end of [...streams]) end();
         await graphql.stop();
+        await services.tokenStreams.stop();
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
         await storage.events.close();
         await storage.games.close();

@@ -13,6 +13,8 @@ const ConfigSchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9:_-]*$/, 'letters, digits, : _ - only')
     .default('boardhost:'),
+  /** Milliseconds a Redis command may take before the request answers 503 STORE_UNAVAILABLE. */
+  REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Maximum GraphQL query depth and cost. */
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),

@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   }
   const logger = pino({ level: config.LOG_LEVEL });
   const storage = config.REDIS_URL
-    ? await createRedisStorage(config.REDIS_URL, config.REDIS_KEY_PREFIX)
+    ? await createRedisStorage(config.REDIS_URL, config.REDIS_KEY_PREFIX, {
+        commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+      })
     : createMemoryStorage();
   const app = await createApp({
     storage,

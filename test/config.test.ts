@@ -26,6 +26,13 @@ describe('configuration', () => {
     expect(() => loadConfig({ ABANDON_CLAIM_DAYS: '0' })).toThrow(/ABANDON_CLAIM_DAYS/);
   });
 
+  it('reads the Redis command timeout (default 2000 ms) and refuses one out of range', () => {
+    expect(loadConfig({}).REDIS_COMMAND_TIMEOUT_MS).toBe(2000);
+    expect(loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '500' }).REDIS_COMMAND_TIMEOUT_MS).toBe(500);
+    expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: '10' })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
+    expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: 'soon' })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
+  });
+
   it('reads the webhook settings: private targets off unless WEBHOOK_ALLOW_PRIVATE=true', () => {
     expect(loadConfig({})).toMatchObject({
       WEBHOOK_ALLOW_PRIVATE: false,

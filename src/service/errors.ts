@@ -66,6 +66,8 @@ export const GAME_ERROR_CODES = {
   UNSAFE_WEBHOOK_URL: 400,
   /** The account has as many webhook endpoints as allowed (`max`). */
   TOO_MANY_WEBHOOKS: 409,
+  /** A live game stream missed versions (this node lost its connection to the store); watch again. */
+  UPDATES_LOST: 503,
   /** Too many requests; retry after the given time. */
   RATE_LIMITED: 429,
   /** The game store cannot be reached; retry later. */
@@ -107,11 +109,11 @@ export function toGameError(error: unknown): GameError {
   return new GameError('INTERNAL', 'Internal server error');
 }
 
-/** True for the errors ioredis raises when Redis is down or unreachable. */
+/** True for the errors ioredis raises when Redis is down, unreachable or stalled (a command timed out). */
 function isStoreOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const text = `${error.name} ${error.message} ${(error as { code?: string }).code ?? ''}`;
-  return /Connection is closed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|connect ETIMEDOUT/i.test(
+  return /Connection is closed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|connect ETIMEDOUT|Command timed out/i.test(
     text,
   );
 }

@@ -16,6 +16,7 @@ import { isOverdue, NO_VACATIONS, retime, sameTiming, startTiming, type Vacation
 import { GameError } from './errors';
 import { gameAccounts, gameNotices } from './feed';
 import { toGameView, type GameView } from './game-view';
+import { GameWatchers, type GameUpdate } from './game-watch';
 import { kindView, type KindView } from './kinds';
 import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
@@ -86,6 +87,9 @@ export class GameService {
   /** Engine states (immutable) of games this node last moved, so a write need not replay history. */
   private readonly states: StateCache;
 
+  /** This node's watchers of live games: one subscription per game. */
+  private readonly watchers: GameWatchers;
+
   /** Told of each deadline a write of this node sets (epoch ms), so a sweeper can wake for it. */
   onDeadline: ((at: number) => void) | undefined;
 
@@ -97,6 +101,7 @@ export class GameService {
     engineCacheBytes: number = DEFAULT_ENGINE_CACHE_BYTES,
   ) {
     this.states = new StateCache(engineCacheBytes);
+    this.watchers = new GameWatchers(storage.games, storage.events, (game) => this.view(game));
   }
 
   /** The kinds this server hosts. */
@@ -306,32 +311,18 @@ export class GameService {
   }
 
   /**
-   * Live updates of one game: the current game first, then every later version in order.
-   * Returns the unsubscribe function.
+   * Live updates of one game: the current game first, then every later version in order, each
+   * built once per node however many watch (see GameWatchers). `onError` ends the watch when
+   * versions were lost on the way to this node (UPDATES_LOST) or the store fails. Returns the
+   * unsubscribe function.
    */
-  async watch(id: string, listener: (game: GameView) => void): Promise<() => Promise<void>> {
+  async watch(
+    id: string,
+    listener: (update: GameUpdate) => void,
+    onError?: (error: GameError) => void,
+  ): Promise<() => Promise<void>> {
     assertGameId(id);
-    let lastVersion = -1;
-    const buffered: StoredGame[] = [];
-    let live = false;
-    const deliver = (game: StoredGame) => {
-      if (game.version <= lastVersion) return;
-      lastVersion = game.version;
-      listener(toGameView(this.engineFor(game.kind), game));
-    };
-    // Subscribe before reading, so that no update between the read and the subscription is lost.
-    const unsubscribe = await this.storage.events.subscribe(id, (game) =>
-      live ? deliver(game) : buffered.push(game),
-    );
-    try {
-      deliver(await this.load(id));
-    } catch (error) {
-      await unsubscribe();
-      throw error;
-    }
-    live = true;
-    for (const game of buffered) deliver(game);
-    return unsubscribe;
+    return this.watchers.watch(id, listener, onError);
   }
 
   /** Reads a game; GAME_NOT_FOUND / INVALID_INPUT for unknown or malformed ids. */

@@ -7,6 +7,7 @@ import { FeedService } from './feed';
 import { GameActions } from './game-actions';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
+import { TokenStreams } from './token-streams';
 import { WebhookService, type WebhookOptions } from './webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
@@ -22,6 +23,8 @@ export interface Services {
   readonly webhooks: WebhookService;
   /** Deadlines, timeouts, reminders and vacations. */
   readonly clocks: ClockService;
+  /** This node's open streams by API token, ended when it is revoked (start() before serving). */
+  readonly tokenStreams: TokenStreams;
 }
 
 export interface ServiceOptions {
@@ -48,5 +51,6 @@ export function createServices(
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),
+    tokenStreams: new TokenStreams(storage.events, storage.accounts),
   };
 }

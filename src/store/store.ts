@@ -70,6 +70,53 @@ export interface GameFilter {
   readonly account?: string;
 }
 
+/**
+ * Listings are indexed by every combination of their filters, so that a page costs O(page), not
+ * O(games). The index a filter reads (both stores name them alike; Redis prefixes them):
+ * `games:all`, or `games` followed by `:account:<a>`, `:kind:<k>`, `:status:<s>` for each filter
+ * given, in that order.
+ */
+export function listingIndex(filter: GameFilter): string {
+  let key = 'games';
+  if (filter.account !== undefined) key += `:account:${filter.account}`;
+  if (filter.kind !== undefined) key += `:kind:${filter.kind}`;
+  if (filter.status !== undefined) key += `:status:${filter.status}`;
+  return key === 'games' ? 'games:all' : key;
+}
+
+/** The accounts seated in a game (each once), as the listings index them. */
+export function seatedAccounts(game: StoredGame): string[] {
+  return [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
+}
+
+/**
+ * Every listing index a game is in: one per combination of (any or its seat account) × (any or
+ * its kind) × (any or its status).
+ */
+export function listingIndexesOf(game: StoredGame): string[] {
+  return listingBasesOf(game).flatMap((base) => [
+    base.any,
+    listingIndex({ ...base.filter, status: game.status }),
+  ]);
+}
+
+/**
+ * The filters (without status) a game is listed under: `any` is the index of the filter alone,
+ * and the game's entry in `filter` + each status moves when its status changes.
+ */
+export function listingBasesOf(game: StoredGame): Array<{ filter: GameFilter; any: string }> {
+  const filters: GameFilter[] = [];
+  for (const account of [undefined, ...seatedAccounts(game)]) {
+    for (const kind of [undefined, game.kind]) {
+      filters.push({
+        ...(account === undefined ? {} : { account }),
+        ...(kind === undefined ? {} : { kind }),
+      });
+    }
+  }
+  return filters.map((filter) => ({ filter, any: listingIndex(filter) }));
+}
+
 export interface GamePage {
   readonly items: readonly StoredGame[];
   /** Pass back as `before` for the next page; null on the last page. */
@@ -113,10 +160,29 @@ export interface GameStore {
   close(): Promise<void>;
 }
 
-/** Live updates of games across every server node. */
+/**
+ * Live updates of games, and revocations of API tokens, across every server node. Delivery is
+ * best effort: when a node's connection to the bus drops, what is published until it is back is
+ * lost. So each subscription takes an `onResync`, called once the connection is back (and
+ * subscribed again), for the subscriber to compare what it has with the store. Its `flush`
+ * resolves once everything published before the call has reached the listener (so that what the
+ * store showed a moment earlier and is still on its way is not taken for lost).
+ */
 export interface GameEventBus {
-  /** Calls `listener` with every update of `gameId` from now on; returns the unsubscribe function. */
-  subscribe(gameId: string, listener: (game: StoredGame) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` with every update of `gameId` from now on; returns the unsubscribe function.
+   * Each listener parses its own copy (the service keeps one subscription per game per node).
+   */
+  subscribe(
+    gameId: string,
+    listener: (game: StoredGame) => void,
+    onResync?: (flush: () => Promise<void>) => void,
+  ): Promise<() => Promise<void>>;
+  /** Calls `listener` with the hash of each API token revoked from now on, on any node. */
+  subscribeRevocations(
+    listener: (tokenHash: string) => void,
+    onResync?: () => void,
+  ): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -325,7 +391,11 @@ export interface AccountStore {
   tokenByHash(hash: string): Promise<StoredToken | undefined>;
   /** The account's tokens, oldest first, revoked ones included. */
   listTokens(account: string): Promise<StoredToken[]>;
-  /** Marks the token revoked; undefined when the account has no token with that id. */
+  /**
+   * Marks the token revoked and, in the same step, publishes its hash on the event bus (every
+   * node's `subscribeRevocations`); undefined when the account has no token with that id. A token
+   * revoked before is returned as it is, and not published again.
+   */
   revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined>;
 }
 

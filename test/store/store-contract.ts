@@ -351,6 +351,77 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       );
     });
 
+    it('pages every combination of account, kind and status filters exactly, as statuses change', async () => {
+      const [x, y] = [uid('lx'), uid('ly')];
+      const kinds = ['kalah', 'oware'] as const;
+      const made: StoredGame[] = [];
+      for (let i = 0; i < 24; i++) {
+        const seats: [string | null, string | null][] = [
+          [x, y],
+          [y, null],
+          [null, x],
+          [null, null],
+        ];
+        const game = gameOf(seats[i % 4] as [string | null, string | null], {
+          kind: kinds[i % 3 === 0 ? 1 : 0],
+        });
+        await storage.games.create(game);
+        made.push(game);
+      }
+      // Finish some, then take one back to ongoing (the status entries move both ways).
+      const current = new Map(made.map((g) => [g.id, g]));
+      const setStatus = async (game: StoredGame, status: 'ongoing' | 'finished') => {
+        const stored = current.get(game.id) as StoredGame;
+        const next = { ...advanced(stored), status };
+        expect(await storage.games.update(next, stored.version)).toEqual({ status: 'updated' });
+        current.set(game.id, next);
+      };
+      for (const [i, game] of made.entries())
+        if (i % 5 === 1 || i % 7 === 2) await setStatus(game, 'finished');
+      await setStatus(made[1] as StoredGame, 'ongoing');
+
+      const mine = new Set(made.map((g) => g.id));
+      for (const account of [undefined, x, y]) {
+        for (const kind of [undefined, ...kinds]) {
+          for (const status of [undefined, 'ongoing', 'finished'] as const) {
+            const filter = {
+              ...(account ? { account } : {}),
+              ...(kind ? { kind } : {}),
+              ...(status ? { status } : {}),
+            };
+            const expected = [...current.values()]
+              .filter(
+                (g) =>
+                  (!account || g.seats.some((s) => s.account === account)) &&
+                  (!kind || g.kind === kind) &&
+                  (!status || g.status === status),
+              )
+              .map((g) => g.id)
+              .reverse();
+            const seen: string[] = [];
+            let before: number | undefined;
+            const limit = account ? 2 : 9;
+            for (let pages = 0; pages < 1000; pages++) {
+              const page = await storage.games.list(filter, limit, before);
+              expect(page.items.length).toBeLessThanOrEqual(limit);
+              if (page.next !== null) expect(page.items).toHaveLength(limit);
+              for (const game of page.items) {
+                if (mine.has(game.id)) expect(game).toEqual(current.get(game.id));
+                expect(game.kind === (kind ?? game.kind) && game.status === (status ?? game.status)).toBe(
+                  true,
+                );
+              }
+              seen.push(...page.items.map((g) => g.id));
+              if (page.next === null) break;
+              before = page.next;
+            }
+            expect({ filter, ids: seen.filter((id) => mine.has(id)) }).toEqual({ filter, ids: expected });
+            expect(new Set(seen).size).toBe(seen.length);
+          }
+        }
+      }
+    });
+
     describe('games by account', () => {
       it('lists the games with a seat of an account, newest first, with the other filters and a cursor', async () => {
         const [x, y, z] = [uid('x'), uid('y'), uid('z')];

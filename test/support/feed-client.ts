@@ -117,7 +117,10 @@ export async function openFeed(
 }
 
 /** Server-Sent Events (WHATWG): fields until a blank line; comments (`:`) skipped. */
-function sseParser(push: (m: FeedMessage) => void, onRetry: (ms: number) => void): (text: string) => void {
+export function sseParser(
+  push: (m: FeedMessage) => void,
+  onRetry: (ms: number) => void,
+): (text: string) => void {
   let buffer = '';
   let fields: { event?: string; id?: string; data: string[] } = { data: [] };
   return (text) => {

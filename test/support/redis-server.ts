@@ -25,8 +25,11 @@ export interface OwnRedis {
   kill(): Promise<void>;
   /** Starts it again on the same port and directory (after kill), with the same arguments. */
   restart(extraArgs?: readonly string[]): Promise<void>;
-  /** `CLIENT PAUSE ms ALL`: the server holds every client's commands for `ms`. */
-  pause(ms: number): Promise<void>;
+  /**
+   * `CLIENT PAUSE ms ALL`: the server holds every client's commands for `ms` (`WRITE`: only
+   * commands that may write, scripts included; reads go on).
+   */
+  pause(ms: number, mode?: 'ALL' | 'WRITE'): Promise<void>;
   /** Kills it and removes its directory. */
   stop(): Promise<void>;
 }
@@ -80,10 +83,10 @@ export async function startRedisServer(args: readonly string[] = []): Promise<Ow
       await kill();
       await launch(extraArgs.length ? extraArgs : current.slice(args.length));
     },
-    pause: async (ms) => {
+    pause: async (ms, mode = 'ALL') => {
       const admin = new Redis(port, '127.0.0.1', { lazyConnect: true, maxRetriesPerRequest: 1 });
       await admin.connect();
-      await admin.call('CLIENT', 'PAUSE', String(ms), 'ALL');
+      await admin.call('CLIENT', 'PAUSE', String(ms), mode);
       admin.disconnect();
     },
     stop: async () => {

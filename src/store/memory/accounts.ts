@@ -5,6 +5,9 @@ export class MemoryAccountStore implements AccountStore {
   private readonly accounts = new Map<string, string>();
   private readonly tokens = new Map<string, StoredToken>();
 
+  /** `revoked` tells the event bus of each revocation (the hash of the token). */
+  constructor(private readonly revoked: (tokenHash: string) => void = () => undefined) {}
+
   async createAccount(account: StoredAccount, firstToken: StoredToken): Promise<boolean> {
     if (this.accounts.has(account.id)) return false;
     this.accounts.set(account.id, JSON.stringify(account));
@@ -39,8 +42,10 @@ export class MemoryAccountStore implements AccountStore {
   async revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined> {
     for (const token of this.tokens.values()) {
       if (token.account !== account || token.id !== tokenId) continue;
-      const revoked = { ...token, revokedAt: token.revokedAt ?? at };
+      if (token.revokedAt !== null) return token;
+      const revoked = { ...token, revokedAt: at };
       this.tokens.set(token.hash, revoked);
+      this.revoked(token.hash);
       return revoked;
     }
     return undefined;

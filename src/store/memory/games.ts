@@ -1,7 +1,11 @@
 import { EventEmitter } from 'node:events';
 import {
   IDEMPOTENCY_TTL_SECONDS,
+  listingBasesOf,
+  listingIndex,
+  listingIndexesOf,
   type GameEventBus,
+  type GameStatus,
   type GameFilter,
   type GamePage,
   type GameStore,
@@ -13,9 +17,53 @@ import {
 import { MemoryClockIndex } from './clocks';
 import type { MemoryEventFeed } from './feed';
 
+/** Creation sequence numbers of the games in one listing, ascending, with their ids. */
+class SeqIndex {
+  private readonly seqs: number[] = [];
+  private readonly ids: string[] = [];
+
+  /** The position of the first entry with a seq ≥ `seq`. */
+  private position(seq: number): number {
+    let low = 0;
+    let high = this.seqs.length;
+    while (low < high) {
+      const mid = (low + high) >>> 1;
+      if ((this.seqs[mid] as number) < seq) low = mid + 1;
+      else high = mid;
+    }
+    return low;
+  }
+
+  add(seq: number, id: string): void {
+    const at = this.position(seq);
+    if (this.seqs[at] === seq) return;
+    this.seqs.splice(at, 0, seq);
+    this.ids.splice(at, 0, id);
+  }
+
+  remove(seq: number): void {
+    const at = this.position(seq);
+    if (this.seqs[at] !== seq) return;
+    this.seqs.splice(at, 1);
+    this.ids.splice(at, 1);
+  }
+
+  /** Up to `limit` entries with seq < `before`, newest first. */
+  newest(limit: number, before = Infinity): Array<{ seq: number; id: string }> {
+    const end = this.position(before);
+    const out: Array<{ seq: number; id: string }> = [];
+    for (let i = end - 1; i >= 0 && out.length < limit; i--) {
+      out.push({ seq: this.seqs[i] as number, id: this.ids[i] as string });
+    }
+    return out;
+  }
+}
+
 /** In-process store: the embedded default, same contract as Redis. */
 export class MemoryGameStore implements GameStore {
-  private readonly games = new Map<string, { seq: number; json: string }>();
+  private readonly games = new Map<string, { seq: number; json: string; status: GameStatus }>();
+  /** The listings, one per combination of filters (see listingIndex), kept with every write. */
+  private readonly listings = new Map<string, SeqIndex>();
   private readonly idempotency = new Map<string, { record: string; expires: number }>();
   private seq = 0;
   /** Deadlines, reminders and my-turn lists, kept in step with every write (see MemoryClockStore). */
@@ -35,8 +83,16 @@ export class MemoryGameStore implements GameStore {
   /** Synchronous create, shared with the challenge store (one step of the event loop). */
   insert(game: StoredGame): void {
     if (this.games.has(game.id)) throw new Error(`game ${game.id} exists`);
-    this.games.set(game.id, { seq: ++this.seq, json: JSON.stringify(game) });
+    const seq = ++this.seq;
+    this.games.set(game.id, { seq, json: JSON.stringify(game), status: game.status });
+    for (const key of listingIndexesOf(game)) this.listing(key).add(seq, game.id);
     this.clockIndex.put(game);
+  }
+
+  private listing(key: string): SeqIndex {
+    let index = this.listings.get(key);
+    if (!index) this.listings.set(key, (index = new SeqIndex()));
+    return index;
   }
 
   async get(id: string): Promise<StoredGame | undefined> {
@@ -45,19 +101,14 @@ export class MemoryGameStore implements GameStore {
   }
 
   async list(filter: GameFilter, limit: number, before?: number): Promise<GamePage> {
-    const matches: Array<{ seq: number; game: StoredGame }> = [];
-    for (const { seq, json } of this.games.values()) {
-      if (before !== undefined && seq >= before) continue;
-      const game = JSON.parse(json) as StoredGame;
-      if (filter.kind && game.kind !== filter.kind) continue;
-      if (filter.status && game.status !== filter.status) continue;
-      if (filter.account && !game.seats.some((s) => s.account === filter.account)) continue;
-      matches.push({ seq, game });
-    }
-    matches.sort((a, b) => b.seq - a.seq);
-    const page = matches.slice(0, limit);
+    // The index of exactly this filter: a page costs O(log games + page).
+    const entries = this.listings.get(listingIndex(filter))?.newest(limit + 1, before) ?? [];
+    const page = entries.slice(0, limit);
+    const items = page.map(
+      ({ id }) => JSON.parse((this.games.get(id) as { json: string }).json) as StoredGame,
+    );
     const last = page[page.length - 1];
-    return { items: page.map((m) => m.game), next: matches.length > limit && last ? last.seq : null };
+    return { items, next: entries.length > limit && last ? last.seq : null };
   }
 
   async update(
@@ -77,7 +128,13 @@ export class MemoryGameStore implements GameStore {
     const current = JSON.parse(entry.json) as StoredGame;
     if (current.version !== expectedVersion) return { status: 'conflict', currentVersion: current.version };
     const json = JSON.stringify(next);
-    this.games.set(next.id, { seq: entry.seq, json });
+    this.games.set(next.id, { seq: entry.seq, json, status: next.status });
+    if (next.status !== entry.status) {
+      for (const base of listingBasesOf(next)) {
+        this.listings.get(listingIndex({ ...base.filter, status: entry.status }))?.remove(entry.seq);
+        this.listing(listingIndex({ ...base.filter, status: next.status })).add(entry.seq, next.id);
+      }
+    }
     this.clockIndex.put(next);
     if (idemKey && idempotency) {
       const record: IdempotencyRecord = { fingerprint: idempotency.fingerprint, response: next };
@@ -110,22 +167,36 @@ export class MemoryGameStore implements GameStore {
   async close(): Promise<void> {}
 }
 
-/** In-process fan-out of game updates (one server process: no other node to reach). */
+/** In-process fan-out of game updates and token revocations (one process: no other node to reach). */
 export class MemoryEventBus implements GameEventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
   /** Delivers a game document (JSON) to the game's listeners. */
   emit(gameId: string, json: string): void {
     // Asynchronous like Redis pub/sub, so a publisher never runs subscriber code in its own stack.
-    setImmediate(() => this.emitter.emit(gameId, json));
+    setImmediate(() => this.emitter.emit(`game:${gameId}`, json));
+  }
+
+  /** Tells the revocation listeners of a revoked token. */
+  revoked(tokenHash: string): void {
+    setImmediate(() => this.emitter.emit('revoked', tokenHash));
   }
 
   async subscribe(gameId: string, listener: (game: StoredGame) => void): Promise<() => Promise<void>> {
     // Each listener parses its own copy, so no two share (or can corrupt) one object.
     const handler = (json: string) => listener(JSON.parse(json) as StoredGame);
-    this.emitter.on(gameId, handler);
+    this.emitter.on(`game:${gameId}`, handler);
     return async () => {
-      this.emitter.off(gameId, handler);
+      this.emitter.off(`game:${gameId}`, handler);
+    };
+  }
+
+  /** Nothing is ever lost in process, so `onResync` is never called. */
+  async subscribeRevocations(listener: (tokenHash: string) => void): Promise<() => Promise<void>> {
+    const handler = (hash: string) => listener(hash);
+    this.emitter.on('revoked', handler);
+    return async () => {
+      this.emitter.off('revoked', handler);
     };
   }
 

@@ -26,7 +26,7 @@ export function createMemoryStorage(now?: () => number): Storage {
     games,
     events,
     clocks: new MemoryClockStore(games, feed),
-    accounts: new MemoryAccountStore(),
+    accounts: new MemoryAccountStore((hash) => events.revoked(hash)),
     challenges: new MemoryChallengeStore(games, feed),
     seeks: new MemorySeekStore(),
     feed,

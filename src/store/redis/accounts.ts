@@ -3,6 +3,11 @@ import type { AccountStore, StoredAccount, StoredToken } from '../store';
 import { msOf } from './arguments';
 import { scripted, type ScriptedRedis } from './client';
 
+/** The pub/sub channel carrying the hash of each revoked token (see RedisEventBus). */
+export function revocationChannel(prefix: string): string {
+  return `${prefix}revocations`;
+}
+
 export class RedisAccountStore implements AccountStore {
   private readonly redis: ScriptedRedis;
 
@@ -87,7 +92,11 @@ export class RedisAccountStore implements AccountStore {
       if (found.token.revokedAt !== null) return found.token;
       const revoked: StoredToken = { ...found.token, revokedAt: at };
       const key = this.tokenKey(found.token.hash);
-      if ((await this.redis.boardhostCompareAndSet(key, found.json, JSON.stringify(revoked))) === 1) {
+      const channel = revocationChannel(this.prefix);
+      const hash = found.token.hash;
+      if (
+        (await this.redis.boardhostRevokeToken(key, found.json, JSON.stringify(revoked), channel, hash)) === 1
+      ) {
         return revoked;
       }
     }

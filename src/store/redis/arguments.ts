@@ -1,5 +1,9 @@
 import {
   clockIndexOf,
+  listingBasesOf,
+  listingIndex,
+  listingIndexesOf,
+  type GameStatus,
   FEED_RETENTION_MS,
   type Notice,
   type StoredChallenge,
@@ -33,15 +37,16 @@ export function noticesArgument(notices: readonly Notice[]): string {
   );
 }
 
-/** The listing indexes (without prefix) a new game belongs to. */
+/** A new game's status and the listing indexes (without prefix) it belongs to, as create_game reads them. */
 export function gameIndexes(game: StoredGame): string {
-  const accounts = new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])));
-  return JSON.stringify([
-    'games:all',
-    `games:kind:${game.kind}`,
-    `games:status:${game.status}`,
-    ...[...accounts].map((a) => `games:account:${a}`),
-  ]);
+  return JSON.stringify({ status: game.status, keys: listingIndexesOf(game) });
+}
+
+/** The listing indexes by status of a game, without the status (move_status appends it). */
+export function statusIndexesArgument(game: StoredGame): string {
+  return JSON.stringify(
+    listingBasesOf(game).map((base) => listingIndex({ ...base.filter, status: '' as GameStatus })),
+  );
 }
 
 /** A game's clock index entries as index_clock reads them (scores as text, '' for none). */

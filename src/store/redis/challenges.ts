@@ -64,7 +64,7 @@ export class RedisChallengeStore implements ChallengeStore {
       game ? JSON.stringify(game) : '',
       game?.id ?? '',
       game?.version ?? 0,
-      game ? gameIndexes(game) : '[]',
+      game ? gameIndexes(game) : '',
       game ? clockIndexArgument(game) : '',
     );
     if (result === 'game-exists') throw new Error(`game ${game?.id} exists`);

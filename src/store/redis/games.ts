@@ -1,6 +1,8 @@
 import type Redis from 'ioredis';
 import {
   IDEMPOTENCY_TTL_SECONDS,
+  listingBasesOf,
+  listingIndex,
   type GameEventBus,
   type GameFilter,
   type GamePage,
@@ -10,8 +12,11 @@ import {
   type StoredGame,
   type UpdateResult,
 } from '../store';
-import { noticesArgument, gameIndexes, clockIndexArgument } from './arguments';
+import { noticesArgument, gameIndexes, clockIndexArgument, statusIndexesArgument } from './arguments';
 import { scripted, type ScriptedRedis, type ChannelFanout } from './client';
+
+/** The listings' index layout (see listingIndex); indexListings() brings older data to it. */
+const LISTINGS_VERSION = '2';
 
 export class RedisGameStore implements GameStore {
   private readonly redis: ScriptedRedis;
@@ -56,17 +61,10 @@ export class RedisGameStore implements GameStore {
   }
 
   async list(filter: GameFilter, limit: number, before?: number): Promise<GamePage> {
-    const p = this.prefix;
-    // Walk the narrowest index and check every filter on each document.
-    const index = filter.account
-      ? `${p}games:account:${filter.account}`
-      : filter.status
-        ? `${p}games:status:${filter.status}`
-        : filter.kind
-          ? `${p}games:kind:${filter.kind}`
-          : `${p}games:all`;
+    // The index of exactly this filter (see listingIndex): a page reads about `limit` entries.
+    const index = `${this.prefix}${listingIndex(filter)}`;
     const items: StoredGame[] = [];
-    const batchSize = Math.max(limit * 2, 20);
+    const batchSize = limit + 1;
     let lastSeq = 0;
     let max = before === undefined ? '+inf' : `(${before}`;
     for (;;) {
@@ -84,6 +82,8 @@ export class RedisGameStore implements GameStore {
       const docs = await Promise.all(ids.map((id) => this.get(id)));
       for (let i = 0; i < docs.length; i++) {
         const game = docs[i];
+        // The index and the document are written together, but a game may change between the two
+        // reads here (its status): such a game is left out of this page.
         if (
           !game ||
           (filter.kind && game.kind !== filter.kind) ||
@@ -99,6 +99,54 @@ export class RedisGameStore implements GameStore {
       if (ids.length < batchSize) return { items, next: null };
       max = `(${seqs[seqs.length - 1]}`;
     }
+  }
+
+  /**
+   * Once per deployment: adds the games written before the listings had one index per combination
+   * of filters to those indexes (a marker key remembers it is done; running it twice, or on two
+   * nodes at once, does no harm). Games created or updated meanwhile index themselves.
+   */
+  async indexListings(batch = 500): Promise<number> {
+    const marker = `${this.prefix}games:listings`;
+    if ((await this.redis.get(marker)) === LISTINGS_VERSION) return 0;
+    let indexed = 0;
+    let min = '-inf';
+    for (;;) {
+      const page = await this.redis.zrangebyscore(
+        `${this.prefix}games:all`,
+        min,
+        '+inf',
+        'WITHSCORES',
+        'LIMIT',
+        0,
+        batch,
+      );
+      for (let i = 0; i < page.length; i += 2) {
+        const id = page[i] as string;
+        for (let attempt = 0; attempt < 10; attempt++) {
+          const [doc, version] = await this.redis.hmget(this.gameKey(id), 'doc', 'version');
+          if (!doc || version === null || version === undefined) break;
+          const game = JSON.parse(doc) as StoredGame;
+          const result = await this.redis.boardhostIndexListings(
+            this.gameKey(id),
+            this.prefix,
+            id,
+            version,
+            game.status,
+            JSON.stringify(listingBasesOf(game).map((base) => base.any)),
+            statusIndexesArgument(game),
+          );
+          if (result !== -1) {
+            indexed += result;
+            break;
+          }
+        }
+      }
+      if (page.length < batch * 2) break;
+      min = `(${page[page.length - 1]}`;
+    }
+    await this.redis.set(marker, LISTINGS_VERSION);
+    return indexed;
   }
 
   async update(
@@ -126,6 +174,7 @@ export class RedisGameStore implements GameStore {
       next.status,
       noticesArgument(notices),
       clockIndexArgument(next),
+      statusIndexesArgument(next),
     );
     if (status === 'replayed') return { status, record: JSON.parse(payload as string) as IdempotencyRecord };
     if (status === 'conflict') return { status, currentVersion: Number(payload) };
@@ -147,18 +196,31 @@ export class RedisGameStore implements GameStore {
   }
 }
 
-/** Live game updates over Redis pub/sub. */
+/** Live game updates and token revocations over Redis pub/sub. */
 export class RedisEventBus implements GameEventBus {
   constructor(
     private readonly fanout: ChannelFanout,
     private readonly channelOf: (gameId: string) => string,
+    private readonly revocations: string,
   ) {}
 
-  async subscribe(gameId: string, listener: (game: StoredGame) => void): Promise<() => Promise<void>> {
-    // Each listener parses its own copy, so no two share (or can corrupt) one object.
-    return this.fanout.listen(this.channelOf(gameId), (message) =>
-      listener(JSON.parse(message) as StoredGame),
+  async subscribe(
+    gameId: string,
+    listener: (game: StoredGame) => void,
+    onResync?: (flush: () => Promise<void>) => void,
+  ): Promise<() => Promise<void>> {
+    return this.fanout.listen(
+      this.channelOf(gameId),
+      (message) => listener(JSON.parse(message) as StoredGame),
+      onResync && (() => onResync(() => this.fanout.flush())),
     );
+  }
+
+  async subscribeRevocations(
+    listener: (tokenHash: string) => void,
+    onResync?: () => void,
+  ): Promise<() => Promise<void>> {
+    return this.fanout.listen(this.revocations, listener, onResync);
   }
 
   /** Closes the subscriber connection (shared with the feed). */

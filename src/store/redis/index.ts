@@ -1,9 +1,9 @@
 import type Redis from 'ioredis';
 import { createLimiter } from '../limiter';
 import type { Storage } from '../store';
-import { RedisAccountStore } from './accounts';
+import { RedisAccountStore, revocationChannel } from './accounts';
 import { RedisChallengeStore } from './challenges';
-import { ChannelFanout, connectRedis } from './client';
+import { ChannelFanout, connectRedis, type RedisClientSettings } from './client';
 import { RedisClockStore } from './clocks';
 import { RedisEventFeed } from './feed';
 import { RedisEventBus, RedisGameStore } from './games';
@@ -12,7 +12,13 @@ import { RedisWebhookStore } from './webhooks';
 
 export { RedisAccountStore } from './accounts';
 export { RedisChallengeStore } from './challenges';
-export { ChannelFanout, connectRedis, redisClientOptions } from './client';
+export {
+  ChannelFanout,
+  connectRedis,
+  DEFAULT_COMMAND_TIMEOUT_MS,
+  redisClientOptions,
+  type RedisClientSettings,
+} from './client';
 export { RedisClockStore } from './clocks';
 export { RedisEventFeed } from './feed';
 export { RedisEventBus, RedisGameStore } from './games';
@@ -23,16 +29,18 @@ export { RedisWebhookStore } from './webhooks';
 //
 // Key layout (prefix p, game id g, account id a). A game's keys share the `{g}` hash tag, and a
 // feed's keys the `{a}` tag, so that each lives on one Redis Cluster slot:
-//   p game:{g}              hash: doc (JSON), version
+//   p game:{g}              hash: doc (JSON), version, status (the listings' view of it)
 //   p idem:{g}:<key>        JSON IdempotencyRecord, expires after 24 h
 //   p updates:{g}           pub/sub channel carrying each new doc
-// Listing indexes (sorted sets, score = creation sequence from the counter p games:seq):
-// p games:all, p games:kind:<kind>, p games:status:<status>, p games:account:<a> (one per seat
-// account). The script that creates a game writes them; the update script moves the status entry.
-// list() still re-checks each document.
+// Listing indexes (sorted sets, score = creation sequence from the counter p games:seq), one per
+// combination of the filters (see listingIndex): p games:all, p games[:account:<a>][:kind:<k>]
+// [:status:<s>] (e.g. p games:account:ann:kind:oware:status:ongoing). The script that creates a game
+// writes them; the update script moves the status entries when the status changes (game:{g} field
+// status). list() reads the one index of its filter and re-checks each document it returns.
 //   p account:<a>           JSON StoredAccount
 //   p token:<hash>          JSON StoredToken (revoked ones stay, so callers can say "revoked")
 //   p tokens:<a>            sorted set of token hashes, score = createdAt ms (oldest first)
+//   p revocations           pub/sub channel carrying the hash of each token revoked (same script)
 //   p challenge:<c>         hash: doc (JSON), version
 //   p challenges:open:<a>   sorted set of open challenge ids involving a, score = createdAt ms
 //   p challenges:expiry     sorted set of open challenge ids, score = expiresAt ms
@@ -60,7 +68,7 @@ export function redisStorage(data: Redis, subscriber: Redis, prefix: string): St
   return {
     name: 'redis',
     games,
-    events: new RedisEventBus(fanout, (id) => games.channel(id)),
+    events: new RedisEventBus(fanout, (id) => games.channel(id), revocationChannel(prefix)),
     clocks: new RedisClockStore(data, prefix),
     accounts: new RedisAccountStore(data, prefix),
     challenges: new RedisChallengeStore(data, prefix),
@@ -72,10 +80,20 @@ export function redisStorage(data: Redis, subscriber: Redis, prefix: string): St
 }
 
 /** Everything in Redis: one data connection and one subscriber connection. */
-export async function createRedisStorage(url: string, prefix: string): Promise<Storage> {
-  const data = await connectRedis(url);
-  const subscriber = await connectRedis(url).catch(async (error: unknown) => {
+export async function createRedisStorage(
+  url: string,
+  prefix: string,
+  settings: RedisClientSettings = {},
+): Promise<Storage> {
+  const data = await connectRedis(url, undefined, settings);
+  const subscriber = await connectRedis(url, undefined, settings).catch(async (error: unknown) => {
     data.disconnect();
+    throw error;
+  });
+  // Data written before the listings had an index per filter combination gets it (once).
+  await new RedisGameStore(data, prefix).indexListings().catch((error: unknown) => {
+    data.disconnect();
+    subscriber.disconnect();
     throw error;
   });
   return redisStorage(data, subscriber, prefix);

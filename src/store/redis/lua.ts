@@ -43,14 +43,37 @@ local function append_notices(p, notices)
 end
 `;
 
-/** Lua: store a game if its key is free and add it to the listing indexes; false if taken. */
+/**
+ * Lua: store a game if its key is free and add it to the listing indexes; false if taken.
+ * `indexes` is JSON from gameIndexes(): the game's status and every listing index it is in.
+ */
 const CREATE_GAME = `
 local function create_game(p, key, id, doc, version, indexes)
   if redis.call('EXISTS', key) == 1 then return false end
-  redis.call('HSET', key, 'doc', doc, 'version', version)
+  local ix = cjson.decode(indexes)
+  redis.call('HSET', key, 'doc', doc, 'version', version, 'status', ix.status)
   local seq = redis.call('INCR', p .. 'games:seq')
-  for _, index in ipairs(cjson.decode(indexes)) do redis.call('ZADD', p .. index, seq, id) end
+  for _, index in ipairs(ix.keys) do redis.call('ZADD', p .. index, seq, id) end
   return true
+end
+`;
+
+/**
+ * Lua: when a game's status changes, move its entry in each listing index by status. \`bases\` is
+ * JSON from statusIndexesArgument(): each index name without its status.
+ */
+const MOVE_STATUS = `
+local function move_status(p, key, id, status, bases)
+  if redis.call('HGET', key, 'status') == status then return end
+  redis.call('HSET', key, 'status', status)
+  local seq = redis.call('ZSCORE', p .. 'games:all', id)
+  if not seq then return end
+  for _, base in ipairs(cjson.decode(bases)) do
+    for _, other in ipairs({${GAME_STATUSES.map((s) => `'${s}'`).join(', ')}}) do
+      if other ~= status then redis.call('ZREM', p .. base .. other, id) end
+    end
+    redis.call('ZADD', p .. base .. status, seq, id)
+  end
 end
 `;
 
@@ -109,12 +132,13 @@ return 1
 `;
 
 /**
- * Check idempotency key, then version; write doc, remember the answer, move the status index entry,
+ * Check idempotency key, then version; write doc, remember the answer, move the status index entries,
  * append notices, publish: all or nothing.
  * KEYS[1] game, KEYS[2] idempotency record; ARGV: prefix, expected version, doc, version,
- * idempotent ('1'/'0'), record, ttl, channel, id, status, notices (JSON), clock index (JSON).
+ * idempotent ('1'/'0'), record, ttl, channel, id, status, notices (JSON), clock index (JSON),
+ * status indexes (JSON).
  */
-const UPDATE_SCRIPT = `${APPEND_NOTICES}${INDEX_CLOCK}
+const UPDATE_SCRIPT = `${APPEND_NOTICES}${INDEX_CLOCK}${MOVE_STATUS}
 if ARGV[5] == '1' then
   local seen = redis.call('GET', KEYS[2])
   if seen then return {'replayed', seen} end
@@ -126,17 +150,37 @@ redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'version', ARGV[4])
 if ARGV[5] == '1' then
   redis.call('SET', KEYS[2], ARGV[6], 'EX', ARGV[7])
 end
-local seq = redis.call('ZSCORE', ARGV[1] .. 'games:all', ARGV[9])
-if seq then
-  for _, status in ipairs({${GAME_STATUSES.map((s) => `'${s}'`).join(', ')}}) do
-    if status ~= ARGV[10] then redis.call('ZREM', ARGV[1] .. 'games:status:' .. status, ARGV[9]) end
-  end
-  redis.call('ZADD', ARGV[1] .. 'games:status:' .. ARGV[10], seq, ARGV[9])
-end
+move_status(ARGV[1], KEYS[1], ARGV[9], ARGV[10], ARGV[13])
 index_clock(ARGV[1], KEYS[1], ARGV[9], ARGV[12])
 append_notices(ARGV[1], ARGV[11])
 redis.call('PUBLISH', ARGV[8], ARGV[3])
 return {'updated'}
+`;
+
+/**
+ * Index one game written before the listings had an index per combination of filters (once per
+ * deployment, see RedisGameStore.indexListings). The status comes from the game's status field, or,
+ * when it has none yet, from the document as read at ARGV[3] (-1: the game changed since; read again).
+ * KEYS[1] game; ARGV: prefix, id, version read, status read, indexes without status (JSON),
+ * status indexes (JSON).
+ */
+const INDEX_LISTINGS_SCRIPT = `
+local seq = redis.call('ZSCORE', ARGV[1] .. 'games:all', ARGV[2])
+if not seq then return 0 end
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status then
+  if redis.call('HGET', KEYS[1], 'version') ~= ARGV[3] then return -1 end
+  status = ARGV[4]
+  redis.call('HSET', KEYS[1], 'status', status)
+end
+for _, index in ipairs(cjson.decode(ARGV[5])) do redis.call('ZADD', ARGV[1] .. index, seq, ARGV[2]) end
+for _, base in ipairs(cjson.decode(ARGV[6])) do
+  for _, other in ipairs({${GAME_STATUSES.map((s) => `'${s}'`).join(', ')}}) do
+    if other ~= status then redis.call('ZREM', ARGV[1] .. base .. other, ARGV[2]) end
+  end
+  redis.call('ZADD', ARGV[1] .. base .. status, seq, ARGV[2])
+end
+return 1
 `;
 
 /**
@@ -198,6 +242,17 @@ return 1
 const COMPARE_AND_SET_SCRIPT = `
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2])
+return 1
+`;
+
+/**
+ * Revoke a token if its document is still the one read, and tell every node (same step).
+ * KEYS[1] token; ARGV: the document read, the revoked document, revocation channel, token hash.
+ */
+const REVOKE_TOKEN_SCRIPT = `
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+redis.call('SET', KEYS[1], ARGV[2])
+redis.call('PUBLISH', ARGV[3], ARGV[4])
 return 1
 `;
 
@@ -288,12 +343,14 @@ return {events, redis.call('GET', KEYS[2]) or '0', oldest[1] and oldest[1][1] or
 export const SCRIPTS = {
   boardhostCreate: { numberOfKeys: 1, lua: CREATE_SCRIPT },
   boardhostUpdate: { numberOfKeys: 2, lua: UPDATE_SCRIPT },
+  boardhostIndexListings: { numberOfKeys: 1, lua: INDEX_LISTINGS_SCRIPT },
   boardhostClaimDue: { numberOfKeys: 1, lua: CLAIM_DUE_SCRIPT },
   boardhostMarkReminded: { numberOfKeys: 2, lua: MARK_REMINDED_SCRIPT },
   boardhostSaveVacation: { numberOfKeys: 1, lua: SAVE_VACATION_SCRIPT },
   boardhostCreateAccount: { numberOfKeys: 3, lua: CREATE_ACCOUNT_SCRIPT },
   boardhostAddToken: { numberOfKeys: 2, lua: ADD_TOKEN_SCRIPT },
   boardhostCompareAndSet: { numberOfKeys: 1, lua: COMPARE_AND_SET_SCRIPT },
+  boardhostRevokeToken: { numberOfKeys: 1, lua: REVOKE_TOKEN_SCRIPT },
   boardhostCreateChallenge: { numberOfKeys: 1, lua: CREATE_CHALLENGE_SCRIPT },
   boardhostUpdateChallenge: { numberOfKeys: 2, lua: UPDATE_CHALLENGE_SCRIPT },
   boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },

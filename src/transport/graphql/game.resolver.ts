@@ -174,7 +174,10 @@ export class GameResolver {
   }
 
   @Subscription(() => Game, {
-    description: 'The game now, then every change, in order, from any server node.',
+    description:
+      'The game now, then every change, in order, from any server node. No version is skipped silently: if ' +
+      'some were lost on the way to this server, the subscription ends with the error UPDATES_LOST; subscribe ' +
+      'again for the game as it is now.',
     subscribe: ({ args, context }) => watchGame((context as GraphQLContext).services.games, String(args.id)),
   })
   gameUpdated(@Arg('id', () => ID) _id: string, @Root() game: GameView): GameView {

@@ -7,10 +7,11 @@ import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } fro
 import { useServer } from 'graphql-ws/use/ws';
 import type { IncomingMessage, Server } from 'node:http';
 import { buildSchema } from 'type-graphql';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestHandler } from 'express';
 import type { Services } from '../../service';
 import { RETRY_AFTER_SECONDS, toGameError, type GameError } from '../../service/errors';
+import type { TokenWatch } from '../../service/token-streams';
 import { rateLimitedError, type RateGate } from '../rate-limit';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
@@ -21,6 +22,12 @@ import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
+
+/**
+ * graphql-ws close code when the connection's API token is revoked: 4401 (Unauthorized), which
+ * graphql-ws clients take as final and do not retry.
+ */
+export const TOKEN_REVOKED_CLOSE_CODE = 4401;
 
 export interface GraphQLLimits {
   readonly maxDepth: number;
@@ -88,9 +95,20 @@ export async function createGraphQL(options: {
   const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
   const tokenOf = (params: Record<string, unknown>) =>
     bearerFrom(params.authorization ?? params.Authorization) ?? stringOrUndefined(params.seatToken);
-  const wsCleanup = useServer<Record<string, unknown>, { request: IncomingMessage }>(
+  // Each connection's API token (connection_init): revoking it closes the connection, on any node.
+  const tokenWatches = new WeakMap<object, TokenWatch>();
+  const wsCleanup = useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
     {
       schema,
+      onConnect: (ctx) => {
+        const token = tokenOf(ctx.connectionParams ?? {});
+        const watch = services.tokenStreams.watch(token ? { token } : {});
+        tokenWatches.set(ctx, watch);
+        watch.onRevoked(() => ctx.extra.socket.close(TOKEN_REVOKED_CLOSE_CODE, 'API token revoked'));
+      },
+      onClose: (ctx) => {
+        tokenWatches.get(ctx)?.release();
+      },
       context: (ctx): GraphQLContext => {
         const token = tokenOf(ctx.connectionParams ?? {});
         return { services, ...(token ? { bearerToken: token } : {}) };

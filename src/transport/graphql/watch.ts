@@ -69,9 +69,19 @@ export async function callbackIterator<T>(start: StartFeed<T>): Promise<AsyncIte
   return iterator;
 }
 
-/** One game: the game now, then every later version in order (see GameService.watch). */
+/**
+ * One game: the game now, then every later version in order (see GameService.watch); versions
+ * lost on the way to this node end the iterator with UPDATES_LOST.
+ */
 export function watchGame(service: GameService, id: string): Promise<AsyncIterableIterator<GameView>> {
-  return callbackIterator<GameView>((push) => service.watch(id, push));
+  // Every subscriber of this node gets the same view object of a version (built once).
+  return callbackIterator<GameView>((push, fail) =>
+    service.watch(
+      id,
+      (update) => push(update.view),
+      (error) => fail(error),
+    ),
+  );
 }
 
 /**

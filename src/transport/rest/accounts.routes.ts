@@ -30,7 +30,9 @@ const FEED_DESCRIPTION = `The account's events (challenges, its games' starts, m
 Streams without \`after\` start from now (\`ready.last\` is the newest seq). With \`after\` every later event comes
 exactly once, in order, the missed ones first. Errors come before the stream starts, as problems: 400 for an
 \`after\` beyond the newest event, 410 EVENTS_EXPIRED when the events after it were trimmed (\`first\` is the oldest
-kept). If the store fails mid-stream the response ends; reconnect with the last seq seen.`;
+kept). If the store fails mid-stream the response ends; reconnect with the last seq seen. Revoking the token the
+stream was opened with ends it within a second, on any server node, with \`event: revoked\` (SSE) or
+\`{"type":"revoked"}\` (NDJSON).`;
 
 /** Last-Event-ID of an SSE reconnect, if any. */
 function lastEventId(req: Request): number | undefined {
@@ -221,9 +223,17 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
         }
         if (wanted === SSE) {
           const after = lastEventId(req) ?? query.after;
-          await streamFeed(services.feed, credential, after, res, streams, 'sse');
+          await streamFeed(services.feed, services.tokenStreams, credential, after, res, streams, 'sse');
         } else {
-          await streamFeed(services.feed, credential, query.after, res, streams, 'ndjson');
+          await streamFeed(
+            services.feed,
+            services.tokenStreams,
+            credential,
+            query.after,
+            res,
+            streams,
+            'ndjson',
+          );
         }
       },
     },

@@ -82,7 +82,16 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
       },
       handle: async (req, res) => {
         const query = parse(C.ExportQuery, req.query, 'query');
-        const games = await services.lists.exportMyGames(credentialOf(req), query);
+        const credential = credentialOf(req);
+        // Revoking the token cuts the export short too (registered before the token is checked).
+        const token = services.tokenStreams.watch(credential);
+        let games;
+        try {
+          games = await services.lists.exportMyGames(credential, query);
+        } catch (error) {
+          token.release();
+          throw error;
+        }
         res.writeHead(200, {
           'Content-Type': `${NDJSON}; charset=utf-8`,
           'Cache-Control': 'no-store',
@@ -91,6 +100,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
         // Shutdown cuts an export short (the client sees a truncated response and retries).
         const shutdown = () => res.destroy();
         streams.add(shutdown);
+        token.onRevoked(shutdown);
         try {
           for await (const game of games) {
             if (!(await writeChunk(res, `${JSON.stringify(game)}\n`))) return;
@@ -101,6 +111,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
           res.destroy();
         } finally {
           streams.delete(shutdown);
+          token.release();
         }
       },
     },

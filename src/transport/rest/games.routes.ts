@@ -279,7 +279,10 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         summary: 'Live updates (Server-Sent Events)',
         description:
           'Sends the game now (event `game`, id = version), then every change in order; a comment every ' +
-          '15 s keeps the connection open. Reconnect with Last-Event-ID to skip versions already seen.',
+          '15 s keeps the connection open. Reconnect with Last-Event-ID to skip versions already seen. No version ' +
+          'is ever skipped silently: if versions were lost on the way to this server (its connection to the store ' +
+          'dropped), the stream ends with `event: error` whose data is a problem with code UPDATES_LOST; ' +
+          'reconnect to get the game as it is now.',
         request: { params: idParams },
         responses: {
           200: { description: 'text/event-stream of Game documents' },

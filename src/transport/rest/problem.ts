@@ -24,25 +24,28 @@ export function problemDetails(error: GameError): Record<string, unknown> {
   );
 }
 
+/** A GameError as an RFC 9457 problem document. */
+export function problemBody(error: GameError): Record<string, unknown> {
+  return {
+    ...problemDetails(error),
+    type: problemType(error.code),
+    title: error.code
+      .toLowerCase()
+      .replace(/_/g, ' ')
+      .replace(/^./, (c) => c.toUpperCase()),
+    status: error.status,
+    detail: error.message,
+    code: error.code,
+  };
+}
+
 /** Writes a GameError as RFC 9457 application/problem+json. */
 export function sendProblem(res: Response, error: GameError): void {
   if (error.code === 'STORE_UNAVAILABLE') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
   res
     .status(error.status)
     .type('application/problem+json')
-    .send(
-      JSON.stringify({
-        ...problemDetails(error),
-        type: problemType(error.code),
-        title: error.code
-          .toLowerCase()
-          .replace(/_/g, ' ')
-          .replace(/^./, (c) => c.toUpperCase()),
-        status: error.status,
-        detail: error.message,
-        code: error.code,
-      }),
-    );
+    .send(JSON.stringify(problemBody(error)));
 }
 
 /** An INVALID_INPUT error listing each field zod rejected. */

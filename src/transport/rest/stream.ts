@@ -1,8 +1,12 @@
 import type { Request, Response } from 'express';
 import type { Credential } from '../../service/auth';
+import type { GameError } from '../../service/errors';
 import type { FeedService } from '../../service/feed';
+import type { GameView } from '../../service/game-view';
 import type { GameService } from '../../service/games';
+import type { TokenStreams } from '../../service/token-streams';
 import type { FeedEvent } from '../../store/store';
+import { problemBody } from './problem';
 
 /** Keep-alive interval: below common proxy idle timeouts (30–60 s). */
 const KEEPALIVE_MS = 15_000;
@@ -19,6 +23,10 @@ export interface StreamFormat {
   readonly keepAlive: string;
   /** The last chunk when the server shuts down (the client reconnects elsewhere). */
   readonly shutdown: string;
+  /** The last chunk when the API token the stream was opened with is revoked (no reconnecting). */
+  readonly revoked: string;
+  /** The last chunk when the stream fails (a problem document; the client may reconnect). */
+  error(error: GameError): string;
 }
 
 /** Server-Sent Events: a `retry` hint first, comments as keep-alives. */
@@ -27,6 +35,8 @@ export const SSE: StreamFormat = {
   preamble: 'retry: 2000\n\n',
   keepAlive: ': keep-alive\n\n',
   shutdown: 'event: shutdown\ndata: {}\n\n',
+  revoked: 'event: revoked\ndata: {}\n\n',
+  error: (error) => `event: error\ndata: ${JSON.stringify(problemBody(error))}\n\n`,
 };
 
 /** Newline-delimited JSON: one document per line, empty lines as keep-alives. */
@@ -35,13 +45,15 @@ export const NDJSON: StreamFormat = {
   preamble: '',
   keepAlive: '\n',
   shutdown: '{"type":"shutdown"}\n',
+  revoked: '{"type":"revoked"}\n',
+  error: (error) => `${JSON.stringify({ type: 'error', problem: problemBody(error) })}\n`,
 };
 
 /** A streamed response in progress. */
 export interface OpenStream {
   write(chunk: string): void;
-  /** Ends the response (idempotent). */
-  end(): void;
+  /** Ends the response, with `last` as its last chunk (idempotent). */
+  end(last?: string): void;
 }
 
 /**
@@ -84,14 +96,21 @@ export function openStream(
     write: (chunk) => {
       if (!closed) res.write(chunk);
     },
-    end: () => {
-      if (!closed) res.end();
+    end: (last) => {
+      if (!closed) res.end(last);
       close();
     },
   };
 }
 
-/** Server-Sent Events of one game: now, then every version; resumes after Last-Event-ID. */
+/** A game version as an SSE event (encoded once per node and version, see GameUpdate). */
+const sseGame = (view: GameView) => `id: ${view.version}\nevent: game\ndata: ${JSON.stringify(view)}\n\n`;
+
+/**
+ * Server-Sent Events of one game: now, then every version; resumes after Last-Event-ID. When
+ * versions were lost on the way to this node, it ends with `event: error` (UPDATES_LOST): the
+ * client reconnects and gets the game as it is now.
+ */
 export async function streamGame(
   service: GameService,
   id: string,
@@ -101,18 +120,26 @@ export async function streamGame(
 ): Promise<void> {
   const lastSeen = Number(req.headers['last-event-id'] ?? -1);
   const after = Number.isInteger(lastSeen) ? lastSeen : -1;
-  // Until the headers are out, chunks wait here.
+  // Until the headers are out, chunks wait here, and a failure is remembered.
   const pending: string[] = [];
+  let failure: GameError | undefined;
   let send: (chunk: string) => void = (chunk) => pending.push(chunk);
+  let fail: (error: GameError) => void = (error) => (failure = error);
   // watch() fails with GAME_NOT_FOUND / INVALID_INPUT before any byte is written.
-  const unsubscribe = await service.watch(id, (game) => {
-    if (game.version <= after) return;
-    send(`id: ${game.version}\nevent: game\ndata: ${JSON.stringify(game)}\n\n`);
-    if (game.status === 'finished') send('event: end\ndata: {}\n\n');
-  });
+  const unsubscribe = await service.watch(
+    id,
+    (update) => {
+      if (update.version <= after) return;
+      send(update.encoded('sse', sseGame));
+      if (update.view.status === 'finished') send('event: end\ndata: {}\n\n');
+    },
+    (error) => fail(error),
+  );
   const stream = openStream(res, open, SSE, () => void unsubscribe());
   for (const chunk of pending) stream.write(chunk);
+  if (failure) return stream.end(SSE.error(failure));
   send = (chunk) => stream.write(chunk);
+  fail = (error) => stream.end(SSE.error(error));
 }
 
 export type FeedFormat = 'sse' | 'ndjson';
@@ -144,6 +171,7 @@ const FEED_FRAMES: Record<
  */
 export async function streamFeed(
   feed: FeedService,
+  tokens: TokenStreams,
   credential: Credential,
   after: number | undefined,
   res: Response,
@@ -151,22 +179,35 @@ export async function streamFeed(
   format: FeedFormat,
 ): Promise<void> {
   const frames = FEED_FRAMES[format];
+  // Registered before follow() authenticates, so that a revocation cannot slip in between.
+  const token = tokens.watch(credential);
   // follow() may deliver (resumed events), or fail, before it resolves: until the headers are out,
   // events wait here and a failure is remembered.
   const pending: FeedEvent[] = [];
   let failed = false;
   let deliver: (event: FeedEvent) => void = (event) => pending.push(event);
   let fail: () => void = () => (failed = true);
-  const following = await feed.follow(
-    credential,
-    after,
-    (event) => deliver(event),
-    () => fail(),
-  );
-  const stream = openStream(res, open, frames.stream, () => void following.stop());
+  let following;
+  try {
+    following = await feed.follow(
+      credential,
+      after,
+      (event) => deliver(event),
+      () => fail(),
+    );
+  } catch (error) {
+    token.release();
+    throw error;
+  }
+  const stop = following.stop;
+  const stream = openStream(res, open, frames.stream, () => {
+    token.release();
+    void stop();
+  });
   stream.write(frames.ready(after ?? following.last));
   for (const event of pending) stream.write(frames.event(event));
   if (failed) return stream.end();
   deliver = (event) => stream.write(frames.event(event));
   fail = () => stream.end();
+  token.onRevoked(() => stream.end(frames.stream.revoked));
 }
