@@ -6,7 +6,8 @@ import { ClockService } from './clocks';
 import { FeedService } from './feed';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
-import { WebhookService, type WebhookOptions } from './webhooks';
+import type { WebhookOptions } from './webhook-worker';
+import { WebhookService } from './webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {

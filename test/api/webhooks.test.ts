@@ -4,7 +4,7 @@
 // until 24 h after the event; the SSRF guard refuses private targets at registration and delivery.
 // Time moves on an injected clock (no fake timers); `deliverWebhooks` drives the worker.
 import request from 'supertest';
-import { retryDelayMs, RETRY_WINDOW_MS, WebhookWorker } from '../../src/service/webhooks';
+import { retryDelayMs, RETRY_WINDOW_MS, WebhookWorker } from '../../src/service/webhook-worker';
 import { verifyWebhookSignature } from '../../src/service/webhook-signature';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, gql, type Running, type StoreKind } from '../support/app';
@@ -464,7 +464,8 @@ describe.each<StoreKind>(['redis', 'memory'])('webhooks on the %s store', (store
 
 describe('webhook signatures', () => {
   const secret = 'whsec_0123456789abcdefghij';
-  const body = '{"account":"ann","seq":1,"type":"game.started","at":"2031-01-01T00:00:00.000Z","data":{}}';
+  const body =
+    '{"account":"ann","epoch":"e1","seq":1,"type":"game.started","at":"2031-01-01T00:00:00.000Z","data":{}}';
   const timestamp = 1_900_000_000;
   const now = timestamp * 1000;
   let signature = '';
@@ -473,7 +474,13 @@ describe('webhook signatures', () => {
     const receiver = await startReceiver();
     // send() needs no storage.
     const worker = new WebhookWorker({} as never, () => new Date(now), { allowPrivate: true });
-    const event = { seq: 1, type: 'game.started' as const, at: '2031-01-01T00:00:00.000Z', data: {} };
+    const event = {
+      seq: 1,
+      epoch: 'e1',
+      type: 'game.started' as const,
+      at: '2031-01-01T00:00:00.000Z',
+      data: {},
+    };
     const hook = {
       id: 'x',
       account: 'ann',

@@ -9,6 +9,7 @@ import {
   type Notice,
   type StoredGame,
   type UpdateResult,
+  type FeedOptions,
 } from '../store';
 import { noticesArgument, gameIndexes, clockIndexArgument } from './arguments';
 import { scripted, type ScriptedRedis, type ChannelFanout } from './client';
@@ -19,6 +20,7 @@ export class RedisGameStore implements GameStore {
   constructor(
     redis: Redis,
     private readonly prefix: string,
+    private readonly feed: FeedOptions = {},
   ) {
     this.redis = scripted(redis);
   }
@@ -44,7 +46,7 @@ export class RedisGameStore implements GameStore {
       JSON.stringify(game),
       game.version,
       gameIndexes(game),
-      noticesArgument(notices),
+      noticesArgument(notices, this.feed),
       clockIndexArgument(game),
     );
     if (created !== 1) throw new Error(`game ${game.id} exists`);
@@ -124,7 +126,7 @@ export class RedisGameStore implements GameStore {
       this.channel(next.id),
       next.id,
       next.status,
-      noticesArgument(notices),
+      noticesArgument(notices, this.feed),
       clockIndexArgument(next),
     );
     if (status === 'replayed') return { status, record: JSON.parse(payload as string) as IdempotencyRecord };
