@@ -180,8 +180,8 @@ export class WebhookWorker {
       const page = await this.storage.feed.read(webhook.account, state.cursor, SCAN);
       const reconciled = this.reconcile(state, page);
       if (reconciled.skipped) log.push(reconciled.skipped);
-      if (reconciled.state.cursor < state.cursor) {
-        // Back to where the new epoch and the endpoint agree: read from there.
+      if (reconciled.state.cursor < state.cursor || reconciled.state.epoch !== state.epoch) {
+        // In the new epoch, from where it and the endpoint agree: read from there.
         state = reconciled.state;
         continue;
       }
@@ -281,21 +281,31 @@ export class WebhookWorker {
     const epoch = state.epoch ?? page.epoch;
     let next: WebhookState = { ...state, epoch: page.epoch };
     if (epoch !== page.epoch) {
-      const shared = sharedUpTo(page.epochs, epoch);
+      // The store came back older since the endpoint's cursor was saved (restart, restore,
+      // failover). Its own state may have come back older too, so whatever it was sent after the
+      // seq where the epochs part may be lost: say so in the log, and go on from there.
+      const shared = Math.min(sharedUpTo(page.epochs, epoch), page.last);
       const reached = Math.max(state.cursor, state.pending?.seq ?? 0);
-      if (reached > shared) {
-        next = { cursor: Math.min(state.cursor, shared), epoch: page.epoch, pending: null };
-        return {
-          state: next,
-          skipped: this.skip(
-            shared + 1,
-            reached,
-            epoch,
-            'epoch',
-            `The feed came back older (epoch ${epoch} → ${page.epoch}): events ${shared + 1}–${reached} of epoch ${epoch}, sent or being retried, are lost; going on after ${shared} in epoch ${page.epoch}, whose events after it are new`,
-          ),
-        };
-      }
+      const lost = reached > shared;
+      next = {
+        cursor: Math.min(state.cursor, shared),
+        epoch: page.epoch,
+        pending: lost ? null : state.pending,
+      };
+      const from = shared + 1;
+      return {
+        state: next,
+        skipped: this.skip(
+          from,
+          lost ? reached : null,
+          epoch,
+          'epoch',
+          (lost
+            ? `The event store came back older (feed epoch ${epoch} → ${page.epoch}): events ${from}–${reached} of epoch ${epoch}, sent or being retried, were lost. `
+            : `The event store restarted or came back older (feed epoch ${epoch} → ${page.epoch}): any events of epoch ${epoch} after seq ${shared} this endpoint was sent are lost. `) +
+            `Seqs from ${from} on name new events (with new delivery ids).`,
+        ),
+      };
     }
     if (next.cursor < page.first - 1) {
       const [from, to] = [next.cursor + 1, page.first - 1];
@@ -316,7 +326,7 @@ export class WebhookWorker {
 
   private skip(
     from: number,
-    to: number,
+    to: number | null,
     epoch: string,
     reason: 'trimmed' | 'epoch',
     error: string,

@@ -14,6 +14,7 @@ export interface Received {
   readonly body: string;
   readonly payload: {
     account: string;
+    epoch: string;
     seq: number;
     type: string;
     at: string;
