@@ -41,6 +41,7 @@ async function play() {
   const wanted = flags.games === undefined ? Infinity : Number(flags.games);
   let finished = 0;
   let after; // the last seq handled: the resume point after a disconnect
+  let epoch; // the feed epoch of that seq
 
   async function onEvent(event) {
     const { type, data } = event;
@@ -71,11 +72,20 @@ async function play() {
   }
 
   async function follow() {
-    const query = after === undefined ? '' : `?after=${after}`;
+    const query = after === undefined ? '' : `?after=${after}&epoch=${epoch}`;
     const res = await fetch(`${server}/api/v1/account/events${query}`, {
       headers: { authorization: `Bearer ${token}`, accept: 'application/x-ndjson' },
     });
-    if (!res.ok) throw new Error(`feed: ${(await res.json()).code}`);
+    if (!res.ok) {
+      const { code } = await res.json();
+      // Events we saw are gone (the store came back older, or they were trimmed): start afresh
+      // from now, re-reading challenges and games as on a first start.
+      if (code === 'FEED_EPOCH_CHANGED' || code === 'EVENTS_EXPIRED') {
+        after = undefined;
+        return false;
+      }
+      throw new Error(`feed: ${code}`);
+    }
     const decoder = new TextDecoder();
     let buffer = '';
     let challenged = false;
@@ -87,7 +97,12 @@ async function play() {
         buffer = buffer.slice(newline + 1);
         if (line === '') continue; // keep-alive
         const event = JSON.parse(line);
+        if (event.type === 'epoch_changed') {
+          after = undefined; // as a 409 FEED_EPOCH_CHANGED above
+          return false;
+        }
         if (event.type === 'ready') {
+          epoch = event.epoch;
           if (after === undefined) {
             after = event.last;
             // First start: answer what came before the feed was open (challenges, games on our turn).
@@ -109,8 +124,10 @@ async function play() {
           }
           continue;
         }
+        if (event.seq === undefined) continue; // shutdown: the stream ends next
         await onEvent(event);
         after = event.seq;
+        epoch = event.epoch;
         if (finished >= wanted) return true;
       }
     }

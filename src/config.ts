@@ -39,7 +39,7 @@ const ConfigSchema = z.object({
   /** Seconds between this node's looks for due webhook deliveries; 0: this node delivers none. */
   WEBHOOK_INTERVAL_SECONDS: z.coerce.number().min(0).max(60).default(1),
   /** Webhook endpoints this node delivers to at once (each endpoint's events stay in order). */
-  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(16),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
 });

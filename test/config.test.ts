@@ -25,7 +25,7 @@ describe('configuration', () => {
       WEBHOOK_ALLOW_PRIVATE: false,
       WEBHOOK_TIMEOUT_SECONDS: 10,
       WEBHOOK_INTERVAL_SECONDS: 1,
-      WEBHOOK_CONCURRENCY: 16,
+      WEBHOOK_CONCURRENCY: 32,
     });
     const config = loadConfig({
       WEBHOOK_ALLOW_PRIVATE: 'true',

@@ -32,18 +32,22 @@ export const RETRY_MAX_MS = 60 * 60 * 1000;
 /** An event is retried until this long after it happened (at least one attempt is made). */
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
-export const DEFAULT_WEBHOOK_CONCURRENCY = 16;
+export const DEFAULT_WEBHOOK_CONCURRENCY = 32;
 /** Events read per look into an endpoint's feed. */
 const SCAN = 100;
-/** Deliveries per claim; then the endpoint goes back to the due set behind those waiting. */
+/**
+ * Deliveries, and milliseconds, per claim at most; then the endpoint goes back to the due set
+ * behind those waiting, so that a long backlog does not hold a slot for long.
+ */
 const BATCH = 100;
+const BATCH_MS = 5_000;
 
 export interface WebhookOptions {
   /** Deliver to loopback and private addresses too (tests, private networks). Default false. */
   readonly allowPrivate?: boolean;
   /** An attempt without a 2xx answer within this fails. Default 10 s. */
   readonly timeoutMs?: number;
-  /** Endpoints this node delivers to at once. Default 16. */
+  /** Endpoints this node delivers to at once. Default 32. */
   readonly concurrency?: number;
 }
 
@@ -166,14 +170,15 @@ export class WebhookWorker {
 
   /**
    * Serves a claimed endpoint: its wanted events in order, one after the other, a checkpoint after
-   * each, until it is caught up, an attempt fails (a retry is due later), BATCH deliveries were
-   * made, or the worker stops. Resolves with the attempts made.
+   * each, until it is caught up, an attempt fails (a retry is due later), the batch is over
+   * (BATCH deliveries or BATCH_MS), or the worker stops. Resolves with the attempts made.
    */
   private async serve(claim: WebhookClaim): Promise<number> {
     const { webhook, lease } = claim;
     let state: WebhookState = claim.state;
     let log: NewDeliveryAttempt[] = [];
     let attempts = 0;
+    const until = performance.now() + BATCH_MS;
     const release = (next: WebhookState) =>
       this.storage.webhooks.release(webhook.id, lease, next, log, this.nowIso());
     for (;;) {
@@ -244,7 +249,7 @@ export class WebhookWorker {
           return attempts;
         }
         state = { ...state, cursor: event.seq, pending: null };
-        if (attempts >= BATCH) {
+        if (attempts >= BATCH || performance.now() >= until) {
           await release(state);
           return attempts;
         }
