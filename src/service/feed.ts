@@ -128,13 +128,22 @@ export class FeedService {
       await unsubscribe();
       throw error;
     }
-    const epoch = first.epoch;
+    const start = first.epoch;
+    let epoch = start;
     last = after ?? first.last;
-    /** The feed began another epoch since this follow started: the client must resume anew. */
-    const moved = (now: string, page?: FeedPage) => {
-      if (now === epoch) return false;
-      const shared = page ? sharedUpTo(page.epochs, epoch) : 0;
-      fail(epochChanged(epoch, now, Math.min(last, shared), page?.last ?? last));
+    /**
+     * The feed began another epoch since this follow started: go on in it when everything
+     * delivered is still its history; otherwise the client must re-read and resume (the error
+     * says how). True when the follow ended.
+     */
+    const moved = (page: FeedPage) => {
+      if (page.epoch === epoch) return false;
+      const shared = sharedUpTo(page.epochs, epoch);
+      if (last <= shared) {
+        epoch = page.epoch;
+        return false;
+      }
+      fail(epochChanged(epoch, page.epoch, Math.min(shared, page.last), page.last));
       return true;
     };
     const deliver = (event: FeedEvent) => {
@@ -146,7 +155,7 @@ export class FeedService {
     const fill = async (upTo: number) => {
       while (!stopped && last < upTo) {
         const page = await feed.read(account.id, last, PAGE);
-        if (moved(page.epoch, page)) return;
+        if (moved(page)) return;
         for (const event of page.events) if (event.seq <= upTo) deliver(event);
         if (page.events.length < PAGE) return;
       }
@@ -154,12 +163,10 @@ export class FeedService {
     async function drain() {
       while (live.length > 0 && !stopped) {
         const event = live.shift() as FeedEvent;
-        // Live events are new: written in the feed's current epoch.
-        if (event.epoch !== epoch) {
-          await fill(Number.MAX_SAFE_INTEGER);
-          if (!stopped) moved(event.epoch);
-          return;
-        }
+        // Live events are new, written in the feed's current epoch: another one means the feed
+        // began an epoch. The stored feed says where it parts from ours (fill ends or goes on).
+        if (event.epoch !== epoch) await fill(Number.MAX_SAFE_INTEGER);
+        if (stopped) return;
         if (event.seq <= last) continue;
         if (event.seq > last + 1) await fill(event.seq - 1);
         deliver(event);
@@ -180,7 +187,7 @@ export class FeedService {
     return {
       account: account.id,
       last,
-      epoch,
+      epoch: start,
       stop: async () => {
         if (stopped) return;
         stopped = true;

@@ -603,7 +603,7 @@ export interface DeliveryAttempt {
   readonly seq: number;
   /** The epoch of the event (null in entries written before epochs). */
   readonly epoch: string | null;
-  /** Skipped entries: the last seq passed over (null otherwise). */
+  /** Skipped entries: the last seq passed over (null otherwise, and when unknown). */
   readonly lastSeq: number | null;
   /** Skipped entries: why (null otherwise). */
   readonly reason: SkipReason | null;

@@ -199,12 +199,17 @@ it('begins a new epoch at a restart that lost nothing; clients and endpoints go 
   await move();
   expect(await app.deliverWebhooks()).toBe(1);
   const before = (await page(x, '?after=0').expect(200)).body;
+  const live = await openFeed(url, x.token, { format: 'ndjson', after: before.last, epoch: before.epoch });
   await save();
   await comeBackOlder(); // nothing written since the dump
   const again = (await page(x, `?after=${before.last}&epoch=${before.epoch}`).expect(200)).body;
   expect(again.epoch).not.toBe(before.epoch);
   expect(again.events).toEqual([]);
   await move();
+  // The stream open across the restart goes on into the new epoch.
+  const next = await live.next();
+  expect(next.data).toMatchObject({ seq: before.last + 1, epoch: again.epoch });
+  live.close();
   expect(await app.deliverWebhooks()).toBe(1);
   const log = (
     await request(url).get(`/api/v1/account/webhooks/${hook.id}/deliveries`).set(x.auth).expect(200)

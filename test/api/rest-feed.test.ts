@@ -210,6 +210,7 @@ describe.each<StoreKind>(['redis', 'memory'])('the account event feed on the %s 
       expect(beyond.body).toMatchObject({ field: 'after', last: 2 });
       expectProblem(await get('?after=-1', accept), 400, 'INVALID_INPUT');
       expectProblem(await get('?after=two', accept), 400, 'INVALID_INPUT');
+      expectProblem(await get('?after=1&epoch=not%20an%20epoch', accept), 400, 'INVALID_INPUT');
     }
     const header = await get('', 'text/event-stream', { 'Last-Event-ID': '9' });
     expectProblem(header, 400, 'INVALID_INPUT');
