@@ -61,8 +61,10 @@ async function play() {
           body: JSON.stringify({ move }),
         });
       } catch (error) {
-        // A newer event is already on its way (the game moved on, or ended); it decides.
-        if (!['VERSION_CONFLICT', 'GAME_OVER'].includes(error.problem?.code)) throw error;
+        // A newer event is already on its way (the game moved on, or ended); it decides. Or this
+        // bot already moved at this version (a re-sync and an event can show one position twice).
+        if (!['VERSION_CONFLICT', 'GAME_OVER', 'IDEMPOTENCY_KEY_REUSED'].includes(error.problem?.code))
+          throw error;
       }
     } else if (type === 'game.finished') {
       const r = data.result;
