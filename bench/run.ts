@@ -1,8 +1,9 @@
-// npm run bench -- <perft|api|listings|fanout> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|api|listings|fanout|webhooks> [args]: benchmarks, never part of `npm test`.
 import { runApiBench } from './api';
 import { runFanoutBench } from './fanout';
 import { runListingsBench } from './listings';
 import { runPerftBench } from './perft';
+import { runWebhooksBench } from './webhooks';
 
 /** Runs an async bench and exits with its outcome. */
 function run(name: string, bench: Promise<void>): void {
@@ -35,7 +36,16 @@ switch (which) {
   case 'fanout':
     run('fanout', runFanoutBench(rest));
     break;
+  case 'webhooks':
+    runWebhooksBench().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`webhooks bench failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
+    break;
   default:
-    console.error('usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]>');
+    console.error('usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks>');
     process.exit(2);
 }

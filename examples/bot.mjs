@@ -55,6 +55,7 @@ async function play() {
   const wanted = flags.games === undefined ? Infinity : Number(flags.games);
   let finished = 0;
   let after; // the last seq handled: the resume point after a disconnect
+  let epoch; // the feed epoch of that seq
   let challenged = false;
   const decided = new Map(); // game id → { version, move }: one decision per game version
 
@@ -102,7 +103,7 @@ async function play() {
 
   /** Follows the feed until the server ends it (false) or enough games have finished (true). */
   async function follow() {
-    const query = after === undefined ? '' : `?after=${after}`;
+    const query = after === undefined ? '' : `?after=${after}&epoch=${epoch}`;
     const res = await fetch(`${server}/api/v1/account/events${query}`, {
       headers: { authorization: `Bearer ${token}`, accept: 'application/x-ndjson' },
     });
@@ -117,7 +118,12 @@ async function play() {
         buffer = buffer.slice(newline + 1);
         if (line === '') continue; // keep-alive
         const event = JSON.parse(line);
+        if (event.type === 'epoch_changed') {
+          after = undefined; // as a 409 FEED_EPOCH_CHANGED above
+          return false;
+        }
         if (event.type === 'ready') {
+          epoch = event.epoch;
           if (after === undefined) {
             // First start: answer what came before the feed was open (challenges, games on our
             // turn), then resume after this point on reconnects.
@@ -144,6 +150,7 @@ async function play() {
         if (typeof event.seq !== 'number') continue; // shutdown: the server is restarting
         await onEvent(event);
         after = event.seq;
+        epoch = event.epoch;
         if (finished >= wanted) return true;
       }
     }
@@ -155,8 +162,9 @@ async function play() {
       if (await follow()) return;
     } catch (error) {
       const problem = error.problem;
-      if (problem?.code === 'EVENTS_EXPIRED')
-        after = undefined; // away too long: start afresh
+      // Events we saw are gone (away too long, or the store came back older): start afresh,
+      // re-reading challenges and games as on a first start.
+      if (problem?.code === 'EVENTS_EXPIRED' || problem?.code === 'FEED_EPOCH_CHANGED') after = undefined;
       else if (problem && problem.status < 500 && problem.status !== 429) throw error;
       console.error(`${error.message}; reconnecting`); // network, restart, overload: try again
     }

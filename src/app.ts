@@ -7,7 +7,7 @@ import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import { GameError } from './service/errors';
 import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
-import type { WebhookOptions } from './service/webhooks';
+import type { WebhookOptions } from './service/webhook-worker';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
 import { sendGraphQLError } from './transport/graphql/errors';

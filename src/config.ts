@@ -23,6 +23,12 @@ const ConfigSchema = z.object({
   RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),
   RATE_LIMIT_WINDOW_SECONDS: z.coerce.number().int().min(1).max(86400).default(60),
+  /**
+   * Days the account feeds keep events (trimmed by age only). At least 15: the longest
+   * correspondence period (14 days per move) and a day, so that a player who comes back at the
+   * deadline, or a receiver down that long, still finds every event.
+   */
+  FEED_RETENTION_DAYS: z.coerce.number().int().min(15).max(3650).default(21),
   /** Seconds between sweeps that expire unanswered challenges. */
   SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
   /** Deliver webhooks to loopback and private addresses too (never on a public server). */
@@ -38,6 +44,8 @@ const ConfigSchema = z.object({
   ABANDON_CLAIM_DAYS: z.coerce.number().positive().max(365).default(3),
   /** Megabytes of engine states a node keeps so that moves need not replay games (estimated size). */
   ENGINE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
+  /** Webhook endpoints this node delivers to at once (each endpoint's events stay in order). */
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
 });

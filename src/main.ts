@@ -15,11 +15,13 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = pino({ level: config.LOG_LEVEL });
+  const feed = { retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000 };
   const storage = config.REDIS_URL
     ? await createRedisStorage(config.REDIS_URL, config.REDIS_KEY_PREFIX, {
         commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+        feed,
       })
-    : createMemoryStorage();
+    : createMemoryStorage(undefined, { feed });
   const app = await createApp({
     storage,
     logger,
@@ -36,6 +38,7 @@ async function main(): Promise<void> {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
       intervalMs: config.WEBHOOK_INTERVAL_SECONDS * 1000,
+      concurrency: config.WEBHOOK_CONCURRENCY,
     },
   });
   const port = await app.listen(config.PORT, config.HOST);

@@ -38,6 +38,7 @@ describe('configuration', () => {
       WEBHOOK_ALLOW_PRIVATE: false,
       WEBHOOK_TIMEOUT_SECONDS: 10,
       WEBHOOK_INTERVAL_SECONDS: 1,
+      WEBHOOK_CONCURRENCY: 32,
     });
     const config = loadConfig({
       WEBHOOK_ALLOW_PRIVATE: 'true',
@@ -53,5 +54,14 @@ describe('configuration', () => {
       /WEBHOOK_ALLOW_PRIVATE: must be true or false/,
     );
     expect(() => loadConfig({ WEBHOOK_TIMEOUT_SECONDS: '0' })).toThrow(/WEBHOOK_TIMEOUT_SECONDS/);
+    expect(loadConfig({ WEBHOOK_CONCURRENCY: '64' }).WEBHOOK_CONCURRENCY).toBe(64);
+    expect(() => loadConfig({ WEBHOOK_CONCURRENCY: '0' })).toThrow(/WEBHOOK_CONCURRENCY/);
+  });
+
+  it('keeps feed events 21 days unless told otherwise, and never less than the longest correspondence period and a day', () => {
+    expect(loadConfig({}).FEED_RETENTION_DAYS).toBe(21);
+    expect(loadConfig({ FEED_RETENTION_DAYS: '15' }).FEED_RETENTION_DAYS).toBe(15);
+    expect(() => loadConfig({ FEED_RETENTION_DAYS: '14' })).toThrow(/FEED_RETENTION_DAYS/);
+    expect(() => loadConfig({ FEED_RETENTION_DAYS: '7' })).toThrow(/FEED_RETENTION_DAYS/);
   });
 });

@@ -58,6 +58,11 @@ export const GAME_ERROR_CODES = {
   IDEMPOTENCY_KEY_REUSED: 422,
   /** The events after the requested sequence number were trimmed (`first` is the oldest kept). */
   EVENTS_EXPIRED: 410,
+  /**
+   * The event store came back older than events the client saw (`epoch` is the feed's new epoch;
+   * re-read state, then resume with that epoch after `after`).
+   */
+  FEED_EPOCH_CHANGED: 409,
   /** No webhook endpoint of the caller's account has that id. */
   WEBHOOK_NOT_FOUND: 404,
   /** The endpoint's delivery log holds no delivery with that id (it may have been trimmed). */

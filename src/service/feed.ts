@@ -1,11 +1,27 @@
 import { other } from '../engines/types';
-import type { FeedEvent, FeedEventType, Notice, Storage, StoredGame } from '../store/store';
+import {
+  sharedUpTo,
+  type FeedEvent,
+  type FeedEventType,
+  type FeedPage,
+  type Notice,
+  type Storage,
+  type StoredGame,
+} from '../store/store';
 import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
 import type { GameView } from './game-view';
 
 /** Events read from the store per round trip while catching up. */
 const PAGE = 500;
+/** Feed epoch ids as clients pass them back. */
+const EPOCH = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** Where a client resumes: after `after` (a seq), in `epoch` when it names one. */
+export interface FeedCursor {
+  readonly after: number;
+  readonly epoch?: string;
+}
 
 /** The accounts bound to a game's seats (none for seat-token games). */
 export function gameAccounts(game: StoredGame): string[] {
@@ -40,43 +56,58 @@ export function gameNotices(before: StoredGame, after: StoredGame, view: GameVie
   return notices;
 }
 
-/** One account's events: numbered, resumable, live. */
+/**
+ * One account's events: numbered, resumable, live. Clients name where they are by the epoch and
+ * seq of the last event they handled; when the store came back older and lost events they saw,
+ * resuming fails with FEED_EPOCH_CHANGED (see checkEpoch).
+ */
 export class FeedService {
   constructor(
     private readonly storage: Storage,
     private readonly auth: Authenticator,
   ) {}
 
-  /** The account's events after `after` (a page, for clients that poll). */
+  /** The account's events after a cursor, or after a seq (a page, for clients that poll). */
   async read(
     credential: Credential,
-    after: number,
+    from: FeedCursor | number,
     limit = 100,
-  ): Promise<{ events: FeedEvent[]; last: number }> {
+  ): Promise<{ events: FeedEvent[]; last: number; epoch: string }> {
     const { account } = await this.auth.requireAccount(credential, 'game:read');
-    checkAfter(after);
+    const cursor = typeof from === 'number' ? { after: from } : from;
+    checkCursor(cursor);
     if (!Number.isInteger(limit) || limit < 1 || limit > PAGE) {
       throw new GameError('INVALID_INPUT', `limit must be a whole number from 1 to ${PAGE}`);
     }
-    const page = await this.storage.feed.read(account.id, after, limit);
-    checkResumable(after, page.first, page.last);
-    return { events: [...page.events], last: page.last };
+    const page = await this.storage.feed.read(account.id, cursor.after, limit);
+    checkEpoch(cursor, page);
+    checkResumable(cursor.after, page.first, page.last);
+    return { events: [...page.events], last: page.last, epoch: page.epoch };
   }
 
   /**
-   * Every event after `after` (default: only events from now on), each exactly once and in order:
+   * Every event after `cursor` (default: only events from now on), each exactly once and in order:
    * missed ones from the stored feed first, then live ones. A gap in the live flow (a message lost
    * between nodes) is filled from the stored feed. Fails with EVENTS_EXPIRED when the events
-   * after `after` were trimmed. `onError` ends the follow when the store fails mid-stream.
+   * after the cursor were trimmed, FEED_EPOCH_CHANGED when the store lost events the client saw.
+   * `onError` ends the follow when the store fails mid-stream, or when the feed begins a new epoch
+   * (a GameError FEED_EPOCH_CHANGED: the client resumes with what it says).
    */
   async follow(
     credential: Credential,
-    after: number | undefined,
+    from: FeedCursor | number | undefined,
     listener: (event: FeedEvent) => void,
     onError: (error: unknown) => void,
-  ): Promise<{ readonly account: string; readonly last: number; stop(): Promise<void> }> {
+  ): Promise<{
+    readonly account: string;
+    readonly last: number;
+    readonly epoch: string;
+    stop(): Promise<void>;
+  }> {
     const { account } = await this.auth.requireAccount(credential, 'game:read');
-    if (after !== undefined) checkAfter(after);
+    const cursor = typeof from === 'number' ? { after: from } : from;
+    if (cursor !== undefined) checkCursor(cursor);
+    const after = cursor?.after;
     const feed = this.storage.feed;
     const live: FeedEvent[] = [];
     let stopped = false;
@@ -92,12 +123,32 @@ export class FeedService {
     let first;
     try {
       first = await feed.read(account.id, after ?? 0, after === undefined ? 1 : PAGE);
-      if (after !== undefined) checkResumable(after, first.first, first.last);
+      if (cursor !== undefined) {
+        checkEpoch(cursor, first);
+        checkResumable(cursor.after, first.first, first.last);
+      }
     } catch (error) {
       await unsubscribe();
       throw error;
     }
+    const start = first.epoch;
+    let epoch = start;
     last = after ?? first.last;
+    /**
+     * The feed began another epoch since this follow started: go on in it when everything
+     * delivered is still its history; otherwise the client must re-read and resume (the error
+     * says how). True when the follow ended.
+     */
+    const moved = (page: FeedPage) => {
+      if (page.epoch === epoch) return false;
+      const shared = sharedUpTo(page.epochs, epoch);
+      if (last <= shared) {
+        epoch = page.epoch;
+        return false;
+      }
+      fail(epochChanged(epoch, page.epoch, Math.min(shared, page.last), page.last));
+      return true;
+    };
     const deliver = (event: FeedEvent) => {
       if (stopped || event.seq !== last + 1) return;
       last = event.seq;
@@ -107,6 +158,7 @@ export class FeedService {
     const fill = async (upTo: number) => {
       while (!stopped && last < upTo) {
         const page = await feed.read(account.id, last, PAGE);
+        if (moved(page)) return;
         for (const event of page.events) if (event.seq <= upTo) deliver(event);
         if (page.events.length < PAGE) return;
       }
@@ -114,6 +166,10 @@ export class FeedService {
     async function drain() {
       while (live.length > 0 && !stopped) {
         const event = live.shift() as FeedEvent;
+        // Live events are new, written in the feed's current epoch: another one means the feed
+        // began an epoch. The stored feed says where it parts from ours (fill ends or goes on).
+        if (event.epoch !== epoch) await fill(Number.MAX_SAFE_INTEGER);
+        if (stopped) return;
         if (event.seq <= last) continue;
         if (event.seq > last + 1) await fill(event.seq - 1);
         deliver(event);
@@ -134,6 +190,7 @@ export class FeedService {
     return {
       account: account.id,
       last,
+      epoch: start,
       stop: async () => {
         if (stopped) return;
         stopped = true;
@@ -143,12 +200,37 @@ export class FeedService {
   }
 }
 
-function checkAfter(after: number): void {
-  if (!Number.isInteger(after) || after < 0) {
+function checkCursor(cursor: FeedCursor): void {
+  if (!Number.isInteger(cursor.after) || cursor.after < 0) {
     throw new GameError('INVALID_INPUT', 'after must be a whole number ≥ 0 (a seq from the feed)', {
       field: 'after',
     });
   }
+  if (cursor.epoch !== undefined && !EPOCH.test(cursor.epoch)) {
+    throw new GameError('INVALID_INPUT', 'epoch must be an epoch id from the feed', { field: 'epoch' });
+  }
+}
+
+/** The error of a client whose cursor (in `from`) is past what the feed (now in `to`) still shares. */
+function epochChanged(from: string, to: string, after: number, last: number): GameError {
+  return new GameError(
+    'FEED_EPOCH_CHANGED',
+    `The event store came back older (feed epoch ${from} → ${to}): events after seq ${after} that you saw ` +
+      `were lost, and their seqs now name other events. Re-read your state (GET /api/v1/account/games, ` +
+      `GET /api/v1/challenges), then resume with epoch=${to}&after=${after}.`,
+    { epoch: to, after, last },
+  );
+}
+
+/**
+ * A cursor with an epoch is good while everything up to its seq is still the feed's history: in
+ * the current epoch, or in an earlier one at or before the seq where the epochs part.
+ */
+function checkEpoch(cursor: FeedCursor, page: FeedPage): void {
+  if (cursor.epoch === undefined || cursor.epoch === page.epoch) return;
+  const shared = sharedUpTo(page.epochs, cursor.epoch);
+  if (cursor.after <= shared) return;
+  throw epochChanged(cursor.epoch, page.epoch, Math.min(shared, page.last), page.last);
 }
 
 function checkResumable(after: number, first: number, last: number): void {

@@ -8,7 +8,8 @@ import { GameActions } from './game-actions';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
 import { TokenStreams } from './token-streams';
-import { WebhookService, type WebhookOptions } from './webhooks';
+import type { WebhookOptions } from './webhook-worker';
+import { WebhookService } from './webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {

@@ -521,12 +521,29 @@ export interface Notice {
   readonly data: Readonly<Record<string, unknown>>;
 }
 
-/** An event as stored in one account's feed: `seq` counts 1, 2, 3… per account, without gaps. */
+/**
+ * An event as stored in one account's feed: `seq` counts 1, 2, 3… per account, without gaps.
+ * `epoch` is the feed's epoch when the event was written: (epoch, seq) names one event for good.
+ */
 export interface FeedEvent {
   readonly seq: number;
+  readonly epoch: string;
   readonly type: FeedEventType;
   readonly at: string;
   readonly data: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * A feed's epoch. A feed begins a new epoch when the Redis serving it is not the one that last
+ * touched it (restarted, restored from a backup, failed over to a replica): writes may have been
+ * lost, so seqs after `since` may be reused for other events. Each epoch begins at the feed's newest
+ * seq then (`since`); the events up to it are those of the earlier epoch, unchanged.
+ */
+export interface FeedEpoch {
+  /** A random id, never reused within a feed. */
+  readonly id: string;
+  /** The newest seq of the feed when the epoch began. */
+  readonly since: number;
 }
 
 export interface FeedPage {
@@ -535,19 +552,50 @@ export interface FeedPage {
   readonly last: number;
   /** The oldest seq still kept (events before it were trimmed); last + 1 when nothing is kept. */
   readonly first: number;
+  /** The feed's current epoch. */
+  readonly epoch: string;
+  /** The current epoch and those before it, newest first (a few kept). */
+  readonly epochs: readonly FeedEpoch[];
+}
+
+/**
+ * The newest seq up to which a reader that follows the feed in `epoch` saw the same events as the
+ * feed holds now: no limit (MAX_SAFE_INTEGER) in the current epoch; for an earlier one, the least
+ * `since` of the epochs that began after it (the events after that were lost); for an epoch the
+ * feed does not remember, the least `since` it remembers.
+ */
+export function sharedUpTo(epochs: readonly FeedEpoch[], epoch: string): number {
+  let shared = Number.MAX_SAFE_INTEGER;
+  for (const e of epochs) {
+    if (e.id === epoch) return shared;
+    shared = Math.min(shared, e.since);
+  }
+  return shared === Number.MAX_SAFE_INTEGER ? 0 : shared;
 }
 
 export interface EventFeed {
   /** Appends each notice to its accounts' feeds (atomically) and publishes them live. */
   append(notices: readonly Notice[]): Promise<void>;
-  /** Up to `limit` events with seq > `after`, oldest first. */
+  /**
+   * Up to `limit` events with seq > `after`, oldest first, with the feed's bounds and epochs. A read
+   * may begin a new epoch (see FeedEpoch), like an append.
+   */
   read(account: string, after: number, limit: number): Promise<FeedPage>;
   /** Calls `listener` with each event appended to the account's feed from now on. */
   subscribe(account: string, listener: (event: FeedEvent) => void): Promise<() => Promise<void>>;
 }
 
-/** Feed events older than this are trimmed (on append). */
-export const FEED_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
+/**
+ * Feed events older than this are trimmed (on append), by age only. The default (21 days) outlasts
+ * the longest correspondence period (14 days per move) with a week to spare; FEED_RETENTION_DAYS.
+ */
+export const FEED_RETENTION_MS = 21 * 24 * 60 * 60 * 1000;
+
+/** Feed settings of a storage. */
+export interface FeedOptions {
+  /** How long events are kept (default FEED_RETENTION_MS). */
+  readonly retentionMs?: number;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Rate limiting.
@@ -601,6 +649,8 @@ export interface PendingDelivery {
 export interface WebhookState {
   /** The newest seq of the account's feed the endpoint is done with (delivered, filtered out or given up). */
   readonly cursor: number;
+  /** The feed epoch `cursor` belongs to (null: stored before epochs, taken as the current one). */
+  readonly epoch: string | null;
   readonly pending: PendingDelivery | null;
 }
 
@@ -615,16 +665,30 @@ export interface WebhookClaim extends WebhookRecord {
   readonly lease: string;
 }
 
-export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'failed'] as const;
+export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'failed', 'skipped'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
-/** One attempt to deliver one event to one endpoint, as the delivery log keeps it. */
+/** Why events were passed over without an attempt. */
+export const SKIP_REASONS = ['trimmed', 'epoch'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/**
+ * One attempt to deliver one event to one endpoint, as the delivery log keeps it; or (outcome
+ * `skipped`) events passed over without one: seqs `seq`…`lastSeq`, for `reason`.
+ */
 export interface DeliveryAttempt {
   /** The attempt's place in the endpoint's log: 1, 2, 3… (the log's cursor). */
   readonly n: number;
   readonly deliveryId: string;
   readonly seq: number;
-  readonly type: FeedEventType;
+  /** The epoch of the event (null in entries written before epochs). */
+  readonly epoch: string | null;
+  /** Skipped entries: the last seq passed over (null otherwise, and when unknown). */
+  readonly lastSeq: number | null;
+  /** Skipped entries: why (null otherwise). */
+  readonly reason: SkipReason | null;
+  /** The event type; null for skipped entries. */
+  readonly type: FeedEventType | null;
   /** 1, 2, 3… within the delivery (a redelivery continues the count). */
   readonly attempt: number;
   /** ISO time the attempt started. */
@@ -635,7 +699,8 @@ export interface DeliveryAttempt {
   readonly error: string | null;
   /**
    * delivered: a 2xx; retrying: failed, `nextAttemptAt` says when again; failed: failed and given up
-   * (the endpoint moves on to its next event; a redelivery that failed is not retried).
+   * (the endpoint moves on to its next event; a redelivery that failed is not retried); skipped:
+   * events passed over without an attempt (trimmed from the feed, or lost to an epoch change).
    */
   readonly outcome: DeliveryOutcome;
   readonly nextAttemptAt: string | null;
@@ -683,6 +748,19 @@ export interface WebhookStore {
     state: WebhookState,
     attempts: readonly NewDeliveryAttempt[],
     now: string,
+  ): Promise<boolean>;
+  /**
+   * Saves progress during a claim without ending it: `state` and `attempts` as `release` does, and
+   * the lease (and the endpoint's due time, should the claimer die) extended to `now` + `leaseMs`.
+   * False, saving nothing, when the lease is no longer the endpoint's.
+   */
+  checkpoint(
+    id: string,
+    lease: string,
+    state: WebhookState,
+    attempts: readonly NewDeliveryAttempt[],
+    now: string,
+    leaseMs: number,
   ): Promise<boolean>;
   /** Appends an attempt made outside the ordered stream (a redelivery); undefined when the endpoint is gone. */
   logAttempt(id: string, attempt: NewDeliveryAttempt): Promise<DeliveryAttempt | undefined>;

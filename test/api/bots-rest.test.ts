@@ -76,7 +76,7 @@ async function checkFeed(bot: Bot, format: FeedFormat): Promise<void> {
   for (const message of bot.seen) {
     expect(A.FeedEvent.parse(message.data)).toEqual(message.data);
     expect(message.type).toBe(message.data.type);
-    expect(message.id).toBe(format === 'sse' ? String(message.data.seq) : undefined);
+    expect(message.id).toBe(format === 'sse' ? `${message.data.epoch}:${message.data.seq}` : undefined);
   }
   const seqs = bot.seen.map((m) => m.data.seq);
   expect(seqs).toEqual(Array.from({ length: seqs.length }, (_, i) => i + 1));

@@ -544,14 +544,14 @@ describe('the events subscription when events are gone or the store fails', () =
     return { app, url: `http://127.0.0.1:${await app.listen(0, '127.0.0.1')}` };
   }
 
-  it('answers EVENTS_EXPIRED when the events after `after` were trimmed (7 days), with the oldest kept', async () => {
+  it('answers EVENTS_EXPIRED when the events after `after` were trimmed (21 days), with the oldest kept', async () => {
     let clock = Date.parse('2026-01-01T00:00:00Z');
     const { app, url } = await start(createMemoryStorage(), () => new Date(clock));
     const [p, q] = [await signUp(app, 'old', 'bot'), await signUp(app, 'new', 'bot')];
     const challenge = { to: q.username, kind: 'kalah' };
     await app.services.challenges.create({ token: p.token }, challenge);
     await app.services.challenges.create({ token: p.token }, challenge);
-    clock += 8 * 24 * 60 * 60 * 1000;
+    clock += 22 * 24 * 60 * 60 * 1000;
     await app.services.challenges.create({ token: p.token }, challenge);
 
     const feed = subscribeEvents(url, q.token, 0);

@@ -75,7 +75,7 @@ async function take(feed: FeedConnection, count: number): Promise<FeedMessage[]>
     const message = await feed.next();
     expect(A.FeedEvent.parse(message.data)).toEqual(message.data);
     expect(message.type).toBe(message.data.type);
-    if (message.id !== undefined) expect(message.id).toBe(String(message.data.seq));
+    if (message.id !== undefined) expect(message.id).toBe(`${message.data.epoch}:${message.data.seq}`);
     messages.push(message);
   }
   return messages;
@@ -99,7 +99,7 @@ describe.each<StoreKind>(['redis', 'memory'])('the account event feed on the %s 
       expect(res.status).toBe(200);
       expect(res.headers['content-type']).toBe('application/x-ndjson; charset=utf-8');
       expect(res.headers.vary).toMatch(/Accept/);
-      expect(res.text).toMatch(/^\{"type":"ready","last":2\}\n/);
+      expect(res.text).toMatch(/^\{"type":"ready","last":2,"epoch":"[A-Za-z0-9_-]+"\}\n/);
     }
     const sse = await peek(eventsUrl(), { ...auth, accept: 'text/event-stream' });
     expect(sse.headers['content-type']).toBe('text/event-stream; charset=utf-8');
@@ -127,13 +127,13 @@ describe.each<StoreKind>(['redis', 'memory'])('the account event feed on the %s 
       .set(auth)
       .set('Accept', 'application/json')
       .expect(200);
-    expect(second.body).toEqual({ events: [page.body.events[1]], last: 2 });
+    expect(second.body).toEqual({ events: [page.body.events[1]], last: 2, epoch: page.body.epoch });
     const empty = await request(run.url)
       .get('/api/v1/account/events?after=2')
       .set(auth)
       .set('Accept', 'application/json')
       .expect(200);
-    expect(empty.body).toEqual({ events: [], last: 2 });
+    expect(empty.body).toEqual({ events: [], last: 2, epoch: page.body.epoch });
   });
 
   it('starts a stream without `after` from now, announcing the newest seq', async () => {
@@ -183,7 +183,12 @@ describe.each<StoreKind>(['redis', 'memory'])('the account event feed on the %s 
     first.close();
     const missed = [await game.move(), await game.move(), await game.move()];
     // A browser reconnects to the same URL (with ?after=0) and sends the last id it saw.
-    const again = await openFeed(run.url, game.y.token, { format: 'sse', after: 0, lastEventId: 3 });
+    const again = await openFeed(run.url, game.y.token, {
+      format: 'sse',
+      after: 0,
+      lastEventId: seen[2]!.id,
+    });
+    expect(seen[2]!.id).toMatch(/^[A-Za-z0-9_-]+:3$/);
     expect(again.last).toBe(3);
     const caughtUp = await take(again, 3);
     expect(seqs(caughtUp)).toEqual([4, 5, 6]);
@@ -205,6 +210,7 @@ describe.each<StoreKind>(['redis', 'memory'])('the account event feed on the %s 
       expect(beyond.body).toMatchObject({ field: 'after', last: 2 });
       expectProblem(await get('?after=-1', accept), 400, 'INVALID_INPUT');
       expectProblem(await get('?after=two', accept), 400, 'INVALID_INPUT');
+      expectProblem(await get('?after=1&epoch=not%20an%20epoch', accept), 400, 'INVALID_INPUT');
     }
     const header = await get('', 'text/event-stream', { 'Last-Event-ID': '9' });
     expectProblem(header, 400, 'INVALID_INPUT');
@@ -245,17 +251,28 @@ describe.each<StoreKind>(['redis', 'memory'])('feed retention on the %s store', 
         .send({ to: bob.username, kind: 'kalah' })
         .expect(201);
     await challenge(); // bob's seq 1
-    clock += 8 * DAY;
-    await challenge(); // bob's seq 2; seq 1 is now older than the 7 days kept
+    clock += 20 * DAY;
+    await challenge(); // bob's seq 2; seq 1 is 20 days old and kept
+    expect(
+      (
+        await request(run.url)
+          .get('/api/v1/account/events?after=0')
+          .set(bob.auth)
+          .set('Accept', 'application/json')
+          .expect(200)
+      ).body.events.map((e: { seq: number }) => e.seq),
+    ).toEqual([1, 2]);
+    clock += 2 * DAY;
+    await challenge(); // bob's seq 3; seq 1 is now older than the 21 days kept
     const get = (query: string, accept: string) =>
       request(run.url).get(`/api/v1/account/events${query}`).set(bob.auth).set('Accept', accept);
     for (const accept of ['application/json', 'application/x-ndjson', 'text/event-stream']) {
       const expired = await get('?after=0', accept);
       expectProblem(expired, 410, 'EVENTS_EXPIRED');
-      expect(expired.body).toMatchObject({ first: 2, last: 2 });
+      expect(expired.body).toMatchObject({ first: 2, last: 3 });
     }
     const kept = await get('?after=1', 'application/json').expect(200);
-    expect(kept.body.events.map((e: { seq: number }) => e.seq)).toEqual([2]);
+    expect(kept.body.events.map((e: { seq: number }) => e.seq)).toEqual([2, 3]);
     const resumed = await openFeed(run.url, bob.token, { format: 'sse', lastEventId: 1 });
     const [event] = await take(resumed, 1);
     expect(event!.data.seq).toBe(2);

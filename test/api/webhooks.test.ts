@@ -4,7 +4,7 @@
 // until 24 h after the event; the SSRF guard refuses private targets at registration and delivery.
 // Time moves on an injected clock (no fake timers); `deliverWebhooks` drives the worker.
 import request from 'supertest';
-import { retryDelayMs, RETRY_WINDOW_MS, WebhookWorker } from '../../src/service/webhooks';
+import { retryDelayMs, RETRY_WINDOW_MS, WebhookWorker } from '../../src/service/webhook-worker';
 import { verifyWebhookSignature } from '../../src/service/webhook-signature';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, gql, type Running, type StoreKind } from '../support/app';
@@ -16,6 +16,7 @@ const harness = appHarness();
 afterAll(() => harness.stopAll());
 
 const SECOND = 1000;
+const DAY = 24 * 60 * 60 * SECOND;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Two bots, x and y; `start` makes a Kalah game by x's direct challenge (x moves first). */
@@ -74,6 +75,7 @@ describe.each<StoreKind>(['redis', 'memory'])('webhooks on the %s store', (store
     receiver.requests.length = 0;
     receiver.accepted.length = 0;
     receiver.answer = 200;
+    receiver.delayMs = 0;
   });
 
   it('delivers every event of the feed once, in order, each signed with the endpoint’s secret', async () => {
@@ -238,6 +240,90 @@ describe.each<StoreKind>(['redis', 'memory'])('webhooks on the %s store', (store
     await game.move();
     expect(await run.app.deliverWebhooks()).toBe(1);
     expect(receiver.accepted.map((r) => [r.payload.seq, r.payload.type])).toEqual([[3, 'game.moved']]);
+  });
+
+  it('logs a skipped entry for events trimmed before they could be sent, then goes on', async () => {
+    const t0 = Date.parse('2031-06-01T00:00:00.000Z');
+    let clock = t0;
+    const run = await harness.start(store, { now: () => new Date(clock) });
+    const [x, y] = [await signUp(run.app, 'x'), await signUp(run.app, 'y')];
+    const hook = await register(run, x, { url: receiver.url() });
+    const game = duel(run, x, y);
+    await game.start(); // x's seqs 1 and 2, at t0
+    // No node delivers for longer than the feed keeps events (21 days).
+    clock += 20 * DAY;
+    await game.move(); // seq 3: seqs 1 and 2 are 20 days old, still kept
+    const kept = async () => (await run.storage.feed.read(x.id, 0, 10)).events.map((e) => e.seq);
+    expect(await kept()).toEqual([1, 2, 3]);
+    clock += 2 * DAY;
+    await game.move(); // seq 4 at 22 days: 1 and 2 are trimmed, 3 (2 days old) stays
+    expect(await kept()).toEqual([3, 4]);
+    expect(await run.app.deliverWebhooks()).toBe(2);
+    expect(receiver.accepted.map((r) => r.payload.seq)).toEqual([3, 4]);
+    const attempts = (await log(run, x, hook.id)).items.reverse();
+    expect(attempts.map((a) => [a.outcome, a.seq, a.lastSeq, a.reason, a.type])).toEqual([
+      ['skipped', 1, 2, 'trimmed', null],
+      ['delivered', 3, null, null, 'game.moved'],
+      ['delivered', 4, null, null, 'game.moved'],
+    ]);
+    expect(attempts[0]).toMatchObject({ attempt: 0, statusCode: null, redelivery: false });
+    expect(attempts[0]!.error).toMatch(/Events 1–2 were trimmed from the feed/);
+    // A skipped entry is no delivery: there is nothing to send again.
+    const again = await request(run.url)
+      .post(`/api/v1/account/webhooks/${hook.id}/deliveries/${attempts[0]!.deliveryId}/redeliver`)
+      .set(x.auth);
+    expectProblem(again, 410, 'EVENTS_EXPIRED');
+    expect(receiver.requests).toHaveLength(2);
+  });
+
+  it('sends an endpoint’s backlog back to back on one kept-alive connection, in order', async () => {
+    const run = await harness.start(store);
+    const [x, y] = [await signUp(run.app, 'x'), await signUp(run.app, 'y')];
+    await register(run, x, { url: receiver.url() });
+    const game = duel(run, x, y);
+    await game.start();
+    for (let i = 0; i < 8; i++) await game.move();
+    const feed = await feedOf(run, x);
+    receiver.connections = 0;
+    // One run delivers the whole backlog: no waiting for the next look.
+    expect(await run.app.deliverWebhooks()).toBe(feed.last);
+    expect(receiver.accepted.map((r) => r.payload.seq)).toEqual(feed.events.map((e) => e.seq));
+    expect(receiver.connections).toBe(1);
+    // The connection stays open for the next events.
+    await game.resign();
+    const later = await feedOf(run, x);
+    expect(later.last).toBeGreaterThan(feed.last);
+    expect(await run.app.deliverWebhooks()).toBe(later.last - feed.last);
+    expect(receiver.connections).toBe(1);
+    expect(receiver.accepted.map((r) => r.payload)).toEqual(
+      later.events.map((e) => ({ account: x.id, ...e })),
+    );
+  });
+
+  it('serves many endpoints at once, never two requests to one endpoint, each in order', async () => {
+    const run = await harness.start(store, {
+      webhooks: { allowPrivate: true, intervalMs: 0, concurrency: 4 },
+    });
+    const players = await Promise.all(Array.from({ length: 8 }, (_, i) => signUp(run.app, `p${i}`)));
+    for (const p of players) await register(run, p, { url: receiver.url(`/${p.id}`) });
+    for (let i = 0; i < players.length; i += 2) {
+      const game = duel(run, players[i]!, players[i + 1]!);
+      await game.start();
+      for (let m = 0; m < 4; m++) await game.move();
+    }
+    receiver.delayMs = 20;
+    receiver.maxInFlightPerPath = 0;
+    receiver.maxInFlight = 0;
+    const feeds = await Promise.all(players.map((p) => feedOf(run, p)));
+    expect(await run.app.deliverWebhooks()).toBe(feeds.reduce((n, f) => n + f.last, 0));
+    players.forEach((p, i) => {
+      const got = receiver.accepted.filter((r) => r.payload.account === p.id).map((r) => r.payload.seq);
+      expect(got).toEqual(feeds[i]!.events.map((e) => e.seq));
+    });
+    expect(receiver.maxInFlightPerPath).toBe(1);
+    // Endpoints were served side by side, up to the concurrency.
+    expect(receiver.maxInFlight).toBeGreaterThan(1);
+    expect(receiver.maxInFlight).toBeLessThanOrEqual(4);
   });
 
   it('delivers only the event types an endpoint asks for', async () => {
@@ -464,7 +550,8 @@ describe.each<StoreKind>(['redis', 'memory'])('webhooks on the %s store', (store
 
 describe('webhook signatures', () => {
   const secret = 'whsec_0123456789abcdefghij';
-  const body = '{"account":"ann","seq":1,"type":"game.started","at":"2031-01-01T00:00:00.000Z","data":{}}';
+  const body =
+    '{"account":"ann","epoch":"e1","seq":1,"type":"game.started","at":"2031-01-01T00:00:00.000Z","data":{}}';
   const timestamp = 1_900_000_000;
   const now = timestamp * 1000;
   let signature = '';
@@ -473,7 +560,13 @@ describe('webhook signatures', () => {
     const receiver = await startReceiver();
     // send() needs no storage.
     const worker = new WebhookWorker({} as never, () => new Date(now), { allowPrivate: true });
-    const event = { seq: 1, type: 'game.started' as const, at: '2031-01-01T00:00:00.000Z', data: {} };
+    const event = {
+      seq: 1,
+      epoch: 'e1',
+      type: 'game.started' as const,
+      at: '2031-01-01T00:00:00.000Z',
+      data: {},
+    };
     const hook = {
       id: 'x',
       account: 'ann',
@@ -572,6 +665,11 @@ describe('webhooks across nodes (Redis)', () => {
     receiver.answer = 200;
     expect(await b.app.deliverWebhooks()).toBe(2);
     expect(receiver.accepted.map((r) => r.payload.seq)).toEqual([1, 2]);
+    // The abandoned attempt and the other node's are one delivery: one Boardhost-Delivery id.
+    const [abandoned, redelivered] = receiver.requests.filter((r) => r.payload.seq === 1);
+    expect(abandoned?.answered).toBe('nothing');
+    expect(redelivered?.headers['boardhost-delivery']).toMatch(UUID);
+    expect(redelivered?.headers['boardhost-delivery']).toBe(abandoned?.headers['boardhost-delivery']);
     // The abandoned attempt was not logged; the delivery kept no state from it.
     const attempts = (await log(b, x, hook.id)).items;
     expect(attempts.map((t) => [t.seq, t.attempt, t.outcome])).toEqual([

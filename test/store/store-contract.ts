@@ -551,9 +551,15 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         const received = notice([b], 'challenge.received', { challenge: challenge.id });
         await storage.challenges.createChallenge(challenge, [received]);
         expect(await storage.challenges.getChallenge(challenge.id)).toEqual(challenge);
-        expect(await storage.feed.read(b, 0, 10)).toEqual({
+        expect(await storage.feed.read(b, 0, 10)).toMatchObject({
           events: [
-            { seq: 1, type: 'challenge.received', at: received.at, data: { challenge: challenge.id } },
+            {
+              seq: 1,
+              epoch: expect.any(String),
+              type: 'challenge.received',
+              at: received.at,
+              data: { challenge: challenge.id },
+            },
           ],
           last: 1,
           first: 1,
@@ -822,21 +828,32 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         });
         await storage.feed.append([n1, n2]);
         await storage.feed.append([n3]);
+        const { epoch } = await storage.feed.read(a, 0, 0);
+        expect(epoch).toMatch(/^[A-Za-z0-9_-]{1,32}$/);
+        const epochs = [{ id: epoch, since: 0 }];
         const events: FeedEvent[] = [
-          { seq: 1, type: n1.type, at: n1.at, data: n1.data },
-          { seq: 2, type: n2.type, at: n2.at, data: n2.data },
-          { seq: 3, type: n3.type, at: n3.at, data: n3.data },
+          { seq: 1, epoch, type: n1.type, at: n1.at, data: n1.data },
+          { seq: 2, epoch, type: n2.type, at: n2.at, data: n2.data },
+          { seq: 3, epoch, type: n3.type, at: n3.at, data: n3.data },
         ];
-        expect(await storage.feed.read(a, 0, 10)).toEqual({ events, last: 3, first: 1 });
-        expect(await storage.feed.read(a, 1, 1)).toEqual({ events: [events[1]], last: 3, first: 1 });
-        expect(await storage.feed.read(a, 3, 10)).toEqual({ events: [], last: 3, first: 1 });
-        expect(await storage.feed.read(a, 0, 0)).toEqual({ events: [], last: 3, first: 1 });
+        const page = { last: 3, first: 1, epoch, epochs };
+        expect(await storage.feed.read(a, 0, 10)).toEqual({ events, ...page });
+        expect(await storage.feed.read(a, 1, 1)).toEqual({ events: [events[1]], ...page });
+        expect(await storage.feed.read(a, 3, 10)).toEqual({ events: [], ...page });
+        expect(await storage.feed.read(a, 0, 0)).toEqual({ events: [], ...page });
         const forB = await storage.feed.read(b, 0, 10);
         expect(forB.events.map((e) => [e.seq, e.type])).toEqual([
           [1, 'challenge.received'],
           [2, 'game.finished'],
         ]);
-        expect(await storage.feed.read(uid('nobody'), 0, 10)).toEqual({ events: [], last: 0, first: 1 });
+        const nobody = await storage.feed.read(uid('nobody'), 0, 10);
+        expect(nobody).toEqual({
+          events: [],
+          last: 0,
+          first: 1,
+          epoch: nobody.epoch,
+          epochs: [{ id: nobody.epoch, since: 0 }],
+        });
         await storage.feed.append([]);
         expect((await storage.feed.read(a, 0, 10)).last).toBe(3);
       });
@@ -859,9 +876,12 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         await storage.feed.append([at(t0 + 10 * FEED_RETENTION_MS)]);
         page = await storage.feed.read(a, 0, 10);
         expect(page).toEqual({
+          epoch: page.epoch,
+          epochs: [{ id: page.epoch, since: 0 }],
           events: [
             {
               seq: 6,
+              epoch: page.epoch,
               type: 'game.moved',
               at: iso(t0 + 10 * FEED_RETENTION_MS),
               data: { ms: t0 + 10 * FEED_RETENTION_MS },
@@ -872,6 +892,40 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         });
         // Trimming is per feed: b had no newer event, so it keeps its old one.
         expect((await storage.feed.read(b, 0, 10)).events.map((e) => e.seq)).toEqual([1]);
+      });
+
+      it('trims by age only: a feed busier than any length cap keeps every event of the retention', async () => {
+        const a = uid('a');
+        const t0 = Date.parse('2021-01-01T00:00:00.000Z');
+        const burst = (from: number, count: number) =>
+          Array.from({ length: count }, (_, i) =>
+            notice([a], 'game.moved', { i: from + i }, iso(t0 + from + i)),
+          );
+        for (let i = 0; i < 12_000; i += 3_000) await storage.feed.append(burst(i, 3_000));
+        let page = await storage.feed.read(a, 0, 1);
+        expect([page.first, page.last, page.events[0]?.data]).toEqual([1, 12_000, { i: 0 }]);
+        // The first event leaves only once it is older than the retention.
+        await storage.feed.append([notice([a], 'game.moved', {}, iso(t0 + FEED_RETENTION_MS))]);
+        page = await storage.feed.read(a, 0, 1);
+        expect([page.first, page.last]).toEqual([1, 12_001]);
+        await storage.feed.append([notice([a], 'game.moved', {}, iso(t0 + FEED_RETENTION_MS + 10))]);
+        page = await storage.feed.read(a, 0, 1);
+        expect([page.first, page.last]).toEqual([11, 12_002]);
+      });
+
+      it('keeps one epoch per feed across appends and reads, carried by every event, stored and live', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const { updates } = await collectFeed(storage, a, 2);
+        await storage.feed.append([notice([a, b], 'game.started')]);
+        const first = await storage.feed.read(a, 0, 10);
+        await storage.feed.append([notice([a], 'game.moved')]);
+        const second = await storage.feed.read(a, 0, 10);
+        expect(second.epoch).toBe(first.epoch);
+        expect(second.epochs).toEqual([{ id: first.epoch, since: 0 }]);
+        expect(second.events.map((e) => e.epoch)).toEqual([first.epoch, first.epoch]);
+        expect((await updates).map((e) => e.epoch)).toEqual([first.epoch, first.epoch]);
+        const other = await storage.feed.read(b, 0, 10);
+        expect(other.events.map((e) => e.epoch)).toEqual([other.epoch]);
       });
 
       it('delivers appended events live and in order to the account’s subscribers only', async () => {
@@ -913,7 +967,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect(await storage.games.update(next, 0, key, [moved])).toEqual({ status: 'updated' });
         expect([await last(a), await last(b)]).toEqual([2, 2]);
         expect((await storage.feed.read(a, 1, 10)).events).toEqual([
-          { seq: 2, type: 'game.moved', at: moved.at, data: { ply: 1 } },
+          { seq: 2, epoch: expect.any(String), type: 'game.moved', at: moved.at, data: { ply: 1 } },
         ]);
         const replay = await storage.games.update(advanced(next), 1, key, [notice([a, b])]);
         expect(replay.status).toBe('replayed');
@@ -1244,6 +1298,9 @@ export function sampleAttempt(overrides: Partial<NewDeliveryAttempt> = {}): NewD
   return {
     deliveryId: uid('d'),
     seq: 1,
+    epoch: null,
+    lastSeq: null,
+    reason: null,
     type: 'game.moved',
     attempt: 1,
     at: iso(Date.now()),
@@ -1284,6 +1341,8 @@ function describeWebhookContract(store: () => Storage): void {
   }
   const event = (account: string, at: number, type: FeedEventType = 'game.moved') =>
     storage.feed.append([notice([account], type, {}, iso(at))]);
+  /** The account's feed epoch (endpoint cursors name it). */
+  const epochOf = async (account: string) => (await storage.feed.read(account, 0, 0)).epoch;
 
   it('starts an endpoint at its account’s newest seq; reads, lists oldest first, deletes with its log', async () => {
     const [a, b] = [uid('a'), uid('b')];
@@ -1291,17 +1350,18 @@ function describeWebhookContract(store: () => Storage): void {
     await event(a, t);
     await event(a, t);
     const w1 = sampleWebhook(a, { createdAt: iso(t), events: ['game.moved', 'game.finished'] });
-    expect(await storage.webhooks.createWebhook(w1, 10)).toEqual({ cursor: 2, pending: null });
+    const e = await epochOf(a);
+    expect(await storage.webhooks.createWebhook(w1, 10)).toEqual({ cursor: 2, epoch: e, pending: null });
     made.push(w1.id);
     const w2 = await hook(a, { createdAt: iso(t + SECOND) });
     const w3 = await hook(b);
     expect(await storage.webhooks.getWebhook(w1.id)).toEqual({
       webhook: w1,
-      state: { cursor: 2, pending: null },
+      state: { cursor: 2, epoch: e, pending: null },
     });
     expect(await storage.webhooks.getWebhook(w3.id)).toEqual({
       webhook: w3,
-      state: { cursor: 0, pending: null },
+      state: { cursor: 0, epoch: await epochOf(b), pending: null },
     });
     expect((await storage.webhooks.listWebhooks(a)).map((r) => r.webhook)).toEqual([w1, w2]);
     expect(await storage.webhooks.listWebhooks(uid('nobody'))).toEqual([]);
@@ -1324,25 +1384,30 @@ function describeWebhookContract(store: () => Storage): void {
     expect(await storage.webhooks.listWebhooks(a)).toHaveLength(2);
     await hook(b);
     await storage.webhooks.deleteWebhook(first.id);
-    expect(await storage.webhooks.createWebhook(third, 2)).toEqual({ cursor: 0, pending: null });
+    expect(await storage.webhooks.createWebhook(third, 2)).toEqual({
+      cursor: 0,
+      epoch: await epochOf(a),
+      pending: null,
+    });
     made.push(third.id);
   });
 
   it('claims an endpoint once its feed moves past its cursor, one claim per lease', async () => {
     const a = uid('a');
     const w = await hook(a);
+    const e = await epochOf(a);
     const t = Date.now();
     expect(await claim(t, [w.id])).toEqual([]);
     await event(a, t);
     const [first, ...none] = await claim(t, [w.id]);
     expect(none).toEqual([]);
-    expect(first).toMatchObject({ webhook: w, state: { cursor: 0, pending: null } });
+    expect(first).toMatchObject({ webhook: w, state: { cursor: 0, epoch: e, pending: null } });
     expect(await claim(t + SECOND, [w.id])).toEqual([]);
     // The claimer died: after the lease another claim gets it, and the first lease is void.
     const [second] = await claim(t + LEASE, [w.id]);
     expect(second?.lease).toEqual(expect.any(String));
     expect(second?.lease).not.toBe(first?.lease);
-    const done = { cursor: 1, pending: null };
+    const done = { cursor: 1, epoch: e, pending: null };
     expect(await storage.webhooks.release(w.id, first!.lease, done, [sampleAttempt()], iso(t))).toBe(false);
     expect(await storage.webhooks.deliveryLog(w.id, 10)).toEqual({ items: [], next: null });
     expect(await storage.webhooks.release(w.id, second!.lease, done, [], iso(t + LEASE))).toBe(true);
@@ -1367,41 +1432,100 @@ function describeWebhookContract(store: () => Storage): void {
   it('keeps a pending retry until its next attempt; a cursor behind the feed is due at once', async () => {
     const a = uid('a');
     const w = await hook(a);
+    const e = await epochOf(a);
     const t = Date.now();
     await event(a, t);
     await event(a, t);
     const [c1] = await claim(t, [w.id]);
     const pending = { seq: 1, deliveryId: uid('d'), attempts: 1, nextAttemptAt: iso(t + 10 * SECOND) };
-    expect(await storage.webhooks.release(w.id, c1!.lease, { cursor: 0, pending }, [], iso(t))).toBe(true);
+    expect(
+      await storage.webhooks.release(w.id, c1!.lease, { cursor: 0, epoch: e, pending }, [], iso(t)),
+    ).toBe(true);
     expect(await claim(t + 9 * SECOND, [w.id])).toEqual([]);
     const [c2] = await claim(t + 10 * SECOND, [w.id]);
-    expect(c2?.state).toEqual({ cursor: 0, pending });
+    expect(c2?.state).toEqual({ cursor: 0, epoch: e, pending });
     const now = iso(t + 10 * SECOND);
-    expect(await storage.webhooks.release(w.id, c2!.lease, { cursor: 1, pending: null }, [], now)).toBe(true);
+    expect(
+      await storage.webhooks.release(w.id, c2!.lease, { cursor: 1, epoch: e, pending: null }, [], now),
+    ).toBe(true);
     const [c3] = await claim(t + 10 * SECOND, [w.id]);
-    expect(c3?.state).toEqual({ cursor: 1, pending: null });
-    expect(await storage.webhooks.release(w.id, c3!.lease, { cursor: 2, pending: null }, [], now)).toBe(true);
+    expect(c3?.state).toEqual({ cursor: 1, epoch: e, pending: null });
+    expect(
+      await storage.webhooks.release(w.id, c3!.lease, { cursor: 2, epoch: e, pending: null }, [], now),
+    ).toBe(true);
     expect(await claim(t + DAY, [w.id])).toEqual([]);
   });
 
   it('sees events appended during a claim when released; a retry keeps its time whatever is appended', async () => {
     const a = uid('a');
     const w = await hook(a);
+    const e = await epochOf(a);
     const t = Date.now();
     await event(a, t);
     const [c1] = await claim(t, [w.id]);
     await event(a, t + SECOND);
-    expect(await storage.webhooks.release(w.id, c1!.lease, { cursor: 1, pending: null }, [], iso(t))).toBe(
-      true,
-    );
+    expect(
+      await storage.webhooks.release(w.id, c1!.lease, { cursor: 1, epoch: e, pending: null }, [], iso(t)),
+    ).toBe(true);
     const [c2] = await claim(t + SECOND, [w.id]);
     expect(c2?.state.cursor).toBe(1);
     const pending = { seq: 2, deliveryId: uid('d'), attempts: 1, nextAttemptAt: iso(t + 60 * SECOND) };
-    await storage.webhooks.release(w.id, c2!.lease, { cursor: 1, pending }, [], iso(t + SECOND));
+    await storage.webhooks.release(w.id, c2!.lease, { cursor: 1, epoch: e, pending }, [], iso(t + SECOND));
     await event(a, t + 2 * SECOND);
     expect(await claim(t + 2 * SECOND, [w.id])).toEqual([]);
     expect(await claim(t + 59 * SECOND, [w.id])).toEqual([]);
     expect((await claim(t + 60 * SECOND, [w.id])).map((c) => c.state.pending)).toEqual([pending]);
+  });
+
+  it('saves progress at a checkpoint and extends the lease, keeping the claim; a lost lease saves nothing', async () => {
+    const a = uid('a');
+    const w = await hook(a);
+    const e = await epochOf(a);
+    const t = Date.now();
+    for (let i = 0; i < 3; i++) await event(a, t);
+    const [c] = await claim(t, [w.id]);
+    const d1 = sampleAttempt({ seq: 1, epoch: e });
+    const at = (ms: number) => iso(t + ms);
+    expect(
+      await storage.webhooks.checkpoint(
+        w.id,
+        c!.lease,
+        { cursor: 1, epoch: e, pending: null },
+        [d1],
+        at(20 * SECOND),
+        LEASE,
+      ),
+    ).toBe(true);
+    expect((await storage.webhooks.getWebhook(w.id))?.state).toEqual({ cursor: 1, epoch: e, pending: null });
+    expect((await storage.webhooks.deliveryLog(w.id, 10)).items).toEqual([{ n: 1, ...d1 }]);
+    // The lease now ends at 20 s + LEASE, not at LEASE: nobody else claims it before.
+    expect(await claim(t + LEASE, [w.id])).toEqual([]);
+    expect(await claim(t + 20 * SECOND + LEASE - 1, [w.id])).toEqual([]);
+    const d2 = sampleAttempt({ seq: 2, epoch: e });
+    expect(
+      await storage.webhooks.release(
+        w.id,
+        c!.lease,
+        { cursor: 2, epoch: e, pending: null },
+        [d2],
+        at(21 * SECOND),
+      ),
+    ).toBe(true);
+    // Released behind its feed: due again at once, and a new claim voids the old lease.
+    const [again] = await claim(t + 21 * SECOND, [w.id]);
+    expect(again?.state).toEqual({ cursor: 2, epoch: e, pending: null });
+    expect(
+      await storage.webhooks.checkpoint(
+        w.id,
+        c!.lease,
+        { cursor: 3, epoch: e, pending: null },
+        [sampleAttempt()],
+        at(22 * SECOND),
+        LEASE,
+      ),
+    ).toBe(false);
+    expect((await storage.webhooks.getWebhook(w.id))?.state.cursor).toBe(2);
+    expect((await storage.webhooks.deliveryLog(w.id, 10)).items.map((i) => i.n)).toEqual([2, 1]);
   });
 
   it('never gives one endpoint to two of several concurrent claimers', async () => {
@@ -1425,11 +1549,12 @@ function describeWebhookContract(store: () => Storage): void {
   it('forgets a deleted endpoint: no release, no claim', async () => {
     const a = uid('a');
     const w = await hook(a);
+    const e = await epochOf(a);
     const t = Date.now();
     await event(a, t);
     const [c] = await claim(t, [w.id]);
     expect(await storage.webhooks.deleteWebhook(w.id)).toBe(true);
-    const done = { cursor: 1, pending: null };
+    const done = { cursor: 1, epoch: e, pending: null };
     expect(await storage.webhooks.release(w.id, c!.lease, done, [sampleAttempt()], iso(t))).toBe(false);
     await event(a, t);
     expect(await claim(t + 2 * LEASE, [w.id])).toEqual([]);
@@ -1440,6 +1565,7 @@ function describeWebhookContract(store: () => Storage): void {
   it('logs attempts newest first with a cursor, and finds the newest attempt of a delivery', async () => {
     const a = uid('a');
     const [w, other] = [await hook(a), await hook(a)];
+    const e = await epochOf(a);
     const t = Date.now();
     await event(a, t);
     const [c] = await claim(t, [w.id]);
@@ -1459,7 +1585,13 @@ function describeWebhookContract(store: () => Storage): void {
       outcome: 'failed',
     });
     expect(
-      await storage.webhooks.release(w.id, c!.lease, { cursor: 1, pending: null }, [a1, a2], iso(t)),
+      await storage.webhooks.release(
+        w.id,
+        c!.lease,
+        { cursor: 1, epoch: e, pending: null },
+        [a1, a2],
+        iso(t),
+      ),
     ).toBe(true);
     const a3 = sampleAttempt({ redelivery: true, type: 'game.finished' });
     expect(await storage.webhooks.logAttempt(w.id, a3)).toEqual({ n: 3, ...a3 });

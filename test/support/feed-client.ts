@@ -17,6 +17,8 @@ export interface FeedConnection {
   readonly response: Response;
   /** The `ready` message's starting seq. */
   readonly last: number;
+  /** The `ready` message's feed epoch. */
+  readonly epoch: string;
   /** SSE only: the `retry:` hint. */
   readonly retry: number | undefined;
   /** The next message after `ready`; rejects when none comes within `timeoutMs` or the stream ends. */
@@ -33,8 +35,10 @@ export interface OpenFeedOptions {
   readonly format: FeedFormat;
   /** `?after=` */
   readonly after?: number;
-  /** SSE `Last-Event-ID` header. */
-  readonly lastEventId?: number;
+  /** `&epoch=` (with `after`) */
+  readonly epoch?: string;
+  /** SSE `Last-Event-ID` header: `<epoch>:<seq>`, or a bare seq. */
+  readonly lastEventId?: number | string;
 }
 
 /** Opens the feed of the account behind `token`; fails unless it answers 200 and a `ready` message. */
@@ -44,7 +48,10 @@ export async function openFeed(
   options: OpenFeedOptions,
 ): Promise<FeedConnection> {
   const controller = new AbortController();
-  const query = options.after === undefined ? '' : `?after=${options.after}`;
+  const query =
+    options.after === undefined
+      ? ''
+      : `?after=${options.after}${options.epoch === undefined ? '' : `&epoch=${options.epoch}`}`;
   const response = await fetch(`${url}/api/v1/account/events${query}`, {
     headers: {
       authorization: `Bearer ${token}`,
@@ -104,6 +111,7 @@ export async function openFeed(
   return {
     response,
     last: ready.data.last,
+    epoch: ready.data.epoch,
     get retry() {
       return retry;
     },

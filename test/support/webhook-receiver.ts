@@ -1,6 +1,7 @@
 // A webhook receiver for tests: a real express server on 127.0.0.1 that records each request's raw
 // body and headers, answers with a chosen status (or not at all), and can be stopped and started
-// again on the same port.
+// again on the same port. It counts the TCP connections it accepted (keep-alive) and the requests
+// in flight per path at once (one endpoint gets one at a time), and can answer after a delay.
 import express from 'express';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { createServer } from 'node:http';
@@ -13,6 +14,7 @@ export interface Received {
   readonly body: string;
   readonly payload: {
     account: string;
+    epoch: string;
     seq: number;
     type: string;
     at: string;
@@ -29,6 +31,14 @@ export interface Receiver {
   readonly accepted: Received[];
   /** The status to answer with (default 200), or 'hang' to never answer. */
   answer: number | 'hang';
+  /** Milliseconds to wait before answering (default 0). */
+  delayMs: number;
+  /** TCP connections accepted since start (or since set to 0). */
+  connections: number;
+  /** The most requests to one path that were in flight at once (set to 0 to measure anew). */
+  maxInFlightPerPath: number;
+  /** The most requests in flight at once, all paths together (set to 0 to measure anew). */
+  maxInFlight: number;
   readonly port: number;
   url(path?: string): string;
   /** Closes the port (connections are refused until `start`). */
@@ -43,9 +53,21 @@ export async function startReceiver(): Promise<Receiver> {
   const requests: Received[] = [];
   const accepted: Received[] = [];
   const app = express();
-  app.post('/{*path}', express.raw({ type: () => true, limit: '1mb' }), (req, res) => {
+  const inFlight = new Map<string, number>();
+  let total = 0;
+  app.post('/{*path}', express.raw({ type: () => true, limit: '1mb' }), async (req, res) => {
     const body = (req.body as Buffer).toString('utf8');
     const answer = receiver.answer;
+    const now = (inFlight.get(req.path) ?? 0) + 1;
+    inFlight.set(req.path, now);
+    receiver.maxInFlightPerPath = Math.max(receiver.maxInFlightPerPath, now);
+    total += 1;
+    receiver.maxInFlight = Math.max(receiver.maxInFlight, total);
+    res.on('close', () => {
+      inFlight.set(req.path, (inFlight.get(req.path) ?? 1) - 1);
+      total -= 1;
+    });
+    if (receiver.delayMs > 0) await new Promise((r) => setTimeout(r, receiver.delayMs));
     const received: Received = {
       headers: req.headers,
       body,
@@ -57,7 +79,8 @@ export async function startReceiver(): Promise<Receiver> {
     if (answer >= 200 && answer < 300) accepted.push(received);
     res.status(answer).send('ok');
   });
-  let server: Server = createServer(app);
+  const count = (server: Server) => server.on('connection', () => (receiver.connections += 1));
+  let server: Server = count(createServer(app));
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
       server.once('error', reject);
@@ -68,6 +91,10 @@ export async function startReceiver(): Promise<Receiver> {
     requests,
     accepted,
     answer: 200,
+    delayMs: 0,
+    connections: 0,
+    maxInFlightPerPath: 0,
+    maxInFlight: 0,
     port,
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
     stop: async () => {
@@ -75,7 +102,7 @@ export async function startReceiver(): Promise<Receiver> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
     start: async () => {
-      server = createServer(app);
+      server = count(createServer(app));
       await listen(port);
     },
     waitForAccepted: async (count, ms = 5000) => {

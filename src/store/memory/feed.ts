@@ -1,12 +1,30 @@
+import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
-import { FEED_RETENTION_MS, type EventFeed, type FeedEvent, type FeedPage, type Notice } from '../store';
+import {
+  FEED_RETENTION_MS,
+  type EventFeed,
+  type FeedEvent,
+  type FeedOptions,
+  type FeedPage,
+  type Notice,
+} from '../store';
 
-/** Per-account feeds in this process, trimmed by age like the Redis streams. */
+interface MemoryFeed {
+  last: number;
+  /** One epoch for the feed's life: this process's memory cannot come back older. */
+  readonly epoch: string;
+  events: FeedEvent[];
+}
+
+/** Per-account feeds in this process, trimmed by age only, like the Redis streams. */
 export class MemoryEventFeed implements EventFeed {
-  private readonly feeds = new Map<string, { last: number; events: FeedEvent[] }>();
+  private readonly feeds = new Map<string, MemoryFeed>();
   private readonly emitter = new EventEmitter().setMaxListeners(0);
+  private readonly retentionMs: number;
 
-  constructor(private readonly retentionMs = FEED_RETENTION_MS) {}
+  constructor(options: FeedOptions = {}) {
+    this.retentionMs = options.retentionMs ?? FEED_RETENTION_MS;
+  }
 
   async append(notices: readonly Notice[]): Promise<void> {
     this.appendNow(notices);
@@ -16,12 +34,14 @@ export class MemoryEventFeed implements EventFeed {
   appendNow(notices: readonly Notice[]): void {
     for (const notice of notices) {
       for (const account of new Set(notice.to)) {
-        let feed = this.feeds.get(account);
-        if (!feed) {
-          feed = { last: 0, events: [] };
-          this.feeds.set(account, feed);
-        }
-        const event: FeedEvent = { seq: ++feed.last, type: notice.type, at: notice.at, data: notice.data };
+        const feed = this.feed(account);
+        const event: FeedEvent = {
+          seq: ++feed.last,
+          epoch: feed.epoch,
+          type: notice.type,
+          at: notice.at,
+          data: notice.data,
+        };
         const cutoff = Date.parse(notice.at) - this.retentionMs;
         while (feed.events.length > 0 && Date.parse((feed.events[0] as FeedEvent).at) < cutoff) {
           feed.events.shift();
@@ -33,18 +53,21 @@ export class MemoryEventFeed implements EventFeed {
     }
   }
 
-  /** The newest seq of the account's feed (0 when it never had an event), read synchronously. */
-  lastSeq(account: string): number {
-    return this.feeds.get(account)?.last ?? 0;
+  /** The newest seq and the epoch of the account's feed, read synchronously. */
+  head(account: string): { readonly last: number; readonly epoch: string } {
+    const feed = this.feed(account);
+    return { last: feed.last, epoch: feed.epoch };
   }
 
   async read(account: string, after: number, limit: number): Promise<FeedPage> {
-    const feed = this.feeds.get(account) ?? { last: 0, events: [] };
+    const feed = this.feed(account);
     const events = feed.events.filter((e) => e.seq > after).slice(0, limit);
     return {
       events: JSON.parse(JSON.stringify(events)) as FeedEvent[],
       last: feed.last,
       first: feed.events[0]?.seq ?? feed.last + 1,
+      epoch: feed.epoch,
+      epochs: [{ id: feed.epoch, since: 0 }],
     };
   }
 
@@ -54,5 +77,14 @@ export class MemoryEventFeed implements EventFeed {
     return async () => {
       this.emitter.off(account, handler);
     };
+  }
+
+  private feed(account: string): MemoryFeed {
+    let feed = this.feeds.get(account);
+    if (!feed) {
+      feed = { last: 0, epoch: randomBytes(9).toString('base64url'), events: [] };
+      this.feeds.set(account, feed);
+    }
+    return feed;
   }
 }

@@ -1,5 +1,5 @@
 import { createLimiter } from '../limiter';
-import type { Storage } from '../store';
+import type { FeedOptions, Storage } from '../store';
 import { MemoryAccountStore } from './accounts';
 import { MemoryChallengeStore } from './challenges';
 import { MemoryClockStore } from './clocks';
@@ -17,9 +17,9 @@ export { MemorySeekStore } from './seeks';
 export { MemoryWebhookStore } from './webhooks';
 
 /** The embedded storage: games, accounts, challenges, feeds and live updates in this process. */
-export function createMemoryStorage(now?: () => number): Storage {
+export function createMemoryStorage(now?: () => number, options: { feed?: FeedOptions } = {}): Storage {
   const events = new MemoryEventBus();
-  const feed = new MemoryEventFeed();
+  const feed = new MemoryEventFeed(options.feed);
   const games = new MemoryGameStore(events, feed, now);
   return {
     name: 'memory',
@@ -30,7 +30,7 @@ export function createMemoryStorage(now?: () => number): Storage {
     challenges: new MemoryChallengeStore(games, feed),
     seeks: new MemorySeekStore(),
     feed,
-    webhooks: new MemoryWebhookStore((account) => feed.lastSeq(account)),
+    webhooks: new MemoryWebhookStore((account) => feed.head(account)),
     limiter: (options) => createLimiter(options),
   };
 }

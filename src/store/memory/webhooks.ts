@@ -29,7 +29,7 @@ export class MemoryWebhookStore implements WebhookStore {
   private readonly hooks = new Map<string, MemoryWebhook>();
 
   constructor(
-    private readonly lastSeq: (account: string) => number,
+    private readonly head: (account: string) => { readonly last: number; readonly epoch: string },
     private readonly maxLogLength = DELIVERY_LOG_MAX_LENGTH,
   ) {}
 
@@ -40,7 +40,8 @@ export class MemoryWebhookStore implements WebhookStore {
     ) {
       return undefined;
     }
-    const state: WebhookState = { cursor: this.lastSeq(webhook.account), pending: null };
+    const { last, epoch } = this.head(webhook.account);
+    const state: WebhookState = { cursor: last, epoch, pending: null };
     this.hooks.set(webhook.id, {
       webhook: JSON.stringify(webhook),
       state: JSON.stringify(state),
@@ -79,10 +80,11 @@ export class MemoryWebhookStore implements WebhookStore {
       if (claims.length >= limit) break;
       if (hook.lease && hook.lease.until > nowMs) continue;
       const record = this.parse(hook);
-      const { pending, cursor } = record.state;
-      const due = pending
-        ? Date.parse(pending.nextAttemptAt) <= nowMs
-        : cursor < this.lastSeq(record.webhook.account);
+      const { pending, cursor, epoch } = record.state;
+      const head = this.head(record.webhook.account);
+      const due =
+        (epoch !== null && epoch !== head.epoch) ||
+        (pending ? Date.parse(pending.nextAttemptAt) <= nowMs : cursor < head.last);
       if (!due) continue;
       hook.lease = { token, until: nowMs + leaseMs };
       claims.push({ ...record, lease: token });
@@ -100,6 +102,22 @@ export class MemoryWebhookStore implements WebhookStore {
     if (!hook || hook.lease?.token !== lease) return false;
     hook.state = JSON.stringify(state);
     hook.lease = null;
+    for (const attempt of attempts) this.append(hook, attempt);
+    return true;
+  }
+
+  async checkpoint(
+    id: string,
+    lease: string,
+    state: WebhookState,
+    attempts: readonly NewDeliveryAttempt[],
+    now: string,
+    leaseMs: number,
+  ): Promise<boolean> {
+    const hook = this.hooks.get(id);
+    if (!hook || hook.lease?.token !== lease) return false;
+    hook.state = JSON.stringify(state);
+    hook.lease = { token: lease, until: Date.parse(now) + leaseMs };
     for (const attempt of attempts) this.append(hook, attempt);
     return true;
   }
@@ -131,9 +149,10 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   private parse(hook: MemoryWebhook): WebhookRecord {
+    const state = JSON.parse(hook.state) as WebhookState;
     return {
       webhook: JSON.parse(hook.webhook) as StoredWebhook,
-      state: JSON.parse(hook.state) as WebhookState,
+      state: { cursor: state.cursor, epoch: state.epoch ?? null, pending: state.pending },
     };
   }
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import {
   clockIndexOf,
   listingBasesOf,
@@ -5,6 +6,7 @@ import {
   listingIndexesOf,
   type GameStatus,
   FEED_RETENTION_MS,
+  type FeedOptions,
   type Notice,
   type StoredChallenge,
   type StoredGame,
@@ -17,10 +19,20 @@ export function msOf(iso: string, what: string): string {
   return String(ms);
 }
 
-/** Notices as the append_notices Lua snippet reads them (one JSON argument). */
-export function noticesArgument(notices: readonly Notice[]): string {
-  return JSON.stringify(
-    notices.map((n) => {
+/** A new random feed epoch id, offered to a script in case a feed begins an epoch (feed_epoch). */
+export function epochCandidate(): string {
+  return randomBytes(9).toString('base64url');
+}
+
+/**
+ * Notices as the append_notices Lua snippet reads them (one JSON argument): the notices, each with
+ * its trimming cutoff (its time less the feed retention), and an epoch id for feeds that begin one.
+ */
+export function noticesArgument(notices: readonly Notice[], feed: FeedOptions = {}): string {
+  const retentionMs = feed.retentionMs ?? FEED_RETENTION_MS;
+  return JSON.stringify({
+    epoch: epochCandidate(),
+    notices: notices.map((n) => {
       const ms = msOf(n.at, 'notice time');
       const data = JSON.stringify(n.data);
       return {
@@ -28,13 +40,13 @@ export function noticesArgument(notices: readonly Notice[]): string {
         type: n.type,
         at: n.at,
         ms,
-        cutoff: Number(ms) - FEED_RETENTION_MS,
+        cutoff: Number(ms) - retentionMs,
         data,
-        // The live message after its seq: FeedEvent JSON with the key order memory/feed.ts publishes.
+        // The live message after its seq and epoch: FeedEvent JSON in the key order memory/feed.ts publishes.
         rest: `,"type":${JSON.stringify(n.type)},"at":${JSON.stringify(n.at)},"data":${data}}`,
       };
     }),
-  );
+  });
 }
 
 /** A new game's status and the listing indexes (without prefix) it belongs to, as create_game reads them. */

@@ -1,5 +1,12 @@
 import type Redis from 'ioredis';
-import type { ChallengeStore, ChallengeUpdateResult, Notice, StoredChallenge, StoredGame } from '../store';
+import type {
+  ChallengeStore,
+  ChallengeUpdateResult,
+  FeedOptions,
+  Notice,
+  StoredChallenge,
+  StoredGame,
+} from '../store';
 import { msOf, noticesArgument, gameIndexes, clockIndexArgument, involved, wholeNumber } from './arguments';
 import { scripted, type ScriptedRedis } from './client';
 
@@ -9,6 +16,7 @@ export class RedisChallengeStore implements ChallengeStore {
   constructor(
     redis: Redis,
     private readonly prefix: string,
+    private readonly feed: FeedOptions = {},
   ) {
     this.redis = scripted(redis);
   }
@@ -35,7 +43,7 @@ export class RedisChallengeStore implements ChallengeStore {
       JSON.stringify(challenge),
       challenge.version,
       RedisChallengeStore.index(challenge),
-      noticesArgument(notices),
+      noticesArgument(notices, this.feed),
     );
     if (created !== 1) throw new Error(`challenge ${challenge.id} exists`);
   }
@@ -60,7 +68,7 @@ export class RedisChallengeStore implements ChallengeStore {
       JSON.stringify(next),
       String(next.version),
       RedisChallengeStore.index(next),
-      noticesArgument(effects.notices),
+      noticesArgument(effects.notices, this.feed),
       game ? JSON.stringify(game) : '',
       game?.id ?? '',
       game?.version ?? 0,

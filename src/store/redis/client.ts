@@ -21,7 +21,7 @@ export interface ScriptedRedis extends Redis {
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
   boardhostAppend(...args: Arg[]): Promise<number>;
-  boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string]>;
+  boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string, string, string]>;
 }
 
 const scriptedClients = new WeakSet<Redis>();

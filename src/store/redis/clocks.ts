@@ -8,6 +8,7 @@ import {
   type StoredVacation,
   type TurnCursor,
   type TurnPage,
+  type FeedOptions,
 } from '../store';
 import { noticesArgument, wholeNumber } from './arguments';
 import { scripted, type ScriptedRedis } from './client';
@@ -20,6 +21,7 @@ export class RedisClockStore implements ClockStore {
   constructor(
     redis: Redis,
     private readonly prefix: string,
+    private readonly feed: FeedOptions = {},
   ) {
     this.redis = scripted(redis);
   }
@@ -54,7 +56,7 @@ export class RedisClockStore implements ClockStore {
       this.prefix,
       gameId,
       turn,
-      noticesArgument(notices),
+      noticesArgument(notices, this.feed),
     );
     return marked === 1;
   }

@@ -1,9 +1,17 @@
 import type Redis from 'ioredis';
-import type { EventFeed, FeedEvent, FeedEventType, FeedPage, Notice } from '../store';
-import { noticesArgument, wholeNumber } from './arguments';
+import type { EventFeed, FeedEpoch, FeedEvent, FeedEventType, FeedOptions, FeedPage, Notice } from '../store';
+import { epochCandidate, noticesArgument, wholeNumber } from './arguments';
 import { scripted, type ScriptedRedis, type ChannelFanout } from './client';
 
-/** Per-account feeds: one stream each, trimmed by age on append, published live. */
+/** The epochs as feed_epoch keeps them (JSON [[id, since], …], newest first). */
+export function epochsOf(json: string): FeedEpoch[] {
+  return (JSON.parse(json) as Array<[string, number]>).map(([id, since]) => ({ id, since }));
+}
+
+/**
+ * Per-account feeds: one stream each, trimmed by age on append, published live, with epochs that
+ * change when the Redis behind them comes back older (see FEED_EPOCH in lua.ts).
+ */
 export class RedisEventFeed implements EventFeed {
   private readonly redis: ScriptedRedis;
 
@@ -11,34 +19,45 @@ export class RedisEventFeed implements EventFeed {
     redis: Redis,
     private readonly prefix: string,
     private readonly fanout: ChannelFanout,
+    private readonly options: FeedOptions = {},
   ) {
     this.redis = scripted(redis);
   }
 
   async append(notices: readonly Notice[]): Promise<void> {
     if (notices.length === 0) return;
-    await this.redis.boardhostAppend(this.prefix, noticesArgument(notices));
+    await this.redis.boardhostAppend(this.prefix, noticesArgument(notices, this.options));
   }
 
   async read(account: string, after: number, limit: number): Promise<FeedPage> {
-    const [entries, last, oldest] = await this.redis.boardhostReadFeed(
+    const [entries, last, oldest, epoch, epochs] = await this.redis.boardhostReadFeed(
       `${this.prefix}feed:{${account}}`,
       `${this.prefix}feedseq:{${account}}`,
+      `${this.prefix}feedepoch:{${account}}`,
       wholeNumber(after),
       wholeNumber(limit),
+      epochCandidate(),
     );
     const events = entries.map(([id, fields]): FeedEvent => {
       const value: Record<string, string> = {};
       for (let i = 0; i + 1 < fields.length; i += 2) value[fields[i] as string] = fields[i + 1] as string;
       return {
         seq: parseInt(id, 10),
+        // Entries written before epochs have none: they belong to the current one's history.
+        epoch: value.epoch ?? epoch,
         type: value.type as FeedEventType,
         at: value.at as string,
         data: JSON.parse(value.data ?? '{}') as FeedEvent['data'],
       };
     });
     const lastSeq = Number(last);
-    return { events, last: lastSeq, first: oldest ? parseInt(oldest, 10) : lastSeq + 1 };
+    return {
+      events,
+      last: lastSeq,
+      first: oldest ? parseInt(oldest, 10) : lastSeq + 1,
+      epoch,
+      epochs: epochsOf(epochs),
+    };
   }
 
   async subscribe(account: string, listener: (event: FeedEvent) => void): Promise<() => Promise<void>> {

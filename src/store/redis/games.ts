@@ -11,6 +11,7 @@ import {
   type Notice,
   type StoredGame,
   type UpdateResult,
+  type FeedOptions,
 } from '../store';
 import { noticesArgument, gameIndexes, clockIndexArgument, statusIndexesArgument } from './arguments';
 import { scripted, type ScriptedRedis, type ChannelFanout } from './client';
@@ -24,6 +25,7 @@ export class RedisGameStore implements GameStore {
   constructor(
     redis: Redis,
     private readonly prefix: string,
+    private readonly feed: FeedOptions = {},
   ) {
     this.redis = scripted(redis);
   }
@@ -49,7 +51,7 @@ export class RedisGameStore implements GameStore {
       JSON.stringify(game),
       game.version,
       gameIndexes(game),
-      noticesArgument(notices),
+      noticesArgument(notices, this.feed),
       clockIndexArgument(game),
     );
     if (created !== 1) throw new Error(`game ${game.id} exists`);
@@ -172,7 +174,7 @@ export class RedisGameStore implements GameStore {
       this.channel(next.id),
       next.id,
       next.status,
-      noticesArgument(notices),
+      noticesArgument(notices, this.feed),
       clockIndexArgument(next),
       statusIndexesArgument(next),
     );

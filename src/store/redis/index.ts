@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import { createLimiter } from '../limiter';
-import type { Storage } from '../store';
+import type { FeedOptions, Storage } from '../store';
 import { RedisAccountStore, revocationChannel } from './accounts';
 import { RedisChallengeStore } from './challenges';
 import { ChannelFanout, connectRedis, type RedisClientSettings } from './client';
@@ -46,8 +46,11 @@ export { RedisWebhookStore } from './webhooks';
 //   p challenges:expiry     sorted set of open challenge ids, score = expiresAt ms
 //   p seek:<s>              hash: doc (JSON), account, expires (ms), pool (sha1 of the pool string)
 //   p seeks:pool:<sha1>     list of waiting seek ids, oldest first
-//   p feed:{a}              stream, entry id <seq>-0, fields type, at, ms (at in epoch ms), data (JSON)
+//   p feed:{a}              stream, entry id <seq>-0, fields type, at, ms (at in epoch ms), epoch
+//                           (the feed's epoch when written), data (JSON); trimmed by age only
 //   p feedseq:{a}           the feed's last seq (INCR)
+//   p feedepoch:{a}         hash: id (the current epoch), origin (run_id:replid of the Redis that
+//                           last touched the feed), epochs (JSON [[id, since], …], newest first)
 //   p feedlive:{a}          pub/sub channel carrying each appended event as FeedEvent JSON
 // Clocks (kept in step by every script that writes a game; see index_clock):
 //   p deadlines             sorted set of game ids, score = deadline ms (or a claim's lease end)
@@ -61,19 +64,29 @@ export { RedisWebhookStore } from './webhooks';
 // relies on a single Redis (a Cluster deployment would need an outbox instead).
 // Webhook endpoints, their due set and delivery logs: see the layout in webhooks.ts.
 
+export interface RedisStorageOptions extends RedisClientSettings {
+  readonly feed?: FeedOptions;
+}
+
 /** The whole storage over two connections: `data` for commands, `subscriber` for pub/sub. */
-export function redisStorage(data: Redis, subscriber: Redis, prefix: string): Storage {
+export function redisStorage(
+  data: Redis,
+  subscriber: Redis,
+  prefix: string,
+  options: RedisStorageOptions = {},
+): Storage {
+  const feedOptions = options.feed ?? {};
   const fanout = new ChannelFanout(subscriber);
-  const games = new RedisGameStore(data, prefix);
+  const games = new RedisGameStore(data, prefix, feedOptions);
   return {
     name: 'redis',
     games,
     events: new RedisEventBus(fanout, (id) => games.channel(id), revocationChannel(prefix)),
-    clocks: new RedisClockStore(data, prefix),
+    clocks: new RedisClockStore(data, prefix, feedOptions),
     accounts: new RedisAccountStore(data, prefix),
-    challenges: new RedisChallengeStore(data, prefix),
+    challenges: new RedisChallengeStore(data, prefix, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
-    feed: new RedisEventFeed(data, prefix, fanout),
+    feed: new RedisEventFeed(data, prefix, fanout, feedOptions),
     webhooks: new RedisWebhookStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
   };
@@ -83,10 +96,10 @@ export function redisStorage(data: Redis, subscriber: Redis, prefix: string): St
 export async function createRedisStorage(
   url: string,
   prefix: string,
-  settings: RedisClientSettings = {},
+  options: RedisStorageOptions = {},
 ): Promise<Storage> {
-  const data = await connectRedis(url, undefined, settings);
-  const subscriber = await connectRedis(url, undefined, settings).catch(async (error: unknown) => {
+  const data = await connectRedis(url, undefined, options);
+  const subscriber = await connectRedis(url, undefined, options).catch(async (error: unknown) => {
     data.disconnect();
     throw error;
   });
@@ -96,5 +109,5 @@ export async function createRedisStorage(
     subscriber.disconnect();
     throw error;
   });
-  return redisStorage(data, subscriber, prefix);
+  return redisStorage(data, subscriber, prefix, options);
 }

@@ -3,23 +3,62 @@ import { OVER, GAME_STATUSES } from '../store';
 // The Lua run by the Redis stores: the shared snippets (append_notices, create_game,
 // index_challenge, index_clock, save_token), each written once, the scripts built from them, and
 // SCRIPTS, the commands every data client gets (see scripted() in client.ts). The webhook
-// scripts live with their store in webhooks.ts.
+// scripts live with their store in webhooks.ts (they use FEED_EPOCH, exported for them).
 
-/** Feeds keep at most about this many events whatever their age. */
-const FEED_MAX_LENGTH = 10000;
 /** Oldest entries checked for age on each append (more than one, so a backlog shrinks). */
 const FEED_TRIM_BATCH = 32;
+/** Epochs a feed remembers (the current one and those before it). */
+export const FEED_EPOCHS_KEPT = 16;
+
+/**
+ * Lua: the epoch of an account's feed (see FeedEpoch in store.ts). Every feed remembers which Redis
+ * last touched it: the server's run_id (new at every start) and replication id (new at every
+ * start and every promotion of a replica). When another one touches it, the Redis was restarted,
+ * restored or failed over, and writes since its data was saved may be lost: the feed begins a new
+ * epoch, at its newest seq then, named by `candidate` (random, from the caller). Returns the epoch
+ * id, and the epochs newest first as JSON [[id, since], …].
+ */
+export const FEED_EPOCH = `
+local redis_origin_cache = nil
+local function redis_origin()
+  if not redis_origin_cache then
+    local server = redis.call('INFO', 'server')
+    local replication = redis.call('INFO', 'replication')
+    redis_origin_cache = (string.match(server, 'run_id:(%x+)') or '') .. ':' ..
+      (string.match(replication, 'master_replid:(%x+)') or '')
+  end
+  return redis_origin_cache
+end
+local function feed_epoch(epoch_key, seq_key, candidate)
+  local e = redis.call('HMGET', epoch_key, 'id', 'origin', 'epochs')
+  local origin = redis_origin()
+  if e[1] and e[2] == origin then return e[1], e[3] end
+  local since = tonumber(redis.call('GET', seq_key) or '0')
+  local epochs = {}
+  if e[3] then epochs = cjson.decode(e[3]) end
+  table.insert(epochs, 1, {candidate, since})
+  while #epochs > ${FEED_EPOCHS_KEPT} do table.remove(epochs) end
+  local encoded = cjson.encode(epochs)
+  redis.call('HSET', epoch_key, 'id', candidate, 'origin', origin, 'epochs', encoded)
+  return candidate, encoded
+end
+`;
 
 /**
  * Lua: append each notice to its accounts' feeds. `notices` is JSON from noticesArgument(): data
- * arrives pre-serialized, so cjson only decodes and never re-encodes anything stored.
+ * arrives pre-serialized, so cjson only decodes and never re-encodes anything stored. Feeds are
+ * trimmed by age only (never by length), so that the retention is a promise.
  */
-const APPEND_NOTICES = `
+const APPEND_NOTICES = `${FEED_EPOCH}
 local function append_notices(p, notices)
-  for _, n in ipairs(cjson.decode(notices)) do
+  local arg = cjson.decode(notices)
+  for _, n in ipairs(arg.notices) do
     for _, account in ipairs(n.to) do
       local feed = p .. 'feed:{' .. account .. '}'
-      local seq = redis.call('INCR', p .. 'feedseq:{' .. account .. '}')
+      local seq_key = p .. 'feedseq:{' .. account .. '}'
+      -- The epoch first: a feed that begins one does so at its newest seq before this event.
+      local epoch = feed_epoch(p .. 'feedepoch:{' .. account .. '}', seq_key, arg.epoch)
+      local seq = redis.call('INCR', seq_key)
       -- Trim from the oldest end up to the first entry young enough to keep (seq order, not time).
       local minid = nil
       for _, entry in ipairs(redis.call('XRANGE', feed, '-', '+', 'COUNT', ${FEED_TRIM_BATCH})) do
@@ -31,9 +70,9 @@ local function append_notices(p, notices)
         minid = (tonumber(string.match(entry[1], '^%d+')) + 1) .. '-0'
       end
       if minid then redis.call('XTRIM', feed, 'MINID', minid) end
-      redis.call('XADD', feed, 'MAXLEN', '~', ${FEED_MAX_LENGTH}, seq .. '-0',
-        'type', n.type, 'at', n.at, 'ms', n.ms, 'data', n.data)
-      redis.call('PUBLISH', p .. 'feedlive:{' .. account .. '}', '{"seq":' .. seq .. n.rest)
+      redis.call('XADD', feed, seq .. '-0', 'type', n.type, 'at', n.at, 'ms', n.ms, 'epoch', epoch, 'data', n.data)
+      redis.call('PUBLISH', p .. 'feedlive:{' .. account .. '}',
+        '{"seq":' .. seq .. ',"epoch":' .. cjson.encode(epoch) .. n.rest)
       -- The account's webhook endpoints have work now (NX: a leased or backing-off one keeps its time).
       for _, hook in ipairs(redis.call('SMEMBERS', p .. 'webhooks:account:' .. account)) do
         redis.call('ZADD', p .. 'webhooks:due', 'NX', n.ms, hook)
@@ -328,16 +367,17 @@ return 1
 `;
 
 /**
- * A page of a feed with its bounds, read at one instant.
- * KEYS[1] feed, KEYS[2] feed counter; ARGV: after, limit.
+ * A page of a feed with its bounds and epochs, read at one instant (a read may begin an epoch).
+ * KEYS[1] feed, KEYS[2] feed counter, KEYS[3] feed epoch; ARGV: after, limit, epoch candidate.
  */
-const READ_FEED_SCRIPT = `
+const READ_FEED_SCRIPT = `${FEED_EPOCH}
+local epoch, epochs = feed_epoch(KEYS[3], KEYS[2], ARGV[3])
 local events = {}
 if tonumber(ARGV[2]) > 0 then
   events = redis.call('XRANGE', KEYS[1], '(' .. ARGV[1] .. '-0', '+', 'COUNT', ARGV[2])
 end
 local oldest = redis.call('XRANGE', KEYS[1], '-', '+', 'COUNT', 1)
-return {events, redis.call('GET', KEYS[2]) or '0', oldest[1] and oldest[1][1] or ''}
+return {events, redis.call('GET', KEYS[2]) or '0', oldest[1] and oldest[1][1] or '', epoch, epochs}
 `;
 
 export const SCRIPTS = {
@@ -356,5 +396,5 @@ export const SCRIPTS = {
   boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },
   boardhostRemoveSeek: { numberOfKeys: 1, lua: REMOVE_SEEK_SCRIPT },
   boardhostAppend: { numberOfKeys: 0, lua: APPEND_SCRIPT },
-  boardhostReadFeed: { numberOfKeys: 2, lua: READ_FEED_SCRIPT },
+  boardhostReadFeed: { numberOfKeys: 3, lua: READ_FEED_SCRIPT },
 } as const;

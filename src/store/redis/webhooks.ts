@@ -11,33 +11,45 @@ import {
   type WebhookState,
   type WebhookStore,
 } from '../store';
-import { msOf, wholeNumber } from './arguments';
+import { epochCandidate, msOf, wholeNumber } from './arguments';
 import type { Arg } from './client';
+import { FEED_EPOCH } from './lua';
 
 // Webhooks. Key layout (prefix p, endpoint id w, account id a):
-//   p webhook:w            hash: doc (JSON StoredWebhook), account, cursor, pending (JSON
+//   p webhook:w            hash: doc (JSON StoredWebhook), account, cursor, epoch (the feed epoch
+//                          of the cursor; absent on endpoints stored before epochs), pending (JSON
 //                          PendingDelivery or ''), next (its next attempt, epoch ms, or ''),
 //                          lease (the current claim's token), logseq (the log's counter)
 //   p webhooks:account:a   set of the account's endpoint ids (append_notices reads it)
 //   p webhooks:due         sorted set of endpoints with work, score = when (epoch ms): an event
 //                          appended (ZADD NX at its time), a retry's next attempt, or a lease's end
+//                          (a claim's, extended at each checkpoint)
 //   p webhooklog:w         stream of the endpoint's delivery attempts, entry id <n>-0, field
 //                          attempt (DeliveryAttempt JSON), capped at about DELIVERY_LOG_MAX_LENGTH
 // The feed is the outbox: an endpoint's cursor says how far it got, and the due set says which
 // endpoints to look at. Like the feed writes, these scripts touch keys of several slots (one Redis).
 
+/** Lua: the current epoch of an account's feed (beginning one if due), for the scripts below. */
+const ACCOUNT_EPOCH = `${FEED_EPOCH}
+local function account_epoch(p, account, candidate)
+  return (feed_epoch(p .. 'feedepoch:{' .. account .. '}', p .. 'feedseq:{' .. account .. '}', candidate))
+end
+`;
+
 /**
- * Stores an endpoint at its account's newest seq unless the account has `max` already.
- * KEYS[1] endpoint, KEYS[2] the account's endpoint set; ARGV: prefix, id, account, doc, max.
- * Returns the cursor, or -1 at the limit.
+ * Stores an endpoint at its account's newest seq and epoch unless the account has `max` already.
+ * KEYS[1] endpoint, KEYS[2] the account's endpoint set; ARGV: prefix, id, account, doc, max, epoch
+ * candidate. Returns [cursor, epoch], or [-1] at the limit.
  */
-const CREATE_WEBHOOK_SCRIPT = `
-if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[5]) then return -1 end
+const CREATE_WEBHOOK_SCRIPT = `${ACCOUNT_EPOCH}
+if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[5]) then return {-1} end
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('webhook exists') end
+local epoch = account_epoch(ARGV[1], ARGV[3], ARGV[6])
 local cursor = redis.call('GET', ARGV[1] .. 'feedseq:{' .. ARGV[3] .. '}') or '0'
-redis.call('HSET', KEYS[1], 'doc', ARGV[4], 'account', ARGV[3], 'cursor', cursor, 'pending', '', 'next', '')
+redis.call('HSET', KEYS[1], 'doc', ARGV[4], 'account', ARGV[3], 'cursor', cursor, 'epoch', epoch,
+  'pending', '', 'next', '')
 redis.call('SADD', KEYS[2], ARGV[2])
-return tonumber(cursor)
+return {tonumber(cursor), epoch}
 `;
 
 /** KEYS[1] endpoint, KEYS[2] its log; ARGV: prefix, id. 1 when it existed. */
@@ -52,28 +64,31 @@ return 1
 
 /**
  * Claims endpoints whose due time has come and that have work; forgets those without (deleted, or
- * caught up) and puts back those whose retry is not due. Each claimed endpoint gets the lease token
- * and a due time at the lease's end, so that it comes back if its claimer dies.
- * ARGV: prefix, now ms, lease end ms, limit, token. Returns [id, doc, cursor, pending] per claim.
+ * caught up) and puts back those whose retry is not due. An endpoint whose feed began a new epoch
+ * since its cursor has work at once (the worker sorts out what survived). Each claimed endpoint
+ * gets the lease token and a due time at the lease's end, so that it comes back if its claimer dies.
+ * ARGV: prefix, now ms, lease end ms, limit, token, epoch candidate. Returns [id, doc, cursor,
+ * pending, epoch] per claim.
  */
-const CLAIM_WEBHOOKS_SCRIPT = `
+const CLAIM_WEBHOOKS_SCRIPT = `${ACCOUNT_EPOCH}
 local p = ARGV[1]
 local now = tonumber(ARGV[2])
 local due = p .. 'webhooks:due'
 local claimed = {}
 for _, id in ipairs(redis.call('ZRANGEBYSCORE', due, '-inf', ARGV[2], 'LIMIT', 0, ARGV[4])) do
   local key = p .. 'webhook:' .. id
-  local h = redis.call('HMGET', key, 'doc', 'account', 'cursor', 'pending', 'next')
+  local h = redis.call('HMGET', key, 'doc', 'account', 'cursor', 'pending', 'next', 'epoch')
+  local moved = h[1] and h[6] and h[6] ~= '' and h[6] ~= account_epoch(p, h[2], ARGV[6])
   if not h[1] then
     redis.call('ZREM', due, id)
-  elseif h[4] ~= '' and tonumber(h[5]) > now then
+  elseif not moved and h[4] ~= '' and tonumber(h[5]) > now then
     redis.call('ZADD', due, h[5], id)
-  elseif h[4] == '' and tonumber(h[3]) >= tonumber(redis.call('GET', p .. 'feedseq:{' .. h[2] .. '}') or '0') then
+  elseif not moved and h[4] == '' and tonumber(h[3]) >= tonumber(redis.call('GET', p .. 'feedseq:{' .. h[2] .. '}') or '0') then
     redis.call('ZREM', due, id)
   else
     redis.call('HSET', key, 'lease', ARGV[5])
     redis.call('ZADD', due, ARGV[3], id)
-    table.insert(claimed, {id, h[1], h[3], h[4]})
+    table.insert(claimed, {id, h[1], h[3], h[4], h[6] or ''})
   end
 end
 return claimed
@@ -92,18 +107,25 @@ end
 `;
 
 /**
- * Ends a claim if its lease is still the endpoint's: state, log, and the next due time.
+ * Ends a claim if its lease is still the endpoint's: state, log, and the next due time. With a
+ * hold time (a checkpoint), saves the same but keeps the claim, its lease extended to then.
  * KEYS[1] endpoint, KEYS[2] its log; ARGV: prefix, id, token, cursor, pending, next ms, now ms,
- * attempts (JSON), max log length.
+ * attempts (JSON), max log length, epoch, hold (lease end ms, or '' to release), epoch candidate.
  */
-const RELEASE_WEBHOOK_SCRIPT = `${LOG_ATTEMPTS}
+const RELEASE_WEBHOOK_SCRIPT = `${LOG_ATTEMPTS}${ACCOUNT_EPOCH}
 local h = redis.call('HMGET', KEYS[1], 'lease', 'account')
 if h[1] ~= ARGV[3] or not h[2] then return 0 end
-redis.call('HSET', KEYS[1], 'cursor', ARGV[4], 'pending', ARGV[5], 'next', ARGV[6])
-redis.call('HDEL', KEYS[1], 'lease')
+redis.call('HSET', KEYS[1], 'cursor', ARGV[4], 'pending', ARGV[5], 'next', ARGV[6], 'epoch', ARGV[10])
 log_attempts(KEYS[1], KEYS[2], ARGV[8], ARGV[9])
 local due = ARGV[1] .. 'webhooks:due'
-if ARGV[5] ~= '' then
+if ARGV[11] ~= '' then
+  redis.call('ZADD', due, ARGV[11], ARGV[2])
+  return 1
+end
+redis.call('HDEL', KEYS[1], 'lease')
+if ARGV[10] ~= '' and ARGV[10] ~= account_epoch(ARGV[1], h[2], ARGV[12]) then
+  redis.call('ZADD', due, ARGV[7], ARGV[2])
+elseif ARGV[5] ~= '' then
   redis.call('ZADD', due, ARGV[6], ARGV[2])
 elseif tonumber(ARGV[4]) < tonumber(redis.call('GET', ARGV[1] .. 'feedseq:{' .. h[2] .. '}') or '0') then
   redis.call('ZADD', due, ARGV[7], ARGV[2])
@@ -128,9 +150,9 @@ const WEBHOOK_SCRIPTS = {
 } as const;
 
 interface WebhookRedis extends Redis {
-  boardhostCreateWebhook(...args: Arg[]): Promise<number>;
+  boardhostCreateWebhook(...args: Arg[]): Promise<[number, string?]>;
   boardhostDeleteWebhook(...args: Arg[]): Promise<number>;
-  boardhostClaimWebhooks(...args: Arg[]): Promise<Array<[string, string, string, string]>>;
+  boardhostClaimWebhooks(...args: Arg[]): Promise<Array<[string, string, string, string, string]>>;
   boardhostReleaseWebhook(...args: Arg[]): Promise<number>;
   boardhostLogAttempt(...args: Arg[]): Promise<number>;
 }
@@ -142,9 +164,10 @@ function attemptsArgument(attempts: readonly NewDeliveryAttempt[]): string {
   return JSON.stringify(attempts.map((a) => JSON.stringify(a).slice(1)));
 }
 
-function stateOf(cursor: string | null, pending: string | null): WebhookState {
+function stateOf(cursor: string | null, pending: string | null, epoch: string | null): WebhookState {
   return {
     cursor: Number(cursor ?? 0),
+    epoch: epoch || null,
     pending: pending ? (JSON.parse(pending) as WebhookState['pending']) : null,
   };
 }
@@ -174,7 +197,7 @@ export class RedisWebhookStore implements WebhookStore {
   }
 
   async createWebhook(webhook: StoredWebhook, max: number): Promise<WebhookState | undefined> {
-    const cursor = await this.redis.boardhostCreateWebhook(
+    const [cursor, epoch] = await this.redis.boardhostCreateWebhook(
       this.key(webhook.id),
       `${this.prefix}webhooks:account:${webhook.account}`,
       this.prefix,
@@ -182,14 +205,24 @@ export class RedisWebhookStore implements WebhookStore {
       webhook.account,
       JSON.stringify(webhook),
       wholeNumber(max),
+      epochCandidate(),
     );
-    return cursor < 0 ? undefined : { cursor, pending: null };
+    return cursor < 0 ? undefined : { cursor, epoch: epoch ?? null, pending: null };
   }
 
   async getWebhook(id: string): Promise<WebhookRecord | undefined> {
-    const [doc, cursor, pending] = await this.redis.hmget(this.key(id), 'doc', 'cursor', 'pending');
+    const [doc, cursor, pending, epoch] = await this.redis.hmget(
+      this.key(id),
+      'doc',
+      'cursor',
+      'pending',
+      'epoch',
+    );
     return doc
-      ? { webhook: JSON.parse(doc) as StoredWebhook, state: stateOf(cursor ?? null, pending ?? null) }
+      ? {
+          webhook: JSON.parse(doc) as StoredWebhook,
+          state: stateOf(cursor ?? null, pending ?? null, epoch ?? null),
+        }
       : undefined;
   }
 
@@ -219,10 +252,11 @@ export class RedisWebhookStore implements WebhookStore {
       nowMs + wholeNumber(leaseMs),
       count,
       lease,
+      epochCandidate(),
     );
-    return claimed.map(([, doc, cursor, pending]) => ({
+    return claimed.map(([, doc, cursor, pending, epoch]) => ({
       webhook: JSON.parse(doc) as StoredWebhook,
-      state: stateOf(cursor, pending),
+      state: stateOf(cursor, pending, epoch),
       lease,
     }));
   }
@@ -233,6 +267,28 @@ export class RedisWebhookStore implements WebhookStore {
     state: WebhookState,
     attempts: readonly NewDeliveryAttempt[],
     now: string,
+  ): Promise<boolean> {
+    return this.save(id, lease, state, attempts, now, '');
+  }
+
+  async checkpoint(
+    id: string,
+    lease: string,
+    state: WebhookState,
+    attempts: readonly NewDeliveryAttempt[],
+    now: string,
+    leaseMs: number,
+  ): Promise<boolean> {
+    return this.save(id, lease, state, attempts, now, Number(msOf(now, 'now')) + wholeNumber(leaseMs));
+  }
+
+  private async save(
+    id: string,
+    lease: string,
+    state: WebhookState,
+    attempts: readonly NewDeliveryAttempt[],
+    now: string,
+    hold: number | '',
   ): Promise<boolean> {
     const released = await this.redis.boardhostReleaseWebhook(
       this.key(id),
@@ -246,6 +302,9 @@ export class RedisWebhookStore implements WebhookStore {
       msOf(now, 'now'),
       attemptsArgument(attempts),
       this.maxLogLength,
+      state.epoch ?? '',
+      hold,
+      epochCandidate(),
     );
     return released === 1;
   }
@@ -287,5 +346,12 @@ export class RedisWebhookStore implements WebhookStore {
 
 function attemptOf(fields: string[]): DeliveryAttempt {
   const i = fields.indexOf('attempt');
-  return JSON.parse(fields[i + 1] ?? '{}') as DeliveryAttempt;
+  const attempt = JSON.parse(fields[i + 1] ?? '{}') as DeliveryAttempt;
+  // Entries written before epochs and skipped entries lack these fields.
+  return {
+    ...attempt,
+    epoch: attempt.epoch ?? null,
+    lastSeq: attempt.lastSeq ?? null,
+    reason: attempt.reason ?? null,
+  };
 }

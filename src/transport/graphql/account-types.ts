@@ -192,6 +192,11 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
 export class FeedEvent {
   @Field(() => Int, { description: 'Pass the last seq seen as `after` to resume.' }) seq!: number;
   @Field(() => String, {
+    description:
+      'The feed epoch the event was written in: (epoch, seq) names the event. Pass it as `epoch` with `after` to resume.',
+  })
+  epoch!: string;
+  @Field(() => String, {
     description: `One of ${FEED_EVENT_TYPES.map((t) => `${t} (data: ${FEED_EVENT_DATA[t]})`).join('; ')}. A game in data is a Game, a challenge a Challenge.`,
   })
   type!: string;
@@ -204,4 +209,5 @@ export class FeedPage {
   @Field(() => [FeedEvent], { description: 'Oldest first.' }) events!: FeedEvent[];
   @Field(() => Int, { description: 'The newest seq of the feed (0 when it never had an event).' })
   last!: number;
+  @Field(() => String, { description: "The feed's current epoch." }) epoch!: string;
 }

@@ -3,6 +3,18 @@ import type { FeedEvent as FeedEventView } from '../../store/store';
 import { FeedEvent, FeedPage } from './account-types';
 import { credentialOf, type GraphQLContext } from './context';
 import { followFeed } from './watch';
+import type { FeedCursor } from '../../service/feed';
+
+const EPOCH_ARG =
+  'The epoch of the last event seen: with it, a store that came back older is detected (FEED_EPOCH_CHANGED).';
+
+function cursorOf(
+  after: number | null | undefined,
+  epoch: string | null | undefined,
+): FeedCursor | undefined {
+  if (after === null || after === undefined) return undefined;
+  return epoch === null || epoch === undefined ? { after } : { after, epoch };
+}
 
 /** The caller's account feed: a page to poll, or a subscription that resumes. */
 @Resolver(() => FeedEvent)
@@ -16,8 +28,9 @@ export class FeedResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('first', () => Int, { nullable: true, description: 'Page size, 1–500 (default 100).' })
     first?: number | null,
-  ): Promise<{ events: FeedEventView[]; last: number }> {
-    return ctx.services.feed.read(credentialOf(ctx), after, first ?? undefined);
+    @Arg('epoch', () => String, { nullable: true, description: EPOCH_ARG }) epoch?: string | null,
+  ): Promise<{ events: FeedEventView[]; last: number; epoch: string }> {
+    return ctx.services.feed.read(credentialOf(ctx), cursorOf(after, epoch) ?? { after }, first ?? undefined);
   }
 
   @Subscription(() => FeedEvent, {
@@ -25,17 +38,22 @@ export class FeedResolver {
     description:
       'The caller\'s events (token in the connection_init payload: { authorization: "Bearer bhp_…" }), ' +
       'each exactly once and in order: those after `after` first, then live ones. ' +
-      'Fails with EVENTS_EXPIRED when those events were trimmed.',
+      'Fails with EVENTS_EXPIRED when those events were trimmed, FEED_EPOCH_CHANGED when the event store ' +
+      'came back older than events seen (also mid-stream).',
     subscribe: ({ args, context }) => {
       const ctx = context as GraphQLContext;
-      const after = args.after as number | null | undefined;
-      return followFeed(ctx.services.feed, credentialOf(ctx), after ?? undefined);
+      const cursor = cursorOf(
+        args.after as number | null | undefined,
+        args.epoch as string | null | undefined,
+      );
+      return followFeed(ctx.services.feed, credentialOf(ctx), cursor);
     },
   })
   eventsFeed(
     @Root() event: FeedEventView,
     @Arg('after', () => Int, { nullable: true, description: 'The last seq seen; omitted: from now on.' })
     _after?: number | null,
+    @Arg('epoch', () => String, { nullable: true, description: EPOCH_ARG }) _epoch?: string | null,
   ): FeedEventView {
     return event;
   }

@@ -1,5 +1,5 @@
 import type { Credential } from '../../service/auth';
-import type { FeedService } from '../../service/feed';
+import type { FeedCursor, FeedService } from '../../service/feed';
 import type { GameView } from '../../service/game-view';
 import type { GameService } from '../../service/games';
 import type { FeedEvent } from '../../store/store';
@@ -85,17 +85,17 @@ export function watchGame(service: GameService, id: string): Promise<AsyncIterab
 }
 
 /**
- * The caller's account feed after `after` (undefined: from now on), missed events first and each
+ * The caller's account feed after `cursor` (undefined: from now on), missed events first and each
  * exactly once (see FeedService.follow). Refusals (UNAUTHENTICATED, MISSING_SCOPE, EVENTS_EXPIRED,
  * INVALID_INPUT) fail the subscribe call; a store failure mid-stream ends the iterator with it.
  */
 export function followFeed(
   feed: FeedService,
   credential: Credential,
-  after: number | undefined,
+  cursor: FeedCursor | undefined,
 ): Promise<AsyncIterableIterator<FeedEvent>> {
   return callbackIterator<FeedEvent>(async (push, fail) => {
-    const handle = await feed.follow(credential, after, push, fail);
+    const handle = await feed.follow(credential, cursor, push, fail);
     return () => handle.stop();
   });
 }

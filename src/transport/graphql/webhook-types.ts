@@ -1,5 +1,5 @@
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
-import { DELIVERY_OUTCOMES, FEED_EVENT_TYPES } from '../../store/store';
+import { DELIVERY_OUTCOMES, FEED_EVENT_TYPES, SKIP_REASONS } from '../../store/store';
 
 // GraphQL shapes of webhook endpoints and their delivery logs (the services' plain objects).
 
@@ -30,6 +30,8 @@ export class Webhook {
       'The newest seq of the account feed the endpoint is done with (delivered, filtered out or given up).',
   })
   cursor!: number;
+  @Field(() => String, { nullable: true, description: 'The feed epoch of `cursor`.' })
+  epoch!: string | null;
   @Field(() => PendingDelivery, { nullable: true, description: 'The event being retried, if any.' })
   pending!: PendingDelivery | null;
 }
@@ -56,15 +58,29 @@ export class CreateWebhookInput {
   secret?: string | null;
 }
 
-@ObjectType({ description: 'One attempt to deliver one event to one endpoint.' })
+@ObjectType({
+  description:
+    'One attempt to deliver one event to one endpoint; or (outcome skipped) events passed over without one.',
+})
 export class DeliveryAttempt {
   @Field(() => Int, { description: "Place in the endpoint's log (1, 2, 3…); pass as `before` to page." })
   n!: number;
   @Field(() => ID, { description: 'The same for every retry and redelivery of the event to the endpoint.' })
   deliveryId!: string;
-  @Field(() => Int) seq!: number;
-  @Field(() => String) type!: string;
-  @Field(() => Int, { description: '1, 2, 3… within the delivery.' }) attempt!: number;
+  @Field(() => Int, { description: 'The event; skipped entries: the first seq passed over.' }) seq!: number;
+  @Field(() => String, { nullable: true, description: 'The epoch of the event (null in older entries).' })
+  epoch!: string | null;
+  @Field(() => Int, { nullable: true, description: 'Skipped entries: the last seq passed over.' })
+  lastSeq!: number | null;
+  @Field(() => String, {
+    nullable: true,
+    description: `Skipped entries: why (${SKIP_REASONS.join(', ')}).`,
+  })
+  reason!: string | null;
+  @Field(() => String, { nullable: true, description: 'The event type; null for skipped entries.' })
+  type!: string | null;
+  @Field(() => Int, { description: '1, 2, 3… within the delivery (0 for skipped entries).' })
+  attempt!: number;
   @Field(() => String) at!: string;
   @Field(() => Int) durationMs!: number;
   @Field(() => Int, { nullable: true, description: "The receiver's HTTP status; null when no answer came." })

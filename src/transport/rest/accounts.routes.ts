@@ -16,34 +16,42 @@ const NDJSON = 'application/x-ndjson';
 const JSON_TYPE = 'application/json';
 
 const FEED_DESCRIPTION = `The account's events (challenges, its games' starts, moves, draw offers and results), numbered
-1, 2, 3… by \`seq\` and kept 7 days. Needs an API token with the scope game:read. The Accept header chooses the form:
+1, 2, 3… by \`seq\` and kept 21 days (FEED_RETENTION_DAYS). Needs an API token with the scope game:read. Each event
+also names its \`epoch\`: the feed begins a new one when the event store comes back older (see "Durability").
+The Accept header chooses the form:
 
-- \`${SSE}\`: Server-Sent Events. First \`event: ready\` whose data is \`{"last": N}\` (and \`id: N\`): the
-  stream continues after seq N. Then each event as \`id: <seq>\`, \`event: <type>\`, \`data: <the FeedEvent JSON>\`.
-  A \`retry:\` line comes first, a \`: keep-alive\` comment every 15 s, and \`event: shutdown\` when the server stops.
-  Resume with the \`Last-Event-ID\` header (browsers send it on reconnect; it wins over \`after\`) or \`?after=\`.
+- \`${SSE}\`: Server-Sent Events. First \`event: ready\` whose data is \`{"last": N, "epoch": E}\` (and
+  \`id: E:N\`): the stream continues after seq N. Then each event as \`id: <epoch>:<seq>\`, \`event: <type>\`,
+  \`data: <the FeedEvent JSON>\`. A \`retry:\` line comes first, a \`: keep-alive\` comment every 15 s, and
+  \`event: shutdown\` when the server stops. Resume with the \`Last-Event-ID\` header (browsers send it on
+  reconnect; it wins over \`after\` and \`epoch\`; a bare seq is accepted too) or \`?after=&epoch=\`.
 - \`${NDJSON}\` (also for \`*/*\`, no Accept, or anything else): one JSON document per line. First
-  \`{"type":"ready","last":N}\`, then one FeedEvent per line; an empty line every 15 s keeps the connection open and
-  \`{"type":"shutdown"}\` ends it when the server stops. Resume with \`?after=\`.
-- \`${JSON_TYPE}\`: one page \`{events, last}\` of the events after \`after\` (default 0), for clients that poll.
+  \`{"type":"ready","last":N,"epoch":E}\`, then one FeedEvent per line; an empty line every 15 s keeps the connection
+  open and \`{"type":"shutdown"}\` ends it when the server stops. Resume with \`?after=&epoch=\`.
+- \`${JSON_TYPE}\`: one page \`{events, last, epoch}\` of the events after \`after\` (default 0), for clients that poll.
 
 Streams without \`after\` start from now (\`ready.last\` is the newest seq). With \`after\` every later event comes
 exactly once, in order, the missed ones first. Errors come before the stream starts, as problems: 400 for an
 \`after\` beyond the newest event, 410 EVENTS_EXPIRED when the events after it were trimmed (\`first\` is the oldest
-kept). If the store fails mid-stream the response ends; reconnect with the last seq seen. Revoking the token the
-stream was opened with ends it within a second, on any server node, with \`event: revoked\` (SSE) or
-\`{"type":"revoked"}\` (NDJSON).`;
+kept), 409 FEED_EPOCH_CHANGED when \`epoch\` is given and the store lost events after the seq where that epoch and
+the current one part (re-read your games and challenges, then resume with the \`epoch\` and \`after\` it names).
+If the store fails mid-stream the response ends; reconnect with the last epoch and seq seen. If the feed begins a new
+epoch mid-stream, the stream ends with \`epoch_changed\` (the same facts as the 409). Revoking the token the stream
+was opened with ends it within a second, on any server node, with \`event: revoked\` (SSE) or \`{"type":"revoked"}\`
+(NDJSON).`;
 
-/** Last-Event-ID of an SSE reconnect, if any. */
-function lastEventId(req: Request): number | undefined {
+/** Last-Event-ID of an SSE reconnect, if any: `<epoch>:<seq>`, or a bare seq. */
+function lastEventId(req: Request): { after: number; epoch?: string } | undefined {
   const header = req.headers['last-event-id'];
   if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !/^\d{1,15}$/.test(header.trim())) {
-    throw new GameError('INVALID_INPUT', 'Last-Event-ID must be a seq from the feed', {
+  const match =
+    typeof header === 'string' ? /^(?:([A-Za-z0-9_-]{1,32}):)?(\d{1,15})$/.exec(header.trim()) : null;
+  if (!match) {
+    throw new GameError('INVALID_INPUT', 'Last-Event-ID must be an id from the feed (<epoch>:<seq>)', {
       field: 'Last-Event-ID',
     });
   }
-  return Number(header.trim());
+  return { after: Number(match[2]), ...(match[1] ? { epoch: match[1] } : {}) };
 }
 
 /** Accounts, API tokens, bot declarations and the account event feed under /api/v1. */
@@ -184,7 +192,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
             'last-event-id': z
               .string()
               .optional()
-              .openapi({ description: 'SSE: the last seq seen; the stream resumes after it' }),
+              .openapi({ description: 'SSE: the last id seen (<epoch>:<seq>); the stream resumes after it' }),
           }),
         },
         responses: {
@@ -199,41 +207,47 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
               // By reference: zod-to-openapi would inline every FeedEvent variant into the union.
               [NDJSON]: {
                 schema: {
-                  description: 'Each line: FeedReady first, then one FeedEvent per line',
+                  description:
+                    'Each line: FeedReady first, then one FeedEvent per line (FeedEpochChanged last, if the feed ' +
+                    'begins a new epoch mid-stream)',
                   anyOf: [
                     { $ref: '#/components/schemas/FeedReady' },
                     { $ref: '#/components/schemas/FeedEvent' },
+                    { $ref: '#/components/schemas/FeedEpochChanged' },
                   ],
                 },
               },
               [JSON_TYPE]: { schema: A.FeedPage },
             },
           },
-          ...problems(400, 401, 403, 410, 503),
+          ...problems(400, 401, 403, 409, 410, 503),
         },
       },
       handle: async (req, res) => {
         const query = parse(A.EventsQuery, req.query, 'query');
+        const cursor =
+          query.after === undefined
+            ? undefined
+            : { after: query.after, ...(query.epoch === undefined ? {} : { epoch: query.epoch }) };
         const credential = credentialOf(req);
         res.setHeader('Vary', 'Accept');
         const wanted = req.accepts([NDJSON, SSE, JSON_TYPE]) || NDJSON;
         if (wanted === JSON_TYPE) {
-          res.json(await services.feed.read(credential, query.after ?? 0, query.limit ?? 100));
+          res.json(await services.feed.read(credential, cursor ?? { after: 0 }, query.limit ?? 100));
           return;
         }
         if (wanted === SSE) {
-          const after = lastEventId(req) ?? query.after;
-          await streamFeed(services.feed, services.tokenStreams, credential, after, res, streams, 'sse');
-        } else {
           await streamFeed(
             services.feed,
             services.tokenStreams,
             credential,
-            query.after,
+            lastEventId(req) ?? cursor,
             res,
             streams,
-            'ndjson',
+            'sse',
           );
+        } else {
+          await streamFeed(services.feed, services.tokenStreams, credential, cursor, res, streams, 'ndjson');
         }
       },
     },

@@ -219,6 +219,9 @@ export const CreateSeekBody = z
 // ---------------------------------------------------------------------------------------------
 // The account event feed.
 
+/** A feed epoch id. */
+export const FeedEpochId = z.string().regex(/^[A-Za-z0-9_-]{1,32}$/);
+
 export const FeedEventType = z
   .enum(FEED_EVENT_TYPES)
   .openapi('FeedEventType', { description: 'What a feed event is about; `data` depends on it' });
@@ -226,6 +229,10 @@ export const FeedEventType = z
 const envelope = <T extends (typeof FEED_EVENT_TYPES)[number], D extends z.ZodType>(type: T, data: D) =>
   z.object({
     seq: z.number().int().openapi({ description: '1, 2, 3… per account, without gaps' }),
+    epoch: FeedEpochId.openapi({
+      description:
+        'The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume',
+    }),
     type: z.literal(type),
     at: DateTime,
     data,
@@ -283,6 +290,7 @@ export const FeedPage = z
   .object({
     events: z.array(FeedEvent),
     last: z.number().int().openapi({ description: 'The newest seq of the feed (0: never an event)' }),
+    epoch: FeedEpochId.openapi({ description: 'The feed’s current epoch' }),
   })
   .openapi('FeedPage');
 
@@ -290,8 +298,22 @@ export const FeedReady = z
   .object({
     type: z.literal('ready'),
     last: z.number().int().openapi({ description: 'The stream continues after this seq' }),
+    epoch: FeedEpochId.openapi({ description: 'The feed’s current epoch: pass it with `after` to resume' }),
   })
   .openapi('FeedReady', { description: 'The first line of a feed stream (NDJSON); SSE: `event: ready`' });
+
+export const FeedEpochChanged = z
+  .object({
+    type: z.literal('epoch_changed'),
+    epoch: FeedEpochId.openapi({ description: 'The feed’s new epoch' }),
+    after: z.number().int().openapi({ description: 'Resume after this seq, in the new epoch' }),
+    last: z.number().int(),
+    message: z.string(),
+  })
+  .openapi('FeedEpochChanged', {
+    description:
+      'The last line of a feed stream whose store came back older mid-stream (NDJSON); SSE: `event: epoch_changed`',
+  });
 
 export const EventsQuery = z
   .object({
@@ -300,6 +322,11 @@ export const EventsQuery = z
       type: 'integer',
       description:
         'Resume after this seq (the last one seen). Streams without it start from now; the JSON page from 0',
+    }),
+    epoch: FeedEpochId.optional().openapi({
+      description:
+        'The epoch of that seq (of the last event seen, or of `ready`). With it, a store that came back older ' +
+        'is detected (409 FEED_EPOCH_CHANGED) instead of silently skipping the events that reused seqs',
     }),
     limit: z.coerce
       .number()

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import type { Credential } from '../../service/auth';
-import type { GameError } from '../../service/errors';
-import type { FeedService } from '../../service/feed';
+import { GameError } from '../../service/errors';
+import type { FeedCursor, FeedService } from '../../service/feed';
 import type { GameView } from '../../service/game-view';
 import type { GameService } from '../../service/games';
 import type { TokenStreams } from '../../service/token-streams';
@@ -144,36 +144,55 @@ export async function streamGame(
 
 export type FeedFormat = 'sse' | 'ndjson';
 
-/** How feed events and the opening `ready` line look in each format. */
+/** The `epoch_changed` message that ends a stream whose feed began a new epoch. */
+interface EpochChanged {
+  readonly epoch: string;
+  readonly after: number;
+  readonly last: number;
+  readonly message: string;
+}
+
+/** How feed events, the opening `ready` line and a closing `epoch_changed` look in each format. */
 const FEED_FRAMES: Record<
   FeedFormat,
-  { stream: StreamFormat; ready: (last: number) => string; event: (event: FeedEvent) => string }
+  {
+    stream: StreamFormat;
+    ready: (last: number, epoch: string) => string;
+    event: (event: FeedEvent) => string;
+    epochChanged: (facts: EpochChanged) => string;
+  }
 > = {
   sse: {
     stream: SSE,
-    // The ready event carries the starting seq as its id, so that a reconnect before any event
-    // (Last-Event-ID) resumes from there instead of from "now".
-    ready: (last) => `id: ${last}\nevent: ready\ndata: ${JSON.stringify({ last })}\n\n`,
-    event: (event) => `id: ${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`,
+    // The ready event carries the starting point as its id, so that a reconnect before any event
+    // (Last-Event-ID) resumes from there instead of from "now". Ids are <epoch>:<seq>.
+    ready: (last, epoch) =>
+      `id: ${epoch}:${last}\nevent: ready\ndata: ${JSON.stringify({ last, epoch })}\n\n`,
+    event: (event) =>
+      `id: ${event.epoch}:${event.seq}\nevent: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`,
+    epochChanged: (facts) => `event: epoch_changed\ndata: ${JSON.stringify(facts)}\n\n`,
   },
   ndjson: {
     stream: NDJSON,
-    ready: (last) => `${JSON.stringify({ type: 'ready', last })}\n`,
+    ready: (last, epoch) => `${JSON.stringify({ type: 'ready', last, epoch })}\n`,
     event: (event) => `${JSON.stringify(event)}\n`,
+    epochChanged: (facts) => `${JSON.stringify({ type: 'epoch_changed', ...facts })}\n`,
   },
 };
 
 /**
- * An account's event feed as a stream: first `ready` with the seq the stream starts after, then
- * each event after `after` (default: from now on) exactly once and in order. The service refuses
- * (EVENTS_EXPIRED, UNAUTHENTICATED, MISSING_SCOPE, INVALID_INPUT) before any byte is written; a
- * store failure mid-stream ends the response, and the client resumes from the last seq it saw.
+ * An account's event feed as a stream: first `ready` with the seq the stream starts after and the
+ * feed's epoch, then each event after `cursor` (default: from now on) exactly once and in order.
+ * The service refuses (EVENTS_EXPIRED, FEED_EPOCH_CHANGED, UNAUTHENTICATED, MISSING_SCOPE,
+ * INVALID_INPUT) before any byte is written; a store failure mid-stream ends the response, and the
+ * client resumes from the last epoch and seq it saw; a new epoch mid-stream ends it with
+ * `epoch_changed`.
  */
 export async function streamFeed(
   feed: FeedService,
   tokens: TokenStreams,
   credential: Credential,
-  after: number | undefined,
+  cursor: FeedCursor | undefined,
   res: Response,
   open: OpenStreams,
   format: FeedFormat,
@@ -184,16 +203,16 @@ export async function streamFeed(
   // follow() may deliver (resumed events), or fail, before it resolves: until the headers are out,
   // events wait here and a failure is remembered.
   const pending: FeedEvent[] = [];
-  let failed = false;
+  let failure: { error: unknown } | undefined;
   let deliver: (event: FeedEvent) => void = (event) => pending.push(event);
-  let fail: () => void = () => (failed = true);
+  let fail: (error: unknown) => void = (error) => (failure = { error });
   let following;
   try {
     following = await feed.follow(
       credential,
-      after,
+      cursor,
       (event) => deliver(event),
-      () => fail(),
+      (error) => fail(error),
     );
   } catch (error) {
     token.release();
@@ -204,10 +223,18 @@ export async function streamFeed(
     token.release();
     void stop();
   });
-  stream.write(frames.ready(after ?? following.last));
+  const end = (error: unknown) => {
+    if (error instanceof GameError && error.code === 'FEED_EPOCH_CHANGED') {
+      stream.write(
+        frames.epochChanged({ ...(error.details as Omit<EpochChanged, 'message'>), message: error.message }),
+      );
+    }
+    stream.end();
+  };
+  stream.write(frames.ready(cursor?.after ?? following.last, following.epoch));
   for (const event of pending) stream.write(frames.event(event));
-  if (failed) return stream.end();
+  if (failure) return end(failure.error);
   deliver = (event) => stream.write(frames.event(event));
-  fail = () => stream.end();
+  fail = end;
   token.onRevoked(() => stream.end(frames.stream.revoked));
 }

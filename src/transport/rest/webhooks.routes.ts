@@ -161,7 +161,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
           `Sends the delivery's event once more, now, outside the ordered stream (the endpoint's cursor does not ` +
           `move, and a failure is not retried), with the same delivery id. The answer is the attempt, also added ` +
           `to the log: 200 whether or not the receiver took it (see \`outcome\`). 404 DELIVERY_NOT_FOUND when the ` +
-          `log no longer holds the delivery; 410 EVENTS_EXPIRED when its event left the feed (after 7 days). ` +
+          `log no longer holds the delivery; 410 EVENTS_EXPIRED when its event left the feed (after the retention, 21 days by default, or lost when the store came back older) or the entry records skipped events. ` +
           READ,
         security: apiToken('game:read'),
         request: { params: deliveryParams },

@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { DELIVERY_OUTCOMES, FEED_EVENT_TYPES } from '../../store/store';
-import { FeedEventType } from './accounts.schemas';
+import { DELIVERY_OUTCOMES, FEED_EVENT_TYPES, SKIP_REASONS } from '../../store/store';
+import { FeedEpochId, FeedEventType } from './accounts.schemas';
 
 // Request and response shapes of webhook endpoints and their delivery logs.
 extendZodWithOpenApi(z);
@@ -65,6 +65,7 @@ export const Webhook = z
       description:
         'The newest seq of the account feed the endpoint is done with (delivered, filtered out or given up)',
     }),
+    epoch: FeedEpochId.nullable().openapi({ description: 'The feed epoch of `cursor`' }),
     pending: PendingDelivery.nullable().openapi({ description: 'The event being retried, if any' }),
   })
   .openapi('Webhook');
@@ -79,9 +80,29 @@ export const DeliveryAttempt = z
   .object({
     n: z.number().int().openapi({ description: 'Place in the endpoint’s log (1, 2, 3…); the page cursor' }),
     deliveryId: DeliveryId,
-    seq: z.number().int().openapi({ description: 'The event’s seq in the account feed' }),
-    type: FeedEventType,
-    attempt: z.number().int().openapi({ description: '1, 2, 3… within the delivery' }),
+    seq: z.number().int().openapi({
+      description: 'The event’s seq in the account feed; skipped entries: the first passed over',
+    }),
+    epoch: FeedEpochId.nullable().openapi({ description: 'The event’s feed epoch (null in older entries)' }),
+    lastSeq: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Skipped entries: the last seq passed over' }),
+    reason: z
+      .enum(SKIP_REASONS)
+      .nullable()
+      .openapi({
+        description:
+          'Skipped entries: trimmed (the events left the feed before they could be sent) or epoch (the event store ' +
+          'came back older and lost events the endpoint had been sent; the endpoint goes on after seq − 1 in the ' +
+          'new epoch)',
+      }),
+    type: FeedEventType.nullable().openapi({ description: 'The event type; null for skipped entries' }),
+    attempt: z
+      .number()
+      .int()
+      .openapi({ description: '1, 2, 3… within the delivery (0 for skipped entries)' }),
     at: DateTime,
     durationMs: z.number().int(),
     statusCode: z
@@ -93,7 +114,7 @@ export const DeliveryAttempt = z
     outcome: z.enum(DELIVERY_OUTCOMES).openapi({
       description:
         'delivered (a 2xx); retrying (failed; again at nextAttemptAt); failed (failed and given up 24 h after the ' +
-        'event, or a failed redelivery)',
+        'event, or a failed redelivery); skipped (events passed over without an attempt: see reason)',
     }),
     nextAttemptAt: DateTime.nullable(),
     redelivery: z.boolean().openapi({ description: 'Asked for with the redeliver operation' }),
@@ -131,6 +152,7 @@ export const DeliveriesQuery = z
 export const WebhookPayload = z
   .object({
     account: z.string().openapi({ description: 'The account whose feed the event is in' }),
+    epoch: FeedEpochId.openapi({ description: 'The feed epoch the event was written in' }),
     seq: z.number().int().openapi({ description: '1, 2, 3… per account: deliveries come in this order' }),
     type: FeedEventType,
     at: DateTime,
