@@ -15,7 +15,7 @@ import { createGraphQL } from './transport/graphql/server';
 import { buildOpenApiDocument } from './transport/rest/openapi';
 import { DEFAULT_RATE_LIMITS, RateGate, rateLimitMiddleware, type RateLimits } from './transport/rate-limit';
 import { problemHandler, sendProblem } from './transport/rest/problem';
-import { restRoutes } from './transport/rest/routes';
+import { MAX_BODY_BYTES, restRouter, restRoutes } from './transport/rest/routes';
 
 export interface AppOptions {
   readonly storage: Storage;
@@ -58,6 +58,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const service = services.games;
   const app = express();
   app.disable('x-powered-by');
+  // ETags only where documented: a game's is its version (If-Match / If-None-Match).
+  app.set('etag', false);
   app.set('trust proxy', false);
   const server = createServer(app);
   const metrics = createMetrics();
@@ -73,20 +75,13 @@ export async function createApp(options: AppOptions): Promise<App> {
     );
   }
   app.use(metrics.middleware);
-  app.use(express.json({ limit: '64kb' }));
+  app.use(express.json({ limit: MAX_BODY_BYTES }));
   mountOperations(app, storage, metrics.registry);
 
   const streams = new Set<() => void>();
   const routes = restRoutes(services, streams);
   const openapi = buildOpenApiDocument(routes);
-  const api = express.Router();
-  for (const route of routes) {
-    const path = route.spec.path.replace(/\{(\w+)\}/g, ':$1');
-    api[route.spec.method as 'get' | 'post' | 'put' | 'delete'](path, (req, res) => route.handle(req, res));
-  }
-  api.use((req, res) =>
-    sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)),
-  );
+  const api = restRouter(routes);
   const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS);
   app.use('/api/v1', rateLimitMiddleware(gate, sendProblem), api);
   app.get('/openapi.json', (_req, res) => {

@@ -44,12 +44,16 @@ export class FeedService {
     private readonly auth: Authenticator,
   ) {}
 
-  /** The account's events after `after` (a page, for clients that poll). */
+  /**
+   * The account's events after `after` (a page, for clients that poll): `next` is the seq to pass
+   * as `after` next time (the page's last event, or `after` itself when none came), `last` the
+   * feed's newest seq.
+   */
   async read(
     credential: Credential,
     after: number,
     limit = 100,
-  ): Promise<{ events: FeedEvent[]; last: number }> {
+  ): Promise<{ events: FeedEvent[]; next: number; last: number }> {
     const { account } = await this.auth.requireAccount(credential, 'game:read');
     checkAfter(after);
     if (!Number.isInteger(limit) || limit < 1 || limit > PAGE) {
@@ -57,7 +61,7 @@ export class FeedService {
     }
     const page = await this.storage.feed.read(account.id, after, limit);
     checkResumable(after, page.first, page.last);
-    return { events: [...page.events], last: page.last };
+    return { events: [...page.events], next: page.events.at(-1)?.seq ?? after, last: page.last };
   }
 
   /**

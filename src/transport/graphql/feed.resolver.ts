@@ -14,10 +14,10 @@ export class FeedResolver {
   eventsPage(
     @Arg('after', () => Int, { description: 'The last seq seen (0: from the oldest kept).' }) after: number,
     @Ctx() ctx: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true, description: 'Page size, 1–500 (default 100).' })
-    first?: number | null,
-  ): Promise<{ events: FeedEventView[]; last: number }> {
-    return ctx.services.feed.read(credentialOf(ctx), after, first ?? undefined);
+    @Arg('limit', () => Int, { nullable: true, description: 'Page size, 1–500 (default 100).' })
+    limit?: number | null,
+  ): Promise<{ events: FeedEventView[]; next: number; last: number }> {
+    return ctx.services.feed.read(credentialOf(ctx), after, limit ?? undefined);
   }
 
   @Subscription(() => FeedEvent, {

@@ -1,19 +1,26 @@
-import type { Request } from 'express';
 import { z } from 'zod';
-import { GameError } from '../../service/errors';
 import type { Services } from '../../service';
 import * as A from './accounts.schemas';
-import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
-import { streamFeed, type OpenStreams } from './stream';
+import { apiToken, credentialOf, json, parse, problems, PUBLIC, type RestRoute } from './route';
+import {
+  JSON_MEDIA,
+  lastEventIdHeader,
+  NDJSON_MEDIA,
+  negotiate,
+  resumeAfter,
+  SSE_MEDIA,
+  streamFeed,
+  type OpenStreams,
+} from './stream';
 
 const usernameParams = z.object({ username: A.Username });
 const tokenParams = z.object({
   tokenId: z.string().openapi({ description: 'The token id (not the secret)' }),
 });
 
-const SSE = 'text/event-stream';
-const NDJSON = 'application/x-ndjson';
-const JSON_TYPE = 'application/json';
+const SSE = SSE_MEDIA;
+const NDJSON = NDJSON_MEDIA;
+const JSON_TYPE = JSON_MEDIA;
 
 const FEED_DESCRIPTION = `The account's events (challenges, its games' starts, moves, draw offers and results), numbered
 1, 2, 3… by \`seq\` and kept 7 days. Needs an API token with the scope game:read. The Accept header chooses the form:
@@ -32,18 +39,6 @@ exactly once, in order, the missed ones first. Errors come before the stream sta
 \`after\` beyond the newest event, 410 EVENTS_EXPIRED when the events after it were trimmed (\`first\` is the oldest
 kept). If the store fails mid-stream the response ends; reconnect with the last seq seen.`;
 
-/** Last-Event-ID of an SSE reconnect, if any. */
-function lastEventId(req: Request): number | undefined {
-  const header = req.headers['last-event-id'];
-  if (header === undefined) return undefined;
-  if (typeof header !== 'string' || !/^\d{1,15}$/.test(header.trim())) {
-    throw new GameError('INVALID_INPUT', 'Last-Event-ID must be a seq from the feed', {
-      field: 'Last-Event-ID',
-    });
-  }
-  return Number(header.trim());
-}
-
 /** Accounts, API tokens, bot declarations and the account event feed under /api/v1. */
 export function accountRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
   const accounts = services.accounts;
@@ -52,15 +47,17 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'post',
         path: '/accounts',
+        operationId: 'createAccount',
         tags: ['accounts'],
         summary: 'Sign up',
         description:
           'Creates a human or bot account and its first API token, with every scope of the kind ' +
           '(humans: game:read, game:play, challenge:write; bots: game:read, bot:play, challenge:write). ' +
           'The secret is shown only in this answer. 409 USERNAME_TAKEN when the name is taken (ignoring case).',
+        security: PUBLIC,
         request: { body: { content: { 'application/json': { schema: A.CreateAccountBody } } } },
         responses: {
-          201: json(A.SignedUp, 'The account and its first token'),
+          201: json(A.SignedUp, 'The account and its first token', 'Location'),
           ...problems(400, 409, 503),
         },
       },
@@ -77,8 +74,10 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'get',
         path: '/accounts/{username}',
+        operationId: 'getAccount',
         tags: ['accounts'],
         summary: "An account's public profile",
+        security: PUBLIC,
         request: { params: usernameParams },
         responses: { 200: json(A.Account, 'The account'), ...problems(400, 404, 503) },
       },
@@ -91,6 +90,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'get',
         path: '/account',
+        operationId: 'getMyAccount',
         tags: ['accounts'],
         summary: 'The account of the token',
         description: 'Needs an API token with the scope game:read.',
@@ -105,6 +105,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'put',
         path: '/account/bot',
+        operationId: 'setBotPolicy',
         tags: ['accounts'],
         summary: 'Declare what a bot accepts',
         description:
@@ -123,6 +124,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'get',
         path: '/account/tokens',
+        operationId: 'listTokens',
         tags: ['accounts'],
         summary: "The account's API tokens",
         description:
@@ -138,6 +140,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'post',
         path: '/account/tokens',
+        operationId: 'createToken',
         tags: ['accounts'],
         summary: 'Create an API token',
         description:
@@ -156,6 +159,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'delete',
         path: '/account/tokens/{tokenId}',
+        operationId: 'revokeToken',
         tags: ['accounts'],
         summary: 'Revoke an API token',
         description: 'Any API token of the account (the one in use too); the token stops working at once.',
@@ -172,38 +176,21 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'get',
         path: '/account/events',
+        operationId: 'listEvents',
         tags: ['feed'],
         summary: "The account's event feed (SSE, NDJSON or a JSON page)",
         description: FEED_DESCRIPTION,
         security: apiToken('game:read'),
         request: {
           query: A.EventsQuery,
-          headers: z.object({
-            'last-event-id': z
-              .string()
-              .optional()
-              .openapi({ description: 'SSE: the last seq seen; the stream resumes after it' }),
-          }),
+          headers: lastEventIdHeader,
         },
         responses: {
           200: {
             description: 'The feed',
             content: {
-              [SSE]: {
-                schema: z.string().openapi({
-                  description: 'event: ready (data FeedReady without type), then id/event/data per FeedEvent',
-                }),
-              },
-              // By reference: zod-to-openapi would inline every FeedEvent variant into the union.
-              [NDJSON]: {
-                schema: {
-                  description: 'Each line: FeedReady first, then one FeedEvent per line',
-                  anyOf: [
-                    { $ref: '#/components/schemas/FeedReady' },
-                    { $ref: '#/components/schemas/FeedEvent' },
-                  ],
-                },
-              },
+              [SSE]: { schema: { $ref: '#/components/schemas/FeedStreamEvent' } },
+              [NDJSON]: { schema: { $ref: '#/components/schemas/FeedStreamLine' } },
               [JSON_TYPE]: { schema: A.FeedPage },
             },
           },
@@ -213,18 +200,20 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       handle: async (req, res) => {
         const query = parse(A.EventsQuery, req.query, 'query');
         const credential = credentialOf(req);
-        res.setHeader('Vary', 'Accept');
-        const wanted = req.accepts([NDJSON, SSE, JSON_TYPE]) || NDJSON;
+        const wanted = negotiate(req, res, [NDJSON, SSE, JSON_TYPE]);
         if (wanted === JSON_TYPE) {
           res.json(await services.feed.read(credential, query.after ?? 0, query.limit ?? 100));
           return;
         }
-        if (wanted === SSE) {
-          const after = lastEventId(req) ?? query.after;
-          await streamFeed(services.feed, credential, after, res, streams, 'sse');
-        } else {
-          await streamFeed(services.feed, credential, query.after, res, streams, 'ndjson');
-        }
+        const format = wanted === SSE ? 'sse' : 'ndjson';
+        await streamFeed(
+          services.feed,
+          credential,
+          resumeAfter(req, format, query.after),
+          res,
+          streams,
+          format,
+        );
       },
     },
   ];

@@ -9,7 +9,7 @@ import {
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
 } from '../../store/store';
-import { Game, GameResult, TimeControl, TimeControlInput } from './schemas';
+import { Game, GameResult, orNull, TimeControl, TimeControlInput } from './schemas';
 
 export { TimeControlInput };
 
@@ -50,7 +50,7 @@ export const Account = z
     id: z.string().openapi({ description: 'The username in lower case; seats and games refer to it' }),
     username: z.string(),
     kind: z.enum(ACCOUNT_KINDS),
-    bot: BotPolicy.nullable().openapi({ description: 'Bots: what the bot accepts; null accepts everything' }),
+    bot: orNull(BotPolicy).openapi({ description: 'Bots: what the bot accepts; null accepts everything' }),
     createdAt: DateTime,
   })
   .openapi('Account');
@@ -161,7 +161,7 @@ export const CreateChallengeBody = z
     }),
     kind: z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` }),
     options: z.record(z.string(), z.unknown()).optional(),
-    timeControl: TimeControlInput.nullable().optional().openapi({ description: 'Default: unlimited' }),
+    timeControl: orNull(TimeControlInput).optional().openapi({ description: 'Default: unlimited' }),
     starts: z.enum(['challenger', 'destination', 'listed', 'random']).optional().openapi({
       description:
         'Who moves first. Direct: challenger | destination | random (default). Open: listed (players[0]) | random (default)',
@@ -184,7 +184,7 @@ export const Seek = z
     options: Options,
     timeControl: TimeControl,
     status: z.enum(['waiting', 'matched']),
-    game: Game.nullable().openapi({ description: 'matched: the new game' }),
+    game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
     expiresAt: DateTime,
   })
@@ -194,7 +194,7 @@ export const CreateSeekBody = z
   .object({
     kind: z.string().openapi({ example: 'oware' }),
     options: z.record(z.string(), z.unknown()).optional(),
-    timeControl: TimeControlInput.nullable().optional(),
+    timeControl: orNull(TimeControlInput).optional(),
     expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 1 day, default 1 hour' }),
   })
   .strict()
@@ -257,7 +257,15 @@ export const FeedEvent = z
 
 export const FeedPage = z
   .object({
-    events: z.array(FeedEvent),
+    events: z.array(FeedEvent).openapi({ description: 'Oldest first' }),
+    next: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          'Pass as `after` for the next page: the seq of the last event here (`after` itself when none came). ' +
+          'A feed has no last page: poll again with it',
+      }),
     last: z.number().int().openapi({ description: 'The newest seq of the feed (0: never an event)' }),
   })
   .openapi('FeedPage');
@@ -268,6 +276,13 @@ export const FeedReady = z
     last: z.number().int().openapi({ description: 'The stream continues after this seq' }),
   })
   .openapi('FeedReady', { description: 'The first line of a feed stream (NDJSON); SSE: `event: ready`' });
+
+export const StreamShutdown = z
+  .object({ type: z.literal('shutdown') })
+  .strict()
+  .openapi('StreamShutdown', {
+    description: 'The last line of an NDJSON stream when the server stops: reconnect (resume with `after`)',
+  });
 
 export const EventsQuery = z
   .object({

@@ -1,8 +1,15 @@
 import type { Request, Response } from 'express';
+import { z } from 'zod';
 import type { Credential } from '../../service/auth';
+import { GameError } from '../../service/errors';
 import type { FeedService } from '../../service/feed';
+import type { GameView } from '../../service/game-view';
 import type { GameService } from '../../service/games';
 import type { FeedEvent } from '../../store/store';
+
+export const SSE_MEDIA = 'text/event-stream';
+export const NDJSON_MEDIA = 'application/x-ndjson';
+export const JSON_MEDIA = 'application/json';
 
 /** Keep-alive interval: below common proxy idle timeouts (30–60 s). */
 const KEEPALIVE_MS = 15_000;
@@ -91,35 +98,91 @@ export function openStream(
   };
 }
 
-/** Server-Sent Events of one game: now, then every version; resumes after Last-Event-ID. */
+/**
+ * The one content negotiation of the streaming routes: the type among `offered` that the Accept
+ * header prefers; `offered[0]` (the route's default) for no Accept, \*\/\* or a type not offered.
+ * Answers vary by Accept.
+ */
+export function negotiate<T extends string>(req: Request, res: Response, offered: readonly [T, ...T[]]): T {
+  res.setHeader('Vary', 'Accept');
+  return (req.accepts([...offered]) || offered[0]) as T;
+}
+
+/** The OpenAPI description of the Last-Event-ID request header. */
+export const lastEventIdHeader = z.object({
+  'last-event-id': z
+    .string()
+    .optional()
+    .openapi({
+      description: 'SSE: the id of the last event seen; the stream resumes after it (wins over `after`)',
+    }),
+});
+
+/**
+ * Where a stream resumes: for SSE the Last-Event-ID of a reconnect (it wins), else `?after=`;
+ * undefined: from now on.
+ */
+export function resumeAfter(
+  req: Request,
+  format: StreamFormatName,
+  after: number | undefined,
+): number | undefined {
+  const header = req.headers['last-event-id'];
+  if (format !== 'sse' || header === undefined) return after;
+  if (typeof header !== 'string' || !/^\d{1,15}$/.test(header.trim())) {
+    throw new GameError('INVALID_INPUT', 'Last-Event-ID must be an id from the stream', {
+      field: 'Last-Event-ID',
+    });
+  }
+  return Number(header.trim());
+}
+
+export type StreamFormatName = 'sse' | 'ndjson';
+
+/** How a game's versions, and its end, look in each format. */
+const GAME_FRAMES: Record<
+  StreamFormatName,
+  { stream: StreamFormat; game: (game: GameView) => string; end: string }
+> = {
+  sse: {
+    stream: SSE,
+    game: (game) => `id: ${game.version}\nevent: game\ndata: ${JSON.stringify(game)}\n\n`,
+    end: 'event: end\ndata: {}\n\n',
+  },
+  ndjson: {
+    stream: NDJSON,
+    game: (game) => `${JSON.stringify({ type: 'game', game })}\n`,
+    end: '{"type":"end"}\n',
+  },
+};
+
+/** One game as a stream: now, then every version after `after` (undefined: all), then `end`. */
 export async function streamGame(
   service: GameService,
   id: string,
-  req: Request,
+  after: number | undefined,
   res: Response,
   open: OpenStreams,
+  format: StreamFormatName,
 ): Promise<void> {
-  const lastSeen = Number(req.headers['last-event-id'] ?? -1);
-  const after = Number.isInteger(lastSeen) ? lastSeen : -1;
+  const frames = GAME_FRAMES[format];
   // Until the headers are out, chunks wait here.
   const pending: string[] = [];
   let send: (chunk: string) => void = (chunk) => pending.push(chunk);
   // watch() fails with GAME_NOT_FOUND / INVALID_INPUT before any byte is written.
   const unsubscribe = await service.watch(id, (game) => {
-    if (game.version <= after) return;
-    send(`id: ${game.version}\nevent: game\ndata: ${JSON.stringify(game)}\n\n`);
-    if (game.status === 'finished') send('event: end\ndata: {}\n\n');
+    if (after !== undefined && game.version <= after) return;
+    send(frames.game(game));
+    if (game.status === 'finished') send(frames.end);
   });
-  const stream = openStream(res, open, SSE, () => void unsubscribe());
+  const stream = openStream(res, open, frames.stream, () => void unsubscribe());
   for (const chunk of pending) stream.write(chunk);
   send = (chunk) => stream.write(chunk);
 }
 
-export type FeedFormat = 'sse' | 'ndjson';
-
 /** How feed events and the opening `ready` line look in each format. */
 const FEED_FRAMES: Record<
-  FeedFormat,
+  StreamFormatName,
   { stream: StreamFormat; ready: (last: number) => string; event: (event: FeedEvent) => string }
 > = {
   sse: {
@@ -148,7 +211,7 @@ export async function streamFeed(
   after: number | undefined,
   res: Response,
   open: OpenStreams,
-  format: FeedFormat,
+  format: StreamFormatName,
 ): Promise<void> {
   const frames = FEED_FRAMES[format];
   // follow() may deliver (resumed events), or fail, before it resolves: until the headers are out,
