@@ -75,7 +75,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     );
   }
   app.use(metrics.middleware);
-  app.use(express.json({ limit: MAX_BODY_BYTES }));
   mountOperations(app, storage, metrics.registry);
 
   const streams = new Set<() => void>();
@@ -83,7 +82,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const openapi = buildOpenApiDocument(routes);
   const api = restRouter(routes);
   const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS);
-  app.use('/api/v1', rateLimitMiddleware(gate, sendProblem), api);
+  // Bodies are read after the rate limit: a refused request costs no parsing, and a refused body
+  // (413, 415, unparsable) still carries the RateLimit headers.
+  const json = express.json({ limit: MAX_BODY_BYTES });
+  app.use('/api/v1', rateLimitMiddleware(gate, sendProblem), json, api);
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -103,7 +105,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gate,
     limits: options.graphql ?? { maxDepth: 10, maxCost: 1000 },
   });
-  app.use('/graphql', rateLimitMiddleware(gate, sendGraphQLError), graphql.middleware);
+  app.use('/graphql', rateLimitMiddleware(gate, sendGraphQLError), json, graphql.middleware);
   app.get('/', (_req, res) => {
     res.json({
       name: 'boardhost',

@@ -285,7 +285,13 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         responses: {
           200: {
             description: 'The record',
-            headers: { ETag: { $ref: '#/components/headers/ETag', description: 'application/json only' } },
+            headers: {
+              ETag: {
+                description: "application/json only: the game's version, as GET /games/{id} sends it",
+                required: false,
+                schema: { type: 'string' },
+              },
+            },
             content: {
               'text/plain': { schema: z.string() },
               [PDN]: { schema: z.string() },
