@@ -100,7 +100,7 @@ export function openStream(
 
 /**
  * The one content negotiation of the streaming routes: the type among `offered` that the Accept
- * header prefers; `offered[0]` (the route's default) for no Accept, \*\/\* or a type not offered.
+ * header prefers; `offered[0]` (the route's default) for no Accept, any type, or none offered.
  * Answers vary by Accept.
  */
 export function negotiate<T extends string>(req: Request, res: Response, offered: readonly [T, ...T[]]): T {
