@@ -304,6 +304,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
+        res.setHeader('Vary', 'Accept');
         const wanted = req.accepts(['text/plain', PDN, 'application/json']);
         if (wanted === 'application/json') return sendGame(res, await service.getGame(id));
         const { text, kind } = await service.exportGame(id);

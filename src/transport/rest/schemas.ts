@@ -10,7 +10,8 @@ extendZodWithOpenApi(z);
 
 /**
  * `schema` or null. Not `.nullable()`: on a named (referenced) schema zod-to-openapi drops the
- * null, or wraps it in an allOf that a null fails.
+ * null, or wraps it in an allOf that a null fails. A union goes in as `z.lazy(() => union)`, or
+ * zod-to-openapi flattens it into this one and its name is lost.
  */
 export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
 
@@ -112,7 +113,7 @@ export const Move = z
     seat: z.number().int(),
     seatName: z.string(),
     at: z.string().openapi({ format: 'date-time' }),
-    details: orNull(MoveDetails),
+    details: orNull(z.lazy(() => MoveDetails)),
   })
   .openapi('Move');
 
@@ -248,7 +249,7 @@ export const MoveCheck = z
     toMoveName: z.string().nullable(),
     status: z.enum(['ongoing', 'finished']),
     result: orNull(GameResult),
-    details: orNull(MoveDetails),
+    details: orNull(z.lazy(() => MoveDetails)),
   })
   .openapi('MoveCheck');
 
