@@ -110,12 +110,9 @@ export function negotiate<T extends string>(req: Request, res: Response, offered
 
 /** The OpenAPI description of the Last-Event-ID request header. */
 export const lastEventIdHeader = z.object({
-  'last-event-id': z
-    .string()
-    .optional()
-    .openapi({
-      description: 'SSE: the id of the last event seen; the stream resumes after it (wins over `after`)',
-    }),
+  'last-event-id': z.string().optional().openapi({
+    description: 'SSE: the id of the last event seen; the stream resumes after it (wins over `after`)',
+  }),
 });
 
 /**
