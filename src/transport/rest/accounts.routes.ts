@@ -32,7 +32,8 @@ const FEED_DESCRIPTION = `The account's events (challenges, its games' starts, m
 - \`${NDJSON}\` (also for \`*/*\`, no Accept, or anything else): one JSON document per line. First
   \`{"type":"ready","last":N}\`, then one FeedEvent per line; an empty line every 15 s keeps the connection open and
   \`{"type":"shutdown"}\` ends it when the server stops. Resume with \`?after=\`.
-- \`${JSON_TYPE}\`: one page \`{events, last}\` of the events after \`after\` (default 0), for clients that poll.
+- \`${JSON_TYPE}\`: one page \`{events, next, last}\` of the events after \`after\` (default 0), for clients that
+  poll: pass \`next\` as \`after\` to poll on.
 
 Streams without \`after\` start from now (\`ready.last\` is the newest seq). With \`after\` every later event comes
 exactly once, in order, the missed ones first. Errors come before the stream starts, as problems: 400 for an
