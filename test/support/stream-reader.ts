@@ -65,8 +65,14 @@ export async function readStream(url: string, headers: Record<string, string> = 
   };
 }
 
-/** Server-Sent Events (WHATWG): fields until a blank line; comments and `retry:` are no events. */
-function sseItems(push: (item: StreamItem) => void): (text: string) => void {
+/**
+ * Server-Sent Events (WHATWG): fields until a blank line; comments and `retry:` are no events
+ * (`onRetry` gets the hint).
+ */
+export function sseItems(
+  push: (item: StreamItem) => void,
+  onRetry: (ms: number) => void = () => undefined,
+): (text: string) => void {
   let buffer = '';
   let fields: { event?: string; id?: string; data: string[] } = { data: [] };
   return (text) => {
@@ -93,12 +99,13 @@ function sseItems(push: (item: StreamItem) => void): (text: string) => void {
       if (name === 'event') fields.event = value;
       else if (name === 'id') fields.id = value;
       else if (name === 'data') fields.data.push(value);
+      else if (name === 'retry') onRetry(Number(value));
     }
   };
 }
 
 /** NDJSON: one document per line; empty lines are keep-alives. */
-function ndjsonItems(push: (item: StreamItem) => void): (text: string) => void {
+export function ndjsonItems(push: (item: StreamItem) => void): (text: string) => void {
   let buffer = '';
   return (text) => {
     buffer += text;
