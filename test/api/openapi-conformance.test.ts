@@ -14,9 +14,14 @@ import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
 import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
 import { appHarness, type Running, type StoreKind } from '../support/app';
-import { type Answer, OPENAPI, OpenApiChecker, operations } from '../support/openapi-check';
+import {
+  checkedClient,
+  type CheckedClient,
+  OPENAPI,
+  OpenApiChecker,
+  operations,
+} from '../support/openapi-check';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
-import { readStream } from '../support/stream-reader';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
 /** Operations that cannot succeed today, and why (each still has to be exercised). */
@@ -38,87 +43,8 @@ const MALFORMED = Object.fromEntries(Object.keys(DUMMY).map((name) => [name, '!!
 const fill = (path: string, values: Record<string, string>) =>
   path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? 'x'));
 
-interface CallOptions {
-  readonly token?: string;
-  readonly body?: unknown;
-  /** A raw body, sent with `contentType`. */
-  readonly raw?: string;
-  readonly contentType?: string;
-  readonly headers?: Record<string, string>;
-}
-
-/** A REST client whose every answer goes through `checker`. */
-function client(base: string, checker: OpenApiChecker) {
-  async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
-    const headers: Record<string, string> = { ...options.headers };
-    if (options.token) headers.authorization = `Bearer ${options.token}`;
-    let body: string | undefined;
-    if (options.raw !== undefined) {
-      body = options.raw;
-      headers['content-type'] = options.contentType ?? 'text/plain';
-    } else if (options.body !== undefined) {
-      body = JSON.stringify(options.body);
-      headers['content-type'] = 'application/json';
-    }
-    // A stream answered where none was expected fails by timeout instead of hanging the test.
-    const res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
-    const text = await res.text();
-    const type = res.headers.get('content-type') ?? '';
-    if (type.startsWith('application/x-ndjson')) {
-      const items = text
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line) as unknown);
-      const answer = { status: res.status, headers: res.headers, body: items };
-      const { mediaType } = checker.check(method, path, answer, true);
-      for (const item of items) checker.checkItem(mediaType as string, item, `${method} ${path}`);
-      return answer;
-    }
-    const parsed = text === '' ? undefined : /json/.test(type) ? (JSON.parse(text) as unknown) : text;
-    const answer = { status: res.status, headers: res.headers, body: parsed };
-    checker.check(method, path, answer);
-    return answer;
-  }
-
-  /** Opens a stream (200 expected); each item read is checked against the document. */
-  async function stream(path: string, accept: string, token?: string, headers: Record<string, string> = {}) {
-    const reader = await readStream(`${base}${path}`, {
-      accept,
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
-      ...headers,
-    });
-    const { mediaType } = checker.check(
-      'get',
-      path,
-      { status: reader.response.status, headers: reader.response.headers, body: undefined },
-      true,
-    );
-    return {
-      async next(timeoutMs?: number) {
-        const item = await reader.next(timeoutMs);
-        checker.checkItem(mediaType as string, item, `GET ${path} (${accept})`);
-        return item;
-      },
-      close: () => reader.close(),
-    };
-  }
-
-  /** `call`, expecting `status`; returns the body. */
-  async function expectStatus(status: number, method: string, path: string, options?: CallOptions) {
-    const answer = await call(method, path, options);
-    if (answer.status !== status) {
-      throw new Error(
-        `${method} ${path}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body)}`,
-      );
-    }
-    return answer.body as any;
-  }
-
-  return { call, stream, expectStatus };
-}
-
 /** Every operation of the document, exercised once or more through `api`. */
-async function scenario(run: Running, api: ReturnType<typeof client>, receiver: Receiver): Promise<void> {
+async function scenario(run: Running, api: CheckedClient, receiver: Receiver): Promise<void> {
   const { call, stream, expectStatus: ok } = api;
   const suffix = Math.random().toString(36).slice(2, 8);
 
@@ -139,7 +65,7 @@ async function scenario(run: Running, api: ReturnType<typeof client>, receiver: 
   const unchanged = await request(run.url).get(`/api/v1/games/${kalah}`).set('If-None-Match', '"0"');
   expect(unchanged.status).toBe(304);
   const unchangedHeaders = new Headers(unchanged.headers as Record<string, string>);
-  checker(run).check('get', `/api/v1/games/${kalah}`, {
+  api.checker.check('get', `/api/v1/games/${kalah}`, {
     status: 304,
     headers: unchangedHeaders,
     body: undefined,
@@ -345,7 +271,7 @@ async function scenario(run: Running, api: ReturnType<typeof client>, receiver: 
   while ((await run.app.deliverWebhooks()) > 0);
   expect(receiver.accepted.length).toBeGreaterThanOrEqual(2);
   for (const received of receiver.requests) {
-    checker(run).checkWebhook('feedEvent', received.headers, JSON.parse(received.body));
+    api.checker.checkWebhook('feedEvent', received.headers, JSON.parse(received.body));
   }
   await ok(200, 'get', `/api/v1/account/webhooks/${hookId}`, { token: bobToken });
   const log = await ok(200, 'get', `/api/v1/account/webhooks/${hookId}/deliveries?limit=1`, {
@@ -376,12 +302,8 @@ async function scenario(run: Running, api: ReturnType<typeof client>, receiver: 
   await ok(404, 'get', `/api/v1/account/webhooks/${hookId}`, { token: bobToken });
 }
 
-/** The checker of each running app's scenario. */
-const checkers = new Map<Running, OpenApiChecker>();
-const checker = (run: Running) => checkers.get(run) as OpenApiChecker;
-
 /** Sends every operation the requests any client may get wrong; every answer is checked. */
-async function probeEveryOperation(api: ReturnType<typeof client>): Promise<void> {
+async function probeEveryOperation(api: CheckedClient): Promise<void> {
   for (const op of operations()) {
     const path = fill(op.path, DUMMY);
     const anonymous = await api.call(op.method, path);
@@ -452,7 +374,6 @@ describe.each<StoreKind>(['memory', 'redis'])(
     beforeAll(async () => {
       run = await harness.start(store);
       receiver = await startReceiver();
-      checkers.set(run, new OpenApiChecker());
     });
     afterAll(async () => {
       await harness.stopAll();
@@ -460,8 +381,9 @@ describe.each<StoreKind>(['memory', 'redis'])(
     });
 
     it('in a scenario that exercises every operation of the document', async () => {
-      await scenario(run, client(run.url, checker(run)), receiver);
-      const seen = checker(run).seen;
+      const api = checkedClient(run.url, new OpenApiChecker());
+      await scenario(run, api, receiver);
+      const seen = api.checker.seen;
       const ids = [...operations().map((op) => op.operationId), 'receiveFeedEvent'];
       expect(ids.filter((id) => !seen.has(id))).toEqual([]);
       const succeeded = (id: string) => [...(seen.get(id) ?? [])].some((status) => status < 400);
@@ -474,12 +396,12 @@ describe.each<StoreKind>(['memory', 'redis'])(
     }, 60_000);
 
     it('to malformed, unauthenticated and unknown requests of every operation', async () => {
-      await probeEveryOperation(client(run.url, new OpenApiChecker()));
+      await probeEveryOperation(checkedClient(run.url, new OpenApiChecker()));
     }, 60_000);
 
     it('with a shutdown item on every open stream when the server stops', async () => {
       const other = await harness.start(store);
-      const api = client(other.url, new OpenApiChecker());
+      const api = checkedClient(other.url, new OpenApiChecker());
       const game = await api.expectStatus(201, 'post', '/api/v1/games', { body: { kind: 'kalah' } });
       const account = await api.expectStatus(201, 'post', '/api/v1/accounts', {
         body: { username: `shut-${Math.random().toString(36).slice(2, 8)}` },
@@ -509,7 +431,7 @@ describe.each<StoreKind>(['memory', 'redis'])(
         webhooks: { intervalMs: 0 },
       });
       try {
-        const api = client(await listen(app), new OpenApiChecker());
+        const api = checkedClient(await listen(app), new OpenApiChecker());
         await api.call('get', '/api/v1/games');
         for (const op of operations()) {
           const answer = await api.call(op.method, fill(op.path, DUMMY));
@@ -540,7 +462,7 @@ describe.each<StoreKind>(['memory', 'redis'])(
           webhooks: { intervalMs: 0 },
         });
         try {
-          const api = client(await listen(app), new OpenApiChecker());
+          const api = checkedClient(await listen(app), new OpenApiChecker());
           for (const op of operations()) {
             const body = op.spec.requestBody ? { body: {} } : {};
             const answer = await api.call(op.method, fill(op.path, DUMMY), body);

@@ -9,6 +9,7 @@ import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readStream } from './stream-reader';
 
 type Json = Record<string, any>;
 
@@ -182,3 +183,84 @@ export class OpenApiChecker {
     this.seen.set(operationId, statuses);
   }
 }
+
+export interface CallOptions {
+  readonly token?: string;
+  readonly body?: unknown;
+  /** A raw body, sent with `contentType`. */
+  readonly raw?: string;
+  readonly contentType?: string;
+  readonly headers?: Record<string, string>;
+}
+
+/** A REST client whose every answer goes through `checker`. */
+export function checkedClient(base: string, checker: OpenApiChecker) {
+  async function call(method: string, path: string, options: CallOptions = {}): Promise<Answer> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body: string | undefined;
+    if (options.raw !== undefined) {
+      body = options.raw;
+      headers['content-type'] = options.contentType ?? 'text/plain';
+    } else if (options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      headers['content-type'] = 'application/json';
+    }
+    // A stream answered where none was expected fails by timeout instead of hanging the test.
+    const res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+    const text = await res.text();
+    const type = res.headers.get('content-type') ?? '';
+    if (type.startsWith('application/x-ndjson')) {
+      const items = text
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as unknown);
+      const answer = { status: res.status, headers: res.headers, body: items };
+      const { mediaType } = checker.check(method, path, answer, true);
+      for (const item of items) checker.checkItem(mediaType as string, item, `${method} ${path}`);
+      return answer;
+    }
+    const parsed = text === '' ? undefined : /json/.test(type) ? (JSON.parse(text) as unknown) : text;
+    const answer = { status: res.status, headers: res.headers, body: parsed };
+    checker.check(method, path, answer);
+    return answer;
+  }
+
+  /** Opens a stream (200 expected); each item read is checked against the document. */
+  async function stream(path: string, accept: string, token?: string, headers: Record<string, string> = {}) {
+    const reader = await readStream(`${base}${path}`, {
+      accept,
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    });
+    const { mediaType } = checker.check(
+      'get',
+      path,
+      { status: reader.response.status, headers: reader.response.headers, body: undefined },
+      true,
+    );
+    return {
+      async next(timeoutMs?: number) {
+        const item = await reader.next(timeoutMs);
+        checker.checkItem(mediaType as string, item, `GET ${path} (${accept})`);
+        return item;
+      },
+      close: () => reader.close(),
+    };
+  }
+
+  /** `call`, expecting `status`; returns the body. */
+  async function expectStatus(status: number, method: string, path: string, options?: CallOptions) {
+    const answer = await call(method, path, options);
+    if (answer.status !== status) {
+      throw new Error(
+        `${method} ${path}: expected ${status}, got ${answer.status} ${JSON.stringify(answer.body)}`,
+      );
+    }
+    return answer.body as any;
+  }
+
+  return { checker, call, stream, expectStatus };
+}
+
+export type CheckedClient = ReturnType<typeof checkedClient>;
