@@ -299,6 +299,29 @@ export const Problem = z
     status: z.number().int(),
     detail: z.string(),
     code: z.enum(Object.keys(GAME_ERROR_CODES) as [keyof typeof GAME_ERROR_CODES]),
+    // The details some codes carry (more may come: clients should ignore members they do not know).
+    issues: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({
+        description: 'INVALID_INPUT of a body, query or path field: each field refused (body.kind…)',
+      }),
+    currentVersion: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: 'VERSION_CONFLICT: where the game is' }),
+    legalMoves: z.array(z.string()).optional().openapi({ description: 'ILLEGAL_MOVE: the legal moves' }),
+    candidates: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'AMBIGUOUS_MOVE: the moves the shorthand matches' }),
+    required: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'MISSING_SCOPE: the scopes that would do (any one)' }),
+    retryAfterSeconds: z.number().int().optional().openapi({ description: 'RATE_LIMITED: as Retry-After' }),
+    policy: z.string().optional().openapi({ description: 'RATE_LIMITED: the limit hit (token or ip)' }),
   })
   .catchall(z.unknown())
   .openapi('Problem', {
