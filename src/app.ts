@@ -15,7 +15,7 @@ import { createGraphQL } from './transport/graphql/server';
 import { buildOpenApiDocument } from './transport/rest/openapi';
 import { DEFAULT_RATE_LIMITS, RateGate, rateLimitMiddleware, type RateLimits } from './transport/rate-limit';
 import { problemHandler, sendProblem } from './transport/rest/problem';
-import { restRoutes } from './transport/rest/routes';
+import { MAX_BODY_BYTES, restRouter, restRoutes } from './transport/rest/routes';
 import { mountRules } from './transport/rest/rules';
 
 export interface AppOptions {
@@ -72,6 +72,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   await services.tokenStreams.start();
   const app = express();
   app.disable('x-powered-by');
+  // ETags only where documented: a game's is its version (If-Match / If-None-Match).
+  app.set('etag', false);
   app.set('trust proxy', false);
   const server = createServer(app);
   const metrics = createMetrics();
@@ -87,22 +89,17 @@ export async function createApp(options: AppOptions): Promise<App> {
     );
   }
   app.use(metrics.middleware);
-  app.use(express.json({ limit: '64kb' }));
   mountOperations(app, storage, metrics.registry);
 
   const streams = new Set<() => void>();
   const routes = restRoutes(services, streams);
   const openapi = buildOpenApiDocument(routes);
-  const api = express.Router();
-  for (const route of routes) {
-    const path = route.spec.path.replace(/\{(\w+)\}/g, ':$1');
-    api[route.spec.method as 'get' | 'post' | 'put' | 'delete'](path, (req, res) => route.handle(req, res));
-  }
-  api.use((req, res) =>
-    sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)),
-  );
+  const api = restRouter(routes);
   const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS);
-  app.use('/api/v1', rateLimitMiddleware(gate, sendProblem), api);
+  // Bodies are read after the rate limit: a refused request costs no parsing, and a refused body
+  // (413, 415, unparsable) still carries the RateLimit headers.
+  const json = express.json({ limit: MAX_BODY_BYTES });
+  app.use('/api/v1', rateLimitMiddleware(gate, sendProblem), json, api);
   app.get('/openapi.json', (_req, res) => {
     res.json(openapi);
   });
@@ -123,7 +120,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     gate,
     limits: options.graphql ?? { maxDepth: 10, maxCost: 1000 },
   });
-  app.use('/graphql', rateLimitMiddleware(gate, sendGraphQLError), graphql.middleware);
+  app.use('/graphql', rateLimitMiddleware(gate, sendGraphQLError), json, graphql.middleware);
   app.get('/', (_req, res) => {
     res.json({
       name: 'boardhost',

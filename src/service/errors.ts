@@ -4,6 +4,10 @@
 export const GAME_ERROR_CODES = {
   /** The request is malformed: body, id, options, query parameters. */
   INVALID_INPUT: 400,
+  /** The request body is larger than the server accepts (64 kB). */
+  PAYLOAD_TOO_LARGE: 413,
+  /** The request body is not application/json (or not in a charset JSON allows). */
+  UNSUPPORTED_MEDIA_TYPE: 415,
   /** The `kind` names no game this server hosts. */
   UNKNOWN_GAME_KIND: 400,
   /** A start `position` that does not parse, is impossible, or is already decided (the message says which). */

@@ -67,12 +67,16 @@ export class FeedService {
     private readonly auth: Authenticator,
   ) {}
 
-  /** The account's events after a cursor, or after a seq (a page, for clients that poll). */
+  /**
+   * The account's events after a cursor, or after a seq (a page, for clients that poll): `next` is
+   * the seq to pass as `after` next time (the page's last event, or `after` itself when none came),
+   * `last` the feed's newest seq, `epoch` the feed's epoch.
+   */
   async read(
     credential: Credential,
     from: FeedCursor | number,
     limit = 100,
-  ): Promise<{ events: FeedEvent[]; last: number; epoch: string }> {
+  ): Promise<{ events: FeedEvent[]; next: number; last: number; epoch: string }> {
     const { account } = await this.auth.requireAccount(credential, 'game:read');
     const cursor = typeof from === 'number' ? { after: from } : from;
     checkCursor(cursor);
@@ -82,7 +86,12 @@ export class FeedService {
     const page = await this.storage.feed.read(account.id, cursor.after, limit);
     checkEpoch(cursor, page);
     checkResumable(cursor.after, page.first, page.last);
-    return { events: [...page.events], last: page.last, epoch: page.epoch };
+    return {
+      events: [...page.events],
+      next: page.events.at(-1)?.seq ?? cursor.after,
+      last: page.last,
+      epoch: page.epoch,
+    };
   }
 
   /**

@@ -11,7 +11,8 @@ export interface MyGamesInput {
   /** my-turn, ongoing, finished or all (default). */
   readonly filter?: string;
   readonly kind?: string;
-  readonly cursor?: string;
+  /** `next` of the previous page. */
+  readonly after?: string;
   readonly limit?: number;
 }
 
@@ -34,7 +35,7 @@ export class GameListService {
   async myGames(
     credential: Credential,
     input: MyGamesInput,
-  ): Promise<{ items: GameView[]; nextCursor: string | null }> {
+  ): Promise<{ items: GameView[]; next: string | null }> {
     const { account } = await this.auth.requireAccount(credential, 'game:read');
     const filter = input.filter ?? 'all';
     if (!(MY_GAMES_FILTERS as readonly string[]).includes(filter)) {
@@ -48,14 +49,14 @@ export class GameListService {
       throw new GameError('INVALID_INPUT', 'limit must be a whole number from 1 to 100');
     }
     if (filter === 'my-turn') {
-      const after = input.cursor === undefined ? undefined : decodeTurnCursor(input.cursor);
+      const after = input.after === undefined ? undefined : decodeTurnCursor(input.after);
       const page = await this.storage.clocks.listTurn(account.id, kind ? { kind } : {}, limit, after);
       return {
         items: page.items.map((g) => this.games.view(g)),
-        nextCursor: page.next === null ? null : encodeTurnCursor(page.next),
+        next: page.next === null ? null : encodeTurnCursor(page.next),
       };
     }
-    const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    const before = input.after === undefined ? undefined : decodeCursor(input.after);
     const page = await this.storage.games.list(
       {
         account: account.id,
@@ -67,7 +68,7 @@ export class GameListService {
     );
     return {
       items: page.items.map((g) => this.games.view(g)),
-      nextCursor: page.next === null ? null : encodeCursor(page.next),
+      next: page.next === null ? null : encodeCursor(page.next),
     };
   }
 
@@ -106,7 +107,10 @@ function encodeTurnCursor(at: TurnCursor): string {
 
 function decodeTurnCursor(cursor: string): TurnCursor {
   const match = /^t(\d{1,16}):([A-Za-z0-9_-]{1,64})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new GameError('INVALID_INPUT', 'Malformed cursor', { field: 'cursor' });
+  if (!match)
+    throw new GameError('INVALID_INPUT', 'Malformed cursor: pass the `next` of a page as `after`', {
+      field: 'after',
+    });
   return { score: Number(match[1]), id: match[2] as string };
 }
 

@@ -63,7 +63,8 @@ export interface ListGamesInput {
   readonly account?: string;
   readonly kind?: string;
   readonly status?: string;
-  readonly cursor?: string;
+  /** `next` of the previous page. */
+  readonly after?: string;
   readonly limit?: number;
 }
 
@@ -216,7 +217,7 @@ export class GameService {
     return toGameView(this.engineFor(game.kind), game);
   }
 
-  async listGames(input: ListGamesInput): Promise<{ items: GameView[]; nextCursor: string | null }> {
+  async listGames(input: ListGamesInput): Promise<{ items: GameView[]; next: string | null }> {
     const filter: { kind?: GameFilter['kind']; status?: GameStatus; account?: string } = {};
     if (input.kind !== undefined) filter.kind = this.engineFor(input.kind).kind;
     if (input.account !== undefined) filter.account = input.account.toLowerCase();
@@ -230,11 +231,11 @@ export class GameService {
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
       throw new GameError('INVALID_INPUT', 'limit must be a whole number from 1 to 100');
     }
-    const before = input.cursor === undefined ? undefined : decodeCursor(input.cursor);
+    const before = input.after === undefined ? undefined : decodeCursor(input.after);
     const page = await this.storage.games.list(filter, limit, before);
     return {
       items: page.items.map((g) => toGameView(this.engineFor(g.kind), g)),
-      nextCursor: page.next === null ? null : encodeCursor(page.next),
+      next: page.next === null ? null : encodeCursor(page.next),
     };
   }
 
@@ -646,6 +647,9 @@ export function encodeCursor(seq: number): string {
 
 export function decodeCursor(cursor: string): number {
   const match = /^s(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match) throw new GameError('INVALID_INPUT', 'Malformed cursor', { field: 'cursor' });
+  if (!match)
+    throw new GameError('INVALID_INPUT', 'Malformed cursor: pass the `next` of a page as `after`', {
+      field: 'after',
+    });
   return Number(match[1]);
 }

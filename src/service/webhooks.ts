@@ -114,19 +114,20 @@ export class WebhookService {
   async deliveries(
     credential: Credential,
     id: string,
-    page: { limit?: number; before?: number } = {},
+    page: { limit?: number; after?: number } = {},
   ): Promise<{ items: DeliveryAttempt[]; next: number | null }> {
     await this.owned(credential, id);
     const limit = page.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
       throw new GameError('INVALID_INPUT', 'limit must be a whole number from 1 to 100', { field: 'limit' });
     }
-    if (page.before !== undefined && (!Number.isInteger(page.before) || page.before < 1)) {
-      throw new GameError('INVALID_INPUT', 'before must be a cursor from a previous page', {
-        field: 'before',
+    if (page.after !== undefined && (!Number.isInteger(page.after) || page.after < 1)) {
+      throw new GameError('INVALID_INPUT', 'after must be the `next` of a previous page', {
+        field: 'after',
       });
     }
-    const log = await this.storage.webhooks.deliveryLog(id, limit, page.before);
+    // Newest first: the attempts after `after` in the list are those older than it.
+    const log = await this.storage.webhooks.deliveryLog(id, limit, page.after);
     return { items: [...log.items], next: log.next };
   }
 

@@ -25,7 +25,7 @@ const CREATE_CHALLENGE = `mutation ($input: CreateChallengeInput!) { createChall
 const ACCEPT = `mutation ($id: ID!) { acceptChallenge(id: $id) { ${CHALLENGE} } }`;
 const DECLINE = `mutation ($id: ID!, $reason: String) { declineChallenge(id: $id, reason: $reason) { ${CHALLENGE} } }`;
 const CANCEL = `mutation ($id: ID!) { cancelChallenge(id: $id) { ${CHALLENGE} } }`;
-const EVENTS = `query ($after: Int!, $first: Int) { events(after: $after, first: $first) { last events { seq type at data } } }`;
+const EVENTS = `query ($after: Int!, $limit: Int) { events(after: $after, limit: $limit) { next last events { seq type at data } } }`;
 const MOVE = `mutation ($id: ID!, $move: String!) { submitMove(id: $id, move: $move) { ${GAME} } }`;
 const GAME_QUERY = `query ($id: ID!) { game(id: $id) { ${GAME} } }`;
 
@@ -459,8 +459,8 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
         me { ${ACCOUNT} }
         myTokens { ${TOKEN} }
         myChallenges { ${CHALLENGE} }
-        events(after: 0, first: 50) { last events { seq type at data } }
-        games(account: $me, status: "ongoing") { nextCursor items { id kind status toMove version legalMoves
+        events(after: 0, limit: 50) { last events { seq type at data } }
+        games(account: $me, status: "ongoing") { next items { id kind status toMove version legalMoves
           seats { seat name account } moves { ply notation seat at }
           board { ... on MancalaBoard { houses stores }
                   ... on GridBoard { files ranks pieces { square piece side } zones { name side squares } } } } }
@@ -506,10 +506,12 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
       });
       expect(finished.data.game).toEqual((await run.app.services.games.getGame(game.id)) as unknown);
 
-      const page = (await ok(url, q.token, EVENTS, { after: 1, first: 2 })).events;
+      const page = (await ok(url, q.token, EVENTS, { after: 1, limit: 2 })).events;
       expect(page.events.map((e: { seq: number }) => e.seq)).toEqual([2, 3]);
-      expect(page.last).toBe(5);
-      expect((await ok(url, q.token, EVENTS, { after: 5 })).events).toEqual({ events: [], last: 5 });
+      expect(page).toMatchObject({ next: 3, last: 5 });
+      const rest = (await ok(url, q.token, EVENTS, { after: page.next, limit: 2 })).events;
+      expect(rest.events.map((e: { seq: number }) => e.seq)).toEqual([4, 5]);
+      expect((await ok(url, q.token, EVENTS, { after: 5 })).events).toEqual({ events: [], next: 5, last: 5 });
       // The challenger's own feed has no challenge.received.
       const challengers = (await ok(url, p.token, EVENTS, { after: 0 })).events.events;
       expect(challengers.map((e: { type: string }) => e.type)).toEqual([
@@ -524,7 +526,7 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
         last: 5,
       });
       expect((await failure(url, q.token, EVENTS, { after: -1 })).code).toBe('INVALID_INPUT');
-      expect((await failure(url, q.token, EVENTS, { after: 0, first: 501 })).code).toBe('INVALID_INPUT');
+      expect((await failure(url, q.token, EVENTS, { after: 0, limit: 501 })).code).toBe('INVALID_INPUT');
       expect((await failure(url, undefined, EVENTS, { after: 0 })).code).toBe('UNAUTHENTICATED');
     });
   });

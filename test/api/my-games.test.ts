@@ -77,7 +77,7 @@ describe.each<StoreKind>(['memory', 'redis'])("an account's games on the %s stor
   const list = async (who: TestAccount, query: string) => {
     const res = await restAs(run).get(`/account/games${query}`, who).expect(200);
     expect(S.GamePage.parse(res.body)).toEqual(res.body);
-    return res.body as { items: any[]; nextCursor: string | null };
+    return res.body as { items: any[]; next: string | null };
   };
   /** Every page of a list, calling `between(n)` after page n. */
   const pages = async (
@@ -88,11 +88,11 @@ describe.each<StoreKind>(['memory', 'redis'])("an account's games on the %s stor
     const seen: string[] = [];
     let cursor: string | null = null;
     for (let page = 1; page <= 20; page++) {
-      const body = await list(ann, `${query}&limit=${limit}${cursor ? `&cursor=${cursor}` : ''}`);
+      const body = await list(ann, `${query}&limit=${limit}${cursor ? `&after=${cursor}` : ''}`);
       expect(body.items.length).toBeLessThanOrEqual(limit);
       seen.push(...ids(body.items));
-      if (body.nextCursor === null) return seen;
-      cursor = body.nextCursor;
+      if (body.next === null) return seen;
+      cursor = body.next;
       await between(page);
     }
     throw new Error('too many pages');
@@ -196,35 +196,35 @@ describe.each<StoreKind>(['memory', 'redis'])("an account's games on the %s stor
     expectProblem(await rest.get('/account/games/export', noRead), 403, 'MISSING_SCOPE');
     expectProblem(await rest.get('/account/games?filter=mine', ann), 400, 'INVALID_INPUT');
     expectProblem(await rest.get('/account/games?kind=chess', ann), 400, 'UNKNOWN_GAME_KIND');
-    expectProblem(await rest.get('/account/games?cursor=xyz', ann), 400, 'INVALID_INPUT');
+    expectProblem(await rest.get('/account/games?after=xyz', ann), 400, 'INVALID_INPUT');
     expectProblem(await rest.get('/account/games/export?status=lost', ann), 400, 'INVALID_INPUT');
     // A cursor of one list is no cursor of another.
     const page = await list(ann, '?filter=ongoing&limit=1');
-    const wrong = await rest.get(`/account/games?filter=my-turn&cursor=${page.nextCursor}`, ann);
+    const wrong = await rest.get(`/account/games?filter=my-turn&after=${page.next}`, ann);
     expectProblem(wrong, 400, 'INVALID_INPUT');
   });
 
   it('answers the same lists over GraphQL myGames', async () => {
-    const query = `query ($filter: String, $kind: String, $first: Int, $after: String) {
-      myGames(filter: $filter, kind: $kind, first: $first, after: $after) {
+    const query = `query ($filter: String, $kind: String, $limit: Int, $after: String) {
+      myGames(filter: $filter, kind: $kind, limit: $limit, after: $after) {
         items { id deadlineAt clock { remainingMs runningSeat runningSince } seats { account vacationUntil } }
-        nextCursor
+        next
       } }`;
     for (const filter of ['my-turn', 'ongoing', 'finished', 'all']) {
       const rest = await pages(`?filter=${filter}`, 100);
       const paged: string[] = [];
       let after: string | null = null;
       for (let i = 0; i < 100; i++) {
-        const res = await gql(run.url, query, { filter, first: 2, after }, ann.auth);
+        const res = await gql(run.url, query, { filter, limit: 2, after }, ann.auth);
         expect(res.body.errors).toBeUndefined();
-        const page = res.body.data?.myGames as { items: any[]; nextCursor: string | null };
+        const page = res.body.data?.myGames as { items: any[]; next: string | null };
         paged.push(...ids(page.items));
-        if (page.nextCursor === null) break;
-        after = page.nextCursor;
+        if (page.next === null) break;
+        after = page.next;
       }
       expect(paged).toEqual(rest);
     }
-    const one = await gql(run.url, query, { filter: 'ongoing', kind: 'kalah', first: 1 }, ann.auth);
+    const one = await gql(run.url, query, { filter: 'ongoing', kind: 'kalah', limit: 1 }, ann.auth);
     const [first] = (await list(ann, '?filter=ongoing&kind=kalah')).items;
     expect(one.body.data?.myGames.items).toEqual([
       {

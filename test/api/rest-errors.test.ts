@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { expectProblem } from '../support/problem';
 import { appHarness, type Running } from '../support/app';
+import { readStream } from '../support/stream-reader';
 
 const harness = appHarness();
 let run: Running;
@@ -39,6 +40,48 @@ describe('REST errors leave the stored game unchanged', () => {
       .set('content-type', 'application/json')
       .send('{"kind":');
     expectProblem(res, 400, 'INVALID_INPUT');
+  });
+
+  it('answers a body over 64 kB with 413 PAYLOAD_TOO_LARGE, and creates nothing', async () => {
+    const before = (await request(run.url).get('/api/v1/games?limit=100')).body.items.length;
+    const res = await request(run.url)
+      .post('/api/v1/games')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ kind: 'kalah', options: { pad: 'x'.repeat(70_000) } }));
+    expectProblem(res, 413, 'PAYLOAD_TOO_LARGE');
+    // Just under the limit is read (and refused for what it says, not for its size).
+    const near = await request(run.url)
+      .post('/api/v1/games')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ kind: 'kalah', options: { pad: 'x'.repeat(60_000) } }));
+    expectProblem(near, 400, 'INVALID_INPUT');
+    expect((await request(run.url).get('/api/v1/games?limit=100')).body.items.length).toBe(before);
+  });
+
+  it.each([
+    ['text/plain', '{"kind":"kalah"}'],
+    ['application/x-www-form-urlencoded', 'kind=kalah'],
+    ['application/merge-patch+json', '{"kind":"kalah"}'],
+    ['application/json; charset=latin1', '{"kind":"kalah"}'],
+  ])('answers a %s body with 415 UNSUPPORTED_MEDIA_TYPE, and creates nothing', async (type, body) => {
+    const before = (await request(run.url).get('/api/v1/games?limit=100')).body.items.length;
+    const res = await request(run.url).post('/api/v1/games').set('content-type', type).send(body);
+    expectProblem(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expect((await request(run.url).get('/api/v1/games?limit=100')).body.items.length).toBe(before);
+  });
+
+  it('takes a bodiless action without a Content-Type, and a JSON one with a charset', async () => {
+    const { id, tokens } = await newGame();
+    const offer = await fetch(`${run.url}/api/v1/games/${id}/draw/offer`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${tokens[0]}` },
+    });
+    expect(offer.status).toBe(200);
+    const created = await request(run.url)
+      .post('/api/v1/games')
+      .set('content-type', 'application/json; charset=utf-8')
+      .send('{"kind":"oware"}');
+    expect(created.status).toBe(201);
   });
 
   it('answers malformed and unknown ids', async () => {
@@ -207,5 +250,87 @@ describe('REST live stream', () => {
     controller.abort();
     expect(events.map((e) => e.id)).toEqual([0, 1, 2]);
     expect(events[2]?.game.moves).toHaveLength(2);
+  });
+});
+
+describe('REST live stream formats', () => {
+  const play = async (id: string, tokens: string[]) => {
+    const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+    await request(run.url)
+      .post(`/api/v1/games/${id}/moves`)
+      .set('Authorization', `Bearer ${tokens[game.toMove]}`)
+      .send({ move: game.legalMoves[0] })
+      .expect(200);
+  };
+
+  it('answers NDJSON when asked: a line per version, then end once the game is over', async () => {
+    const { id, tokens } = await newGame();
+    const stream = await readStream(`${run.url}/api/v1/games/${id}/stream`, {
+      accept: 'application/x-ndjson',
+    });
+    try {
+      expect(stream.response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
+      expect(stream.response.headers.get('vary')).toMatch(/Accept/);
+      const first = await stream.next();
+      expect(first).toMatchObject({ type: 'game', game: { id, version: 0 } });
+      await play(id, tokens);
+      expect(await stream.next()).toMatchObject({ type: 'game', game: { version: 1 } });
+      const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+      await request(run.url)
+        .post(`/api/v1/games/${id}/resign`)
+        .set('Authorization', `Bearer ${tokens[game.toMove]}`)
+        .expect(200);
+      expect(await stream.next()).toMatchObject({ type: 'game', game: { version: 2, status: 'finished' } });
+      expect(await stream.next()).toEqual({ type: 'end' });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it.each([
+    ['no Accept', {}, /^text\/event-stream/],
+    ['*/*', { accept: '*/*' }, /^text\/event-stream/],
+    ['text/event-stream', { accept: 'text/event-stream' }, /^text\/event-stream/],
+    [
+      'NDJSON preferred',
+      { accept: 'text/event-stream;q=0.5, application/x-ndjson' },
+      /^application\/x-ndjson/,
+    ],
+    ['a type not offered', { accept: 'image/png' }, /^text\/event-stream/],
+  ])('negotiates %s like the account feed does (SSE by default here)', async (_label, headers, type) => {
+    const { id } = await newGame();
+    const stream = await readStream(`${run.url}/api/v1/games/${id}/stream`, headers);
+    try {
+      expect(stream.response.headers.get('content-type')).toMatch(type);
+      const first = await stream.next();
+      expect(first.game ?? first.data).toMatchObject({ id, version: 0 });
+    } finally {
+      stream.close();
+    }
+  });
+
+  it('resumes after ?after= (both forms) and after Last-Event-ID (SSE, which wins)', async () => {
+    const { id, tokens } = await newGame();
+    await play(id, tokens);
+    await play(id, tokens);
+    const base = `${run.url}/api/v1/games/${id}/stream`;
+    const ndjson = await readStream(`${base}?after=1`, { accept: 'application/x-ndjson' });
+    const sse = await readStream(`${base}?after=0`, { accept: 'text/event-stream', 'last-event-id': '1' });
+    try {
+      expect(await ndjson.next()).toMatchObject({ type: 'game', game: { version: 2 } });
+      expect(await sse.next()).toMatchObject({ event: 'game', id: '2', data: { version: 2 } });
+      await play(id, tokens);
+      expect(await ndjson.next()).toMatchObject({ game: { version: 3 } });
+      expect(await sse.next()).toMatchObject({ id: '3', data: { version: 3 } });
+    } finally {
+      ndjson.close();
+      sse.close();
+    }
+    expectProblem(await request(run.url).get(`/api/v1/games/${id}/stream?after=x`), 400, 'INVALID_INPUT');
+    expectProblem(
+      await request(run.url).get(`/api/v1/games/${id}/stream`).set('Last-Event-ID', 'abc'),
+      400,
+      'INVALID_INPUT',
+    );
   });
 });

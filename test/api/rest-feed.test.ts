@@ -127,13 +127,13 @@ describe.each<StoreKind>(['redis', 'memory'])('the account event feed on the %s 
       .set(auth)
       .set('Accept', 'application/json')
       .expect(200);
-    expect(second.body).toEqual({ events: [page.body.events[1]], last: 2, epoch: page.body.epoch });
+    expect(second.body).toEqual({ events: [page.body.events[1]], next: 2, last: 2, epoch: page.body.epoch });
     const empty = await request(run.url)
       .get('/api/v1/account/events?after=2')
       .set(auth)
       .set('Accept', 'application/json')
       .expect(200);
-    expect(empty.body).toEqual({ events: [], last: 2, epoch: page.body.epoch });
+    expect(empty.body).toEqual({ events: [], next: 2, last: 2, epoch: page.body.epoch });
   });
 
   it('starts a stream without `after` from now, announcing the newest seq', async () => {

@@ -64,13 +64,13 @@ describe.each<StoreKind>(['redis', 'memory'])('REST on the %s store', (store) =>
     expect(after.body.moves).toEqual([]);
   });
 
-  it('pages through the game list with a cursor, filtered by kind', async () => {
+  it('pages through the game list with after/next, filtered by kind', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 3; i++) ids.push((await createGame(run, { kind: 'oware' })).id);
     const first = await request(run.url).get('/api/v1/games?kind=oware&limit=2').expect(200);
     expect(first.body.items.map((g: { id: string }) => g.id)).toEqual([ids[2], ids[1]]);
     const second = await request(run.url)
-      .get(`/api/v1/games?kind=oware&limit=2&cursor=${first.body.nextCursor}`)
+      .get(`/api/v1/games?kind=oware&limit=2&after=${first.body.next}`)
       .expect(200);
     expect(second.body.items.map((g: { id: string }) => g.id)[0]).toBe(ids[0]);
   });

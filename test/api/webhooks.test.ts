@@ -505,7 +505,7 @@ describe.each<StoreKind>(['redis', 'memory'])('webhooks on the %s store', (store
     const listed = await gql(
       run.url,
       `query ($id: ID!) { webhooks { id cursor pending { seq } }
-         webhookDeliveries(id: $id, first: 10) { items { deliveryId seq type outcome statusCode } next } }`,
+         webhookDeliveries(id: $id, limit: 10) { items { deliveryId seq type outcome statusCode } next } }`,
       { id: hook.id },
       x.auth,
     );

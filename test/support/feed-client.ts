@@ -1,5 +1,6 @@
 // A small client of GET /api/v1/account/events for tests: opens the feed with fetch, parses the
 // Server-Sent Events or NDJSON body as it arrives, and hands out one message at a time.
+import { ndjsonItems, sseItems } from './stream-reader';
 
 export type FeedFormat = 'sse' | 'ndjson';
 
@@ -124,58 +125,24 @@ export async function openFeed(
   };
 }
 
-/** Server-Sent Events (WHATWG): fields until a blank line; comments (`:`) skipped. */
+/** Feed messages from SSE: the event name is the message type. */
 export function sseParser(
   push: (m: FeedMessage) => void,
   onRetry: (ms: number) => void,
 ): (text: string) => void {
-  let buffer = '';
-  let fields: { event?: string; id?: string; data: string[] } = { data: [] };
-  return (text) => {
-    buffer += text;
-    let cut;
-    while ((cut = buffer.search(/\r\n|\n|\r/)) >= 0) {
-      const line = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + (buffer.startsWith('\r\n', cut) ? 2 : 1));
-      if (line === '') {
-        if (fields.data.length > 0) {
-          push({
-            type: fields.event ?? 'message',
-            data: JSON.parse(fields.data.join('\n')),
-            ...(fields.id === undefined ? {} : { id: fields.id }),
-          });
-        }
-        fields = { data: [] };
-        continue;
-      }
-      if (line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const name = colon < 0 ? line : line.slice(0, colon);
-      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
-      if (name === 'event') fields.event = value;
-      else if (name === 'id') fields.id = value;
-      else if (name === 'data') fields.data.push(value);
-      else if (name === 'retry') onRetry(Number(value));
-    }
-  };
+  return sseItems(
+    (item) => push({ type: item.event, data: item.data, ...(item.id === undefined ? {} : { id: item.id }) }),
+    onRetry,
+  );
 }
 
-/** NDJSON: one document per line; empty lines are keep-alives. */
+/** Feed messages from NDJSON: an event is its own data; ready and shutdown lose their `type`. */
 function ndjsonParser(push: (m: FeedMessage) => void): (text: string) => void {
-  let buffer = '';
-  return (text) => {
-    buffer += text;
-    let cut;
-    while ((cut = buffer.indexOf('\n')) >= 0) {
-      const line = buffer.slice(0, cut);
-      buffer = buffer.slice(cut + 1);
-      if (line.trim() === '') continue;
-      const doc = JSON.parse(line);
-      if (typeof doc.seq === 'number') push({ type: doc.type, data: doc });
-      else {
-        const { type, ...rest } = doc;
-        push({ type, data: rest });
-      }
+  return ndjsonItems((doc) => {
+    if (typeof doc.seq === 'number') push({ type: doc.type, data: doc });
+    else {
+      const { type, ...rest } = doc;
+      push({ type, data: rest });
     }
-  };
+  });
 }

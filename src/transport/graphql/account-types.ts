@@ -207,6 +207,11 @@ export class FeedEvent {
 @ObjectType()
 export class FeedPage {
   @Field(() => [FeedEvent], { description: 'Oldest first.' }) events!: FeedEvent[];
+  @Field(() => Int, {
+    description:
+      'Pass as `after` for the next page: the seq of the last event here (`after` itself when none came).',
+  })
+  next!: number;
   @Field(() => Int, { description: 'The newest seq of the feed (0 when it never had an event).' })
   last!: number;
   @Field(() => String, { description: "The feed's current epoch." }) epoch!: string;

@@ -22,16 +22,16 @@ export class ClockResolver {
     })
     filter?: string | null,
     @Arg('kind', () => String, { nullable: true }) kind?: string | null,
-    @Arg('first', () => Int, { nullable: true, description: 'Page size, 1–100 (default 20).' })
-    first?: number | null,
-    @Arg('after', () => String, { nullable: true, description: 'A nextCursor from the previous page.' })
+    @Arg('limit', () => Int, { nullable: true, description: 'Page size, 1–100 (default 20).' })
+    limit?: number | null,
+    @Arg('after', () => String, { nullable: true, description: '`next` of the previous page.' })
     after?: string | null,
-  ): Promise<{ items: GameView[]; nextCursor: string | null }> {
+  ): Promise<{ items: GameView[]; next: string | null }> {
     return ctx.services.lists.myGames(credentialOf(ctx), {
       ...(filter != null ? { filter } : {}),
       ...(kind != null ? { kind } : {}),
-      ...(first != null ? { limit: first } : {}),
-      ...(after != null ? { cursor: after } : {}),
+      ...(limit != null ? { limit } : {}),
+      ...(after != null ? { after } : {}),
     });
   }
 

@@ -26,11 +26,11 @@ export class FeedResolver {
   eventsPage(
     @Arg('after', () => Int, { description: 'The last seq seen (0: from the oldest kept).' }) after: number,
     @Ctx() ctx: GraphQLContext,
-    @Arg('first', () => Int, { nullable: true, description: 'Page size, 1–500 (default 100).' })
-    first?: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: 'Page size, 1–500 (default 100).' })
+    limit?: number | null,
     @Arg('epoch', () => String, { nullable: true, description: EPOCH_ARG }) epoch?: string | null,
-  ): Promise<{ events: FeedEventView[]; last: number; epoch: string }> {
-    return ctx.services.feed.read(credentialOf(ctx), cursorOf(after, epoch) ?? { after }, first ?? undefined);
+  ): Promise<{ events: FeedEventView[]; next: number; last: number; epoch: string }> {
+    return ctx.services.feed.read(credentialOf(ctx), cursorOf(after, epoch) ?? { after }, limit ?? undefined);
   }
 
   @Subscription(() => FeedEvent, {

@@ -56,10 +56,10 @@ export class GameResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('kind', () => String, { nullable: true }) kind?: string,
     @Arg('status', () => String, { nullable: true, description: 'ongoing or finished' }) status?: string,
-    @Arg('after', () => String, { nullable: true, description: 'A nextCursor from the previous page.' })
+    @Arg('after', () => String, { nullable: true, description: '`next` of the previous page.' })
     after?: string,
-    @Arg('first', () => Int, { nullable: true, description: 'Page size, 1–100 (default 20).' })
-    first?: number,
+    @Arg('limit', () => Int, { nullable: true, description: 'Page size, 1–100 (default 20).' })
+    limit?: number,
     @Arg('account', () => String, { nullable: true, description: 'Only games with a seat of this username.' })
     account?: string,
   ) {
@@ -67,8 +67,8 @@ export class GameResolver {
       ...(account !== undefined && account !== null ? { account } : {}),
       ...(kind !== undefined && kind !== null ? { kind } : {}),
       ...(status !== undefined && status !== null ? { status } : {}),
-      ...(after !== undefined && after !== null ? { cursor: after } : {}),
-      ...(first !== undefined && first !== null ? { limit: first } : {}),
+      ...(after !== undefined && after !== null ? { after } : {}),
+      ...(limit !== undefined && limit !== null ? { limit } : {}),
     });
   }
 

@@ -155,8 +155,11 @@ export class Game {
 @ObjectType()
 export class GamePage {
   @Field(() => [Game]) items!: Game[];
-  @Field(() => String, { nullable: true, description: 'Pass as `after` for the next page.' })
-  nextCursor!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'Pass as `after` for the next page; null: this is the last page.',
+  })
+  next!: string | null;
 }
 
 @ObjectType()

@@ -63,7 +63,7 @@ export class CreateWebhookInput {
     'One attempt to deliver one event to one endpoint; or (outcome skipped) events passed over without one.',
 })
 export class DeliveryAttempt {
-  @Field(() => Int, { description: "Place in the endpoint's log (1, 2, 3…); pass as `before` to page." })
+  @Field(() => Int, { description: "Place in the endpoint's log (1, 2, 3…)." })
   n!: number;
   @Field(() => ID, { description: 'The same for every retry and redelivery of the event to the endpoint.' })
   deliveryId!: string;
@@ -94,6 +94,9 @@ export class DeliveryAttempt {
 @ObjectType()
 export class DeliveryLog {
   @Field(() => [DeliveryAttempt], { description: 'Newest first.' }) items!: DeliveryAttempt[];
-  @Field(() => Int, { nullable: true, description: 'Pass as `before` for older attempts; null: no more.' })
+  @Field(() => Int, {
+    nullable: true,
+    description: 'Pass as `after` for the next (older) page; null: this is the last page.',
+  })
   next!: number | null;
 }

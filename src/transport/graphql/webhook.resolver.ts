@@ -21,15 +21,15 @@ export class WebhookResolver {
   webhookDeliveries(
     @Arg('id', () => ID) id: string,
     @Ctx() ctx: GraphQLContext,
-    @Arg('before', () => Int, { nullable: true, description: 'A previous page’s `next`.' })
-    before?: number | null,
-    @Arg('first', () => Int, { nullable: true, description: 'Page size, 1–100 (default 50).' })
-    first?: number | null,
+    @Arg('after', () => Int, { nullable: true, description: '`next` of the previous page.' })
+    after?: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: 'Page size, 1–100 (default 50).' })
+    limit?: number | null,
   ): Promise<{ items: DeliveryAttemptView[]; next: number | null }> {
     return ctx.services.webhooks.deliveries(
       credentialOf(ctx),
       id,
-      withoutNulls({ before, limit: first }) as { before?: number; limit?: number },
+      withoutNulls({ after, limit }) as { after?: number; limit?: number },
     );
   }
 

@@ -3,17 +3,25 @@ import { z } from 'zod';
 import { GameError } from '../../service/errors';
 import type { Services } from '../../service';
 import * as A from './accounts.schemas';
-import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
-import { streamFeed, type OpenStreams } from './stream';
+import { apiToken, credentialOf, json, parse, problems, PUBLIC, type RestRoute } from './route';
+import {
+  JSON_MEDIA,
+  lastEventIdHeader,
+  NDJSON_MEDIA,
+  negotiate,
+  SSE_MEDIA,
+  streamFeed,
+  type OpenStreams,
+} from './stream';
 
 const usernameParams = z.object({ username: A.Username });
 const tokenParams = z.object({
   tokenId: z.string().openapi({ description: 'The token id (not the secret)' }),
 });
 
-const SSE = 'text/event-stream';
-const NDJSON = 'application/x-ndjson';
-const JSON_TYPE = 'application/json';
+const SSE = SSE_MEDIA;
+const NDJSON = NDJSON_MEDIA;
+const JSON_TYPE = JSON_MEDIA;
 
 const FEED_DESCRIPTION = `The account's events (challenges, its games' starts, moves, draw offers and results), numbered
 1, 2, 3… by \`seq\` and kept 21 days (FEED_RETENTION_DAYS). Needs an API token with the scope game:read. Each event
@@ -28,7 +36,8 @@ The Accept header chooses the form:
 - \`${NDJSON}\` (also for \`*/*\`, no Accept, or anything else): one JSON document per line. First
   \`{"type":"ready","last":N,"epoch":E}\`, then one FeedEvent per line; an empty line every 15 s keeps the connection
   open and \`{"type":"shutdown"}\` ends it when the server stops. Resume with \`?after=&epoch=\`.
-- \`${JSON_TYPE}\`: one page \`{events, last, epoch}\` of the events after \`after\` (default 0), for clients that poll.
+- \`${JSON_TYPE}\`: one page \`{events, next, last, epoch}\` of the events after \`after\` (default 0), for clients
+  that poll: pass \`next\` as \`after\` to poll on.
 
 Streams without \`after\` start from now (\`ready.last\` is the newest seq). With \`after\` every later event comes
 exactly once, in order, the missed ones first. Errors come before the stream starts, as problems: 400 for an
@@ -62,15 +71,17 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'post',
         path: '/accounts',
+        operationId: 'createAccount',
         tags: ['accounts'],
         summary: 'Sign up',
         description:
           'Creates a human or bot account and its first API token, with every scope of the kind ' +
           '(humans: game:read, game:play, challenge:write; bots: game:read, bot:play, challenge:write). ' +
           'The secret is shown only in this answer. 409 USERNAME_TAKEN when the name is taken (ignoring case).',
+        security: PUBLIC,
         request: { body: { content: { 'application/json': { schema: A.CreateAccountBody } } } },
         responses: {
-          201: json(A.SignedUp, 'The account and its first token'),
+          201: json(A.SignedUp, 'The account and its first token', 'Location'),
           ...problems(400, 409, 503),
         },
       },
@@ -87,8 +98,10 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'get',
         path: '/accounts/{username}',
+        operationId: 'getAccount',
         tags: ['accounts'],
         summary: "An account's public profile",
+        security: PUBLIC,
         request: { params: usernameParams },
         responses: { 200: json(A.Account, 'The account'), ...problems(400, 404, 503) },
       },
@@ -101,6 +114,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'get',
         path: '/account',
+        operationId: 'getMyAccount',
         tags: ['accounts'],
         summary: 'The account of the token',
         description: 'Needs an API token with the scope game:read.',
@@ -115,6 +129,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'put',
         path: '/account/bot',
+        operationId: 'setBotPolicy',
         tags: ['accounts'],
         summary: 'Declare what a bot accepts',
         description:
@@ -133,6 +148,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'get',
         path: '/account/tokens',
+        operationId: 'listTokens',
         tags: ['accounts'],
         summary: "The account's API tokens",
         description:
@@ -148,6 +164,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'post',
         path: '/account/tokens',
+        operationId: 'createToken',
         tags: ['accounts'],
         summary: 'Create an API token',
         description:
@@ -166,6 +183,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'delete',
         path: '/account/tokens/{tokenId}',
+        operationId: 'revokeToken',
         tags: ['accounts'],
         summary: 'Revoke an API token',
         description: 'Any API token of the account (the one in use too); the token stops working at once.',
@@ -182,41 +200,21 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       spec: {
         method: 'get',
         path: '/account/events',
+        operationId: 'listEvents',
         tags: ['feed'],
         summary: "The account's event feed (SSE, NDJSON or a JSON page)",
         description: FEED_DESCRIPTION,
         security: apiToken('game:read'),
         request: {
           query: A.EventsQuery,
-          headers: z.object({
-            'last-event-id': z
-              .string()
-              .optional()
-              .openapi({ description: 'SSE: the last id seen (<epoch>:<seq>); the stream resumes after it' }),
-          }),
+          headers: lastEventIdHeader,
         },
         responses: {
           200: {
             description: 'The feed',
             content: {
-              [SSE]: {
-                schema: z.string().openapi({
-                  description: 'event: ready (data FeedReady without type), then id/event/data per FeedEvent',
-                }),
-              },
-              // By reference: zod-to-openapi would inline every FeedEvent variant into the union.
-              [NDJSON]: {
-                schema: {
-                  description:
-                    'Each line: FeedReady first, then one FeedEvent per line (FeedEpochChanged last, if the feed ' +
-                    'begins a new epoch mid-stream)',
-                  anyOf: [
-                    { $ref: '#/components/schemas/FeedReady' },
-                    { $ref: '#/components/schemas/FeedEvent' },
-                    { $ref: '#/components/schemas/FeedEpochChanged' },
-                  ],
-                },
-              },
+              [SSE]: { schema: { $ref: '#/components/schemas/FeedStreamEvent' } },
+              [NDJSON]: { schema: { $ref: '#/components/schemas/FeedStreamLine' } },
               [JSON_TYPE]: { schema: A.FeedPage },
             },
           },
@@ -230,25 +228,21 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
             ? undefined
             : { after: query.after, ...(query.epoch === undefined ? {} : { epoch: query.epoch }) };
         const credential = credentialOf(req);
-        res.setHeader('Vary', 'Accept');
-        const wanted = req.accepts([NDJSON, SSE, JSON_TYPE]) || NDJSON;
+        const wanted = negotiate(req, res, [NDJSON, SSE, JSON_TYPE]);
         if (wanted === JSON_TYPE) {
           res.json(await services.feed.read(credential, cursor ?? { after: 0 }, query.limit ?? 100));
           return;
         }
-        if (wanted === SSE) {
-          await streamFeed(
-            services.feed,
-            services.tokenStreams,
-            credential,
-            lastEventId(req) ?? cursor,
-            res,
-            streams,
-            'sse',
-          );
-        } else {
-          await streamFeed(services.feed, services.tokenStreams, credential, cursor, res, streams, 'ndjson');
-        }
+        const format = wanted === SSE ? 'sse' : 'ndjson';
+        await streamFeed(
+          services.feed,
+          services.tokenStreams,
+          credential,
+          (format === 'sse' ? lastEventId(req) : undefined) ?? cursor,
+          res,
+          streams,
+          format,
+        );
       },
     },
   ];

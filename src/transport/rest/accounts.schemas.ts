@@ -9,7 +9,7 @@ import {
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
 } from '../../store/store';
-import { Game, GameResult, StartPosition, TimeControl, TimeControlInput } from './schemas';
+import { Game, GameResult, orNull, StartPosition, TimeControl, TimeControlInput } from './schemas';
 
 export { TimeControlInput };
 
@@ -50,7 +50,7 @@ export const Account = z
     id: z.string().openapi({ description: 'The username in lower case; seats and games refer to it' }),
     username: z.string(),
     kind: z.enum(ACCOUNT_KINDS),
-    bot: BotPolicy.nullable().openapi({ description: 'Bots: what the bot accepts; null accepts everything' }),
+    bot: orNull(BotPolicy).openapi({ description: 'Bots: what the bot accepts; null accepts everything' }),
     createdAt: DateTime,
   })
   .openapi('Account');
@@ -164,7 +164,7 @@ export const CreateChallengeBody = z
     }),
     kind: z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` }),
     options: z.record(z.string(), z.unknown()).optional(),
-    timeControl: TimeControlInput.nullable().optional().openapi({ description: 'Default: unlimited' }),
+    timeControl: orNull(TimeControlInput).optional().openapi({ description: 'Default: unlimited' }),
     position: StartPosition.optional(),
     starts: z
       .enum(['challenger', 'destination', 'listed', 'random'])
@@ -196,7 +196,7 @@ export const Seek = z
       .nullable()
       .openapi({ description: 'A seek for a game from a position: that position; null: the standard start' }),
     status: z.enum(['waiting', 'matched']),
-    game: Game.nullable().openapi({ description: 'matched: the new game' }),
+    game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
     expiresAt: DateTime,
   })
@@ -206,7 +206,7 @@ export const CreateSeekBody = z
   .object({
     kind: z.string().openapi({ example: 'oware' }),
     options: z.record(z.string(), z.unknown()).optional(),
-    timeControl: TimeControlInput.nullable().optional(),
+    timeControl: orNull(TimeControlInput).optional(),
     position: StartPosition.optional().openapi({
       description:
         "Seek a game from this position (the game's notation); it pairs only with seeks for the same position",
@@ -288,7 +288,15 @@ export const FeedEvent = z
 
 export const FeedPage = z
   .object({
-    events: z.array(FeedEvent),
+    events: z.array(FeedEvent).openapi({ description: 'Oldest first' }),
+    next: z
+      .number()
+      .int()
+      .openapi({
+        description:
+          'Pass as `after` for the next page: the seq of the last event here (`after` itself when none came). ' +
+          'A feed has no last page: poll again with it',
+      }),
     last: z.number().int().openapi({ description: 'The newest seq of the feed (0: never an event)' }),
     epoch: FeedEpochId.openapi({ description: 'The feed’s current epoch' }),
   })
@@ -313,6 +321,21 @@ export const FeedEpochChanged = z
   .openapi('FeedEpochChanged', {
     description:
       'The last line of a feed stream whose store came back older mid-stream (NDJSON); SSE: `event: epoch_changed`',
+  });
+
+export const StreamRevoked = z
+  .object({ type: z.literal('revoked') })
+  .strict()
+  .openapi('StreamRevoked', {
+    description:
+      'The last line of an NDJSON feed when the API token it was opened with is revoked: do not reconnect with it',
+  });
+
+export const StreamShutdown = z
+  .object({ type: z.literal('shutdown') })
+  .strict()
+  .openapi('StreamShutdown', {
+    description: 'The last line of an NDJSON stream when the server stops: reconnect (resume with `after`)',
   });
 
 export const EventsQuery = z

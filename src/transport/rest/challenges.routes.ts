@@ -3,7 +3,7 @@ import type { Services } from '../../service';
 import type { Credential } from '../../service/auth';
 import type { ChallengeView } from '../../service/challenges';
 import * as A from './accounts.schemas';
-import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
+import { apiToken, credentialOf, json, parse, problems, PUBLIC, type RestRoute } from './route';
 
 const idParams = z.object({ id: A.ChallengeId });
 const seekParams = z.object({ id: A.SeekId });
@@ -15,6 +15,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
   const challenges = services.challenges;
   const transition = <B extends z.ZodType>(
     path: string,
+    operationId: string,
     summary: string,
     description: string,
     run: (credential: Credential, id: string, body: z.infer<B> | undefined) => Promise<ChallengeView>,
@@ -23,6 +24,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
     spec: {
       method: 'post',
       path,
+      operationId,
       tags: ['challenges'],
       summary,
       description: `${description} ${WRITE} 409 CHALLENGE_CLOSED (with its \`status\`) once it is no longer open.`,
@@ -48,6 +50,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'post',
         path: '/challenges',
+        operationId: 'createChallenge',
         tags: ['challenges'],
         summary: 'Challenge an account, or open a challenge',
         description:
@@ -58,7 +61,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
         security: apiToken('challenge:write'),
         request: { body: { content: { 'application/json': { schema: A.CreateChallengeBody } } } },
         responses: {
-          201: json(A.Challenge, 'The new challenge'),
+          201: json(A.Challenge, 'The new challenge', 'Location'),
           ...problems(400, 401, 403, 404, 503),
         },
       },
@@ -72,6 +75,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'get',
         path: '/challenges',
+        operationId: 'listChallenges',
         tags: ['challenges'],
         summary: 'My open challenges',
         description:
@@ -88,9 +92,11 @@ export function challengeRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'get',
         path: '/challenges/{id}',
+        operationId: 'getChallenge',
         tags: ['challenges'],
         summary: 'Read a challenge',
         description: 'Anyone with the id (the link) may read it.',
+        security: PUBLIC,
         request: { params: idParams },
         responses: { 200: json(A.Challenge, 'The challenge'), ...problems(400, 404, 503) },
       },
@@ -101,6 +107,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
     },
     transition(
       '/challenges/{id}/accept',
+      'acceptChallenge',
       'Accept a challenge',
       'A direct challenge by the challenged account; an open one by anyone (or one of its named players). ' +
         'The game starts (`gameId`, and `game.started` in both feeds) when the pair is complete.',
@@ -108,18 +115,24 @@ export function challengeRoutes(services: Services): RestRoute[] {
     ),
     transition(
       '/challenges/{id}/decline',
+      'declineChallenge',
       'Decline a challenge',
       'By the challenged account (or a named player), with a reason code.',
       (credential, id, body) => challenges.decline(credential, id, body?.reason),
       A.DeclineBody,
     ),
-    transition('/challenges/{id}/cancel', 'Withdraw a challenge', 'By the challenger.', (credential, id) =>
-      challenges.cancel(credential, id),
+    transition(
+      '/challenges/{id}/cancel',
+      'cancelChallenge',
+      'Withdraw a challenge',
+      'By the challenger.',
+      (credential, id) => challenges.cancel(credential, id),
     ),
     {
       spec: {
         method: 'post',
         path: '/seeks',
+        operationId: 'createSeek',
         tags: ['challenges'],
         summary: 'Seek a game',
         description:
@@ -144,6 +157,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'delete',
         path: '/seeks/{id}',
+        operationId: 'cancelSeek',
         tags: ['challenges'],
         summary: 'Withdraw a waiting seek',
         description: `Only one's own. 404 SEEK_NOT_FOUND once matched or expired. ${WRITE}`,

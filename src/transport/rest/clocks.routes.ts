@@ -39,6 +39,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
       spec: {
         method: 'get',
         path: '/account/games',
+        operationId: 'listMyGames',
         tags: ['accounts'],
         summary: "The account's games: my turn, ongoing, finished",
         description:
@@ -59,6 +60,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
       spec: {
         method: 'get',
         path: '/account/games/export',
+        operationId: 'exportMyGames',
         tags: ['accounts'],
         summary: "Export the account's games (NDJSON)",
         description:
@@ -72,9 +74,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
           200: {
             description: 'One Game per line',
             content: {
-              [NDJSON]: {
-                schema: { description: 'One Game per line', allOf: [{ $ref: '#/components/schemas/Game' }] },
-              },
+              [NDJSON]: { schema: { $ref: '#/components/schemas/Game' } },
             },
           },
           ...problems(400, 401, 403, 503),
@@ -119,6 +119,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
       spec: {
         method: 'get',
         path: '/account/vacation',
+        operationId: 'getVacation',
         tags: ['accounts'],
         summary: "The account's vacation days",
         description: `${VACATION_RULE} Needs an API token with the scope game:read.`,
@@ -136,6 +137,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
       spec: {
         method: 'post',
         path: '/account/vacation',
+        operationId: 'startVacation',
         tags: ['accounts'],
         summary: 'Start a vacation',
         description:
@@ -155,6 +157,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
       spec: {
         method: 'delete',
         path: '/account/vacation',
+        operationId: 'endVacation',
         tags: ['accounts'],
         summary: 'End the vacation now',
         description:

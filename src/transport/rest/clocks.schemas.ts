@@ -19,8 +19,14 @@ export const MyGamesQuery = z
           'ongoing, finished, all (default): newest first',
       }),
     kind: z.string().optional(),
-    cursor: z.string().max(120).optional().openapi({ description: 'nextCursor of the previous page' }),
-    limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1–100, default 20' }),
+    after: z.string().max(120).optional().openapi({ description: '`next` of the previous page' }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ type: 'integer', description: '1–100, default 20' }),
   })
   .strict();
 

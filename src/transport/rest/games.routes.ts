@@ -4,26 +4,64 @@ import { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
 import type { Services } from '../../service';
 import type { WriteOptions } from '../../service/games';
-import { credentialOf, json, parse, problems, seatSecurity, type RestRoute } from './route';
+import { credentialOf, json, parse, problems, PUBLIC, seatSecurity, type RestRoute } from './route';
 import * as S from './schemas';
-import { streamGame, type OpenStreams } from './stream';
+import {
+  lastEventIdHeader,
+  negotiate,
+  NDJSON_MEDIA,
+  resumeAfter,
+  SSE_MEDIA,
+  streamGame,
+  type OpenStreams,
+} from './stream';
 
 const idParams = z.object({ id: S.GameId });
+// Authorization is no header parameter: the operations' `security` says which tokens will do.
 const writeHeaders = z.object({
-  authorization: z
-    .string()
-    .optional()
-    .openapi({
-      description:
-        'Bearer <seat token> (bhs_…, games created without accounts), or Bearer <API token> (bhp_…) of the ' +
-        'account holding the seat, with the scope game:play (humans) or bot:play (bots)',
-    }),
   'if-match': z.string().optional().openapi({ description: 'The version the client expects, e.g. "3"' }),
   'idempotency-key': z
     .string()
     .optional()
     .openapi({ description: 'Retries with the same key act once (24 h)' }),
 });
+
+const readHeaders = z.object({
+  'if-none-match': z
+    .string()
+    .optional()
+    .openapi({ description: 'An ETag of the game (its version, e.g. "3"): 304 while it is still current' }),
+});
+
+/** 304: the game is still at the version in If-None-Match. */
+const NOT_MODIFIED = {
+  description: 'Not modified: the game is still at the version in If-None-Match',
+  headers: { ETag: { $ref: '#/components/headers/ETag' } },
+};
+
+const StreamQuery = z
+  .object({
+    after: z.coerce.number().int().min(0).optional().openapi({
+      type: 'integer',
+      description: 'Resume: only versions after this one (the last one seen). SSE: Last-Event-ID wins',
+    }),
+  })
+  .strict();
+
+const GAME_STREAM_DESCRIPTION = `The game now, then every change in order, until the game is over. The Accept header chooses the
+form (the default is SSE):
+
+- \`${SSE_MEDIA}\` (also for \`*/*\` or no Accept): Server-Sent Events. Event \`game\` (id = version, data = the Game), then
+  \`end\` (data \`{}\`) once the game is finished; a \`: keep-alive\` comment every 15 s, and \`shutdown\` when the server
+  stops. Resume with the \`Last-Event-ID\` header (browsers send it on reconnect) or \`?after=\`.
+- \`${NDJSON_MEDIA}\`: one JSON document per line: \`{"type":"game","game":{…}}\` per version, \`{"type":"end"}\` once the
+  game is finished, \`{"type":"shutdown"}\` when the server stops; an empty line every 15 s. Resume with \`?after=\`.
+
+No version is ever skipped silently: if versions were lost on the way to this server (its connection to the store
+dropped), the stream ends with an error frame (SSE \`event: error\`, NDJSON \`{"type":"error","problem":…}\`) whose
+problem has code UPDATES_LOST; reconnect to get the game as it is now.
+
+Errors (unknown game, bad \`after\`) come before the stream starts, as problems.`;
 
 /** Who acts for a seat: a seat token, or an API token of the account holding it. */
 const SEAT_AUTH =
@@ -64,6 +102,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
   const actions = services.actions;
   const action = (
     path: string,
+    operationId: string,
     summary: string,
     run: (id: string, write: WriteOptions) => Promise<GameView>,
     description = '',
@@ -71,6 +110,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
     spec: {
       method: 'post',
       path,
+      operationId,
       summary,
       description: `${description}${description ? ' ' : ''}${SEAT_AUTH}`,
       security: seatSecurity,
@@ -80,7 +120,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         body: { content: { 'application/json': { schema: S.ActionBody } }, required: false },
       },
       responses: {
-        200: json(S.Game, 'The game after the action'),
+        200: json(S.Game, 'The game after the action', 'ETag'),
         ...problems(400, 401, 403, 404, 409, 503),
       },
     },
@@ -96,7 +136,9 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       spec: {
         method: 'get',
         path: '/kinds',
+        operationId: 'listKinds',
         summary: 'The hosted game kinds',
+        security: PUBLIC,
         description:
           'Each kind with its seat names, its options as a JSON Schema, a summary of its move and position ' +
           'notation, and its rules page (served as text/markdown at rules.url).',
@@ -110,10 +152,15 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       spec: {
         method: 'post',
         path: '/games',
+        operationId: 'createGame',
         summary: 'Create a game',
         description: 'Returns the game and one secret token per seat (shown only here).',
+        security: PUBLIC,
         request: { body: { content: { 'application/json': { schema: S.CreateGameBody } } } },
-        responses: { 201: json(S.CreatedGame, 'The new game and its seat tokens'), ...problems(400, 503) },
+        responses: {
+          201: json(S.CreatedGame, 'The new game and its seat tokens', 'Location'),
+          ...problems(400, 503),
+        },
       },
       handle: async (req, res) => {
         const body = parse(S.CreateGameBody, req.body, 'body');
@@ -125,8 +172,10 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       spec: {
         method: 'get',
         path: '/games',
+        operationId: 'listGames',
         summary: 'List games, newest first',
         description: 'Filter by kind, status and `account` (a username holding a seat).',
+        security: PUBLIC,
         request: { query: S.ListQuery },
         responses: { 200: json(S.GamePage, 'A page of games'), ...problems(400, 503) },
       },
@@ -139,9 +188,17 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       spec: {
         method: 'get',
         path: '/games/{id}',
+        operationId: 'getGame',
         summary: 'Read a game',
-        request: { params: idParams },
-        responses: { 200: json(S.Game, 'The game'), ...problems(400, 404, 503) },
+        description:
+          "With If-None-Match: the game's ETag (its version), 304 while the game is still at that version.",
+        security: PUBLIC,
+        request: { params: idParams, headers: readHeaders },
+        responses: {
+          200: json(S.Game, 'The game', 'ETag'),
+          304: NOT_MODIFIED,
+          ...problems(400, 404, 503),
+        },
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
@@ -152,7 +209,9 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       spec: {
         method: 'get',
         path: '/games/{id}/legal-moves',
+        operationId: 'listLegalMoves',
         summary: 'Legal moves of the side to move',
+        security: PUBLIC,
         request: { params: idParams },
         responses: { 200: json(S.LegalMoves, 'The legal moves in notation'), ...problems(400, 404, 503) },
       },
@@ -166,7 +225,9 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       spec: {
         method: 'post',
         path: '/games/{id}/validate',
+        operationId: 'validateMove',
         summary: 'Check a move without playing it',
+        security: PUBLIC,
         request: { params: idParams, body: { content: { 'application/json': { schema: S.ValidateBody } } } },
         responses: { 200: json(S.MoveCheck, 'What the move would do'), ...problems(400, 404, 409, 422, 503) },
       },
@@ -181,6 +242,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       spec: {
         method: 'post',
         path: '/games/{id}/moves',
+        operationId: 'submitMove',
         summary: 'Play a move',
         description:
           `The side to move plays. ${SEAT_AUTH} If-Match (or expectedVersion) guards against stale ` +
@@ -192,7 +254,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
           body: { content: { 'application/json': { schema: S.MoveBody } } },
         },
         responses: {
-          200: json(S.Game, 'The game after the move'),
+          200: json(S.Game, 'The game after the move', 'ETag'),
           ...problems(400, 401, 403, 404, 409, 422, 503),
         },
       },
@@ -204,21 +266,23 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
     },
     action(
       '/games/{id}/resign',
+      'resignGame',
       'Resign (either player, at any time)',
       (id, w) => actions.resign(id, w),
       'Also on the opponent’s turn; the opponent wins with reason `resignation`.',
     ),
-    action('/games/{id}/draw/offer', "Offer a draw (accepts the opponent's offer)", (id, w) =>
+    action('/games/{id}/draw/offer', 'offerDraw', "Offer a draw (accepts the opponent's offer)", (id, w) =>
       actions.offerDraw(id, w),
     ),
-    action('/games/{id}/draw/accept', "Accept the opponent's draw offer", (id, w) =>
+    action('/games/{id}/draw/accept', 'acceptDraw', "Accept the opponent's draw offer", (id, w) =>
       actions.acceptDraw(id, w),
     ),
-    action('/games/{id}/draw/decline', "Decline the opponent's draw offer", (id, w) =>
+    action('/games/{id}/draw/decline', 'declineDraw', "Decline the opponent's draw offer", (id, w) =>
       actions.declineDraw(id, w),
     ),
     action(
       '/games/{id}/draw/claim',
+      'claimDraw',
       'Claim a draw: an abandoned unlimited game',
       (id, w) => actions.claimDraw(id, w),
       'Every draw rule of the hosted games ends the game by itself as soon as it applies. What is left ' +
@@ -229,6 +293,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
     ),
     action(
       '/games/{id}/victory/claim',
+      'claimVictory',
       'Claim victory: an abandoned unlimited game',
       (id, w) => actions.claimVictory(id, w),
       'In a game without a time control, the player waiting wins (reason `abandoned`) once the opponent ' +
@@ -238,6 +303,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
     ),
     action(
       '/games/{id}/abort',
+      'abortGame',
       'Abort the game (no result)',
       (id, w) => actions.abort(id, w),
       'Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead).',
@@ -246,23 +312,37 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       spec: {
         method: 'get',
         path: '/games/{id}/export',
+        operationId: 'exportGame',
         summary: "The game's record",
-        description: `Accept: ${PDN} (draughts) or text/plain for the standard text record (PDN for draughts, PGN-like otherwise); application/json for the game document.`,
-        request: { params: idParams },
+        description:
+          `Accept: ${PDN} (draughts only; 400 for the other games) or text/plain for the standard text record ` +
+          '(PDN for draughts, PGN-like otherwise); application/json for the game document. Anything else ' +
+          'gets the text record.',
+        security: PUBLIC,
+        request: { params: idParams, headers: readHeaders },
         responses: {
           200: {
             description: 'The record',
+            headers: {
+              ETag: {
+                description: "application/json only: the game's version, as GET /games/{id} sends it",
+                required: false,
+                schema: { type: 'string' },
+              },
+            },
             content: {
               'text/plain': { schema: z.string() },
               [PDN]: { schema: z.string() },
               'application/json': { schema: S.Game },
             },
           },
-          ...problems(400, 404, 406, 503),
+          304: NOT_MODIFIED,
+          ...problems(400, 404, 503),
         },
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
+        res.setHeader('Vary', 'Accept');
         const wanted = req.accepts(['text/plain', PDN, 'application/json']);
         if (wanted === 'application/json') return sendGame(res, await service.getGame(id));
         const { text, kind } = await service.exportGame(id);
@@ -276,22 +356,27 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       spec: {
         method: 'get',
         path: '/games/{id}/stream',
-        summary: 'Live updates (Server-Sent Events)',
-        description:
-          'Sends the game now (event `game`, id = version), then every change in order; a comment every ' +
-          '15 s keeps the connection open. Reconnect with Last-Event-ID to skip versions already seen. No version ' +
-          'is ever skipped silently: if versions were lost on the way to this server (its connection to the store ' +
-          'dropped), the stream ends with `event: error` whose data is a problem with code UPDATES_LOST; ' +
-          'reconnect to get the game as it is now.',
-        request: { params: idParams },
+        operationId: 'streamGame',
+        summary: 'Live updates (Server-Sent Events or NDJSON)',
+        description: GAME_STREAM_DESCRIPTION,
+        security: PUBLIC,
+        request: { params: idParams, query: StreamQuery, headers: lastEventIdHeader },
         responses: {
-          200: { description: 'text/event-stream of Game documents' },
+          200: {
+            description: 'The game now, then every change (each item as described)',
+            content: {
+              [SSE_MEDIA]: { schema: { $ref: '#/components/schemas/GameStreamEvent' } },
+              [NDJSON_MEDIA]: { schema: { $ref: '#/components/schemas/GameStreamLine' } },
+            },
+          },
           ...problems(400, 404, 503),
         },
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
-        await streamGame(service, id, req, res, streams);
+        const query = parse(StreamQuery, req.query, 'query');
+        const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+        await streamGame(service, id, resumeAfter(req, format, query.after), res, streams, format);
       },
     },
   ];

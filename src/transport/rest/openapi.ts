@@ -1,9 +1,204 @@
-import { OpenAPIRegistry, OpenApiGeneratorV31 } from '@asteasolutions/zod-to-openapi';
+import {
+  OpenAPIRegistry,
+  OpenApiGeneratorV31,
+  type ResponseConfig,
+  type RouteConfig,
+} from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import type { RestRoute } from './route';
-import { FeedEvent, FeedEventType, FeedReady } from './accounts.schemas';
+import { RETRY_AFTER_SECONDS } from '../../service/errors';
+import { problems, type RestRoute } from './route';
+import {
+  FeedEpochChanged,
+  FeedEvent,
+  FeedEventType,
+  FeedReady,
+  StreamRevoked,
+  StreamShutdown,
+} from './accounts.schemas';
 import * as S from './schemas';
 import { WEBHOOK_DELIVERY } from './webhooks.routes';
+
+type Responses = RouteConfig['responses'];
+
+const ref = (kind: 'schemas' | 'headers' | 'responses', name: string) => ({
+  $ref: `#/components/${kind}/${name}`,
+});
+
+const problemContent = { 'application/problem+json': { schema: ref('schemas', 'Problem') } };
+
+/** Response headers every /api/v1 answer carries (rate-limit state), by reference. */
+const RATE_LIMIT_HEADERS = {
+  RateLimit: ref('headers', 'RateLimit'),
+  'RateLimit-Policy': ref('headers', 'RateLimitPolicy'),
+};
+
+/**
+ * What every /api/v1 operation may answer besides its own responses: 429 and 503 (the rate limiter
+ * and the store are in front of every route), 400/413/415 where a JSON body is read; and the
+ * RateLimit headers on every answer.
+ */
+function withCommonResponses(route: RestRoute['spec']): Responses {
+  const readsBody = route.request?.body?.content['application/json'] !== undefined;
+  const responses: Responses = { ...(readsBody ? problems(400, 413, 415) : {}), ...route.responses };
+  responses[429] = ref('responses', 'RateLimited');
+  responses[503] = ref('responses', 'StoreUnavailable');
+  for (const [status, response] of Object.entries(responses)) {
+    if ('$ref' in response) continue;
+    const own = response as ResponseConfig;
+    responses[status] = { ...own, headers: { ...RATE_LIMIT_HEADERS, ...(own.headers as object) } };
+  }
+  return responses;
+}
+
+/**
+ * The items of the streamed media types: an NDJSON line, or one Server-Sent Event as an object
+ * (its `data` parsed as JSON), in the way OpenAPI 3.2 `itemSchema` describes them.
+ */
+function registerStreamItems(registry: OpenAPIRegistry): void {
+  // Written out as JSON Schema: zod-to-openapi would inline every FeedEvent variant into a union.
+  const schema = (name: string, json: object) => registry.registerComponent('schemas', name, json as never);
+  const sse = (event: object, data: object, id?: string) => ({
+    type: 'object',
+    properties: { event, ...(id ? { id: { type: 'string', description: id } } : {}), data },
+    required: ['event', ...(id ? ['id'] : []), 'data'],
+    additionalProperties: false,
+  });
+  const empty = { type: 'object' as const, maxProperties: 0 };
+  const shutdown = sse({ const: 'shutdown' }, empty);
+  const error = sse({ const: 'error' }, ref('schemas', 'Problem'));
+  schema('GameStreamEvent', {
+    description:
+      'One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` per version, `end` once the ' +
+      'game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it ' +
+      'fails: reconnect',
+    oneOf: [
+      sse({ const: 'game' }, ref('schemas', 'Game'), 'The game version'),
+      sse({ const: 'end' }, empty),
+      shutdown,
+      error,
+    ],
+  });
+  schema('GameStreamLine', {
+    description: 'One line of an NDJSON game stream',
+    oneOf: [
+      {
+        type: 'object',
+        properties: { type: { const: 'game' }, game: ref('schemas', 'Game') },
+        required: ['type', 'game'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: { type: { const: 'end' } },
+        required: ['type'],
+        additionalProperties: false,
+      },
+      ref('schemas', 'StreamShutdown'),
+      {
+        type: 'object',
+        properties: { type: { const: 'error' }, problem: ref('schemas', 'Problem') },
+        required: ['type', 'problem'],
+        additionalProperties: false,
+      },
+    ],
+  });
+  schema('FeedStreamEvent', {
+    description:
+      'One Server-Sent Event of the account feed, its `data` parsed as JSON: `ready` first, then one event per ' +
+      'FeedEvent (named after its type), `shutdown` when the server stops, `revoked` when the token is ' +
+      'revoked, `epoch_changed` when the feed begins a new epoch. Ids are `<epoch>:<seq>`',
+    oneOf: [
+      sse(
+        { const: 'ready' },
+        {
+          type: 'object',
+          properties: {
+            last: { type: 'integer', description: 'The stream continues after this seq' },
+            epoch: { type: 'string', description: 'The feed’s epoch' },
+          },
+          required: ['last', 'epoch'],
+          additionalProperties: false,
+        },
+        'The epoch and seq the stream starts after',
+      ),
+      sse(ref('schemas', 'FeedEventType'), ref('schemas', 'FeedEvent'), 'The epoch and seq: <epoch>:<seq>'),
+      shutdown,
+      sse({ const: 'revoked' }, empty),
+      sse(
+        { const: 'epoch_changed' },
+        {
+          type: 'object',
+          properties: {
+            epoch: { type: 'string' },
+            after: { type: 'integer' },
+            last: { type: 'integer' },
+            message: { type: 'string' },
+          },
+          required: ['epoch', 'after', 'last', 'message'],
+          additionalProperties: false,
+        },
+      ),
+    ],
+  });
+  schema('FeedStreamLine', {
+    description:
+      'One line of an NDJSON feed: FeedReady first, then one FeedEvent per line; StreamShutdown, StreamRevoked ' +
+      'or FeedEpochChanged last',
+    oneOf: [
+      ref('schemas', 'FeedReady'),
+      ref('schemas', 'FeedEvent'),
+      ref('schemas', 'StreamShutdown'),
+      ref('schemas', 'StreamRevoked'),
+      ref('schemas', 'FeedEpochChanged'),
+    ],
+  });
+}
+
+/** Headers and shared responses, referred to from the operations. */
+function registerCommonComponents(registry: OpenAPIRegistry): void {
+  const header = (name: string, description: string, example: string) =>
+    registry.registerComponent('headers', name, {
+      description,
+      required: true,
+      schema: { type: 'string' },
+      example,
+    });
+  header(
+    'RateLimit',
+    'The window with the fewest requests left: r requests left, t seconds to its reset ' +
+      '(IETF draft RateLimit header fields for HTTP)',
+    '"token";r=597;t=41',
+  );
+  header(
+    'RateLimitPolicy',
+    'The limits: q requests per w seconds, per token and per IP',
+    '"token";q=600;w=60, "ip";q=1200;w=60',
+  );
+  header('RetryAfter', 'Seconds to wait before retrying', String(RETRY_AFTER_SECONDS));
+  header(
+    'ETag',
+    "The game's version, quoted: send it back in If-Match (writes) or If-None-Match (reads)",
+    '"3"',
+  );
+  header('Location', 'The URL of the new resource', '/api/v1/games/Xq3v9Lk2aB0c');
+  registry.registerComponent('responses', 'RateLimited', {
+    description: 'Over a rate limit (RATE_LIMITED): retry after Retry-After seconds',
+    headers: { 'Retry-After': ref('headers', 'RetryAfter'), ...RATE_LIMIT_HEADERS },
+    content: problemContent,
+  });
+  registry.registerComponent('responses', 'StoreUnavailable', {
+    description:
+      'The store cannot be reached (STORE_UNAVAILABLE): retry after Retry-After seconds. RateLimit headers only ' +
+      'when the rate limiter could still count the request',
+    headers: {
+      'Retry-After': ref('headers', 'RetryAfter'),
+      // Not required: absent when the limiter itself could not reach the store.
+      RateLimit: { description: 'As in other answers', schema: { type: 'string' } },
+      'RateLimit-Policy': { description: 'As in other answers', schema: { type: 'string' } },
+    },
+    content: problemContent,
+  });
+}
 
 /** The REST API's OpenAPI 3.1 document, generated from the same route table the server runs. */
 export function buildOpenApiDocument(
@@ -24,25 +219,40 @@ export function buildOpenApiDocument(
       'game:play (humans: act in their games), bot:play (bots: act in their games, declare what they accept), ' +
       'challenge:write (challenges and seeks). Each operation lists the scopes that will do as alternatives.',
   });
+  registerCommonComponents(registry);
   // Named even though each FeedEvent variant spells its own type: clients switch on this list.
   registry.register('FeedEventType', FeedEventType);
-  // The NDJSON feed refers to these two by name.
+  // The streams refer to these by name.
   registry.register('FeedReady', FeedReady);
   registry.register('FeedEvent', FeedEvent);
+  registry.register('StreamShutdown', StreamShutdown);
+  registry.register('StreamRevoked', StreamRevoked);
+  registry.register('FeedEpochChanged', FeedEpochChanged);
+  registry.register('Problem', S.Problem);
+  registerStreamItems(registry);
   // What Boardhost sends to webhook endpoints (OpenAPI 3.1 `webhooks`).
   registry.registerWebhook(WEBHOOK_DELIVERY);
   for (const route of routes) {
+    const body = route.spec.request?.body;
     registry.registerPath({
       ...route.spec,
+      // A body is required unless the route says otherwise.
+      ...(body ? { request: { ...route.spec.request, body: { required: true, ...body } } } : {}),
       path: `/api/v1${route.spec.path}`,
       tags: route.spec.tags ?? ['games'],
+      responses: withCommonResponses(route.spec),
     });
   }
-  for (const path of ['/healthz', '/readyz']) {
+  for (const [path, operationId] of [
+    ['/healthz', 'getHealth'],
+    ['/readyz', 'getReadiness'],
+  ] as const) {
     registry.registerPath({
       method: 'get',
       path,
+      operationId,
       tags: ['operations'],
+      security: [],
       summary: path === '/healthz' ? 'The process is up' : 'The store answers (503 when it does not)',
       responses: {
         200: { description: 'OK', content: { 'application/json': { schema: S.Health } } },
@@ -55,7 +265,9 @@ export function buildOpenApiDocument(
   registry.registerPath({
     method: 'get',
     path: '/metrics',
+    operationId: 'getMetrics',
     tags: ['operations'],
+    security: [],
     summary: 'Prometheus metrics',
     responses: {
       200: { description: 'Prometheus text format', content: { 'text/plain': { schema: z.string() } } },
@@ -68,7 +280,13 @@ export function buildOpenApiDocument(
       version: '1.0.0',
       description:
         'Congo, Russian draughts, Kalah, Oware and Congkak as a service. Errors are application/problem+json ' +
-        'with a stable `code`, the same as GraphQL `extensions.code`.',
+        'with a stable `code`, the same as GraphQL `extensions.code`, and `type` urn:boardhost:problem:<code>.\n\n' +
+        'Paging: a paged list takes `after` (the `next` of the previous page) and `limit`, and answers `next` ' +
+        '(null on the last page).\n\n' +
+        'Every /api/v1 answer carries RateLimit and RateLimit-Policy headers; 429 and 503 carry Retry-After.\n\n' +
+        'Streamed media types (text/event-stream, application/x-ndjson) describe one item, as OpenAPI 3.2 ' +
+        '`itemSchema` does: an NDJSON line, or one Server-Sent Event as `{event, id, data}` with `data` parsed ' +
+        'as JSON.',
     },
     servers: [{ url: '/' }],
   });

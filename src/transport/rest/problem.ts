@@ -58,18 +58,27 @@ export function invalidInput(where: string, error: ZodError): GameError {
   return new GameError('INVALID_INPUT', `Invalid request: ${summary}`, { issues });
 }
 
+/**
+ * The body parser's refusals as GameErrors: 413 (too large) and 415 (a charset or encoding it
+ * cannot read) keep their status, anything else it rejects (unparsable JSON…) is INVALID_INPUT.
+ */
+function bodyParserError(error: unknown): GameError | undefined {
+  const status = (error as { status?: unknown }).status;
+  if (error instanceof GameError || typeof status !== 'number' || status < 400 || status >= 500) {
+    return undefined;
+  }
+  const message = (error as Error).message;
+  if (status === 413) return new GameError('PAYLOAD_TOO_LARGE', `Request body too large: ${message}`);
+  if (status === 415) return new GameError('UNSUPPORTED_MEDIA_TYPE', `Unsupported request body: ${message}`);
+  return new GameError('INVALID_INPUT', `Malformed request body: ${message}`);
+}
+
 /** The last middleware: every error becomes a problem document. */
 export function problemHandler(log: (error: unknown) => void): ErrorRequestHandler {
   return (error: unknown, _req, res, next) => {
     if (res.headersSent) return next(error);
-    // express.json() rejects unparsable bodies with a 400 SyntaxError or 413/415 errors.
-    const status = (error as { status?: number; type?: string }).status;
-    if (!(error instanceof GameError) && typeof status === 'number' && status >= 400 && status < 500) {
-      return sendProblem(
-        res,
-        new GameError('INVALID_INPUT', `Malformed request body: ${(error as Error).message}`),
-      );
-    }
+    const parserError = bodyParserError(error);
+    if (parserError) return sendProblem(res, parserError);
     const gameError = toGameError(error);
     if (gameError.code === 'INTERNAL') log(error);
     sendProblem(res, gameError);

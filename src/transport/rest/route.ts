@@ -10,24 +10,55 @@ import * as S from './schemas';
 // What every REST route table shares: the route shape, OpenAPI response helpers, input parsing and
 // the one place that reads `Authorization: Bearer <token>`.
 
-/** One REST route: its OpenAPI description and its handler, side by side so they cannot drift. */
+/** An OpenAPI security requirement list; `[]` marks a public operation. */
+export type Security = Array<Record<string, string[]>>;
+
+/** A public operation (no credential needed): OpenAPI `security: []`. */
+export const PUBLIC: Security = [];
+
+/**
+ * One REST route: its OpenAPI description and its handler, side by side so they cannot drift.
+ * Every operation names itself (`operationId`: short camelCase, the method name of generated
+ * clients) and says who may call it (`security`, `PUBLIC` for anyone).
+ */
 export interface RestRoute {
-  readonly spec: RouteConfig;
+  readonly spec: RouteConfig & { readonly operationId: string; readonly security: Security };
   readonly handle: (req: Request, res: Response) => Promise<void>;
 }
 
-/** An application/json response. */
-export const json = (schema: z.ZodType, description: string) => ({
+/** Response headers, by reference to components.headers (see openapi.ts). */
+export const headers = (...names: Array<'ETag' | 'Location'>) =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
+/** An application/json response, with the given documented headers. */
+export const json = (schema: z.ZodType, description: string, ...withHeaders: Array<'ETag' | 'Location'>) => ({
   description,
+  ...(withHeaders.length > 0 ? { headers: headers(...withHeaders) } : {}),
   content: { 'application/json': { schema } },
 });
+
+/** What each problem status means, as its OpenAPI description. */
+const PROBLEM_DESCRIPTIONS: Record<number, string> = {
+  400: 'Invalid input (INVALID_INPUT and the other 400 codes)',
+  401: 'No credential, or an unknown or revoked one (UNAUTHENTICATED)',
+  403: 'The credential may not do this (FORBIDDEN, MISSING_SCOPE)',
+  404: 'Not found',
+  409: 'Conflicts with the current state',
+  410: 'Gone (EVENTS_EXPIRED)',
+  413: 'The request body is larger than 64 kB (PAYLOAD_TOO_LARGE)',
+  415: 'The request body is not application/json (UNSUPPORTED_MEDIA_TYPE)',
+  422: 'Understood but not acceptable (ILLEGAL_MOVE, AMBIGUOUS_MOVE, IDEMPOTENCY_KEY_REUSED)',
+};
 
 /** application/problem+json responses for each status. */
 export const problems = (...statuses: number[]) =>
   Object.fromEntries(
     statuses.map((s) => [
       s,
-      { description: 'Problem', content: { 'application/problem+json': { schema: S.Problem } } },
+      {
+        description: PROBLEM_DESCRIPTIONS[s] ?? 'Problem',
+        content: { 'application/problem+json': { schema: S.Problem } },
+      },
     ]),
   );
 
@@ -55,9 +86,9 @@ export function credentialOf(req: Request): Credential {
  * OpenAPI security requirement: an account API token with any one of `scopes` (alternatives;
  * none given: any token of the account).
  */
-export function apiToken(...scopes: TokenScope[]): Array<Record<string, string[]>> {
+export function apiToken(...scopes: TokenScope[]): Security {
   return scopes.length === 0 ? [{ apiToken: [] }] : scopes.map((scope) => ({ apiToken: [scope] }));
 }
 
 /** OpenAPI security requirement of a seat action: the seat token, or the seat's account token. */
-export const seatSecurity = [{ seatToken: [] }, ...apiToken('game:play', 'bot:play')];
+export const seatSecurity: Security = [{ seatToken: [] }, ...apiToken('game:play', 'bot:play')];

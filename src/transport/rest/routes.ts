@@ -1,11 +1,17 @@
+import express, { type Router } from 'express';
 import type { Services } from '../../service';
+import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
 import { challengeRoutes } from './challenges.routes';
 import { clockRoutes } from './clocks.routes';
 import { gameRoutes } from './games.routes';
+import { sendProblem } from './problem';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
 import { webhookRoutes } from './webhooks.routes';
+
+/** The largest request body the server reads (larger: 413 PAYLOAD_TOO_LARGE). */
+export const MAX_BODY_BYTES = 64 * 1024;
 
 /**
  * Every REST route under /api/v1: the one table the server mounts and the OpenAPI document is
@@ -19,4 +25,35 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...challengeRoutes(services),
     ...webhookRoutes(services),
   ];
+}
+
+/**
+ * The express router of the route table. A route that takes a JSON body refuses a body of any
+ * other type with 415 UNSUPPORTED_MEDIA_TYPE (an empty body is no body); unknown paths answer 404.
+ */
+export function restRouter(routes: readonly RestRoute[]): Router {
+  const router = express.Router();
+  for (const route of routes) {
+    const path = route.spec.path.replace(/\{(\w+)\}/g, ':$1');
+    const takesJson = route.spec.request?.body?.content['application/json'] !== undefined;
+    router[route.spec.method as 'get' | 'post' | 'put' | 'delete'](path, (req, res) => {
+      if (takesJson && hasBody(req) && !req.is('application/json')) {
+        throw new GameError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          `The request body must be application/json, not ${req.headers['content-type'] ?? 'untyped'}`,
+        );
+      }
+      return route.handle(req, res);
+    });
+  }
+  router.use((req, res) =>
+    sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.baseUrl}${req.path}`)),
+  );
+  return router;
+}
+
+/** True when the request carries body bytes (Content-Length: 0 is no body). */
+function hasBody(req: express.Request): boolean {
+  const length = req.headers['content-length'];
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && Number(length) > 0);
 }

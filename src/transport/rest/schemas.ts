@@ -8,6 +8,13 @@ import { TIME_CONTROL_TYPES } from '../../store/store';
 // openapi/openapi.json is generated from them (npm run openapi), so the two cannot drift.
 extendZodWithOpenApi(z);
 
+/**
+ * `schema` or null. Not `.nullable()`: on a named (referenced) schema zod-to-openapi drops the
+ * null, or wraps it in an allOf that a null fails. A union goes in as `z.lazy(() => union)`, or
+ * zod-to-openapi flattens it into this one and its name is lost.
+ */
+export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+
 export const GameId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{12}$/)
@@ -58,6 +65,47 @@ export const Board = z
   ])
   .openapi('Board');
 
+const Squares = z.array(z.string());
+
+/** What each engine tells about a legal move (its `describeMove`), one shape per game family. */
+export const MoveDetails = z
+  .union([
+    z
+      .object({
+        captured: Squares.openapi({ description: 'Squares whose pieces were captured' }),
+        drowned: Squares.openapi({ description: 'Squares whose pieces drowned in the river' }),
+        promoted: z.boolean().openapi({ description: 'A pawn became a superpawn' }),
+      })
+      .strict()
+      .openapi('CongoMoveDetails', { description: 'congo' }),
+    z
+      .object({
+        captured: Squares.openapi({ description: 'Squares whose pieces were captured, in order' }),
+        promoted: z.boolean().openapi({ description: 'The man became a king' }),
+        path: Squares.openapi({ description: 'Every square visited, the start first' }),
+      })
+      .strict()
+      .openapi('DraughtsMoveDetails', { description: 'russian-draughts' }),
+    z
+      .object({
+        legal: z.literal(true),
+        house: z.number().int().openapi({ description: 'The house sown, 1 first' }),
+        trace: Squares.openapi({ description: 'Every pit a seed was dropped in, in order' }),
+        relays: Squares.openapi({ description: 'Congkak: pits whose seeds were picked up to sow on' }),
+        capturedFrom: Squares.openapi({ description: 'Pits whose seeds were captured' }),
+        captured: z.number().int().openapi({ description: 'Seeds captured' }),
+        extraMove: z.boolean().openapi({ description: 'The same seat moves again' }),
+        gameOver: z.boolean(),
+      })
+      .strict()
+      .openapi('MancalaMoveDetails', { description: 'kalah, oware, congkak' }),
+  ])
+  .openapi(
+    'MoveDetails',
+    { description: 'Facts a client can animate; the shape depends on the game family' },
+    { unionPreferredType: 'oneOf' },
+  );
+
 export const Move = z
   .object({
     ply: z.number().int(),
@@ -65,7 +113,7 @@ export const Move = z
     seat: z.number().int(),
     seatName: z.string(),
     at: z.string().openapi({ format: 'date-time' }),
-    details: z.record(z.string(), z.unknown()).nullable(),
+    details: orNull(z.lazy(() => MoveDetails)),
   })
   .openapi('Move');
 
@@ -122,7 +170,7 @@ export const Game = z
     options: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])),
     seats: z.array(Seat),
     status: z.enum(['ongoing', 'finished']),
-    result: GameResult.nullable(),
+    result: orNull(GameResult),
     ply: z.number().int(),
     version: z.number().int().openapi({ description: 'Send back in If-Match to guard a write' }),
     toMove: z.number().int().nullable(),
@@ -141,10 +189,7 @@ export const Game = z
     moves: z.array(Move),
     drawOffer: z.number().int().nullable(),
     timeControl: TimeControl,
-    // A union, not .nullable(): zod-to-openapi drops `null` from a nullable reference.
-    clock: z
-      .union([GameClock, z.null()])
-      .openapi({ description: 'Realtime games: the clocks; null otherwise' }),
+    clock: orNull(GameClock).openapi({ description: 'Realtime games: the clocks; null otherwise' }),
     deadlineAt: z
       .string()
       .nullable()
@@ -186,7 +231,7 @@ export const CreateGameBody = z
       .openapi({ example: { seeds: 4 } }),
     first: FirstInput.optional(),
     position: StartPosition.optional(),
-    timeControl: TimeControlInput.nullable().optional().openapi({ description: 'Default: unlimited' }),
+    timeControl: orNull(TimeControlInput).optional().openapi({ description: 'Default: unlimited' }),
   })
   .strict()
   .openapi('CreateGameBody');
@@ -227,8 +272,8 @@ export const MoveCheck = z
     toMove: z.number().int().nullable(),
     toMoveName: z.string().nullable(),
     status: z.enum(['ongoing', 'finished']),
-    result: GameResult.nullable(),
-    details: z.record(z.string(), z.unknown()).nullable(),
+    result: orNull(GameResult),
+    details: orNull(z.lazy(() => MoveDetails)),
   })
   .openapi('MoveCheck');
 
@@ -241,13 +286,25 @@ export const ListQuery = z
       .openapi({ description: 'Only games with a seat held by this username' }),
     kind: z.string().optional(),
     status: z.enum(['ongoing', 'finished']).optional(),
-    cursor: z.string().max(64).optional(),
-    limit: z.coerce.number().int().min(1).max(100).optional(),
+    after: z.string().max(64).optional().openapi({ description: '`next` of the previous page' }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(100)
+      .optional()
+      .openapi({ type: 'integer', description: '1–100, default 20' }),
   })
   .strict();
 
 export const GamePage = z
-  .object({ items: z.array(Game), nextCursor: z.string().nullable() })
+  .object({
+    items: z.array(Game),
+    next: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `after` for the next page; null: this is the last page' }),
+  })
   .openapi('GamePage');
 
 export const LegalMoves = z
@@ -266,6 +323,29 @@ export const Problem = z
     status: z.number().int(),
     detail: z.string(),
     code: z.enum(Object.keys(GAME_ERROR_CODES) as [keyof typeof GAME_ERROR_CODES]),
+    // The details some codes carry (more may come: clients should ignore members they do not know).
+    issues: z
+      .array(z.object({ path: z.string(), message: z.string() }))
+      .optional()
+      .openapi({
+        description: 'INVALID_INPUT of a body, query or path field: each field refused (body.kind…)',
+      }),
+    currentVersion: z
+      .number()
+      .int()
+      .optional()
+      .openapi({ description: 'VERSION_CONFLICT: where the game is' }),
+    legalMoves: z.array(z.string()).optional().openapi({ description: 'ILLEGAL_MOVE: the legal moves' }),
+    candidates: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'AMBIGUOUS_MOVE: the moves the shorthand matches' }),
+    required: z
+      .array(z.string())
+      .optional()
+      .openapi({ description: 'MISSING_SCOPE: the scopes that would do (any one)' }),
+    retryAfterSeconds: z.number().int().optional().openapi({ description: 'RATE_LIMITED: as Retry-After' }),
+    policy: z.string().optional().openapi({ description: 'RATE_LIMITED: the limit hit (token or ip)' }),
   })
   .catchall(z.unknown())
   .openapi('Problem', {

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { z } from 'zod';
 import type { Credential } from '../../service/auth';
 import { GameError } from '../../service/errors';
 import type { FeedCursor, FeedService } from '../../service/feed';
@@ -7,6 +8,10 @@ import type { GameService } from '../../service/games';
 import type { TokenStreams } from '../../service/token-streams';
 import type { FeedEvent } from '../../store/store';
 import { problemBody } from './problem';
+
+export const SSE_MEDIA = 'text/event-stream';
+export const NDJSON_MEDIA = 'application/x-ndjson';
+export const JSON_MEDIA = 'application/json';
 
 /** Keep-alive interval: below common proxy idle timeouts (30–60 s). */
 const KEEPALIVE_MS = 15_000;
@@ -103,23 +108,76 @@ export function openStream(
   };
 }
 
-/** A game version as an SSE event (encoded once per node and version, see GameUpdate). */
-const sseGame = (view: GameView) => `id: ${view.version}\nevent: game\ndata: ${JSON.stringify(view)}\n\n`;
+/**
+ * The one content negotiation of the streaming routes: the type among `offered` that the Accept
+ * header prefers; `offered[0]` (the route's default) for no Accept, any type, or none offered.
+ * Answers vary by Accept.
+ */
+export function negotiate<T extends string>(req: Request, res: Response, offered: readonly [T, ...T[]]): T {
+  res.setHeader('Vary', 'Accept');
+  return (req.accepts([...offered]) || offered[0]) as T;
+}
+
+/** The OpenAPI description of the Last-Event-ID request header. */
+export const lastEventIdHeader = z.object({
+  'last-event-id': z.string().optional().openapi({
+    description: 'SSE: the id of the last event seen; the stream resumes after it (wins over `after`)',
+  }),
+});
 
 /**
- * Server-Sent Events of one game: now, then every version; resumes after Last-Event-ID. When
- * versions were lost on the way to this node, it ends with `event: error` (UPDATES_LOST): the
- * client reconnects and gets the game as it is now.
+ * Where a stream resumes: for SSE the Last-Event-ID of a reconnect (it wins), else `?after=`;
+ * undefined: from now on.
+ */
+export function resumeAfter(
+  req: Request,
+  format: StreamFormatName,
+  after: number | undefined,
+): number | undefined {
+  const header = req.headers['last-event-id'];
+  if (format !== 'sse' || header === undefined) return after;
+  if (typeof header !== 'string' || !/^\d{1,15}$/.test(header.trim())) {
+    throw new GameError('INVALID_INPUT', 'Last-Event-ID must be an id from the stream', {
+      field: 'Last-Event-ID',
+    });
+  }
+  return Number(header.trim());
+}
+
+export type StreamFormatName = 'sse' | 'ndjson';
+
+/** How a game's versions, and its end, look in each format. */
+const GAME_FRAMES: Record<
+  StreamFormatName,
+  { stream: StreamFormat; game: (game: GameView) => string; end: string }
+> = {
+  sse: {
+    stream: SSE,
+    game: (view) => `id: ${view.version}\nevent: game\ndata: ${JSON.stringify(view)}\n\n`,
+    end: 'event: end\ndata: {}\n\n',
+  },
+  ndjson: {
+    stream: NDJSON,
+    game: (view) => `${JSON.stringify({ type: 'game', game: view })}\n`,
+    end: '{"type":"end"}\n',
+  },
+};
+
+/**
+ * One game as a stream: now, then every version after `after` (undefined: all), then `end`. Each
+ * version is encoded once per node and format (see GameUpdate). When versions were lost on the way
+ * to this node, it ends with an error frame (UPDATES_LOST): the client reconnects and gets the game
+ * as it is now.
  */
 export async function streamGame(
   service: GameService,
   id: string,
-  req: Request,
+  after: number | undefined,
   res: Response,
   open: OpenStreams,
+  format: StreamFormatName,
 ): Promise<void> {
-  const lastSeen = Number(req.headers['last-event-id'] ?? -1);
-  const after = Number.isInteger(lastSeen) ? lastSeen : -1;
+  const frames = GAME_FRAMES[format];
   // Until the headers are out, chunks wait here, and a failure is remembered.
   const pending: string[] = [];
   let failure: GameError | undefined;
@@ -129,20 +187,18 @@ export async function streamGame(
   const unsubscribe = await service.watch(
     id,
     (update) => {
-      if (update.version <= after) return;
-      send(update.encoded('sse', sseGame));
-      if (update.view.status === 'finished') send('event: end\ndata: {}\n\n');
+      if (after !== undefined && update.version <= after) return;
+      send(update.encoded(format, frames.game));
+      if (update.view.status === 'finished') send(frames.end);
     },
     (error) => fail(error),
   );
-  const stream = openStream(res, open, SSE, () => void unsubscribe());
+  const stream = openStream(res, open, frames.stream, () => void unsubscribe());
   for (const chunk of pending) stream.write(chunk);
-  if (failure) return stream.end(SSE.error(failure));
+  if (failure) return stream.end(frames.stream.error(failure));
   send = (chunk) => stream.write(chunk);
-  fail = (error) => stream.end(SSE.error(error));
+  fail = (error) => stream.end(frames.stream.error(error));
 }
-
-export type FeedFormat = 'sse' | 'ndjson';
 
 /** The `epoch_changed` message that ends a stream whose feed began a new epoch. */
 interface EpochChanged {
@@ -154,7 +210,7 @@ interface EpochChanged {
 
 /** How feed events, the opening `ready` line and a closing `epoch_changed` look in each format. */
 const FEED_FRAMES: Record<
-  FeedFormat,
+  StreamFormatName,
   {
     stream: StreamFormat;
     ready: (last: number, epoch: string) => string;
@@ -195,7 +251,7 @@ export async function streamFeed(
   cursor: FeedCursor | undefined,
   res: Response,
   open: OpenStreams,
-  format: FeedFormat,
+  format: StreamFormatName,
 ): Promise<void> {
   const frames = FEED_FRAMES[format];
   // Registered before follow() authenticates, so that a revocation cannot slip in between.

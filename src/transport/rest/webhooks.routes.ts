@@ -31,7 +31,10 @@ retried, so a receiver that was down gets what it missed in order.`;
 export const WEBHOOK_DELIVERY: RouteConfig = {
   method: 'post',
   path: 'feedEvent',
+  operationId: 'receiveFeedEvent',
   tags: ['webhooks'],
+  // Sent by Boardhost, authenticated by the Boardhost-Signature header rather than a token.
+  security: [],
   summary: 'An event of the account feed, delivered to a webhook endpoint',
   description: DELIVERY,
   request: {
@@ -58,6 +61,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'post',
         path: '/account/webhooks',
+        operationId: 'createWebhook',
         tags: ['webhooks'],
         summary: 'Register a webhook endpoint',
         description:
@@ -70,7 +74,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
         security: apiToken('game:read'),
         request: { body: { content: { 'application/json': { schema: W.CreateWebhookBody } } } },
         responses: {
-          201: json(W.CreatedWebhook, 'The endpoint, with its secret'),
+          201: json(W.CreatedWebhook, 'The endpoint, with its secret', 'Location'),
           ...problems(400, 401, 403, 409, 503),
         },
       },
@@ -84,6 +88,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'get',
         path: '/account/webhooks',
+        operationId: 'listWebhooks',
         tags: ['webhooks'],
         summary: "The account's webhook endpoints",
         description: `Oldest first, without secrets. ${READ}`,
@@ -98,6 +103,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'get',
         path: '/account/webhooks/{id}',
+        operationId: 'getWebhook',
         tags: ['webhooks'],
         summary: 'A webhook endpoint and how far its deliveries got',
         description: `\`cursor\` is the newest seq it is done with; \`pending\` the event being retried. ${READ}`,
@@ -114,6 +120,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'delete',
         path: '/account/webhooks/{id}',
+        operationId: 'deleteWebhook',
         tags: ['webhooks'],
         summary: 'Remove a webhook endpoint',
         description: `Nothing more is sent to it (an attempt already under way still ends); its log goes too. ${READ}`,
@@ -131,6 +138,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'get',
         path: '/account/webhooks/{id}/deliveries',
+        operationId: 'listWebhookDeliveries',
         tags: ['webhooks'],
         summary: "A webhook endpoint's delivery log",
         description:
@@ -146,7 +154,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
         res.json(
           await webhooks.deliveries(credentialOf(req), id, {
             ...(query.limit !== undefined ? { limit: query.limit } : {}),
-            ...(query.before !== undefined ? { before: query.before } : {}),
+            ...(query.after !== undefined ? { after: query.after } : {}),
           }),
         );
       },
@@ -155,6 +163,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
       spec: {
         method: 'post',
         path: '/account/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+        operationId: 'redeliverWebhook',
         tags: ['webhooks'],
         summary: 'Send a delivery again, now',
         description:

@@ -1,7 +1,8 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { DELIVERY_OUTCOMES, FEED_EVENT_TYPES, SKIP_REASONS } from '../../store/store';
-import { FeedEpochId, FeedEventType } from './accounts.schemas';
+import { FeedEpochId, FeedEvent, FeedEventType } from './accounts.schemas';
+import { orNull } from './schemas';
 
 // Request and response shapes of webhook endpoints and their delivery logs.
 extendZodWithOpenApi(z);
@@ -65,8 +66,8 @@ export const Webhook = z
       description:
         'The newest seq of the account feed the endpoint is done with (delivered, filtered out or given up)',
     }),
-    epoch: FeedEpochId.nullable().openapi({ description: 'The feed epoch of `cursor`' }),
-    pending: PendingDelivery.nullable().openapi({ description: 'The event being retried, if any' }),
+    epoch: orNull(FeedEpochId).openapi({ description: 'The feed epoch of `cursor`' }),
+    pending: orNull(PendingDelivery).openapi({ description: 'The event being retried, if any' }),
   })
   .openapi('Webhook');
 
@@ -78,7 +79,7 @@ export const WebhookList = z.object({ items: z.array(Webhook) }).openapi('Webhoo
 
 export const DeliveryAttempt = z
   .object({
-    n: z.number().int().openapi({ description: 'Place in the endpoint’s log (1, 2, 3…); the page cursor' }),
+    n: z.number().int().openapi({ description: 'Place in the endpoint’s log (1, 2, 3…)' }),
     deliveryId: DeliveryId,
     seq: z.number().int().openapi({
       description: 'The event’s seq in the account feed; skipped entries: the first passed over',
@@ -128,15 +129,15 @@ export const DeliveryLog = z
       .number()
       .int()
       .nullable()
-      .openapi({ description: 'Pass as `before` for older attempts; null: no more' }),
+      .openapi({ description: 'Pass as `after` for the next (older) page; null: this is the last page' }),
   })
   .openapi('DeliveryLog');
 
 export const DeliveriesQuery = z
   .object({
-    before: z.coerce.number().int().min(1).optional().openapi({
+    after: z.coerce.number().int().min(1).optional().openapi({
       type: 'integer',
-      description: 'A previous page’s `next`: attempts older than it',
+      description: '`next` of the previous page',
     }),
     limit: z.coerce
       .number()
@@ -150,12 +151,12 @@ export const DeliveriesQuery = z
 
 /** The body of a delivery: a feed event and the account whose feed it is. */
 export const WebhookPayload = z
-  .object({
-    account: z.string().openapi({ description: 'The account whose feed the event is in' }),
-    epoch: FeedEpochId.openapi({ description: 'The feed epoch the event was written in' }),
-    seq: z.number().int().openapi({ description: '1, 2, 3… per account: deliveries come in this order' }),
-    type: FeedEventType,
-    at: DateTime,
-    data: z.record(z.string(), z.unknown()).openapi({ description: 'As in the FeedEvent of this type' }),
-  })
-  .openapi('WebhookPayload');
+  .intersection(
+    z.object({ account: z.string().openapi({ description: 'The account whose feed the event is in' }) }),
+    FeedEvent,
+  )
+  .openapi('WebhookPayload', {
+    description:
+      'The FeedEvent (`epoch`, `seq`, `type`, `at`, `data` as in the feed) and the account whose feed it is. ' +
+      '`seq` is 1, 2, 3… per account: deliveries come in this order',
+  });

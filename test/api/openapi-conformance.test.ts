@@ -1,0 +1,506 @@
+// The OpenAPI document and the server may never disagree. On both stores, a scenario calls every
+// operation of openapi/openapi.json, and every answer (status, Content-Type, body, documented
+// headers; SSE and NDJSON item by item; the webhook requests Boardhost sends) is validated against
+// the document with ajv. The test fails when an operation of the document was not exercised, so a
+// new route must come with its step in the scenario. Generic probes then send every operation
+// the malformed requests any client may send (no or a forged token, unknown ids, a body that is not
+// JSON, too large or unparsable), and apps whose rate limit is spent or whose Redis is down answer
+// every operation: those answers must be documented too.
+import Redis from 'ioredis';
+import { createServer } from 'node:net';
+import request from 'supertest';
+import { createApp, type App } from '../../src/app';
+import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
+import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
+import type { Storage } from '../../src/store/store';
+import { appHarness, type Running, type StoreKind } from '../support/app';
+import {
+  checkedClient,
+  type CheckedClient,
+  OPENAPI,
+  OpenApiChecker,
+  operations,
+} from '../support/openapi-check';
+import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
+import { startReceiver, type Receiver } from '../support/webhook-receiver';
+
+/** Operations that cannot succeed today, and why (each still has to be exercised). */
+const NEVER_SUCCEEDS: Record<string, string> = {};
+
+/** Path parameter values that are well-formed but name nothing. */
+const DUMMY: Record<string, string> = {
+  id: 'AAAAAAAAAAAA',
+  username: 'nobody-here',
+  tokenId: 'nope',
+  deliveryId: '00000000-0000-4000-8000-000000000000',
+};
+
+/** Path parameter values no route accepts. */
+const MALFORMED = Object.fromEntries(Object.keys(DUMMY).map((name) => [name, '!!']));
+
+const fill = (path: string, values: Record<string, string>) =>
+  path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? 'x'));
+
+/** Every operation of the document, exercised once or more through `api`. */
+async function scenario(
+  run: Running,
+  api: CheckedClient,
+  receiver: Receiver,
+  startImpatient: () => Promise<Running>,
+): Promise<void> {
+  const { call, stream, expectStatus: ok } = api;
+  const suffix = Math.random().toString(36).slice(2, 8);
+
+  // Operations outside /api/v1.
+  await ok(200, 'get', '/healthz');
+  await ok(200, 'get', '/readyz');
+  await ok(200, 'get', '/metrics');
+
+  // Seat-token games.
+  const created = await call('post', '/api/v1/games', { body: { kind: 'kalah' } });
+  expect(created.status).toBe(201);
+  expect(created.headers.get('location')).toBe(`/api/v1/games/${(created.body as any).game.id}`);
+  const kalah = (created.body as any).game.id as string;
+  const [south, north] = (created.body as any).seatTokens.map((t: { token: string }) => t.token) as string[];
+  const read = await call('get', `/api/v1/games/${kalah}`);
+  expect(read.headers.get('etag')).toBe('"0"');
+  // Not with fetch: it adds Cache-Control: no-cache to a conditional request, which asks for a 200.
+  const unchanged = await request(run.url).get(`/api/v1/games/${kalah}`).set('If-None-Match', '"0"');
+  expect(unchanged.status).toBe(304);
+  const unchangedHeaders = new Headers(unchanged.headers as Record<string, string>);
+  api.checker.check('get', `/api/v1/games/${kalah}`, {
+    status: 304,
+    headers: unchangedHeaders,
+    body: undefined,
+  });
+  await ok(200, 'get', `/api/v1/games/${kalah}/legal-moves`);
+  expect(
+    (await ok(200, 'post', `/api/v1/games/${kalah}/validate`, { body: { move: '1' } })).details,
+  ).toMatchObject({
+    legal: true,
+    house: 1,
+  });
+  const moved = await call('post', `/api/v1/games/${kalah}/moves`, { token: south, body: { move: '1' } });
+  expect(moved.status).toBe(200);
+  expect(moved.headers.get('etag')).toBe('"1"');
+  await ok(409, 'post', `/api/v1/games/${kalah}/moves`, { token: south, body: { move: '2' } });
+  await ok(422, 'post', `/api/v1/games/${kalah}/moves`, { token: north, body: { move: '9' } });
+  await ok(409, 'post', `/api/v1/games/${kalah}/moves`, {
+    token: north,
+    body: { move: '2' },
+    headers: { 'if-match': '"0"' },
+  });
+  await ok(200, 'post', `/api/v1/games/${kalah}/draw/offer`, { token: north });
+  await ok(200, 'post', `/api/v1/games/${kalah}/draw/decline`, { token: south });
+  await ok(409, 'post', `/api/v1/games/${kalah}/draw/accept`, { token: south });
+  await ok(200, 'post', `/api/v1/games/${kalah}/draw/offer`, { token: north });
+  await ok(409, 'post', `/api/v1/games/${kalah}/draw/claim`, { token: south });
+  expect((await ok(200, 'post', `/api/v1/games/${kalah}/draw/accept`, { token: south })).status).toBe(
+    'finished',
+  );
+  expect(
+    await ok(200, 'get', `/api/v1/games/${kalah}/export`, { headers: { accept: 'text/plain' } }),
+  ).toEqual(expect.any(String));
+  const exported = await call('get', `/api/v1/games/${kalah}/export`, {
+    headers: { accept: 'application/json' },
+  });
+  expect(exported.headers.get('etag')).toBe(`"${(exported.body as any).version}"`);
+  await ok(400, 'get', `/api/v1/games/${kalah}/export`, {
+    headers: { accept: 'application/x-draughts-pdn' },
+  });
+  await ok(404, 'get', `/api/v1/games/${DUMMY.id}`);
+  expect((await ok(200, 'get', '/api/v1/kinds')).items).toHaveLength(5);
+
+  // Abandoned games, on a node whose abandon period is 1 ms: the waiting player claims.
+  const impatient = checkedClient((await startImpatient()).url, api.checker);
+  for (const claim of ['victory', 'draw']) {
+    const body = await impatient.expectStatus(201, 'post', '/api/v1/games', { body: { kind: 'kalah' } });
+    const [mover] = body.seatTokens.map((t: { token: string }) => t.token);
+    await impatient.expectStatus(200, 'post', `/api/v1/games/${body.game.id}/moves`, {
+      token: mover,
+      body: { move: '1' },
+    });
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    const claimed = await impatient.expectStatus(
+      200,
+      'post',
+      `/api/v1/games/${body.game.id}/${claim}/claim`,
+      {
+        token: mover,
+      },
+    );
+    expect(claimed.result.reason).toBe('abandoned');
+  }
+
+  const newGame = async (kind: string) => {
+    const body = await ok(201, 'post', '/api/v1/games', { body: { kind } });
+    return { id: body.game.id as string, tokens: body.seatTokens.map((t: { token: string }) => t.token) };
+  };
+  const firstMove = async (game: { id: string; tokens: string[] }) => {
+    const { moves } = await ok(200, 'get', `/api/v1/games/${game.id}/legal-moves`);
+    return ok(200, 'post', `/api/v1/games/${game.id}/moves`, {
+      token: game.tokens[0],
+      body: { move: moves[0] },
+    });
+  };
+  // A move of each game family: Move.details has one shape per family.
+  const draughts = await newGame('russian-draughts');
+  expect((await firstMove(draughts)).moves[0].details).toMatchObject({ path: expect.any(Array) });
+  await ok(200, 'get', `/api/v1/games/${draughts.id}/export`, {
+    headers: { accept: 'application/x-draughts-pdn' },
+  });
+  const congo = await newGame('congo');
+  expect((await firstMove(congo)).moves[0].details).toMatchObject({ drowned: expect.any(Array) });
+  const resigned = await newGame('oware');
+  await ok(200, 'post', `/api/v1/games/${resigned.id}/resign`, { token: resigned.tokens[0] });
+  const aborted = await newGame('congkak');
+  await ok(200, 'post', `/api/v1/games/${aborted.id}/abort`, { token: aborted.tokens[1] });
+
+  const page = await ok(200, 'get', '/api/v1/games?limit=2');
+  expect(page.next).toEqual(expect.any(String));
+  await ok(200, 'get', `/api/v1/games?limit=2&after=${page.next}`);
+  await ok(400, 'get', '/api/v1/games?limit=0');
+
+  // The game stream: SSE and NDJSON, a finished game (then `end`) and a live one.
+  for (const accept of ['text/event-stream', 'application/x-ndjson']) {
+    const over = await stream(`/api/v1/games/${resigned.id}/stream`, accept);
+    await over.next();
+    expect(await over.next()).toMatchObject(
+      accept === 'text/event-stream' ? { event: 'end' } : { type: 'end' },
+    );
+    over.close();
+  }
+  const live = await newGame('kalah');
+  const watching = await stream(`/api/v1/games/${live.id}/stream`, 'application/x-ndjson');
+  await watching.next();
+  await firstMove(live);
+  expect(await watching.next()).toMatchObject({ type: 'game', game: { version: 1 } });
+  watching.close();
+  const resumed = await stream(`/api/v1/games/${live.id}/stream`, 'text/event-stream', undefined, {
+    'last-event-id': '0',
+  });
+  expect(await resumed.next()).toMatchObject({ event: 'game', id: '1' });
+  resumed.close();
+
+  // Accounts and tokens.
+  const ann = await call('post', '/api/v1/accounts', { body: { username: `ann-${suffix}` } });
+  expect(ann.status).toBe(201);
+  expect(ann.headers.get('location')).toBe(`/api/v1/accounts/ann-${suffix}`);
+  const annToken = (ann.body as any).token.token as string;
+  const bobBody = await ok(201, 'post', '/api/v1/accounts', {
+    body: { username: `bob-${suffix}`, kind: 'bot' },
+  });
+  const bobToken = bobBody.token.token as string;
+  const bob = bobBody.account.id as string;
+  await ok(409, 'post', '/api/v1/accounts', { body: { username: `ANN-${suffix}` } });
+  await ok(200, 'get', `/api/v1/accounts/bob-${suffix}`);
+  await ok(404, 'get', `/api/v1/accounts/${DUMMY.username}`);
+  await ok(200, 'get', '/api/v1/account', { token: annToken });
+  await ok(200, 'put', '/api/v1/account/bot', {
+    token: bobToken,
+    body: { kinds: ['kalah', 'oware'], maxGames: 20 },
+  });
+  await ok(403, 'put', '/api/v1/account/bot', { token: annToken, body: {} });
+  await ok(200, 'get', '/api/v1/account/tokens', { token: annToken });
+  const readOnly = await ok(201, 'post', '/api/v1/account/tokens', {
+    token: annToken,
+    body: { label: 'reader', scopes: ['game:read'] },
+  });
+  await ok(403, 'post', '/api/v1/challenges', { token: readOnly.token, body: { to: bob, kind: 'kalah' } });
+  await ok(200, 'delete', `/api/v1/account/tokens/${readOnly.id}`, { token: annToken });
+  await ok(401, 'get', '/api/v1/account', { token: readOnly.token });
+
+  // Challenges and seeks.
+  const challenge = await call('post', '/api/v1/challenges', {
+    token: annToken,
+    body: { to: bob, kind: 'kalah', starts: 'challenger' },
+  });
+  expect(challenge.status).toBe(201);
+  const challengeId = (challenge.body as any).id as string;
+  expect(challenge.headers.get('location')).toBe(`/api/v1/challenges/${challengeId}`);
+  await ok(200, 'get', '/api/v1/challenges', { token: bobToken });
+  await ok(200, 'get', `/api/v1/challenges/${challengeId}`);
+  const accepted = await ok(200, 'post', `/api/v1/challenges/${challengeId}/accept`, { token: bobToken });
+  const accountGame = accepted.gameId as string;
+  await ok(409, 'post', `/api/v1/challenges/${challengeId}/cancel`, { token: annToken });
+  const toDecline = await ok(201, 'post', '/api/v1/challenges', {
+    token: annToken,
+    body: { to: bob, kind: 'oware' },
+  });
+  await ok(200, 'post', `/api/v1/challenges/${toDecline.id}/decline`, {
+    token: bobToken,
+    body: { reason: 'later' },
+  });
+  const toCancel = await ok(201, 'post', '/api/v1/challenges', {
+    token: annToken,
+    body: { to: bob, kind: 'oware' },
+  });
+  await ok(200, 'post', `/api/v1/challenges/${toCancel.id}/cancel`, { token: annToken });
+  const waiting = await ok(201, 'post', '/api/v1/seeks', { token: annToken, body: { kind: 'oware' } });
+  expect(waiting).toMatchObject({ status: 'waiting', game: null });
+  const matched = await ok(200, 'post', '/api/v1/seeks', { token: bobToken, body: { kind: 'oware' } });
+  expect(matched).toMatchObject({ status: 'matched', game: { kind: 'oware' } });
+  const withdrawn = await ok(201, 'post', '/api/v1/seeks', { token: annToken, body: { kind: 'kalah' } });
+  await ok(204, 'delete', `/api/v1/seeks/${withdrawn.id}`, { token: annToken });
+  await ok(404, 'delete', `/api/v1/seeks/${withdrawn.id}`, { token: annToken });
+
+  // The account's games, played with API tokens.
+  const { moves } = await ok(200, 'get', `/api/v1/games/${accountGame}/legal-moves`);
+  await ok(200, 'post', `/api/v1/games/${accountGame}/moves`, { token: annToken, body: { move: moves[0] } });
+  await ok(403, 'post', `/api/v1/games/${kalah}/resign`, { token: annToken });
+  const mine = await ok(200, 'get', '/api/v1/account/games?limit=1', { token: annToken });
+  expect(mine.next).toEqual(expect.any(String));
+  await ok(200, 'get', `/api/v1/account/games?filter=all&limit=1&after=${mine.next}`, { token: annToken });
+  await ok(200, 'get', '/api/v1/account/games?filter=my-turn', { token: bobToken });
+  expect((await ok(200, 'get', '/api/v1/account/games/export', { token: annToken })).length).toBe(2);
+  await ok(200, 'get', '/api/v1/account/vacation', { token: annToken });
+  await ok(200, 'post', '/api/v1/account/vacation', { token: annToken, body: { days: 1 } });
+  await ok(409, 'post', '/api/v1/account/vacation', { token: annToken, body: { days: 1 } });
+  await ok(200, 'delete', '/api/v1/account/vacation', { token: annToken });
+
+  // The event feed: a JSON page, and both stream forms from the start.
+  const feed = await ok(200, 'get', '/api/v1/account/events?after=0&limit=2', {
+    token: annToken,
+    headers: { accept: 'application/json' },
+  });
+  expect(feed.next).toBe(2);
+  await ok(200, 'get', `/api/v1/account/events?after=${feed.next}`, {
+    token: annToken,
+    headers: { accept: 'application/json' },
+  });
+  await ok(400, 'get', `/api/v1/account/events?after=${feed.last + 1}`, {
+    token: annToken,
+    headers: { accept: 'application/json' },
+  });
+  for (const accept of ['text/event-stream', 'application/x-ndjson']) {
+    const events = await stream('/api/v1/account/events?after=0', accept, annToken);
+    for (let seq = 0; seq <= feed.last; seq++) await events.next();
+    events.close();
+  }
+
+  // Webhooks: register, let the app deliver, read the log a page at a time, redeliver, remove.
+  const hook = await call('post', '/api/v1/account/webhooks', {
+    token: bobToken,
+    body: { url: receiver.url('/boardhost') },
+  });
+  expect(hook.status).toBe(201);
+  const hookId = (hook.body as any).id as string;
+  expect(hook.headers.get('location')).toBe(`/api/v1/account/webhooks/${hookId}`);
+  await ok(200, 'get', '/api/v1/account/webhooks', { token: bobToken });
+  // Two events for bob: a challenge, and its acceptance's game start.
+  const another = await ok(201, 'post', '/api/v1/challenges', {
+    token: annToken,
+    body: { to: bob, kind: 'kalah' },
+  });
+  await ok(200, 'post', `/api/v1/challenges/${another.id}/accept`, { token: bobToken });
+  while ((await run.app.deliverWebhooks()) > 0);
+  expect(receiver.accepted.length).toBeGreaterThanOrEqual(2);
+  for (const received of receiver.requests) {
+    api.checker.checkWebhook('feedEvent', received.headers, JSON.parse(received.body));
+  }
+  await ok(200, 'get', `/api/v1/account/webhooks/${hookId}`, { token: bobToken });
+  const log = await ok(200, 'get', `/api/v1/account/webhooks/${hookId}/deliveries?limit=1`, {
+    token: bobToken,
+  });
+  expect(log.next).toEqual(expect.any(Number));
+  const older = await ok(
+    200,
+    'get',
+    `/api/v1/account/webhooks/${hookId}/deliveries?limit=1&after=${log.next}`,
+    {
+      token: bobToken,
+    },
+  );
+  expect(older.items[0].n).toBeLessThan(log.items[0].n);
+  await ok(
+    200,
+    'post',
+    `/api/v1/account/webhooks/${hookId}/deliveries/${log.items[0].deliveryId}/redeliver`,
+    {
+      token: bobToken,
+    },
+  );
+  await ok(404, 'post', `/api/v1/account/webhooks/${hookId}/deliveries/${DUMMY.deliveryId}/redeliver`, {
+    token: bobToken,
+  });
+  await ok(204, 'delete', `/api/v1/account/webhooks/${hookId}`, { token: bobToken });
+  await ok(404, 'get', `/api/v1/account/webhooks/${hookId}`, { token: bobToken });
+}
+
+/** Sends every operation the requests any client may get wrong; every answer is checked. */
+async function probeEveryOperation(api: CheckedClient): Promise<void> {
+  for (const op of operations()) {
+    const path = fill(op.path, DUMMY);
+    const anonymous = await api.call(op.method, path);
+    const forged = await api.call(op.method, path, { token: 'bhp_forged0000000000000000' });
+    if (op.spec.security?.length > 0 && op.path.startsWith('/api/v1')) {
+      // Whatever else is wrong, a protected operation refuses an unknown token or none.
+      const refused = (status: number) => status >= 400 && status < 500;
+      expect([op.operationId, refused(anonymous.status), refused(forged.status)]).toEqual([
+        op.operationId,
+        true,
+        true,
+      ]);
+    }
+    if (op.spec.requestBody?.content?.['application/json']) {
+      const text = await api.call(op.method, path, { raw: '{"kind":"kalah"}', contentType: 'text/plain' });
+      const large = await api.call(op.method, path, {
+        raw: JSON.stringify({ pad: 'x'.repeat(70_000) }),
+        contentType: 'application/json',
+      });
+      const broken = await api.call(op.method, path, { raw: '{"kind":', contentType: 'application/json' });
+      expect([op.operationId, text.status, large.status, broken.status]).toEqual([
+        op.operationId,
+        415,
+        413,
+        400,
+      ]);
+    }
+    if (op.path.includes('{')) await api.call(op.method, fill(op.path, MALFORMED));
+  }
+}
+
+/** A port nothing listens on (bound, then released). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function listen(app: App): Promise<string> {
+  return `http://127.0.0.1:${await app.listen(0, '127.0.0.1')}`;
+}
+
+describe('the OpenAPI document', () => {
+  it('names every operation once, and documents 429/503 everywhere and 401 where a token is needed', () => {
+    const ops = operations();
+    const ids = ops.map((op) => op.operationId);
+    expect(ids.filter((id) => !/^[a-z][A-Za-z]+$/.test(id))).toEqual([]);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const op of ops.filter((o) => o.path.startsWith('/api/v1'))) {
+      const statuses = Object.keys(op.spec.responses);
+      expect([op.operationId, statuses]).toEqual([op.operationId, expect.arrayContaining(['429', '503'])]);
+      if (op.spec.security.length > 0) {
+        expect([op.operationId, statuses]).toEqual([op.operationId, expect.arrayContaining(['401'])]);
+      }
+    }
+    expect(OPENAPI.webhooks.feedEvent.post.operationId).toBe('receiveFeedEvent');
+  });
+});
+
+describe.each<StoreKind>(['memory', 'redis'])(
+  'the %s server answers as its OpenAPI document says',
+  (store) => {
+    const harness = appHarness();
+    let run: Running;
+    let receiver: Receiver;
+    beforeAll(async () => {
+      run = await harness.start(store);
+      receiver = await startReceiver();
+    });
+    afterAll(async () => {
+      await harness.stopAll();
+      await receiver.stop();
+    });
+
+    it('in a scenario that exercises every operation of the document', async () => {
+      const api = checkedClient(run.url, new OpenApiChecker());
+      await scenario(run, api, receiver, () => harness.start(store, { abandonClaimMs: 1 }));
+      const seen = api.checker.seen;
+      const ids = [...operations().map((op) => op.operationId), 'receiveFeedEvent'];
+      expect(ids.filter((id) => !seen.has(id))).toEqual([]);
+      const succeeded = (id: string) => [...(seen.get(id) ?? [])].some((status) => status < 400);
+      expect(ids.filter((id) => !succeeded(id) && !NEVER_SUCCEEDS[id])).toEqual([]);
+      // Error answers were validated too, not only successes.
+      const statuses = new Set([...seen.values()].flatMap((s) => [...s]));
+      expect([...statuses].sort()).toEqual(
+        expect.arrayContaining([200, 201, 204, 304, 400, 401, 403, 404, 409, 422]),
+      );
+    }, 60_000);
+
+    it('to malformed, unauthenticated and unknown requests of every operation', async () => {
+      await probeEveryOperation(checkedClient(run.url, new OpenApiChecker()));
+    }, 60_000);
+
+    it('with a shutdown item on every open stream when the server stops', async () => {
+      const other = await harness.start(store);
+      const api = checkedClient(other.url, new OpenApiChecker());
+      const game = await api.expectStatus(201, 'post', '/api/v1/games', { body: { kind: 'kalah' } });
+      const account = await api.expectStatus(201, 'post', '/api/v1/accounts', {
+        body: { username: `shut-${Math.random().toString(36).slice(2, 8)}` },
+      });
+      const streams = [];
+      for (const accept of ['text/event-stream', 'application/x-ndjson']) {
+        streams.push(await api.stream(`/api/v1/games/${game.game.id}/stream`, accept));
+        streams.push(await api.stream('/api/v1/account/events', accept, account.token.token));
+        await streams.at(-2)?.next();
+        await streams.at(-1)?.next();
+      }
+      await other.app.stop();
+      for (const s of streams) {
+        const item = await s.next();
+        expect(item.event ?? item.type).toBe('shutdown');
+      }
+    });
+
+    it('with 429 and its headers on every operation once the rate limit is spent', async () => {
+      const prefix = uniquePrefix('openapi-429');
+      const storage: Storage =
+        store === 'redis' ? await createRedisStorage(REDIS_URL, prefix) : createMemoryStorage();
+      const app = await createApp({
+        storage,
+        rateLimits: { perToken: 1, perIp: 1, windowSeconds: 60 },
+        sweepIntervalMs: 0,
+        webhooks: { intervalMs: 0 },
+      });
+      try {
+        const api = checkedClient(await listen(app), new OpenApiChecker());
+        await api.call('get', '/api/v1/games');
+        for (const op of operations()) {
+          const answer = await api.call(op.method, fill(op.path, DUMMY));
+          if (op.path.startsWith('/api/v1'))
+            expect([op.operationId, answer.status]).toEqual([op.operationId, 429]);
+        }
+      } finally {
+        await app.stop();
+        await deletePrefix(prefix);
+      }
+    });
+
+    if (store === 'redis') {
+      it('with 503 and Retry-After on every operation while Redis cannot be reached', async () => {
+        const port = await freePort();
+        const dead = () => {
+          const redis = new Redis(`redis://127.0.0.1:${port}`, {
+            ...redisClientOptions(),
+            lazyConnect: true,
+          });
+          redis.on('error', () => undefined);
+          return redis;
+        };
+        const [deadClient, subscriber] = [dead(), dead()];
+        const app = await createApp({
+          storage: { ...redisStorage(deadClient, subscriber, 'x:'), events: new MemoryEventBus() },
+          sweepIntervalMs: 0,
+          webhooks: { intervalMs: 0 },
+        });
+        try {
+          const api = checkedClient(await listen(app), new OpenApiChecker());
+          for (const op of operations()) {
+            const body = op.spec.requestBody ? { body: {} } : {};
+            const answer = await api.call(op.method, fill(op.path, DUMMY), body);
+            if (op.path.startsWith('/api/v1'))
+              expect([op.operationId, answer.status]).toEqual([op.operationId, 503]);
+          }
+          await api.expectStatus(503, 'get', '/readyz');
+        } finally {
+          await app.stop();
+          deadClient.disconnect();
+          subscriber.disconnect();
+        }
+      });
+    }
+  },
+);
