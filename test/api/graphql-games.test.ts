@@ -10,8 +10,8 @@ const GAME_FIELDS = `id kind status ply version toMove position legalMoves
   board { __typename ... on MancalaBoard { houses stores } ... on GridBoard { files ranks pieces { square piece side } } }`;
 
 /** Deeper than the test apps' limit of 8 (the game types are shallow; introspection is not). */
-const DEEP_QUERY =
-  '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }';
+/** 13 levels deep (each inline fragment counts one), over the default depth limit of 12. */
+const DEEP_QUERY = `{ game(id: "AAAAAAAAAAAA") { ${'... on Game { '.repeat(12)}id${' }'.repeat(12)} } }`;
 
 const CREATE = `mutation ($input: CreateGameInput!) {
   createGame(input: $input) { game { ${GAME_FIELDS} } seatTokens { seat name token } } }`;
@@ -142,6 +142,7 @@ describe('GraphQL on Redis', () => {
     const { status, body } = await gql(run.url, DEEP_QUERY);
     expect(status).toBe(400);
     expect(body.errors?.[0]?.message).toMatch(/depth/i);
+    expect(body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'depth' });
   });
 
   it('returns a repeated idempotency key’s first answer without a second move', async () => {

@@ -1,0 +1,112 @@
+import express, { type Request, type RequestHandler, type Router } from 'express';
+import { dirname, join } from 'node:path';
+
+// GraphiQL at GET /graphql for browsers, entirely from this server: the UMD builds of GraphiQL (which
+// bundles graphql and graphql-ws) and React are served from node_modules under /graphql/ide/, and
+// the page's Content-Security-Policy lets it reach nothing but this origin (HTTP and WebSocket).
+
+/** The files the page loads, by the name it loads them under. */
+const ASSETS: Record<string, { readonly file: string; readonly type: string }> = {
+  'react.production.min.js': {
+    file: join(packageDir('react'), 'umd', 'react.production.min.js'),
+    type: 'application/javascript',
+  },
+  'react-dom.production.min.js': {
+    file: join(packageDir('react-dom'), 'umd', 'react-dom.production.min.js'),
+    type: 'application/javascript',
+  },
+  'graphiql.min.js': {
+    file: join(packageDir('graphiql'), 'graphiql.min.js'),
+    type: 'application/javascript',
+  },
+  'graphiql.min.css': { file: join(packageDir('graphiql'), 'graphiql.min.css'), type: 'text/css' },
+};
+
+/** Starts GraphiQL against this origin's /graphql: queries over HTTP, subscriptions over graphql-ws. */
+const START = `(function () {
+  var url = new URL('/graphql', window.location.href);
+  var subscriptionUrl = url.href.replace(/^http/, 'ws');
+  var fetcher = GraphiQL.createFetcher({ url: url.href, subscriptionUrl: subscriptionUrl });
+  var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+  root.render(
+    React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      defaultEditorToolsVisibility: true,
+      defaultQuery: '# Boardhost GraphQL. Send a token in the Headers tab:\\n# { "Authorization": "Bearer <token>" }\\n\\nquery {\\n  kinds\\n}\\n',
+    }),
+  );
+})();
+`;
+
+const PAGE = `<!doctype html>
+<html lang="en">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <title>Boardhost GraphiQL</title>
+    <style>
+      html, body, #graphiql { height: 100%; margin: 0; }
+    </style>
+    <link rel="stylesheet" href="/graphql/ide/graphiql.min.css" />
+  </head>
+  <body>
+    <div id="graphiql">Loading GraphiQL…</div>
+    <script src="/graphql/ide/react.production.min.js"></script>
+    <script src="/graphql/ide/react-dom.production.min.js"></script>
+    <script src="/graphql/ide/graphiql.min.js"></script>
+    <script src="/graphql/ide/start.js"></script>
+  </body>
+</html>
+`;
+
+/** Only this origin: scripts and styles from it, data: fonts and images, HTTP and WebSocket to it. */
+function contentSecurityPolicy(host: string | undefined): string {
+  const sockets = host && /^[\w.:[\]-]+$/.test(host) ? ` ws://${host} wss://${host}` : '';
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    // GraphiQL and CodeMirror set style attributes; the page's own <style> is inline too.
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    `connect-src 'self'${sockets}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+}
+
+/** True for a browser's navigation to /graphql: it prefers HTML and asks no query. */
+export function wantsIde(req: Request): boolean {
+  if (req.method !== 'GET' || req.query.query !== undefined) return false;
+  return req.accepts(['application/json', 'application/graphql-response+json', 'text/html']) === 'text/html';
+}
+
+/** GET /graphql (browsers) and GET /graphql/ide/*; anything else goes on to Apollo. */
+export function graphiqlRouter(): Router {
+  const router = express.Router();
+  const page: RequestHandler = (req, res, next) => {
+    if (!wantsIde(req)) return next();
+    res
+      .status(200)
+      .type('html')
+      .setHeader('Content-Security-Policy', contentSecurityPolicy(req.headers.host))
+      .setHeader('Cache-Control', 'no-cache')
+      .send(PAGE);
+  };
+  router.get('/graphql', page);
+  router.get('/graphql/ide/start.js', (_req, res) => {
+    res.type('application/javascript').setHeader('Cache-Control', 'no-cache').send(START);
+  });
+  router.get('/graphql/ide/:name', (req, res, next) => {
+    const asset = Object.hasOwn(ASSETS, req.params.name) ? ASSETS[req.params.name] : undefined;
+    if (!asset) return next();
+    res.type(asset.type).sendFile(asset.file, { maxAge: '1d' });
+  });
+  return router;
+}
+
+/** The directory of an installed package (resolved from its package.json). */
+function packageDir(name: string): string {
+  return dirname(require.resolve(`${name}/package.json`));
+}
