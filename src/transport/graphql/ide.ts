@@ -1,5 +1,7 @@
 import express, { type Request, type RequestHandler, type Router } from 'express';
 import { dirname, join } from 'node:path';
+import { GameError } from '../../service/errors';
+import { sendGraphQLError } from './errors';
 
 // GraphiQL at GET /graphql for browsers, entirely from this server: the UMD builds of GraphiQL (which
 // bundles graphql and graphql-ws) and React are served from node_modules under /graphql/ide/, and
@@ -44,6 +46,7 @@ const PAGE = `<!doctype html>
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>Boardhost GraphiQL</title>
+    <link rel="icon" href="data:," />
     <style>
       html, body, #graphiql { height: 100%; margin: 0; }
     </style>
@@ -103,6 +106,9 @@ export function graphiqlRouter(): Router {
     if (!asset) return next();
     res.type(asset.type).sendFile(asset.file, { maxAge: '1d' });
   });
+  router.use('/graphql/ide', (req, res) =>
+    sendGraphQLError(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.originalUrl}`)),
+  );
   return router;
 }
 

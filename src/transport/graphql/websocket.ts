@@ -203,6 +203,13 @@ export function createWebSocketServer(options: {
     wsServer,
   );
 
+  // ws closes a socket whose frame breaks the protocol or the size limit (1009) by itself; graphql-ws'
+  // own handler would console.error it as an internal error. It is the client's mistake: log a warning.
+  wsServer.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (error) => logger?.warn({ err: error }, 'WebSocket closed on a protocol error'));
+  });
+
   /** Takes a subscription slot for `holder`; the refusal when a cap is reached. */
   function hold(holder: Holder, id: string): GameError | undefined {
     if (!subscriptionsPerIp.take(holder.ip)) {

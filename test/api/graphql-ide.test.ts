@@ -1,0 +1,150 @@
+// GraphQL can be explored: GET /graphql in a browser is GraphiQL, served entirely from this server
+// (queries over HTTP, subscriptions over graphql-ws), and introspection gives the committed schema,
+// so code generators can work from the URL.
+import {
+  buildClientSchema,
+  buildSchema,
+  getIntrospectionQuery,
+  lexicographicSortSchema,
+  printSchema,
+  type IntrospectionQuery,
+} from 'graphql';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { appHarness, gql, type Running } from '../support/app';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
+
+describe('GraphiQL and introspection', () => {
+  const harness = appHarness();
+  let run: Running;
+  beforeAll(async () => {
+    run = await harness.start('memory');
+  });
+  afterAll(() => harness.stopAll());
+
+  it('serves GraphiQL to a browser on GET /graphql, every asset from this server', async () => {
+    const res = await fetch(`${run.url}/graphql`, { headers: HTML });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'none'");
+    expect(csp).toContain("script-src 'self'");
+    const page = await res.text();
+    expect(page).not.toMatch(/https?:\/\/|\/\/[a-z]/i);
+    const assets = [...page.matchAll(/(?:src|href)="([^"]+)"/g)]
+      .map((m) => m[1] as string)
+      .filter((a) => !a.startsWith('data:'));
+    expect(assets.sort()).toEqual([
+      '/graphql/ide/graphiql.min.css',
+      '/graphql/ide/graphiql.min.js',
+      '/graphql/ide/react-dom.production.min.js',
+      '/graphql/ide/react.production.min.js',
+      '/graphql/ide/start.js',
+    ]);
+    for (const asset of assets) {
+      const served = await fetch(`${run.url}${asset}`);
+      expect([asset, served.status]).toEqual([asset, 200]);
+      expect(served.headers.get('content-type')).toMatch(asset.endsWith('.css') ? /text\/css/ : /javascript/);
+      const text = await served.text();
+      expect(text.length).toBeGreaterThan(100);
+      // Nothing the page loads pulls more from elsewhere (CSS url()s are data: URIs).
+      if (asset.endsWith('.css')) expect(text).not.toMatch(/url\((?!["']?data:)/);
+    }
+    expect((await fetch(`${run.url}/graphql/ide/nothing.js`)).status).toBe(404);
+  });
+
+  it('keeps the other GETs as Apollo answers them', async () => {
+    // A GET query with the CSRF-prevention header Apollo asks for.
+    const get = await fetch(`${run.url}/graphql?query=${encodeURIComponent('{ kinds }')}`, {
+      headers: { 'apollo-require-preflight': 'true' },
+    });
+    expect(get.status).toBe(200);
+    expect(((await get.json()) as { data: { kinds: string[] } }).data.kinds).toContain('congo');
+    // A browser navigation that carries a query is a query, not the IDE.
+    const withQuery = await fetch(`${run.url}/graphql?query=${encodeURIComponent('{ kinds }')}`, {
+      headers: { ...HTML, 'apollo-require-preflight': 'true' },
+    });
+    expect(withQuery.headers.get('content-type')).toMatch(/json/);
+  });
+
+  it('answers the standard introspection query with the committed schema (code generation from the URL)', async () => {
+    const { status, body } = await gql(
+      run.url,
+      getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true }),
+    );
+    expect(status).toBe(200);
+    expect(body.errors).toBeUndefined();
+    const served = buildClientSchema(body.data as unknown as IntrospectionQuery);
+    const committed = buildSchema(readFileSync(join(__dirname, '../../schema/schema.graphql'), 'utf8'));
+    expect(printSchema(lexicographicSortSchema(served))).toBe(
+      printSchema(lexicographicSortSchema(committed)),
+    );
+  });
+
+  describe('in Chromium', () => {
+    let browser: Browser;
+    beforeAll(async () => {
+      browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+    }, 60_000);
+    afterAll(() => browser?.close());
+
+    it('renders, runs a query, and runs a subscription over graphql-ws, reaching nothing but this server', async () => {
+      const context = await browser.newContext();
+      const page = await context.newPage();
+      const origin = new URL(run.url);
+      const foreign: string[] = [];
+      const failures: string[] = [];
+      page.on('request', (request) => {
+        const url = new URL(request.url());
+        if (url.protocol !== 'data:' && url.host !== origin.host) foreign.push(request.url());
+      });
+      page.on('websocket', (socket) => {
+        if (new URL(socket.url()).host !== origin.host) foreign.push(socket.url());
+      });
+      page.on('pageerror', (error) => failures.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') failures.push(message.text());
+      });
+
+      await page.goto(`${run.url}/graphql`);
+      await page.waitForSelector('.graphiql-container .graphiql-query-editor .CodeMirror');
+      const result = () => page.locator('.graphiql-response').innerText();
+      const responseMatches = (pattern: RegExp) =>
+        page
+          .waitForFunction(
+            (source) =>
+              new RegExp(source).test(document.querySelector('.graphiql-response')?.textContent ?? ''),
+            pattern.source,
+            { timeout: 20_000 },
+          )
+          .catch(async () => {
+            throw new Error(`the response pane never showed ${pattern}; it shows: ${await result()}`);
+          });
+
+      // The default query ({ kinds }).
+      await page.click('.graphiql-execute-button');
+      await responseMatches(/"congo"/);
+      expect(await result()).toContain('russian-draughts');
+
+      // A subscription: the game now, then the move made meanwhile.
+      const { game, seatTokens } = await run.app.services.games.createGame({ kind: 'kalah' });
+      await page.evaluate((query) => {
+        const editor = document.querySelector('.graphiql-query-editor .CodeMirror') as unknown as {
+          CodeMirror: { setValue(value: string): void };
+        };
+        editor.CodeMirror.setValue(query);
+      }, `subscription { gameUpdated(id: "${game.id}") { version ply } }`);
+      await page.click('.graphiql-execute-button');
+      await responseMatches(/"version": 0/);
+      await run.app.services.games.submitMove(game.id, '3', { credential: { token: seatTokens[0]!.token } });
+      await responseMatches(/"version": 1/);
+
+      expect(foreign).toEqual([]);
+      expect(failures).toEqual([]);
+      await context.close();
+    }, 90_000);
+  });
+});
