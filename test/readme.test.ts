@@ -1,8 +1,11 @@
-// The README documents what the code does: every error code with its HTTP status, and every
-// environment variable the configuration reads.
+// The README documents what the code does: every error code with its HTTP status, every
+// environment variable the configuration reads, and GraphQL snippets the schema accepts.
+import 'reflect-metadata';
+import { Kind, parse, validate } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { GAME_ERROR_CODES } from '../src/service/errors';
 import { loadConfig } from '../src/config';
+import { buildGameSchema } from '../src/transport/graphql/server';
 
 const readme = readFileSync('README.md', 'utf8');
 const section = (title: string) => readme.split(/^## /m).find((s) => s.startsWith(title)) ?? '';
@@ -18,3 +21,18 @@ it.each(Object.entries(GAME_ERROR_CODES))('the Errors table lists %s with HTTP %
 it.each(Object.keys(loadConfig({})))('the Configuration table lists %s', (variable) => {
   expect(section('Configuration')).toContain(`\`${variable}\``);
 });
+
+// Every GraphQL snippet is valid against the schema the server serves (placeholders are strings).
+const graphqlSnippets = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+it.each(graphqlSnippets.map((snippet, i) => [i + 1, snippet]))(
+  'GraphQL snippet %i of the README is valid against the schema',
+  async (_i, snippet) => {
+    const schema = await buildGameSchema();
+    const document = parse(snippet as string);
+    // Snippets list several operations side by side: validate each on its own.
+    for (const definition of document.definitions) {
+      const errors = validate(schema, { kind: Kind.DOCUMENT, definitions: [definition] });
+      expect(errors.map((e) => e.message)).toEqual([]);
+    }
+  },
+);

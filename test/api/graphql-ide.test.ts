@@ -14,6 +14,9 @@ import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { appHarness, gql, type Running } from '../support/app';
 
+/** The page's document, inside page.evaluate / waitForFunction (the tests compile without DOM types). */
+declare const document: { querySelector(selector: string): { textContent: string | null } | null };
+
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const HTML = { accept: 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8' };
 

@@ -15,6 +15,7 @@ import {
 import type { GameView } from '../../service/game-view';
 import type { WriteOptions } from '../../service/games';
 import { credentialOf, withoutNulls, type GraphQLContext } from './context';
+import { kindInput } from './enums';
 import { CreatedGame, CreateGameInput, Game, GamePage, MoveCheck } from './types';
 import { watchGame } from './watch';
 
@@ -60,7 +61,7 @@ export class GameResolver {
   ) {
     return ctx.services.games.listGames({
       ...(account !== undefined && account !== null ? { account } : {}),
-      ...(kind !== undefined && kind !== null ? { kind } : {}),
+      ...(kind !== undefined && kind !== null ? { kind: kindInput(kind) } : {}),
       ...(status !== undefined && status !== null ? { status } : {}),
       ...(after !== undefined && after !== null ? { cursor: after } : {}),
       ...(first !== undefined && first !== null ? { limit: first } : {}),
@@ -90,7 +91,7 @@ export class GameResolver {
   @Mutation(() => CreatedGame, { description: 'Create a game; the answer holds each seat’s secret token.' })
   createGame(@Arg('input', () => CreateGameInput) input: CreateGameInput, @Ctx() ctx: GraphQLContext) {
     return ctx.services.games.createGame({
-      kind: input.kind,
+      kind: kindInput(input.kind),
       ...(input.options ? { options: input.options } : {}),
       ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
       ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),

@@ -21,6 +21,8 @@ import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
+import { detailResolver } from './move-details';
+import { Move, MoveCheck } from './types';
 
 /** The executable schema, built from the type-graphql classes (also what `npm run schema` prints). */
 export function buildGameSchema(): Promise<GraphQLSchema> {
@@ -32,6 +34,8 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       FeedResolver,
       WebhookResolver,
       ClockResolver,
+      detailResolver(() => Move),
+      detailResolver(() => MoveCheck),
     ],
     validate: false,
     // Every subscription feeds from the service (`subscribe` option), not from topics; type-graphql
