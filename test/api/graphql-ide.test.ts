@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
 import { chromium, type Browser } from 'playwright-core';
 import { appHarness, gql, type Running } from '../support/app';
 
@@ -85,6 +86,41 @@ describe('GraphiQL and introspection', () => {
     expect(printSchema(lexicographicSortSchema(served))).toBe(
       printSchema(lexicographicSortSchema(committed)),
     );
+  });
+
+  it('sends a subscription over graphql-ws even before GraphiQL has re-parsed the editor', async () => {
+    // start.js run with stand-ins for the browser, React and GraphiQL: what reaches GraphiQL's fetcher.
+    const source = await (await fetch(`${run.url}/graphql/ide/start.js`)).text();
+    let props: { fetcher: (params: object, options?: object) => any } | undefined;
+    const sandbox = {
+      window: { location: { href: `${run.url}/graphql` } },
+      URL,
+      Object,
+      document: { getElementById: () => ({}) },
+      React: { createElement: (_type: unknown, p: typeof props) => p },
+      ReactDOM: { createRoot: () => ({ render: (p: typeof props) => (props = p) }) },
+      GraphiQL: { createFetcher: () => (_params: object, options: object) => options },
+    };
+    runInNewContext(source, sandbox);
+    const stale = { kind: 'Document', definitions: [], loc: { source: { body: '{ kinds }' } } };
+    const kinds = (options: any) =>
+      options.documentAST.definitions.map((d: { operation: string }) => d.operation);
+    const subscription = 'subscription { gameUpdated(id: "x") { id } }';
+    expect(kinds(props!.fetcher({ query: subscription }, { documentAST: stale }))).toEqual(['subscription']);
+    expect(kinds(props!.fetcher({ query: `# subscription\n${subscription}` }, {}))).toEqual(['subscription']);
+    expect(
+      kinds(
+        props!.fetcher(
+          { query: `query A { kinds } subscription B { gameUpdated(id: "{") { id } }`, operationName: 'B' },
+          { documentAST: stale },
+        ),
+      ),
+    ).toEqual(['subscription']);
+    expect(kinds(props!.fetcher({ query: '{ kinds }' }, {}))).toEqual([]);
+    expect(kinds(props!.fetcher({ query: 'mutation { resign(id: "x") { id } }' }, {}))).toEqual([]);
+    // A parse that matches the text is used as it is.
+    const fresh = { ...stale, loc: { source: { body: '{ kinds }' } } };
+    expect(props!.fetcher({ query: '{ kinds }' }, { documentAST: fresh }).documentAST).toBe(fresh);
   });
 
   describe('in Chromium', () => {

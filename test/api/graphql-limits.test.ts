@@ -84,7 +84,9 @@ async function measure(query: string): Promise<{ depth: number; cost: number }> 
     limitRules({ ...DEFAULT_GRAPHQL_LIMITS, maxDepth: 0, maxCost: 0 }),
   );
   const found = (limit: string) =>
-    Number(/found (\d+(?:\.\d+)?)/.exec(errors.find((e) => e.extensions.limit === limit)?.message ?? '')?.[1]);
+    Number(
+      /found (\d+(?:\.\d+)?)/.exec(errors.find((e) => e.extensions.limit === limit)?.message ?? '')?.[1],
+    );
   return { depth: found('depth'), cost: Math.round(found('cost') * 100) / 100 };
 }
 

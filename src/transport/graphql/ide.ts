@@ -24,17 +24,62 @@ const ASSETS: Record<string, { readonly file: string; readonly type: string }> =
   'graphiql.min.css': { file: join(packageDir('graphiql'), 'graphiql.min.css'), type: 'text/css' },
 };
 
-/** Starts GraphiQL against this origin's /graphql: queries over HTTP, subscriptions over graphql-ws. */
-const START = `(function () {
+/**
+ * Starts GraphiQL against this origin's /graphql: queries and mutations over HTTP, subscriptions over
+ * graphql-ws. GraphiQL's fetcher picks the transport from the document it parsed last, which lags
+ * the editor by a moment (a subscription run at once after pasting would go over HTTP and be
+ * refused), so the operation's type is also read from the text itself when that parse is stale.
+ */
+const START = String.raw`(function () {
   var url = new URL('/graphql', window.location.href);
   var subscriptionUrl = url.href.replace(/^http/, 'ws');
-  var fetcher = GraphiQL.createFetcher({ url: url.href, subscriptionUrl: subscriptionUrl });
+  var base = GraphiQL.createFetcher({ url: url.href, subscriptionUrl: subscriptionUrl });
+
+  // The top-level operations of a document: [{ operation, name }], comments and strings skipped.
+  function operations(query) {
+    var text = query.replace(/"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|#[^\n]*/g, ' ');
+    var words = text.match(/[{}]|[_A-Za-z][_0-9A-Za-z]*/g) || [];
+    var depth = 0, found = [];
+    for (var i = 0; i < words.length; i++) {
+      var w = words[i];
+      if (w === '{') {
+        if (depth === 0 && (i === 0 || words[i - 1] === '}')) found.push({ operation: 'query' });
+        depth++;
+      } else if (w === '}') {
+        depth = Math.max(0, depth - 1);
+      } else if (depth === 0 && (w === 'query' || w === 'mutation' || w === 'subscription')) {
+        var next = words[i + 1];
+        found.push({ operation: w, name: next && next !== '{' ? next : undefined });
+      } else if (depth === 0 && w === 'fragment') {
+        found.push({ operation: 'fragment' });
+      }
+    }
+    return found.filter(function (d) { return d.operation !== 'fragment'; });
+  }
+
+  function fetcher(params, options) {
+    var ast = options && options.documentAST;
+    var fresh = ast && ast.loc && ast.loc.source && ast.loc.source.body === params.query;
+    if (!fresh) {
+      var ops = operations(params.query || '');
+      var chosen = params.operationName
+        ? ops.filter(function (d) { return d.name === params.operationName; })[0]
+        : ops.length === 1 ? ops[0] : undefined;
+      var definitions = chosen && chosen.operation === 'subscription'
+        ? [{ kind: 'OperationDefinition', operation: 'subscription',
+             name: params.operationName ? { kind: 'Name', value: params.operationName } : undefined }]
+        : [];
+      options = Object.assign({}, options, { documentAST: { kind: 'Document', definitions: definitions } });
+    }
+    return base(params, options);
+  }
+
   var root = ReactDOM.createRoot(document.getElementById('graphiql'));
   root.render(
     React.createElement(GraphiQL, {
       fetcher: fetcher,
       defaultEditorToolsVisibility: true,
-      defaultQuery: '# Boardhost GraphQL. Send a token in the Headers tab:\\n# { "Authorization": "Bearer <token>" }\\n\\nquery {\\n  kinds\\n}\\n',
+      defaultQuery: '# Boardhost GraphQL. To act as a seat or account, put\n# { "Authorization": "Bearer <token>" }\n# in the Headers tab below.\n\nquery {\n  kinds\n}\n',
     }),
   );
 })();
