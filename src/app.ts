@@ -11,7 +11,10 @@ import type { WebhookOptions } from './service/webhook-worker';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
 import { sendGraphQLError } from './transport/graphql/errors';
+import { graphiqlRouter } from './transport/graphql/ide';
+import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from './transport/graphql/limits';
 import { createGraphQL } from './transport/graphql/server';
+import { DEFAULT_WEBSOCKET_LIMITS, type WebSocketLimits } from './transport/graphql/websocket';
 import { buildOpenApiDocument } from './transport/rest/openapi';
 import { DEFAULT_RATE_LIMITS, RateGate, rateLimitMiddleware, type RateLimits } from './transport/rate-limit';
 import { problemHandler, sendProblem } from './transport/rest/problem';
@@ -21,7 +24,10 @@ import { mountRules } from './transport/rest/rules';
 export interface AppOptions {
   readonly storage: Storage;
   readonly logger?: Logger;
-  readonly graphql?: { readonly maxDepth: number; readonly maxCost: number };
+  /** GraphQL limits (default DEFAULT_GRAPHQL_LIMITS), over HTTP and WebSocket. */
+  readonly graphql?: Partial<GraphQLLimits>;
+  /** graphql-ws message size and connection/subscription caps (default DEFAULT_WEBSOCKET_LIMITS). */
+  readonly websocket?: Partial<WebSocketLimits>;
   readonly now?: () => Date;
   /** Requests per window per token and per IP (default: DEFAULT_RATE_LIMITS). */
   readonly rateLimits?: RateLimits;
@@ -118,9 +124,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     httpServer: server,
     services,
     gate,
-    limits: options.graphql ?? { maxDepth: 10, maxCost: 1000 },
+    limits: { ...DEFAULT_GRAPHQL_LIMITS, ...options.graphql },
+    websocket: { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket },
+    ...(logger ? { logger } : {}),
   });
-  app.use('/graphql', rateLimitMiddleware(gate, sendGraphQLError), json, graphql.middleware);
+  // Browsers get GraphiQL on GET /graphql (and its files), served from this server, not rate limited.
+  app.use(graphiqlRouter());
+  // The body is read first here: each operation of a batch counts (Apollo refuses batches, but they
+  // are counted first).
+  const operations = (req: express.Request) => (Array.isArray(req.body) ? Math.max(1, req.body.length) : 1);
+  app.use('/graphql', json, rateLimitMiddleware(gate, sendGraphQLError, operations), graphql.middleware);
   app.get('/', (_req, res) => {
     res.json({
       name: 'boardhost',

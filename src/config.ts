@@ -1,4 +1,6 @@
 import { z } from 'zod';
+import { DEFAULT_GRAPHQL_LIMITS } from './transport/graphql/limits';
+import { DEFAULT_WEBSOCKET_LIMITS } from './transport/graphql/websocket';
 
 // Configuration comes from the environment only through here, validated once at start.
 const ConfigSchema = z.object({
@@ -16,9 +18,43 @@ const ConfigSchema = z.object({
   /** Milliseconds a Redis command may take before the request answers 503 STORE_UNAVAILABLE. */
   REDIS_COMMAND_TIMEOUT_MS: z.coerce.number().int().min(50).max(60000).default(2000),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Maximum GraphQL query depth and cost. */
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(10),
-  GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(10).max(100000).default(1000),
+  /** GraphQL limits on every operation, over HTTP and WebSocket (see transport/graphql/limits.ts). */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(50).default(DEFAULT_GRAPHQL_LIMITS.maxDepth),
+  GRAPHQL_MAX_COMPLEXITY: z.coerce
+    .number()
+    .int()
+    .min(10)
+    .max(10_000_000)
+    .default(DEFAULT_GRAPHQL_LIMITS.maxCost),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(1).max(1000).default(DEFAULT_GRAPHQL_LIMITS.maxAliases),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).max(100_000).default(DEFAULT_GRAPHQL_LIMITS.maxTokens),
+  /** graphql-ws: largest message, and open connections / subscriptions per IP and per account (per node). */
+  GRAPHQL_WS_MAX_MESSAGE_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(16 * 1024 * 1024)
+    .default(DEFAULT_WEBSOCKET_LIMITS.maxMessageBytes),
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_IP: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_WEBSOCKET_LIMITS.maxConnectionsPerIp),
+  GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_WEBSOCKET_LIMITS.maxConnectionsPerAccount),
+  GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_IP: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_WEBSOCKET_LIMITS.maxSubscriptionsPerIp),
+  GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .default(DEFAULT_WEBSOCKET_LIMITS.maxSubscriptionsPerAccount),
   /** Rate limits: requests per window per API/seat token and per client IP. */
   RATE_LIMIT_PER_TOKEN: z.coerce.number().int().min(1).default(600),
   RATE_LIMIT_PER_IP: z.coerce.number().int().min(1).default(1200),

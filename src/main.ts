@@ -25,7 +25,19 @@ async function main(): Promise<void> {
   const app = await createApp({
     storage,
     logger,
-    graphql: { maxDepth: config.GRAPHQL_MAX_DEPTH, maxCost: config.GRAPHQL_MAX_COMPLEXITY },
+    graphql: {
+      maxDepth: config.GRAPHQL_MAX_DEPTH,
+      maxCost: config.GRAPHQL_MAX_COMPLEXITY,
+      maxAliases: config.GRAPHQL_MAX_ALIASES,
+      maxTokens: config.GRAPHQL_MAX_TOKENS,
+    },
+    websocket: {
+      maxMessageBytes: config.GRAPHQL_WS_MAX_MESSAGE_BYTES,
+      maxConnectionsPerIp: config.GRAPHQL_WS_MAX_CONNECTIONS_PER_IP,
+      maxConnectionsPerAccount: config.GRAPHQL_WS_MAX_CONNECTIONS_PER_ACCOUNT,
+      maxSubscriptionsPerIp: config.GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_IP,
+      maxSubscriptionsPerAccount: config.GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT,
+    },
     rateLimits: {
       perToken: config.RATE_LIMIT_PER_TOKEN,
       perIp: config.RATE_LIMIT_PER_IP,

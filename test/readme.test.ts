@@ -1,9 +1,13 @@
 // The README documents what the code does: every error code with its HTTP status, every
-// environment variable the configuration reads, and every reason a game can end for.
+// environment variable the configuration reads, every reason a game can end for, and GraphQL snippets
+// the schema accepts.
+import 'reflect-metadata';
+import { Kind, parse, validate } from 'graphql';
 import { readFileSync } from 'node:fs';
 import { OUTCOME_REASONS } from '../src/engines/types';
 import { GAME_ERROR_CODES } from '../src/service/errors';
 import { loadConfig } from '../src/config';
+import { buildGameSchema } from '../src/transport/graphql/server';
 
 const readme = readFileSync('README.md', 'utf8');
 const section = (title: string) => readme.split(/^## /m).find((s) => s.startsWith(title)) ?? '';
@@ -25,3 +29,18 @@ it.each(OUTCOME_REASONS)('the list of end reasons names %s', (reason) => {
   const list = games.slice(games.indexOf('says why it ended'), games.indexOf('**House rules**'));
   expect(list).toContain(`\`${reason}\``);
 });
+
+// Every GraphQL snippet is valid against the schema the server serves (placeholders are strings).
+const graphqlSnippets = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+it.each(graphqlSnippets.map((snippet, i) => [i + 1, snippet]))(
+  'GraphQL snippet %i of the README is valid against the schema',
+  async (_i, snippet) => {
+    const schema = await buildGameSchema();
+    const document = parse(snippet as string);
+    // Snippets list several operations side by side: validate each on its own.
+    for (const definition of document.definitions) {
+      const errors = validate(schema, { kind: Kind.DOCUMENT, definitions: [definition] });
+      expect(errors.map((e) => e.message)).toEqual([]);
+    }
+  },
+);

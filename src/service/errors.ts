@@ -77,8 +77,14 @@ export const GAME_ERROR_CODES = {
   TOO_MANY_WEBHOOKS: 409,
   /** A live game stream missed versions (this node lost its connection to the store); watch again. */
   UPDATES_LOST: 503,
+  /** The GraphQL operation is over a limit: tokens, depth, cost, aliases (`limit` says which). */
+  QUERY_TOO_COMPLEX: 400,
   /** Too many requests; retry after the given time. */
   RATE_LIMITED: 429,
+  /** Too many open GraphQL subscriptions from this IP or account (`scope`, `max`). */
+  TOO_MANY_SUBSCRIPTIONS: 429,
+  /** Too many open WebSocket connections from this IP or account (`scope`, `max`; close code 4429). */
+  TOO_MANY_CONNECTIONS: 429,
   /** The game store cannot be reached; retry later. */
   STORE_UNAVAILABLE: 503,
   /** A bug: the server failed. */

@@ -22,9 +22,9 @@ export function createLimiter(
     : new RateLimiterMemory({ ...common, keyPrefix: options.name });
   return {
     options,
-    async consume(key: string): Promise<LimiterVerdict> {
+    async consume(key: string, points = 1): Promise<LimiterVerdict> {
       try {
-        const res = await limiter.consume(key);
+        const res = await limiter.consume(key, points);
         return verdict(options, res, true);
       } catch (rejection) {
         if (rejection instanceof RateLimiterRes) return verdict(options, rejection, false);

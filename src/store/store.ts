@@ -617,7 +617,8 @@ export interface LimiterVerdict {
 
 export interface RateLimiter {
   readonly options: LimiterOptions;
-  consume(key: string): Promise<LimiterVerdict>;
+  /** Takes `points` (default 1) from the key's window; refused when fewer are left. */
+  consume(key: string, points?: number): Promise<LimiterVerdict>;
 }
 
 // ---------------------------------------------------------------------------------------------

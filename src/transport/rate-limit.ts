@@ -1,3 +1,10 @@
+import {
+  Kind,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from 'graphql';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { hashToken } from '../service/auth';
 import { GameError, toGameError } from '../service/errors';
@@ -29,7 +36,11 @@ export interface RateDecision {
   readonly policy: string;
 }
 
-/** Counts one request against the token's and the IP's windows. */
+/**
+ * Counts requests against the token's and the IP's windows: one per HTTP request, plus, for GraphQL,
+ * one more for each root field of a mutation past the first (aliases included) and one per
+ * graphql-ws operation (see graphQLOperationCount).
+ */
 export class RateGate {
   private readonly token: RateLimiter;
   private readonly ip: RateLimiter;
@@ -48,10 +59,12 @@ export class RateGate {
     this.policyHeader = `"token";q=${limits.perToken};w=${limits.windowSeconds}, "ip";q=${limits.perIp};w=${limits.windowSeconds}`;
   }
 
-  async check(bearer: string | undefined, ip: string): Promise<RateDecision> {
-    const checks: Array<Promise<[string, LimiterVerdict]>> = [this.ip.consume(ip).then((v) => ['ip', v])];
+  async check(bearer: string | undefined, ip: string, points = 1): Promise<RateDecision> {
+    const checks: Array<Promise<[string, LimiterVerdict]>> = [
+      this.ip.consume(ip, points).then((v) => ['ip', v]),
+    ];
     // Keyed by the token's hash: the limiter store never holds a usable secret.
-    if (bearer) checks.push(this.token.consume(hashToken(bearer)).then((v) => ['token', v]));
+    if (bearer) checks.push(this.token.consume(hashToken(bearer), points).then((v) => ['token', v]));
     const verdicts = await Promise.all(checks);
     const refused = verdicts.filter(([, v]) => !v.allowed);
     // Report the window that binds: a refusing one (the longest wait), else the fewest left.
@@ -88,9 +101,11 @@ export function rateLimitedError(decision: RateDecision): GameError {
 export function rateLimitMiddleware(
   gate: RateGate,
   refuse: (res: Response, error: GameError) => void,
+  /** How many requests this one counts as (GraphQL: each operation of a batch). */
+  pointsOf: (req: Request) => number = () => 1,
 ): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    gate.check(bearerOf(req), req.ip ?? req.socket.remoteAddress ?? 'unknown').then(
+    gate.check(bearerOf(req), clientIp(req), pointsOf(req)).then(
       (decision) => {
         res.setHeader('RateLimit-Policy', decision.policyHeader);
         res.setHeader('RateLimit', decision.rateHeader);
@@ -104,7 +119,36 @@ export function rateLimitMiddleware(
   };
 }
 
-function bearerOf(req: Request): string | undefined {
+/**
+ * How many requests a GraphQL operation counts as: each root field of a mutation (aliases
+ * included) is one, since each acts; a query or subscription is one.
+ */
+export function graphQLOperationCount(
+  operation: OperationDefinitionNode | null | undefined,
+  document: DocumentNode,
+): number {
+  if (!operation || operation.operation !== 'mutation') return 1;
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
+  }
+  const count = (set: SelectionSetNode, seen: ReadonlySet<string>): number =>
+    set.selections.reduce((sum, selection) => {
+      if (selection.kind === Kind.FIELD) return sum + 1;
+      if (selection.kind === Kind.INLINE_FRAGMENT) return sum + count(selection.selectionSet, seen);
+      const fragment = fragments.get(selection.name.value);
+      if (!fragment || seen.has(fragment.name.value)) return sum;
+      return sum + count(fragment.selectionSet, new Set(seen).add(fragment.name.value));
+    }, 0);
+  return Math.max(1, count(operation.selectionSet, new Set()));
+}
+
+/** The address the limits count a request against. */
+export function clientIp(req: Request): string {
+  return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+export function bearerOf(req: Request): string | undefined {
   const header = req.headers.authorization;
   return typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
 }

@@ -1,3 +1,6 @@
+import { GAME_KINDS, OUTCOME_REASONS } from '../../src/engines/types';
+import { GAME_STATUSES, TIME_CONTROL_TYPES } from '../../src/store/store';
+import { enumName } from '../../src/transport/graphql/enums';
 import { appHarness, chooser, gql, wsClient, type Running } from '../support/app';
 import { uniquePrefix } from '../support/redis';
 import { referee } from '../support/referee';
@@ -9,9 +12,8 @@ const GAME_FIELDS = `id kind status ply version toMove position legalMoves
   result { winner reason score } moves { notation seat }
   board { __typename ... on MancalaBoard { houses stores } ... on GridBoard { files ranks pieces { square piece side } } }`;
 
-/** Deeper than the test apps' limit of 8 (the game types are shallow; introspection is not). */
-const DEEP_QUERY =
-  '{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }';
+/** 13 levels deep (each inline fragment counts one), over the default depth limit of 12. */
+const DEEP_QUERY = `{ game(id: "AAAAAAAAAAAA") { ${'... on Game { '.repeat(12)}id${' }'.repeat(12)} } }`;
 
 const CREATE = `mutation ($input: CreateGameInput!) {
   createGame(input: $input) { game { ${GAME_FIELDS} } seatTokens { seat name token } } }`;
@@ -57,7 +59,8 @@ describe('GraphQL on Redis', () => {
     expect(game.position).toBe(expected.position);
     expect(game.result).toEqual({
       winner: expected.outcome?.winner ?? null,
-      reason: expected.outcome?.reason,
+      // The OutcomeReason enum's name of the engine's reason (row-empty → row_empty).
+      reason: enumName(expected.outcome?.reason ?? ''),
       score: expected.outcome?.score ?? null,
     });
   });
@@ -142,6 +145,7 @@ describe('GraphQL on Redis', () => {
     const { status, body } = await gql(run.url, DEEP_QUERY);
     expect(status).toBe(400);
     expect(body.errors?.[0]?.message).toMatch(/depth/i);
+    expect(body.errors?.[0]?.extensions).toEqual({ code: 'QUERY_TOO_COMPLEX', limit: 'depth' });
   });
 
   it('returns a repeated idempotency key’s first answer without a second move', async () => {
@@ -212,5 +216,111 @@ describe('subscriptions across server instances', () => {
     );
     expect(errors[0]?.message).toMatch(/depth/i);
     await client.dispose();
+  });
+});
+
+describe('GraphQL enums and typed move details', () => {
+  let run: Running;
+  beforeAll(async () => {
+    run = await harness.start('memory');
+  });
+
+  it('makes each enum from the one list in the code', async () => {
+    const values = async (name: string) => {
+      const { body } = await gql(run.url, `{ __type(name: "${name}") { kind enumValues { name } } }`);
+      expect(body.data!.__type.kind).toBe('ENUM');
+      return body.data!.__type.enumValues.map((v: { name: string }) => v.name);
+    };
+    expect(await values('GameKind')).toEqual(GAME_KINDS.map(enumName));
+    expect(await values('GameStatus')).toEqual([...GAME_STATUSES]);
+    expect(await values('OutcomeReason')).toEqual(OUTCOME_REASONS.map(enumName));
+    expect(await values('TimeControlType')).toEqual([...TIME_CONTROL_TYPES]);
+    expect(GAME_KINDS.map(enumName)).toContain('russian_draughts');
+  });
+
+  it('answers kind as an enum and takes a kind as the value or as the enum name', async () => {
+    for (const kind of ['russian-draughts', 'russian_draughts']) {
+      const { body } = await gql(
+        run.url,
+        'mutation ($kind: String!) { createGame(input: { kind: $kind }) { game { kind status timeControl { type } } } }',
+        { kind },
+      );
+      expect(body.errors).toBeUndefined();
+      expect(body.data!.createGame.game).toEqual({
+        kind: 'russian_draughts',
+        status: 'ongoing',
+        timeControl: { type: 'unlimited' },
+      });
+    }
+    const { body } = await gql(run.url, '{ games(kind: "russian_draughts", limit: 1) { items { kind } } }');
+    expect(body.data!.games.items).toEqual([{ kind: 'russian_draughts' }]);
+  });
+
+  it('types move details per game family (draughts, Congo, mancala), for moves and move checks', async () => {
+    const DETAIL = `detail {
+      __typename
+      ... on DraughtsMoveDetails { captured promoted path }
+      ... on CongoMoveDetails { captured drowned promoted }
+      ... on MancalaMoveDetails { legal house trace relays capturedFrom seedsCaptured extraMove gameOver }
+    }`;
+    const play = async (kind: string, moves: string[]) => {
+      const created = await run.app.services.games.createGame({ kind });
+      for (const [i, move] of moves.entries()) {
+        await run.app.services.games.submitMove(created.game.id, move, {
+          credential: { token: created.seatTokens[i % 2]!.token },
+        });
+      }
+      return created.game.id;
+    };
+    const movesOf = async (id: string) => {
+      const { body } = await gql(
+        run.url,
+        `query ($id: ID!) { game(id: $id) { moves { details ${DETAIL} } } }`,
+        {
+          id,
+        },
+      );
+      expect(body.errors).toBeUndefined();
+      return body.data!.game.moves as Array<{
+        details: Record<string, unknown>;
+        detail: Record<string, unknown>;
+      }>;
+    };
+
+    // Draughts: white c3-d4, black f6-e5, white d4xf6 takes e5.
+    const draughts = await movesOf(await play('russian-draughts', ['c3-d4', 'f6-e5', 'd4xf6']));
+    expect(draughts[2]?.detail).toEqual({
+      __typename: 'DraughtsMoveDetails',
+      captured: ['e5'],
+      promoted: false,
+      path: ['d4', 'f6'],
+    });
+    // Kalah: house 3 of 4 seeds ends in the store: the mover moves again.
+    const kalah = await movesOf(await play('kalah', ['3']));
+    expect(kalah[0]?.detail).toMatchObject({
+      __typename: 'MancalaMoveDetails',
+      legal: true,
+      house: 3,
+      seedsCaptured: 0,
+      extraMove: true,
+      gameOver: false,
+    });
+    expect(kalah[0]?.detail.trace).toEqual(kalah[0]?.details.trace);
+    // Congo: any first move, described with the same facts as the untyped details.
+    const congoGame = await run.app.services.games.createGame({ kind: 'congo' });
+    const congoMove = congoGame.game.legalMoves[0] as string;
+    const congo = await movesOf(await play('congo', [congoMove]));
+    expect(congo[0]?.detail).toEqual({ __typename: 'CongoMoveDetails', ...congo[0]?.details });
+
+    // validateMove carries the same union.
+    const oware = await run.app.services.games.createGame({ kind: 'oware' });
+    const check = await gql(run.url, `query ($id: ID!) { validateMove(id: $id, move: "3") { ${DETAIL} } }`, {
+      id: oware.game.id,
+    });
+    expect(check.body.errors).toBeUndefined();
+    expect(check.body.data!.validateMove.detail).toMatchObject({
+      __typename: 'MancalaMoveDetails',
+      house: 3,
+    });
   });
 });

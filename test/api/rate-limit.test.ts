@@ -101,6 +101,70 @@ describe.each(['redis', 'memory'] as const)('rate limits (%s)', (store) => {
     }
   });
 
+  it('counts each root field of a GraphQL mutation (aliases too), and refuses before any acts', async () => {
+    const bot = await signUp(app, 'aliases');
+    const creates = (n: number) =>
+      `mutation { ${Array.from({ length: n }, (_, i) => `g${i}: createGame(input: { kind: "kalah" }) { game { id } }`).join(' ')} }`;
+    const post = (query: string) =>
+      fetch(`${url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...bot.auth },
+        body: JSON.stringify({ query }),
+      });
+    const before = (await app.services.games.listGames({ limit: 100 })).items.length;
+    await freshWindow();
+    // Five creations in one request use the token's five requests.
+    const five = await post(creates(LIMITS.perToken));
+    expect(five.status).toBe(200);
+    expect(Object.keys(((await five.json()) as { data: object }).data)).toHaveLength(LIMITS.perToken);
+    await freshWindow();
+    const six = await post(creates(LIMITS.perToken + 1));
+    expect(six.status).toBe(429);
+    expect(six.headers.get('retry-after')).not.toBeNull();
+    const body = (await six.json()) as {
+      data?: unknown;
+      errors: Array<{ extensions: Record<string, unknown> }>;
+    };
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', policy: 'token' });
+    expect(body.data).toBeUndefined();
+    // Only the five of the allowed request were created.
+    const after = (await app.services.games.listGames({ limit: 100 })).items.length;
+    expect(after - before).toBe(LIMITS.perToken);
+  });
+
+  it('counts each operation of a batched request', async () => {
+    await freshWindow();
+    const batch = Array.from({ length: LIMITS.perIp + 1 }, () => ({ query: '{ kinds }' }));
+    const res = await fetch(`${url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(batch),
+    });
+    expect(res.status).toBe(429);
+    const body = (await res.json()) as { errors: Array<{ extensions: Record<string, unknown> }> };
+    expect(body.errors[0]?.extensions).toMatchObject({ code: 'RATE_LIMITED', policy: 'ip' });
+  });
+
+  it('counts each root field of a mutation sent over graphql-ws', async () => {
+    const bot = await signUp(app, 'ws-aliases');
+    const client = wsClient(url, { authorization: `Bearer ${bot.token}` });
+    try {
+      await freshWindow();
+      const query = `mutation { ${Array.from({ length: LIMITS.perToken + 1 }, (_, i) => `g${i}: createGame(input: { kind: "oware" }) { game { id } }`).join(' ')} }`;
+      const outcome = await (async () => {
+        try {
+          for await (const result of client.iterate({ query })) return result.data ? 'data' : 'errors';
+        } catch (errors) {
+          return (errors as Array<{ extensions?: { code?: string } }>)[0]?.extensions?.code;
+        }
+        return 'none';
+      })();
+      expect(outcome).toBe('RATE_LIMITED');
+    } finally {
+      await client.dispose();
+    }
+  });
+
   it('limits API routes and GraphQL only: health checks are never refused', async () => {
     await freshWindow();
     for (let i = 0; i < LIMITS.perIp + 3; i++) {

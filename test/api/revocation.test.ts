@@ -7,7 +7,7 @@ import request from 'supertest';
 import WebSocket from 'ws';
 import { createApp, type App } from '../../src/app';
 import { createRedisStorage } from '../../src/store/redis';
-import { TOKEN_REVOKED_CLOSE_CODE } from '../../src/transport/graphql/server';
+import { TOKEN_REVOKED_CLOSE_CODE } from '../../src/transport/graphql/websocket';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, type StoreKind } from '../support/app';
 import { openFeed, type FeedConnection } from '../support/feed-client';

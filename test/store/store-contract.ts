@@ -1268,6 +1268,14 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect(refused?.resetMs).toBeLessThanOrEqual(60_000);
       });
 
+      it('takes several points at once when asked', async () => {
+        const limiter = storage.limiter({ name: uid('token'), points: 5, windowSeconds: 60 });
+        expect((await limiter.consume('k', 3)).remaining).toBe(2);
+        const refused = await limiter.consume('k', 3);
+        expect(refused.allowed).toBe(false);
+        expect((await limiter.consume('k', 1)).allowed).toBe(false);
+      });
+
       it('keeps keys and limiters apart', async () => {
         const name = uid('ip');
         const limiter = storage.limiter({ name, points: 1, windowSeconds: 60 });

@@ -18,7 +18,10 @@ export type StoreKind = 'redis' | 'memory';
 export interface StartOptions {
   /** Apps started with the same Redis prefix share one keyspace. */
   readonly prefix?: string;
-  readonly graphql?: { readonly maxDepth: number; readonly maxCost: number };
+  /** GraphQL limits (default: the app's). */
+  readonly graphql?: AppOptions['graphql'];
+  /** graphql-ws limits (default: the app's). */
+  readonly websocket?: AppOptions['websocket'];
   /** The clock of the services (and of the memory store), for tests of expiry. */
   readonly now?: () => Date;
   /** Webhook options (default: private targets allowed, no delivery interval: tests call deliverWebhooks). */
@@ -38,10 +41,12 @@ export function appHarness() {
     async start(
       store: StoreKind,
       prefixOrOptions?: string | StartOptions,
-      graphql = { maxDepth: 8, maxCost: 1000 },
+      graphql?: AppOptions['graphql'],
     ): Promise<Running> {
       const options: StartOptions =
-        typeof prefixOrOptions === 'object' ? prefixOrOptions : { prefix: prefixOrOptions, graphql };
+        typeof prefixOrOptions === 'object'
+          ? prefixOrOptions
+          : { ...(prefixOrOptions ? { prefix: prefixOrOptions } : {}), ...(graphql ? { graphql } : {}) };
       const now = options.now;
       let storage: Storage;
       if (store === 'redis') {
@@ -55,7 +60,8 @@ export function appHarness() {
       const rateLimits = { perToken: 1_000_000, perIp: 1_000_000, windowSeconds: 60 };
       const app = await createApp({
         storage,
-        graphql: options.graphql ?? graphql,
+        ...(options.graphql ? { graphql: options.graphql } : {}),
+        ...(options.websocket ? { websocket: options.websocket } : {}),
         rateLimits,
         sweepIntervalMs: 0,
         webhooks: { allowPrivate: true, intervalMs: 0, ...options.webhooks },

@@ -2,13 +2,12 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType } from 'type-graphql';
 import {
   ACCOUNT_KINDS,
-  CHALLENGE_STATUSES,
-  DECLINE_REASONS,
   FEED_EVENT_TYPES,
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
   type FeedEventType,
 } from '../../store/store';
+import { ChallengeStatusEnum, DeclineReasonEnum, GameKindEnum, TimeControlTypeEnum } from './enums';
 import { Game, START_POSITION, TimeControl, TimeControlInput } from './types';
 
 export { TimeControlInput };
@@ -20,8 +19,8 @@ const list = (values: readonly string[]) => values.join(', ');
 
 @ObjectType({ description: 'What a bot accepts; the server declines other challenges on its behalf.' })
 export class BotPolicy {
-  @Field(() => [String], { description: 'Game kinds accepted.' }) kinds!: string[];
-  @Field(() => [String], { description: `Time control types accepted: ${list(TIME_CONTROL_TYPES)}.` })
+  @Field(() => [GameKindEnum], { description: 'Game kinds accepted.' }) kinds!: string[];
+  @Field(() => [TimeControlTypeEnum], { description: 'Time control types accepted.' })
   timeControls!: string[];
   @Field(() => GraphQLJSONObject, {
     description: 'Per kind, per option name, the values accepted (an option not listed takes any value).',
@@ -83,8 +82,8 @@ export class BotPolicyInput {
 export class Challenge {
   @Field(() => ID) id!: string;
   @Field(() => Int) version!: number;
-  @Field(() => String, { description: list(CHALLENGE_STATUSES) }) status!: string;
-  @Field(() => String) kind!: string;
+  @Field(() => ChallengeStatusEnum) status!: string;
+  @Field(() => GameKindEnum) kind!: string;
   @Field(() => GraphQLJSONObject, { description: 'Creation options with defaults filled in.' })
   options!: Record<string, unknown>;
   @Field(() => TimeControl) timeControl!: TimeControl;
@@ -103,8 +102,7 @@ export class Challenge {
   })
   starts!: string;
   @Field(() => [String], { description: 'Accounts that accepted, in order.' }) accepted!: string[];
-  @Field(() => String, { nullable: true, description: list(DECLINE_REASONS) })
-  declineReason!: string | null;
+  @Field(() => DeclineReasonEnum, { nullable: true }) declineReason!: string | null;
   @Field(() => String, { nullable: true, description: 'Who declined or canceled.' })
   closedBy!: string | null;
   @Field(() => ID, { nullable: true, description: 'The game the challenge became.' })
@@ -143,7 +141,7 @@ export class CreateChallengeInput {
 export class Seek {
   @Field(() => ID) id!: string;
   @Field(() => String) account!: string;
-  @Field(() => String) kind!: string;
+  @Field(() => GameKindEnum) kind!: string;
   @Field(() => GraphQLJSONObject) options!: Record<string, unknown>;
   @Field(() => TimeControl) timeControl!: TimeControl;
   @Field(() => String, {

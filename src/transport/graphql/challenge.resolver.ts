@@ -9,6 +9,7 @@ import {
   type TimeControlInput,
 } from './account-types';
 import { credentialOf, withoutNulls, type GraphQLContext } from './context';
+import { kindInput } from './enums';
 
 /** Challenges and seeks. Thin: each field is one service call. */
 @Resolver(() => Challenge)
@@ -31,7 +32,11 @@ export class ChallengeResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<ChallengeView> {
     const { timeControl, ...rest } = withoutNulls(input);
-    return ctx.services.challenges.create(credentialOf(ctx), { ...rest, ...timeControlOf(timeControl) });
+    return ctx.services.challenges.create(credentialOf(ctx), {
+      ...rest,
+      kind: kindInput(rest.kind),
+      ...timeControlOf(timeControl),
+    });
   }
 
   @Mutation(() => Challenge, {
@@ -67,7 +72,11 @@ export class ChallengeResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<SeekView> {
     const { timeControl, ...rest } = withoutNulls(input);
-    return ctx.services.challenges.createSeek(credentialOf(ctx), { ...rest, ...timeControlOf(timeControl) });
+    return ctx.services.challenges.createSeek(credentialOf(ctx), {
+      ...rest,
+      kind: kindInput(rest.kind),
+      ...timeControlOf(timeControl),
+    });
   }
 
   @Mutation(() => Boolean, { description: "Withdraw one's own waiting seek." })

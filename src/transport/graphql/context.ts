@@ -5,6 +5,8 @@ import type { Services } from '../../service';
 export interface GraphQLContext {
   readonly services: Services;
   readonly bearerToken?: string;
+  /** HTTP: the client's address, for the per-operation rate limit. */
+  readonly clientIp?: string;
 }
 
 /** The token from an `Authorization: Bearer <token>` header value. */

@@ -2,6 +2,7 @@ import { unwrapResolverError } from '@apollo/server/errors';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Response } from 'express';
 import { GameError, RETRY_AFTER_SECONDS, toGameError } from '../../service/errors';
+import { isTokenLimitError, tokenLimitError } from './limits';
 
 /** Apollo's own codes for request errors, passed through unchanged. */
 const REQUEST_ERROR_CODES = new Set([
@@ -16,6 +17,12 @@ const REQUEST_ERROR_CODES = new Set([
 
 /** GameError → `extensions.code` (plus its details); anything unexpected → INTERNAL, message hidden. */
 export function formatGraphQLError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+  // The parser's token limit (Apollo's parseOptions) is a limit, not a syntax error.
+  const parseError = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+  if (isTokenLimitError(parseError)) {
+    const limited = tokenLimitError(parseError);
+    return { message: limited.message, extensions: limited.extensions };
+  }
   const original = unwrapError(error);
   const code = formatted.extensions?.code;
   if (!(original instanceof GameError) && typeof code === 'string' && REQUEST_ERROR_CODES.has(code)) {

@@ -16,6 +16,7 @@ import type { GameView } from '../../service/game-view';
 import type { KindView } from '../../service/kinds';
 import type { WriteOptions } from '../../service/games';
 import { credentialOf, withoutNulls, type GraphQLContext } from './context';
+import { kindInput } from './enums';
 import { CreatedGame, CreateGameInput, Game, GameKindInfo, GamePage, MoveCheck } from './types';
 import { watchGame } from './watch';
 
@@ -65,7 +66,7 @@ export class GameResolver {
   ) {
     return ctx.services.games.listGames({
       ...(account !== undefined && account !== null ? { account } : {}),
-      ...(kind !== undefined && kind !== null ? { kind } : {}),
+      ...(kind !== undefined && kind !== null ? { kind: kindInput(kind) } : {}),
       ...(status !== undefined && status !== null ? { status } : {}),
       ...(after !== undefined && after !== null ? { after } : {}),
       ...(limit !== undefined && limit !== null ? { limit } : {}),
@@ -95,7 +96,7 @@ export class GameResolver {
   @Mutation(() => CreatedGame, { description: 'Create a game; the answer holds each seat’s secret token.' })
   createGame(@Arg('input', () => CreateGameInput) input: CreateGameInput, @Ctx() ctx: GraphQLContext) {
     return ctx.services.games.createGame({
-      kind: input.kind,
+      kind: kindInput(input.kind),
       ...(input.options ? { options: input.options } : {}),
       ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
       ...(input.position !== undefined && input.position !== null ? { position: input.position } : {}),

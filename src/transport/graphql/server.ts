@@ -1,20 +1,19 @@
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer, HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
-import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
-import { useServer } from 'graphql-ws/use/ws';
-import type { IncomingMessage, Server } from 'node:http';
+import { GraphQLError, type GraphQLSchema } from 'graphql';
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
 import { buildSchema } from 'type-graphql';
-import { WebSocketServer, type WebSocket } from 'ws';
 import type { RequestHandler } from 'express';
 import type { Services } from '../../service';
-import { RETRY_AFTER_SECONDS, toGameError, type GameError } from '../../service/errors';
-import type { TokenWatch } from '../../service/token-streams';
-import { rateLimitedError, type RateGate } from '../rate-limit';
+import { RETRY_AFTER_SECONDS, toGameError } from '../../service/errors';
+import { clientIp, graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
+import { limitRules, type GraphQLLimits } from './limits';
+import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits } from './websocket';
 // Import order is schema order: games first.
 import { GameResolver } from './game.resolver';
 import { AccountResolver } from './account.resolver';
@@ -22,17 +21,8 @@ import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
-
-/**
- * graphql-ws close code when the connection's API token is revoked: 4401 (Unauthorized), which
- * graphql-ws clients take as final and do not retry.
- */
-export const TOKEN_REVOKED_CLOSE_CODE = 4401;
-
-export interface GraphQLLimits {
-  readonly maxDepth: number;
-  readonly maxCost: number;
-}
+import { detailResolver } from './move-details';
+import { Move, MoveCheck } from './types';
 
 /** The executable schema, built from the type-graphql classes (also what `npm run schema` prints). */
 export function buildGameSchema(): Promise<GraphQLSchema> {
@@ -44,6 +34,8 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       FeedResolver,
       WebhookResolver,
       ClockResolver,
+      detailResolver(() => Move),
+      detailResolver(() => MoveCheck),
     ],
     validate: false,
     // Every subscription feeds from the service (`subscribe` option), not from topics; type-graphql
@@ -59,8 +51,8 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
   });
 }
 
-/** STORE_UNAVAILABLE answers get HTTP 503 and Retry-After, like REST. */
-const storeOutageStatus: ApolloServerPlugin = {
+/** STORE_UNAVAILABLE answers get HTTP 503 and Retry-After, like REST; RATE_LIMITED 429. */
+const errorStatus: ApolloServerPlugin = {
   async requestDidStart() {
     return {
       async willSendResponse({ response }) {
@@ -75,86 +67,87 @@ const storeOutageStatus: ApolloServerPlugin = {
   },
 };
 
+/**
+ * Subscriptions run over graphql-ws only: over HTTP one is refused with INVALID_INPUT (400), and a
+ * mutation counts once per root field against the rate limit (the request itself counted one).
+ */
+function operationPlugin(gate: RateGate | undefined): ApolloServerPlugin<GraphQLContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation, document, contextValue, response }) {
+          if (operation?.operation === 'subscription') {
+            throw new GraphQLError(
+              'Subscriptions run over WebSocket (graphql-ws protocol) at /graphql, not over HTTP',
+              { extensions: { code: 'INVALID_INPUT', http: { status: 400 } } },
+            );
+          }
+          const extra = graphQLOperationCount(operation, document) - 1;
+          if (!gate || extra <= 0) return;
+          let decision;
+          try {
+            decision = await gate.check(contextValue.bearerToken, contextValue.clientIp ?? 'unknown', extra);
+          } catch (error) {
+            throw asGraphQLError(toGameError(error));
+          }
+          response.http.headers.set('ratelimit', decision.rateHeader);
+          if (!decision.allowed) {
+            const error = asGraphQLError(rateLimitedError(decision));
+            const headers = new HeaderMap([
+              ['ratelimit', decision.rateHeader],
+              ['retry-after', String(decision.retryAfterSeconds)],
+            ]);
+            (error.extensions as Record<string, unknown>).http = { status: 429, headers };
+            throw error;
+          }
+        },
+      };
+    },
+  };
+}
+
 /** Apollo over HTTP at /graphql and graphql-ws subscriptions on the same server and path. */
 export async function createGraphQL(options: {
   httpServer: Server;
   services: Services;
   limits: GraphQLLimits;
-  /** Counts each WebSocket subscription like an HTTP request. */
+  websocket: WebSocketLimits;
+  /** Counts each operation (HTTP and WebSocket) against the rate limits. */
   gate?: RateGate;
+  /** Where INTERNAL errors are logged, with their stack. */
+  logger?: Logger;
 }): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
-  const { httpServer, services, limits, gate } = options;
+  const { httpServer, services, limits, gate, logger } = options;
   const schema = await buildGameSchema();
-  const armor = new ApolloArmor({
-    maxDepth: { n: limits.maxDepth, ignoreIntrospection: false },
-    costLimit: { maxCost: limits.maxCost },
-    maxAliases: { n: 20 },
-    maxTokens: { n: 4000 },
-  }).protect();
-
-  const wsServer = new WebSocketServer({ server: httpServer, path: '/graphql' });
-  const tokenOf = (params: Record<string, unknown>) =>
-    bearerFrom(params.authorization ?? params.Authorization) ?? stringOrUndefined(params.seatToken);
-  // Each connection's API token (connection_init): revoking it closes the connection, on any node.
-  const tokenWatches = new WeakMap<object, TokenWatch>();
-  const wsCleanup = useServer<Record<string, unknown>, { request: IncomingMessage; socket: WebSocket }>(
-    {
-      schema,
-      onConnect: (ctx) => {
-        const token = tokenOf(ctx.connectionParams ?? {});
-        const watch = services.tokenStreams.watch(token ? { token } : {});
-        tokenWatches.set(ctx, watch);
-        watch.onRevoked(() => ctx.extra.socket.close(TOKEN_REVOKED_CLOSE_CODE, 'API token revoked'));
-      },
-      onClose: (ctx) => {
-        tokenWatches.get(ctx)?.release();
-      },
-      context: (ctx): GraphQLContext => {
-        const token = tokenOf(ctx.connectionParams ?? {});
-        return { services, ...(token ? { bearerToken: token } : {}) };
-      },
-      // graphql-ws bypasses Apollo's validation rules and the HTTP rate limit: apply both here.
-      onSubscribe: async (ctx, _id, payload) => {
-        if (gate) {
-          try {
-            const decision = await gate.check(
-              tokenOf(ctx.connectionParams ?? {}),
-              ctx.extra.request.socket.remoteAddress ?? 'unknown',
-            );
-            if (!decision.allowed) return [gameErrorAsGraphQL(rateLimitedError(decision))];
-          } catch (error) {
-            return [gameErrorAsGraphQL(toGameError(error))];
-          }
-        }
-        let document;
-        try {
-          document = parse(payload.query);
-        } catch (error) {
-          return [error instanceof GraphQLError ? error : new GraphQLError('Syntax error')];
-        }
-        const errors = validate(schema, document, [...specifiedRules, ...armor.validationRules]);
-        return errors.length > 0 ? errors : undefined;
-      },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors
-          ? { ...result, errors: result.errors.map((e) => formatGraphQLError(e.toJSON(), e)) }
-          : undefined,
-      onError: (_ctx, _id, _payload, errors) => errors.map((e) => formatGraphQLError(e.toJSON(), e)),
-    },
-    wsServer,
-  );
+  const rules = limitRules(limits);
+  const ws = createWebSocketServer({
+    httpServer,
+    schema,
+    services,
+    limits,
+    rules,
+    websocket: options.websocket,
+    ...(gate ? { gate } : {}),
+    ...(logger ? { logger } : {}),
+  });
 
   const apollo = new ApolloServer<GraphQLContext>({
     schema,
     plugins: [
-      ...armor.plugins,
-      storeOutageStatus,
+      errorStatus,
+      operationPlugin(gate),
       ApolloServerPluginDrainHttpServer({ httpServer }),
-      { serverWillStart: async () => ({ drainServer: async () => wsCleanup.dispose() }) },
+      { serverWillStart: async () => ({ drainServer: async () => ws.stop() }) },
       ApolloServerPluginLandingPageDisabled(),
     ],
-    validationRules: armor.validationRules,
-    formatError: formatGraphQLError,
+    // The same limits as graphql-ws: tokens while parsing, the rest while validating.
+    parseOptions: { maxTokens: limits.maxTokens },
+    validationRules: rules,
+    formatError: (formatted, error) => {
+      const result = formatGraphQLError(formatted, error);
+      if (result.extensions?.code === 'INTERNAL') logger?.error({ err: rootError(error) }, 'internal error');
+      return result;
+    },
     includeStacktraceInErrorResponses: false,
     // We stop Apollo ourselves on SIGTERM, then close Redis (see main.ts).
     stopOnTerminationSignals: false,
@@ -163,23 +156,14 @@ export async function createGraphQL(options: {
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }) => {
       const token = bearerFrom(req.headers.authorization);
-      return { services, ...(token ? { bearerToken: token } : {}) };
+      return { services, clientIp: clientIp(req), ...(token ? { bearerToken: token } : {}) };
     },
   });
   return {
     middleware,
     stop: async () => {
       await apollo.stop();
-      await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+      await ws.stop();
     },
   };
-}
-
-/** A GameError as a GraphQL error with its code, for refusals made outside resolvers. */
-function gameErrorAsGraphQL(error: GameError): GraphQLError {
-  return new GraphQLError(error.message, { extensions: { ...error.details, code: error.code } });
-}
-
-function stringOrUndefined(value: unknown): string | undefined {
-  return typeof value === 'string' && value !== '' ? value : undefined;
 }

@@ -1,6 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, createUnionType } from 'type-graphql';
 import type { BoardView } from '../../engines/types';
+import { GameKindEnum, GameStatusEnum, OutcomeReasonEnum, TimeControlTypeEnum } from './enums';
 
 // GraphQL shapes of the service's views. Payloads stay plain objects (GameView and friends);
 // these classes only describe them, so resolvers return service results unchanged.
@@ -24,7 +25,7 @@ export class GameResult {
   @Field(() => Int, { nullable: true, description: 'The winning seat; null for a draw.' }) winner!:
     number | null;
   @Field(() => String, { nullable: true }) winnerName!: string | null;
-  @Field(() => String, { description: 'Why the game ended: lion-captured, row-empty, resignation, …' })
+  @Field(() => OutcomeReasonEnum, { description: 'Why the game ended.' })
   reason!: string;
   @Field(() => [Int], { nullable: true, description: 'Final score where the game has one (mancala).' })
   score!: number[] | null;
@@ -37,7 +38,10 @@ export class Move {
   @Field(() => Int) seat!: number;
   @Field(() => String) seatName!: string;
   @Field(() => String, { description: 'Server time of the move (ISO 8601).' }) at!: string;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Captures, sowing trace, …' })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'Captures, sowing trace, … (untyped; `detail` has the same facts typed).',
+  })
   details!: Record<string, unknown> | null;
 }
 
@@ -77,7 +81,7 @@ export const Board = createUnionType({
 
 @ObjectType({ description: 'How long players may think. Fields that do not apply to the type are null.' })
 export class TimeControl {
-  @Field(() => String, { description: 'unlimited, realtime or correspondence' }) type!: string;
+  @Field(() => TimeControlTypeEnum) type!: string;
   @Field(() => Int, { nullable: true, description: 'realtime: seconds on each clock at the start.' })
   initialSeconds?: number;
   @Field(() => Int, { nullable: true, description: 'realtime: seconds added after each move.' })
@@ -111,12 +115,12 @@ export class GameClock {
 @ObjectType({ description: 'A game: the same document every read returns and every update pushes.' })
 export class Game {
   @Field(() => ID) id!: string;
-  @Field(() => String, { description: 'congo, russian-draughts, kalah, oware or congkak' }) kind!: string;
+  @Field(() => GameKindEnum) kind!: string;
   @Field(() => String) rulesVersion!: string;
   @Field(() => GraphQLJSONObject, { description: 'Creation options with defaults filled in.' })
   options!: Record<string, unknown>;
   @Field(() => [Seat]) seats!: Seat[];
-  @Field(() => String, { description: 'ongoing or finished' }) status!: string;
+  @Field(() => GameStatusEnum) status!: string;
   @Field(() => GameResult, { nullable: true }) result!: GameResult | null;
   @Field(() => Int) ply!: number;
   @Field(() => Int, { description: 'Bumped by every change; pass it back as expectedVersion.' })
@@ -184,9 +188,13 @@ export class MoveCheck {
   @Field(() => [String]) legalMoves!: string[];
   @Field(() => Int, { nullable: true }) toMove!: number | null;
   @Field(() => String, { nullable: true }) toMoveName!: string | null;
-  @Field(() => String) status!: string;
+  @Field(() => GameStatusEnum) status!: string;
   @Field(() => GameResult, { nullable: true }) result!: GameResult | null;
-  @Field(() => GraphQLJSONObject, { nullable: true }) details!: Record<string, unknown> | null;
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'What the move would do (untyped; `detail` has the same facts typed).',
+  })
+  details!: Record<string, unknown> | null;
 }
 
 /** The description of every `position` input. */
@@ -197,7 +205,10 @@ export const START_POSITION =
 
 @InputType({ description: 'Omitted: unlimited.' })
 export class TimeControlInput {
-  @Field(() => String, { description: 'unlimited, realtime, correspondence' }) type!: string;
+  @Field(() => String, {
+    description: 'unlimited, realtime or correspondence (the values of the TimeControlType enum)',
+  })
+  type!: string;
   @Field(() => Int, { nullable: true, description: 'realtime: 10–10800.' }) initialSeconds?: number | null;
   @Field(() => Int, { nullable: true, description: 'realtime: 0–180 (default 0).' })
   incrementSeconds?: number | null;
@@ -206,7 +217,8 @@ export class TimeControlInput {
 
 @InputType()
 export class CreateGameInput {
-  @Field(() => String) kind!: string;
+  @Field(() => String, { description: 'A GameKind value: kalah, russian-draughts (or russian_draughts), …' })
+  kind!: string;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'e.g. {"seeds": 5}' })
   options?: Record<string, unknown>;
   @Field(() => String, {

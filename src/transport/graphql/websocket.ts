@@ -1,0 +1,279 @@
+import { getOperationAST, GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import type { IncomingMessage, Server } from 'node:http';
+import type { Logger } from 'pino';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Services } from '../../service';
+import { hashToken } from '../../service/auth';
+import { GameError, toGameError } from '../../service/errors';
+import type { TokenWatch } from '../../service/token-streams';
+import { graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
+import { bearerFrom, type GraphQLContext } from './context';
+import { formatGraphQLError } from './errors';
+import { checkDocument, type GraphQLLimits } from './limits';
+
+// graphql-ws on the HTTP server's /graphql. Every message is bounded in size before it is read; every
+// operation passes the same limits as over HTTP (tokens, depth, cost, aliases) and the rate limit;
+// open connections and subscriptions are capped per client IP and per account, on each node.
+
+export interface WebSocketLimits {
+  /** Largest message a client may send, in bytes; a larger one closes the connection (1009). */
+  readonly maxMessageBytes: number;
+  /** Open connections per client IP; the next is closed with 4429 TOO_MANY_CONNECTIONS. */
+  readonly maxConnectionsPerIp: number;
+  /** Open connections per account (or seat token); the next is closed with 4429. */
+  readonly maxConnectionsPerAccount: number;
+  /** Running subscriptions per client IP; the next gets TOO_MANY_SUBSCRIPTIONS. */
+  readonly maxSubscriptionsPerIp: number;
+  /** Running subscriptions per account (or seat token); the next gets TOO_MANY_SUBSCRIPTIONS. */
+  readonly maxSubscriptionsPerAccount: number;
+}
+
+export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
+  maxMessageBytes: 64 * 1024,
+  maxConnectionsPerIp: 50,
+  maxConnectionsPerAccount: 20,
+  maxSubscriptionsPerIp: 500,
+  maxSubscriptionsPerAccount: 200,
+};
+
+/** The close code for a connection over a connection cap (like HTTP 429). */
+export const TOO_MANY_CONNECTIONS_CLOSE_CODE = 4429;
+
+/** Counts per key (an IP, an account) against a maximum. */
+class Counter {
+  private readonly counts = new Map<string, number>();
+  constructor(readonly max: number) {}
+  /** Takes one for `key`; false (nothing taken) when `key` is at the maximum. */
+  take(key: string): boolean {
+    const n = this.counts.get(key) ?? 0;
+    if (n >= this.max) return false;
+    this.counts.set(key, n + 1);
+    return true;
+  }
+  give(key: string): void {
+    const n = (this.counts.get(key) ?? 0) - 1;
+    if (n > 0) this.counts.set(key, n);
+    else this.counts.delete(key);
+  }
+}
+
+/**
+ * What a connection holds: its address, its account key once known, its running subscriptions, and
+ * the watch on its API token (revoking the token closes the connection).
+ */
+interface Holder {
+  readonly ip: string;
+  account?: string;
+  readonly subscriptions: Set<string>;
+  tokenWatch?: TokenWatch;
+}
+
+/**
+ * The close code when the connection's API token is revoked: 4401 (Unauthorized), which
+ * graphql-ws clients take as final and do not retry.
+ */
+export const TOKEN_REVOKED_CLOSE_CODE = 4401;
+
+type Extra = { request: IncomingMessage; socket: WebSocket; holder?: Holder };
+
+export function createWebSocketServer(options: {
+  httpServer: Server;
+  schema: GraphQLSchema;
+  services: Services;
+  limits: GraphQLLimits;
+  rules: readonly ValidationRule[];
+  websocket: WebSocketLimits;
+  gate?: RateGate;
+  logger?: Logger;
+}): { stop: () => Promise<void> } {
+  const { httpServer, schema, services, limits, rules, websocket, gate, logger } = options;
+  // `maxPayload` makes ws refuse a larger frame from its header, before buffering it.
+  const wsServer = new WebSocketServer({
+    server: httpServer,
+    path: '/graphql',
+    maxPayload: websocket.maxMessageBytes,
+  });
+  const connectionsPerIp = new Counter(websocket.maxConnectionsPerIp);
+  const connectionsPerAccount = new Counter(websocket.maxConnectionsPerAccount);
+  const subscriptionsPerIp = new Counter(websocket.maxSubscriptionsPerIp);
+  const subscriptionsPerAccount = new Counter(websocket.maxSubscriptionsPerAccount);
+  const holders = new WeakMap<WebSocket, Holder>();
+
+  // Registered before graphql-ws' own listener: a connection over the IP cap is closed at once.
+  wsServer.on('connection', (socket, request) => {
+    const ip = request.socket.remoteAddress ?? 'unknown';
+    if (!connectionsPerIp.take(ip)) {
+      socket.close(
+        TOO_MANY_CONNECTIONS_CLOSE_CODE,
+        'TOO_MANY_CONNECTIONS: too many connections from this IP',
+      );
+      return;
+    }
+    const holder: Holder = { ip, subscriptions: new Set() };
+    holders.set(socket, holder);
+    socket.once('close', () => {
+      holder.tokenWatch?.release();
+      connectionsPerIp.give(ip);
+      if (holder.account) connectionsPerAccount.give(holder.account);
+      for (const id of holder.subscriptions) release(holder, id);
+    });
+  });
+
+  const release = (holder: Holder, id: string) => {
+    if (!holder.subscriptions.delete(id)) return;
+    subscriptionsPerIp.give(holder.ip);
+    if (holder.account) subscriptionsPerAccount.give(holder.account);
+  };
+
+  const tokenOf = (params: Record<string, unknown> | undefined) =>
+    bearerFrom(params?.authorization ?? params?.Authorization) ?? stringOrUndefined(params?.seatToken);
+
+  /** The key connections and subscriptions are counted under: the account, else the token. */
+  const accountKey = async (token: string): Promise<string> => {
+    if (token.startsWith('bhp_')) {
+      try {
+        return `account:${(await services.accounts.me({ token })).username.toLowerCase()}`;
+      } catch {
+        // An unknown token: its operations will be refused; count it as itself meanwhile.
+      }
+    }
+    return `token:${hashToken(token)}`;
+  };
+
+  const format = (error: GraphQLError) => {
+    const formatted = formatGraphQLError(error.toJSON(), error);
+    if (formatted.extensions?.code === 'INTERNAL') logger?.error({ err: rootError(error) }, 'internal error');
+    return formatted;
+  };
+
+  const cleanup = useServer<Record<string, unknown>, Extra>(
+    {
+      schema,
+      onConnect: async (ctx) => {
+        const holder = holders.get(ctx.extra.socket);
+        if (!holder) return false;
+        const token = tokenOf(ctx.connectionParams);
+        // Watched before anything awaits, so that a revocation cannot slip in between.
+        holder.tokenWatch = services.tokenStreams.watch(token ? { token } : {});
+        holder.tokenWatch.onRevoked(() =>
+          ctx.extra.socket.close(TOKEN_REVOKED_CLOSE_CODE, 'API token revoked'),
+        );
+        if (token) {
+          const key = await accountKey(token);
+          if (!connectionsPerAccount.take(key)) {
+            ctx.extra.socket.close(
+              TOO_MANY_CONNECTIONS_CLOSE_CODE,
+              'TOO_MANY_CONNECTIONS: too many connections for this account',
+            );
+            return false;
+          }
+          holder.account = key;
+        }
+        return true;
+      },
+      context: (ctx): GraphQLContext => {
+        const token = tokenOf(ctx.connectionParams);
+        return { services, ...(token ? { bearerToken: token } : {}) };
+      },
+      // graphql-ws would parse with no limits: parse, validate and count every operation here.
+      onSubscribe: async (ctx, id, payload) => {
+        const holder = holders.get(ctx.extra.socket);
+        const checked = checkDocument(schema, payload.query, limits, rules);
+        if ('errors' in checked) return checked.errors;
+        const operation = getOperationAST(checked.document, payload.operationName);
+        if (gate) {
+          try {
+            const decision = await gate.check(
+              tokenOf(ctx.connectionParams),
+              ctx.extra.request.socket.remoteAddress ?? 'unknown',
+              graphQLOperationCount(operation, checked.document),
+            );
+            if (!decision.allowed) return [asGraphQLError(rateLimitedError(decision))];
+          } catch (error) {
+            return [asGraphQLError(toGameError(error))];
+          }
+        }
+        if (holder && operation?.operation === 'subscription') {
+          const refusal = hold(holder, id);
+          if (refusal) return [asGraphQLError(refusal)];
+        }
+        return {
+          schema,
+          document: checked.document,
+          ...(payload.operationName ? { operationName: payload.operationName } : {}),
+          ...(payload.variables ? { variableValues: payload.variables } : {}),
+        };
+      },
+      onComplete: (ctx, id) => {
+        const holder = holders.get(ctx.extra.socket);
+        if (holder) release(holder, id);
+      },
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map(format) } : undefined,
+      onError: (ctx, id, _payload, errors) => {
+        const holder = holders.get(ctx.extra.socket);
+        if (holder) release(holder, id);
+        return errors.map(format);
+      },
+    },
+    wsServer,
+  );
+
+  // ws closes a socket whose frame breaks the protocol or the size limit (1009) by itself; graphql-ws'
+  // own handler would console.error it as an internal error. It is the client's mistake: log a warning.
+  wsServer.on('connection', (socket) => {
+    socket.removeAllListeners('error');
+    socket.on('error', (error) => logger?.warn({ err: error }, 'WebSocket closed on a protocol error'));
+  });
+
+  /** Takes a subscription slot for `holder`; the refusal when a cap is reached. */
+  function hold(holder: Holder, id: string): GameError | undefined {
+    if (!subscriptionsPerIp.take(holder.ip)) {
+      return tooManySubscriptions('ip', websocket.maxSubscriptionsPerIp);
+    }
+    if (holder.account && !subscriptionsPerAccount.take(holder.account)) {
+      subscriptionsPerIp.give(holder.ip);
+      return tooManySubscriptions('account', websocket.maxSubscriptionsPerAccount);
+    }
+    holder.subscriptions.add(id);
+    return undefined;
+  }
+
+  let stopped: Promise<void> | undefined;
+  return {
+    // Apollo's drain and the app's stop both call this: close once.
+    stop: () =>
+      (stopped ??= (async () => {
+        await cleanup.dispose();
+        await new Promise<void>((resolve) => wsServer.close(() => resolve()));
+      })()),
+  };
+}
+
+function tooManySubscriptions(scope: 'ip' | 'account', max: number): GameError {
+  return new GameError(
+    'TOO_MANY_SUBSCRIPTIONS',
+    `Too many subscriptions for this ${scope === 'ip' ? 'IP' : 'account'} (at most ${max}); end one first`,
+    { scope, max },
+  );
+}
+
+/** A GameError as a GraphQL error with its code, for refusals made outside resolvers. */
+export function asGraphQLError(error: GameError): GraphQLError {
+  return new GraphQLError(error.message, {
+    originalError: error,
+    extensions: { ...error.details, code: error.code },
+  });
+}
+
+/** The innermost original error (what a resolver threw), for the log. */
+export function rootError(error: unknown): unknown {
+  let current = error;
+  while (current instanceof GraphQLError && current.originalError) current = current.originalError;
+  return current;
+}
+
+function stringOrUndefined(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
