@@ -6,6 +6,7 @@ import { ClockService } from './clocks';
 import { FeedService } from './feed';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
+import { DEFAULT_QUOTAS, type Quotas } from './quotas';
 import { WebhookService, type WebhookOptions } from './webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
@@ -23,6 +24,10 @@ export interface Services {
 
 export interface ServiceOptions {
   readonly webhooks?: WebhookOptions;
+  /** Per-account and per-address quotas (default: DEFAULT_QUOTAS). */
+  readonly quotas?: Quotas;
+  /** Told of failures nobody waits for (a token's last-use write). */
+  readonly onBackgroundError?: (error: unknown) => void;
 }
 
 export function createServices(
@@ -30,13 +35,14 @@ export function createServices(
   now: () => Date = () => new Date(),
   options: ServiceOptions = {},
 ): Services {
-  const auth = new Authenticator(storage.accounts);
-  const games = new GameService(storage, auth, now);
+  const auth = new Authenticator(storage.accounts, now, options.onBackgroundError);
+  const quotas = options.quotas ?? DEFAULT_QUOTAS;
+  const games = new GameService(storage, auth, now, quotas);
   return {
     games,
     lists: new GameListService(storage, auth, games),
-    accounts: new AccountService(storage, auth, now),
-    challenges: new ChallengeService(storage, auth, games, now),
+    accounts: new AccountService(storage, auth, now, quotas),
+    challenges: new ChallengeService(storage, auth, games, now, quotas),
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),

@@ -1,5 +1,12 @@
 import type Redis from 'ioredis';
-import type { ChallengeStore, ChallengeUpdateResult, Notice, StoredChallenge, StoredGame } from '../store';
+import type {
+  ChallengeStore,
+  ChallengeUpdateResult,
+  GameLimit,
+  Notice,
+  StoredChallenge,
+  StoredGame,
+} from '../store';
 import { msOf, noticesArgument, gameIndexes, clockIndexArgument, involved, wholeNumber } from './arguments';
 import { scripted, type ScriptedRedis } from './client';
 
@@ -48,7 +55,7 @@ export class RedisChallengeStore implements ChallengeStore {
   async updateChallenge(
     next: StoredChallenge,
     expectedVersion: number,
-    effects: { notices: readonly Notice[]; game?: StoredGame },
+    effects: { notices: readonly Notice[]; game?: StoredGame; limits?: readonly GameLimit[] },
   ): Promise<ChallengeUpdateResult> {
     const { game } = effects;
     const result = await this.redis.boardhostUpdateChallenge(
@@ -66,9 +73,11 @@ export class RedisChallengeStore implements ChallengeStore {
       game?.version ?? 0,
       game ? gameIndexes(game) : '[]',
       game ? clockIndexArgument(game) : '',
+      JSON.stringify(effects.limits ?? []),
     );
     if (result === 'game-exists') throw new Error(`game ${game?.id} exists`);
-    return result;
+    if (result.startsWith('too-many-games:')) return { tooManyGames: result.slice('too-many-games:'.length) };
+    return result as Exclude<ChallengeUpdateResult, object>;
   }
 
   async listOpen(account: string): Promise<StoredChallenge[]> {

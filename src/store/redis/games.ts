@@ -4,6 +4,8 @@ import {
   type GameEventBus,
   type GameFilter,
   type GamePage,
+  type CreateResult,
+  type GameLimit,
   type GameStore,
   type IdempotencyRecord,
   type Notice,
@@ -36,7 +38,11 @@ export class RedisGameStore implements GameStore {
     return `${this.prefix}updates:{${id}}`;
   }
 
-  async create(game: StoredGame, notices: readonly Notice[] = []): Promise<void> {
+  async create(
+    game: StoredGame,
+    notices: readonly Notice[] = [],
+    limits: readonly GameLimit[] = [],
+  ): Promise<CreateResult> {
     const created = await this.redis.boardhostCreate(
       this.gameKey(game.id),
       this.prefix,
@@ -46,8 +52,15 @@ export class RedisGameStore implements GameStore {
       gameIndexes(game),
       noticesArgument(notices),
       clockIndexArgument(game),
+      JSON.stringify(limits),
     );
+    if (typeof created === 'string') return { status: 'too-many-games', account: created };
     if (created !== 1) throw new Error(`game ${game.id} exists`);
+    return { status: 'created' };
+  }
+
+  async countOngoing(account: string): Promise<number> {
+    return this.redis.scard(`${this.prefix}games:ongoing:${account}`);
   }
 
   async get(id: string): Promise<StoredGame | undefined> {

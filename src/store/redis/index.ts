@@ -7,6 +7,7 @@ import { ChannelFanout, connectRedis } from './client';
 import { RedisClockStore } from './clocks';
 import { RedisEventFeed } from './feed';
 import { RedisEventBus, RedisGameStore } from './games';
+import { RedisIdempotencyStore } from './idempotency';
 import { RedisSeekStore } from './seeks';
 import { RedisWebhookStore } from './webhooks';
 
@@ -16,6 +17,7 @@ export { ChannelFanout, connectRedis, redisClientOptions } from './client';
 export { RedisClockStore } from './clocks';
 export { RedisEventFeed } from './feed';
 export { RedisEventBus, RedisGameStore } from './games';
+export { RedisIdempotencyStore } from './idempotency';
 export { RedisSeekStore } from './seeks';
 export { RedisWebhookStore } from './webhooks';
 
@@ -29,10 +31,14 @@ export { RedisWebhookStore } from './webhooks';
 // Listing indexes (sorted sets, score = creation sequence from the counter p games:seq):
 // p games:all, p games:kind:<kind>, p games:status:<status>, p games:account:<a> (one per seat
 // account). The script that creates a game writes them; the update script moves the status entry.
+//   p games:ongoing:<a>     set of a's ongoing game ids (index_clock keeps it; game limits count it)
 // list() still re-checks each document.
 //   p account:<a>           JSON StoredAccount
 //   p token:<hash>          JSON StoredToken (revoked ones stay, so callers can say "revoked")
 //   p tokens:<a>            sorted set of token hashes, score = createdAt ms (oldest first)
+//   p tokenused:<hash>      ISO time the token last authenticated a request (at most once a minute)
+//   p idemcreate:<key>      hash: state (pending/done), fingerprint, response: a create's idempotency
+//                           record (key = sha256 of scope and Idempotency-Key; response sealed)
 //   p challenge:<c>         hash: doc (JSON), version
 //   p challenges:open:<a>   sorted set of open challenge ids involving a, score = createdAt ms
 //   p challenges:expiry     sorted set of open challenge ids, score = expiresAt ms
@@ -67,6 +73,7 @@ export function redisStorage(data: Redis, subscriber: Redis, prefix: string): St
     seeks: new RedisSeekStore(data, prefix),
     feed: new RedisEventFeed(data, prefix, fanout),
     webhooks: new RedisWebhookStore(data, prefix),
+    idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
   };
 }

@@ -14,7 +14,13 @@ import {
 } from 'type-graphql';
 import type { GameView } from '../../service/game-view';
 import type { WriteOptions } from '../../service/games';
-import { credentialOf, withoutNulls, type GraphQLContext } from './context';
+import {
+  credentialOf,
+  IDEMPOTENCY_KEY_DESCRIPTION,
+  keyOf,
+  withoutNulls,
+  type GraphQLContext,
+} from './context';
 import { CreatedGame, CreateGameInput, Game, GamePage, MoveCheck } from './types';
 import { watchGame } from './watch';
 
@@ -88,13 +94,21 @@ export class GameResolver {
   }
 
   @Mutation(() => CreatedGame, { description: 'Create a game; the answer holds each seat’s secret token.' })
-  createGame(@Arg('input', () => CreateGameInput) input: CreateGameInput, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.games.createGame({
-      kind: input.kind,
-      ...(input.options ? { options: input.options } : {}),
-      ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
-      ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),
-    });
+  createGame(
+    @Arg('input', () => CreateGameInput) input: CreateGameInput,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
+  ) {
+    return ctx.services.games.createGame(
+      {
+        kind: input.kind,
+        ...(input.options ? { options: input.options } : {}),
+        ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
+        ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),
+      },
+      { ...keyOf(idempotencyKey), ...(ctx.ip ? { ip: ctx.ip } : {}) },
+    );
   }
 
   @Mutation(() => Game, {

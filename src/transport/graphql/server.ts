@@ -93,7 +93,8 @@ export async function createGraphQL(options: {
       schema,
       context: (ctx): GraphQLContext => {
         const token = tokenOf(ctx.connectionParams ?? {});
-        return { services, ...(token ? { bearerToken: token } : {}) };
+        const ip = ctx.extra.request.socket.remoteAddress;
+        return { services, ...(token ? { bearerToken: token } : {}), ...(ip ? { ip } : {}) };
       },
       // graphql-ws bypasses Apollo's validation rules and the HTTP rate limit: apply both here.
       onSubscribe: async (ctx, _id, payload) => {
@@ -145,7 +146,7 @@ export async function createGraphQL(options: {
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }) => {
       const token = bearerFrom(req.headers.authorization);
-      return { services, ...(token ? { bearerToken: token } : {}) };
+      return { services, ...(token ? { bearerToken: token } : {}), ...(req.ip ? { ip: req.ip } : {}) };
     },
   });
   return {

@@ -4,7 +4,16 @@ import { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
 import type { Services } from '../../service';
 import type { WriteOptions } from '../../service/games';
-import { credentialOf, json, parse, problems, seatSecurity, type RestRoute } from './route';
+import {
+  credentialOf,
+  idempotencyHeader,
+  idempotencyKeyOf,
+  json,
+  parse,
+  problems,
+  seatSecurity,
+  type RestRoute,
+} from './route';
 import * as S from './schemas';
 import { streamGame, type OpenStreams } from './stream';
 
@@ -96,13 +105,24 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         method: 'post',
         path: '/games',
         summary: 'Create a game',
-        description: 'Returns the game and one secret token per seat (shown only here).',
-        request: { body: { content: { 'application/json': { schema: S.CreateGameBody } } } },
-        responses: { 201: json(S.CreatedGame, 'The new game and its seat tokens'), ...problems(400, 503) },
+        description:
+          'Returns the game and one secret token per seat (shown only here). Counts against the client ' +
+          'address’s daily games quota (429 QUOTA_EXCEEDED). Idempotency-Key retries are scoped to the address.',
+        request: {
+          headers: idempotencyHeader,
+          body: { content: { 'application/json': { schema: S.CreateGameBody } } },
+        },
+        responses: {
+          201: json(S.CreatedGame, 'The new game and its seat tokens'),
+          ...problems(400, 409, 422, 429, 503),
+        },
       },
       handle: async (req, res) => {
         const body = parse(S.CreateGameBody, req.body, 'body');
-        const created = await service.createGame(body);
+        const created = await service.createGame(body, {
+          ...idempotencyKeyOf(req),
+          ...(req.ip ? { ip: req.ip } : {}),
+        });
         res.status(201).setHeader('Location', `/api/v1/games/${created.game.id}`).json(created);
       },
     },
