@@ -2,11 +2,19 @@ import 'reflect-metadata';
 import express, { type Express } from 'express';
 import { createServer, type Server } from 'node:http';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
+import {
+  applyHttpLimits,
+  corsMiddleware,
+  DEFAULT_HTTP_LIMITS,
+  requestLogger,
+  securityHeaders,
+  type HttpLimits,
+} from './edge';
 import { GameError } from './service/errors';
 import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
+import type { Quotas } from './service/quotas';
 import type { WebhookOptions } from './service/webhooks';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
@@ -34,6 +42,21 @@ export interface AppOptions {
    * due endpoints (default 1000; 0 = this node delivers only when `deliverWebhooks` is called).
    */
   readonly webhooks?: WebhookOptions & { readonly intervalMs?: number };
+  /**
+   * Express `trust proxy` (TRUST_PROXY): which X-Forwarded-For hops decide the client address that
+   * rate limits and quotas count. Default false: the socket's peer.
+   */
+  readonly trustProxy?: boolean | number | string;
+  /** Origins a browser may call from (CORS_ORIGINS; `*` any). Default: none. */
+  readonly corsOrigins?: readonly string[];
+  /** Server timeouts and connection cap (default DEFAULT_HTTP_LIMITS). */
+  readonly http?: HttpLimits;
+  /** /readyz stays ready through store failures shorter than this (default 5000; see operations.ts). */
+  readonly readyGraceMs?: number;
+  /** Set: /metrics needs this bearer token. */
+  readonly metricsToken?: string;
+  /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */
+  readonly quotas?: Quotas;
 }
 
 export interface App {
@@ -54,27 +77,31 @@ export async function createApp(options: AppOptions): Promise<App> {
   const { storage, logger } = options;
   const services = createServices(storage, options.now, {
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
+    ...(options.quotas ? { quotas: options.quotas } : {}),
+    onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),
   });
   const service = services.games;
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', false);
-  const server = createServer(app);
+  app.set('trust proxy', options.trustProxy ?? false);
+  const limits = options.http ?? DEFAULT_HTTP_LIMITS;
+  // Timeouts are enforced by a periodic check (Node's default: every 30 s): check often enough.
+  const server = createServer({ connectionsCheckingInterval: Math.min(5000, limits.headersTimeoutMs) }, app);
+  applyHttpLimits(server, limits);
   const metrics = createMetrics();
 
   // Request logging costs ~5% of a move even when every line is dropped: skip it when silent.
-  if (logger && logger.level !== 'silent') {
-    app.use(
-      pinoHttp({
-        logger,
-        autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
-        redact: ['req.headers.authorization', 'req.headers.cookie'],
-      }),
-    );
-  }
+  if (logger && logger.level !== 'silent') app.use(requestLogger(logger));
+  const corsOrigins = options.corsOrigins ?? [];
+  app.use(securityHeaders(corsOrigins.length > 0));
+  const allowCors = corsMiddleware(corsOrigins);
+  if (allowCors) app.use(allowCors);
   app.use(metrics.middleware);
   app.use(express.json({ limit: '64kb' }));
-  mountOperations(app, storage, metrics.registry);
+  mountOperations(app, storage, metrics.registry, {
+    readyGraceMs: options.readyGraceMs ?? 5000,
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+  });
 
   const streams = new Set<() => void>();
   const routes = restRoutes(services, streams);

@@ -1,3 +1,4 @@
+import { isIPv6 } from 'node:net';
 import type { GameLimit, RateLimiter, Storage, StoredAccount } from '../store/store';
 import { GameError } from './errors';
 
@@ -40,7 +41,7 @@ export class DailyQuota {
   /** Counts one creation by `ip`; QUOTA_EXCEEDED past the limit. No address (a direct service call): no count. */
   async consume(ip: string | undefined): Promise<void> {
     if (ip === undefined) return;
-    const verdict = await this.limiter.consume(ip);
+    const verdict = await this.limiter.consume(addressBucket(ip));
     if (verdict.allowed) return;
     const retryAfterSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
     throw new GameError(
@@ -70,4 +71,26 @@ export function tooManyGames(account: StoredAccount, quotas: Quotas): GameError 
 function maxGamesOf(account: StoredAccount, quotas: Quotas): number {
   const bot = account.kind === 'bot' && account.bot ? account.bot.maxGames : Infinity;
   return Math.min(bot, quotas.ongoingGamesPerAccount);
+}
+
+/**
+ * The bucket an address counts in: an IPv4 address itself (also IPv4-mapped IPv6), an IPv6
+ * address's /64 (one customer usually holds a whole /64, so per-address buckets would not limit it).
+ */
+export function addressBucket(ip: string): string {
+  const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(ip);
+  if (mapped) return mapped[1] as string;
+  if (!isIPv6(ip.split('%')[0] ?? '')) return ip;
+  const [head = '', tail = ''] = (ip.split('%')[0] ?? '').toLowerCase().split('::');
+  const left = head ? head.split(':') : [];
+  const right = ip.includes('::') && tail ? tail.split(':') : [];
+  // An embedded IPv4 tail (::1.2.3.4) counts as two groups; only the first four groups matter here.
+  const width = (groups: string[]) => groups.reduce((n, g) => n + (g.includes('.') ? 2 : 1), 0);
+  const groups = ip.includes('::')
+    ? [...left, ...Array<string>(Math.max(0, 8 - width(left) - width(right))).fill('0'), ...right]
+    : left;
+  return `${groups
+    .slice(0, 4)
+    .map((g) => (g.includes('.') ? g : g.replace(/^0+(?=.)/, '')))
+    .join(':')}::/64`;
 }

@@ -23,6 +23,10 @@ export interface StartOptions {
   readonly now?: () => Date;
   /** Webhook options (default: private targets allowed, no delivery interval: tests call deliverWebhooks). */
   readonly webhooks?: AppOptions['webhooks'];
+  /** Any other app option (edge settings, quotas, logger…), passed as is. */
+  readonly app?: Partial<AppOptions>;
+  /** Start on this storage instead of a new one (e.g. a test's own Redis server). */
+  readonly storage?: Storage;
 }
 
 /** Starts apps; `stopAll` stops them and deletes their Redis keys. */
@@ -40,7 +44,9 @@ export function appHarness() {
         typeof prefixOrOptions === 'object' ? prefixOrOptions : { prefix: prefixOrOptions, graphql };
       const now = options.now;
       let storage: Storage;
-      if (store === 'redis') {
+      if (options.storage) {
+        storage = options.storage;
+      } else if (store === 'redis') {
         const p = options.prefix ?? uniquePrefix('api');
         if (!prefixes.includes(p)) prefixes.push(p);
         storage = await createRedisStorage(REDIS_URL, p);
@@ -49,13 +55,22 @@ export function appHarness() {
       }
       // Limits far above what a test sends (test/api/rate-limit.test.ts sets its own); no sweeper.
       const rateLimits = { perToken: 1_000_000, perIp: 1_000_000, windowSeconds: 60 };
+      // Quotas far above what a test makes too (tests of quotas set their own).
+      const quotas = {
+        ongoingGamesPerAccount: 1_000_000,
+        tokensPerAccount: 1_000_000,
+        accountsPerIpPerDay: 1_000_000,
+        gamesPerIpPerDay: 1_000_000,
+      };
       const app = await createApp({
         storage,
         graphql: options.graphql ?? graphql,
         rateLimits,
+        quotas,
         sweepIntervalMs: 0,
         webhooks: { allowPrivate: true, intervalMs: 0, ...options.webhooks },
         ...(now ? { now } : {}),
+        ...options.app,
       });
       const port = await app.listen(0, '127.0.0.1');
       const run = { app, url: `http://127.0.0.1:${port}`, storage };
