@@ -55,9 +55,11 @@ describe.each<StoreKind>(['redis', 'memory'])('creates with Idempotency-Key on t
   });
 
   it('makes one challenge of a retried create, per account, on both transports', async () => {
-    const [alice, bob, carol] = await Promise.all(
-      ['ali', 'bob', 'car'].map((l) => signUp(run.app, l, 'human')),
-    );
+    const [alice, bob, carol] = await Promise.all([
+      signUp(run.app, 'ali', 'human'),
+      signUp(run.app, 'bob', 'human'),
+      signUp(run.app, 'car', 'human'),
+    ]);
     const k = key();
     const body = { to: bob.username, kind: 'kalah', starts: 'challenger' };
     const first = await request(run.url)
@@ -93,7 +95,7 @@ describe.each<StoreKind>(['redis', 'memory'])('creates with Idempotency-Key on t
   });
 
   it('answers a retried seek as the first time and leaves no second seek', async () => {
-    const [ann, ben] = await Promise.all(['ann', 'ben'].map((l) => signUp(run.app, l, 'human')));
+    const [ann, ben] = await Promise.all([signUp(run.app, 'ann', 'human'), signUp(run.app, 'ben', 'human')]);
     const body = { kind: 'oware', options: { seeds: 5 } };
     const k = key();
     const waiting = await request(run.url)
@@ -178,7 +180,10 @@ describe('racing retries on Redis', () => {
   });
 
   it('makes one object of the same create fired 10 times at once (seek, challenge, game)', async () => {
-    const [ann, ben] = await Promise.all(['rann', 'rben'].map((l) => signUp(run.app, l, 'human')));
+    const [ann, ben] = await Promise.all([
+      signUp(run.app, 'rann', 'human'),
+      signUp(run.app, 'rben', 'human'),
+    ]);
     const seekKey = key();
     const seeks = await Promise.all(
       Array.from({ length: 10 }, () =>

@@ -82,7 +82,11 @@ describe('maxGames when 20 challenges are accepted at once, on Redis', () => {
 describe.each<StoreKind>(['redis', 'memory'])('quotas on the %s store', (store) => {
   it('caps every account’s ongoing games (challenges and seeks) with TOO_MANY_GAMES', async () => {
     const run = await harness.start(store, { app: { quotas: quotas({ ongoingGamesPerAccount: 1 }) } });
-    const [ann, ben, cid] = await Promise.all(['qa', 'qb', 'qc'].map((l) => signUp(run.app, l, 'human')));
+    const [ann, ben, cid] = await Promise.all([
+      signUp(run.app, 'qa', 'human'),
+      signUp(run.app, 'qb', 'human'),
+      signUp(run.app, 'qc', 'human'),
+    ]);
     const first = await challenge(run, ann, ben);
     await request(run.url).post(`/api/v1/challenges/${first}/accept`).set(ben.auth).expect(200);
     const second = await challenge(run, cid, ben);
