@@ -1,6 +1,7 @@
 // `npm start` builds only when the build is not current: when a file under src/, a tsconfig, or
 // package-lock.json changed (newer, added or removed) since the last build this script made.
-// Prints "build: current" or "build: rebuilt". `--root <dir>` builds another checkout (tests).
+// Prints "build: current" or "build: rebuilt". `--root <dir>` builds another checkout (tests);
+// `--check` only says "build: current" or "build: stale" (exit 0 either way).
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -39,6 +40,8 @@ const built =
   existsSync(stamp) && existsSync(join(root, 'dist', 'main.js')) ? readFileSync(stamp, 'utf8') : '';
 if (built === now) {
   console.log('build: current');
+} else if (args.includes('--check')) {
+  console.log('build: stale');
 } else {
   const tsc = createRequire(join(import.meta.dirname, 'package.json')).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });

@@ -38,12 +38,15 @@ export function buildOpenApiDocument(
       tags: route.spec.tags ?? ['games'],
     });
   }
-  for (const path of ['/healthz', '/readyz']) {
+  for (const path of ['/livez', '/healthz', '/readyz']) {
     registry.registerPath({
       method: 'get',
       path,
       tags: ['operations'],
-      summary: path === '/healthz' ? 'The process is up' : 'The store answers (503 when it does not)',
+      summary:
+        path === '/readyz'
+          ? 'The store answers (503 once it has failed for longer than READY_GRACE_SECONDS): for load balancers'
+          : `The process is up: for container health checks${path === '/healthz' ? ' (an alias of /livez)' : ''}`,
       responses: {
         200: { description: 'OK', content: { 'application/json': { schema: S.Health } } },
         ...(path === '/readyz'
@@ -57,8 +60,13 @@ export function buildOpenApiDocument(
     path: '/metrics',
     tags: ['operations'],
     summary: 'Prometheus metrics',
+    description: 'With METRICS_TOKEN set, needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).',
     responses: {
       200: { description: 'Prometheus text format', content: { 'text/plain': { schema: z.string() } } },
+      401: {
+        description: 'Missing or wrong metrics token',
+        content: { 'application/problem+json': { schema: S.Problem } },
+      },
     },
   });
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
