@@ -9,6 +9,7 @@ export interface ScriptedRedis extends Redis {
   boardhostCreate(...args: Arg[]): Promise<number | string>;
   boardhostUpdate(...args: Arg[]): Promise<[string, string?]>;
   boardhostClaimDue(...args: Arg[]): Promise<string[]>;
+  boardhostIndexOngoing(...args: Arg[]): Promise<number>;
   boardhostMarkReminded(...args: Arg[]): Promise<number>;
   boardhostSaveVacation(...args: Arg[]): Promise<number>;
   boardhostCreateAccount(...args: Arg[]): Promise<number>;

@@ -63,6 +63,32 @@ export class RedisGameStore implements GameStore {
     return this.redis.scard(`${this.prefix}games:ongoing:${account}`);
   }
 
+  /**
+   * One-off migration: indexes every ongoing game in its accounts' games:ongoing sets (which the
+   * game scripts keep from then on). Safe to run while serving, and again. Resolves with the count.
+   */
+  async backfillOngoing(batch = 500): Promise<number> {
+    let indexed = 0;
+    let max = '+inf';
+    for (;;) {
+      const page = await this.redis.zrevrangebyscore(
+        `${this.prefix}games:status:ongoing`,
+        max,
+        '-inf',
+        'WITHSCORES',
+        'LIMIT',
+        0,
+        batch,
+      );
+      const ids = page.filter((_, i) => i % 2 === 0);
+      for (const id of ids) {
+        indexed += await this.redis.boardhostIndexOngoing(this.gameKey(id), this.prefix, id);
+      }
+      if (ids.length < batch) return indexed;
+      max = `(${page[page.length - 1]}`;
+    }
+  }
+
   async get(id: string): Promise<StoredGame | undefined> {
     const doc = await this.redis.hget(this.gameKey(id), 'doc');
     return doc ? (JSON.parse(doc) as StoredGame) : undefined;

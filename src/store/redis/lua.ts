@@ -163,6 +163,21 @@ return {'updated'}
 `;
 
 /**
+ * Backfill: put one game in its seat accounts' games:ongoing sets if its document says it is
+ * ongoing (for games written before the sets existed). KEYS[1] game; ARGV: prefix, id.
+ */
+const INDEX_ONGOING_SCRIPT = `
+local doc = redis.call('HGET', KEYS[1], 'doc')
+if not doc then return 0 end
+local g = cjson.decode(doc)
+if g.status ~= 'ongoing' then return 0 end
+for _, seat in ipairs(g.seats) do
+  if type(seat.account) == 'string' then redis.call('SADD', ARGV[1] .. 'games:ongoing:' .. seat.account, ARGV[2]) end
+end
+return 1
+`;
+
+/**
  * Due entries of a sorted set, earliest first, each leased (re-scored) until ARGV[3].
  * KEYS[1] the set; ARGV: now ms, limit, lease end ms.
  */
@@ -367,6 +382,7 @@ export const SCRIPTS = {
   boardhostCreate: { numberOfKeys: 1, lua: CREATE_SCRIPT },
   boardhostUpdate: { numberOfKeys: 2, lua: UPDATE_SCRIPT },
   boardhostClaimDue: { numberOfKeys: 1, lua: CLAIM_DUE_SCRIPT },
+  boardhostIndexOngoing: { numberOfKeys: 1, lua: INDEX_ONGOING_SCRIPT },
   boardhostMarkReminded: { numberOfKeys: 2, lua: MARK_REMINDED_SCRIPT },
   boardhostSaveVacation: { numberOfKeys: 1, lua: SAVE_VACATION_SCRIPT },
   boardhostCreateAccount: { numberOfKeys: 3, lua: CREATE_ACCOUNT_SCRIPT },

@@ -254,11 +254,9 @@ export const Problem = z
 
 export const Health = z
   .object({
-    status: z
-      .string()
-      .openapi({
-        description: 'ok (/livez); ready, degraded (failing within the grace window) or unavailable',
-      }),
+    status: z.string().openapi({
+      description: 'ok (/livez); ready, degraded (failing within the grace window) or unavailable',
+    }),
     store: z.string().optional(),
     failingForMs: z
       .number()
