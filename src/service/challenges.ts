@@ -214,7 +214,8 @@ export class ChallengeService {
         });
         const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
         const view = this.games.view(game);
-        const seated = pair.flatMap((id) => players.get(id) ?? []);
+        // An acceptor that joined after the peek is unknown here: the quota still holds for it.
+        const seated = pair.map((id) => players.get(id) ?? unknownAccount(id));
         return {
           next,
           game,
@@ -223,7 +224,7 @@ export class ChallengeService {
         };
       },
       (c) => c.status === 'accepted' && c.accepted.includes(account.id),
-      (id) => tooManyGames(players.get(id) ?? account, this.quotas),
+      (id) => tooManyGames(players.get(id) ?? unknownAccount(id), this.quotas),
     );
   }
 
@@ -479,6 +480,11 @@ export class ChallengeService {
     if ((await this.storage.games.countOngoing(bot.id)) >= policy.maxGames) return 'tooManyGames';
     return null;
   }
+}
+
+/** An account known only by id: no bot declaration, so only the quota limits it. */
+function unknownAccount(id: string): StoredAccount {
+  return { id, username: id, kind: 'human', bot: null, createdAt: '' };
 }
 
 function closed(c: StoredChallenge): GameError {

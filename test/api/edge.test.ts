@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
+import WebSocket from 'ws';
 import { addressBucket } from '../../src/service/quotas';
 import { redactUrl } from '../../src/edge';
 import { signUp } from '../support/accounts';
@@ -117,6 +118,22 @@ describe('CORS', () => {
       .expect(200);
     expect(graphql.body.data.kinds).toContain('kalah');
     expect(graphql.headers['access-control-allow-origin']).toBe(allowed);
+  });
+});
+
+describe('GraphQL over WebSocket from another origin', () => {
+  it('accepts the connection (tokens travel in connection_init, not cookies)', async () => {
+    const { url } = await harness.start('memory', { app: { corsOrigins: ['https://app.example.com'] } });
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', {
+      origin: 'https://app.example.com',
+    });
+    const ack = await new Promise<string>((resolve, reject) => {
+      socket.once('error', reject);
+      socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+      socket.once('message', (data) => resolve(String(data)));
+    });
+    expect(JSON.parse(ack)).toEqual({ type: 'connection_ack' });
+    socket.close();
   });
 });
 
