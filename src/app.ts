@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import express, { type Express } from 'express';
 import { createServer, type Server } from 'node:http';
+import proxyaddr from 'proxy-addr';
 import type { Logger } from 'pino';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import {
@@ -133,6 +134,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     httpServer: server,
     services,
     gate,
+    // WebSocket upgrades bypass express: resolve their client address with the same trust.
+    clientIp: (request) =>
+      proxyaddr(request, app.get('trust proxy fn') as (addr: string, i: number) => boolean),
     limits: options.graphql ?? { maxDepth: 10, maxCost: 1000 },
   });
   app.use('/graphql', rateLimitMiddleware(gate, sendGraphQLError), graphql.middleware);

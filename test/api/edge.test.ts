@@ -56,6 +56,50 @@ describe('TRUST_PROXY', () => {
   });
 });
 
+describe('TRUST_PROXY over WebSocket', () => {
+  /** Runs one GraphQL operation over graphql-ws from a socket with these upgrade headers. */
+  async function overWs(url: string, headers: Record<string, string>, query: string): Promise<any> {
+    const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws', {
+      headers,
+    });
+    try {
+      return await new Promise((resolve, reject) => {
+        socket.once('error', reject);
+        socket.once('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+        socket.on('message', (data) => {
+          const message = JSON.parse(String(data));
+          if (message.type === 'connection_ack') {
+            socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query } }));
+          } else if (message.type === 'next') {
+            resolve(message.payload);
+          } else if (message.type === 'error') {
+            reject(new Error(JSON.stringify(message.payload)));
+          }
+        });
+      });
+    } finally {
+      socket.close();
+    }
+  }
+
+  it('gives WebSocket operations the forwarded client address (idempotency scope)', async () => {
+    const { url } = await harness.start('memory', { app: { trustProxy: 'loopback' } });
+    const create =
+      'mutation { createGame(input: { kind: "kalah" }, idempotencyKey: "ws-1") { game { id } } }';
+    const a1 = await overWs(url, { 'X-Forwarded-For': '203.0.113.5' }, create);
+    const a2 = await overWs(url, { 'X-Forwarded-For': '203.0.113.5' }, create);
+    const b = await overWs(url, { 'X-Forwarded-For': '203.0.113.6' }, create);
+    expect(a1.errors).toBeUndefined();
+    expect(a2.data.createGame.game.id).toBe(a1.data.createGame.game.id);
+    expect(b.data.createGame.game.id).not.toBe(a1.data.createGame.game.id);
+    // Untrusted: the header is ignored, so both share the proxy's address and the key.
+    const plain = await harness.start('memory');
+    const c1 = await overWs(plain.url, { 'X-Forwarded-For': '203.0.113.5' }, create);
+    const c2 = await overWs(plain.url, { 'X-Forwarded-For': '203.0.113.6' }, create);
+    expect(c2.data.createGame.game.id).toBe(c1.data.createGame.game.id);
+  });
+});
+
 describe('CORS', () => {
   const allowed = 'https://app.example.com';
   const denied = 'https://evil.example.net';

@@ -75,8 +75,11 @@ export async function createGraphQL(options: {
   limits: GraphQLLimits;
   /** Counts each WebSocket subscription like an HTTP request. */
   gate?: RateGate;
+  /** The client address of a WebSocket upgrade (as `TRUST_PROXY` resolves it; default: the socket's peer). */
+  clientIp?: (request: IncomingMessage) => string | undefined;
 }): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
   const { httpServer, services, limits, gate } = options;
+  const clientIp = options.clientIp ?? ((request: IncomingMessage) => request.socket.remoteAddress);
   const schema = await buildGameSchema();
   const armor = new ApolloArmor({
     maxDepth: { n: limits.maxDepth, ignoreIntrospection: false },
@@ -93,7 +96,7 @@ export async function createGraphQL(options: {
       schema,
       context: (ctx): GraphQLContext => {
         const token = tokenOf(ctx.connectionParams ?? {});
-        const ip = ctx.extra.request.socket.remoteAddress;
+        const ip = clientIp(ctx.extra.request);
         return { services, ...(token ? { bearerToken: token } : {}), ...(ip ? { ip } : {}) };
       },
       // graphql-ws bypasses Apollo's validation rules and the HTTP rate limit: apply both here.
@@ -102,7 +105,7 @@ export async function createGraphQL(options: {
           try {
             const decision = await gate.check(
               tokenOf(ctx.connectionParams ?? {}),
-              ctx.extra.request.socket.remoteAddress ?? 'unknown',
+              clientIp(ctx.extra.request) ?? 'unknown',
             );
             if (!decision.allowed) return [gameErrorAsGraphQL(rateLimitedError(decision))];
           } catch (error) {
