@@ -155,6 +155,28 @@ describe.each<StoreKind>(['redis', 'memory'])('creates with Idempotency-Key on t
     expect(listed.body.items).toHaveLength(2);
   });
 
+  it('replays a webhook registration with its secret and registers one endpoint', async () => {
+    const owner = await signUp(run.app, 'hook', 'human');
+    const k = key();
+    const make = () =>
+      request(run.url)
+        .post('/api/v1/account/webhooks')
+        .set(owner.auth)
+        .set('Idempotency-Key', k)
+        .send({ url: 'http://127.0.0.1:9/hook' });
+    const first = await make().expect(201);
+    expect((await make().expect(201)).body).toEqual(first.body);
+    const viaGraphql = await ok(
+      run.url,
+      owner.token,
+      'mutation ($k: String) { createWebhook(input: { url: "http://127.0.0.1:9/hook" }, idempotencyKey: $k) { id secret } }',
+      { k },
+    );
+    expect(viaGraphql.createWebhook).toEqual({ id: first.body.id, secret: first.body.secret });
+    const listed = await request(run.url).get('/api/v1/account/webhooks').set(owner.auth).expect(200);
+    expect(listed.body.items).toHaveLength(1);
+  });
+
   it('replays a sign-up instead of answering USERNAME_TAKEN', async () => {
     const k = key();
     const username = `idem-${randomBytes(3).toString('hex')}`;
