@@ -60,8 +60,10 @@ async function play() {
           body: JSON.stringify({ move }),
         });
       } catch (error) {
-        // A newer event is already on its way (the game moved on, or ended); it decides.
-        if (!['VERSION_CONFLICT', 'GAME_OVER'].includes(error.problem?.code)) throw error;
+        // A newer event is already on its way (the game moved on, or ended); it decides. The key was
+        // used for another move: this version was already played (seen twice, listed and in the feed).
+        const settled = ['VERSION_CONFLICT', 'GAME_OVER', 'IDEMPOTENCY_KEY_REUSED'];
+        if (!settled.includes(error.problem?.code)) throw error;
       }
     } else if (type === 'game.finished') {
       const r = data.result;
