@@ -17,5 +17,6 @@ COPY --from=build /app/dist ./dist
 COPY docs ./docs
 EXPOSE 4000
 USER node
-HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# Liveness, not readiness: a Redis blip must not get the container restarted (load balancers use /readyz).
+HEALTHCHECK --interval=10s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||4000)+'/livez').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 CMD ["node", "dist/main.js"]

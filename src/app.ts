@@ -1,12 +1,21 @@
 import 'reflect-metadata';
 import express, { type Express } from 'express';
 import { createServer, type Server } from 'node:http';
+import proxyaddr from 'proxy-addr';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { getAbsoluteFSPath } from 'swagger-ui-dist';
+import {
+  applyHttpLimits,
+  corsMiddleware,
+  DEFAULT_HTTP_LIMITS,
+  requestLogger,
+  securityHeaders,
+  type HttpLimits,
+} from './edge';
 import { GameError } from './service/errors';
 import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
+import type { Quotas } from './service/quotas';
 import type { WebhookOptions } from './service/webhook-worker';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
@@ -50,6 +59,21 @@ export interface AppOptions {
   readonly abandonClaimMs?: number;
   /** The engine-state cache budget in bytes (ENGINE_CACHE_MB; default 64 MiB). */
   readonly engineCacheBytes?: number;
+  /**
+   * Express `trust proxy` (TRUST_PROXY): which X-Forwarded-For hops decide the client address that
+   * rate limits and quotas count. Default false: the socket's peer.
+   */
+  readonly trustProxy?: boolean | number | string;
+  /** Origins a browser may call from (CORS_ORIGINS; `*` any). Default: none. */
+  readonly corsOrigins?: readonly string[];
+  /** Server timeouts and connection cap (default DEFAULT_HTTP_LIMITS). */
+  readonly http?: HttpLimits;
+  /** /readyz stays ready through store failures shorter than this (default 5000; see operations.ts). */
+  readonly readyGraceMs?: number;
+  /** Set: /metrics needs this bearer token. */
+  readonly metricsToken?: string;
+  /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */
+  readonly quotas?: Quotas;
 }
 
 export interface App {
@@ -72,6 +96,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
     ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
+    ...(options.quotas ? { quotas: options.quotas } : {}),
+    onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),
   });
   const service = services.games;
   // Before any stream opens: every stream of a token ends when it is revoked on any node.
@@ -80,22 +106,24 @@ export async function createApp(options: AppOptions): Promise<App> {
   app.disable('x-powered-by');
   // ETags only where documented: a game's is its version (If-Match / If-None-Match).
   app.set('etag', false);
-  app.set('trust proxy', false);
-  const server = createServer(app);
+  app.set('trust proxy', options.trustProxy ?? false);
+  const limits = options.http ?? DEFAULT_HTTP_LIMITS;
+  // Timeouts are enforced by a periodic check (Node's default: every 30 s): check often enough.
+  const server = createServer({ connectionsCheckingInterval: Math.min(5000, limits.headersTimeoutMs) }, app);
+  applyHttpLimits(server, limits);
   const metrics = createMetrics();
 
   // Request logging costs ~5% of a move even when every line is dropped: skip it when silent.
-  if (logger && logger.level !== 'silent') {
-    app.use(
-      pinoHttp({
-        logger,
-        autoLogging: { ignore: (req) => req.url === '/healthz' || req.url === '/metrics' },
-        redact: ['req.headers.authorization', 'req.headers.cookie'],
-      }),
-    );
-  }
+  if (logger && logger.level !== 'silent') app.use(requestLogger(logger));
+  const corsOrigins = options.corsOrigins ?? [];
+  app.use(securityHeaders(corsOrigins.length > 0));
+  const allowCors = corsMiddleware(corsOrigins);
+  if (allowCors) app.use(allowCors);
   app.use(metrics.middleware);
-  mountOperations(app, storage, metrics.registry);
+  mountOperations(app, storage, metrics.registry, {
+    readyGraceMs: options.readyGraceMs ?? 5000,
+    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+  });
 
   const streams = new Set<() => void>();
   const routes = restRoutes(services, streams);
@@ -124,6 +152,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     httpServer: server,
     services,
     gate,
+    // WebSocket upgrades bypass express: resolve their client address with the same trust.
+    wsClientIp: (request) =>
+      proxyaddr(request, app.get('trust proxy fn') as (addr: string, i: number) => boolean),
     limits: { ...DEFAULT_GRAPHQL_LIMITS, ...options.graphql },
     websocket: { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket },
     ...(logger ? { logger } : {}),

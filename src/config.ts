@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_GRAPHQL_LIMITS } from './transport/graphql/limits';
 import { DEFAULT_WEBSOCKET_LIMITS } from './transport/graphql/websocket';
@@ -84,6 +85,54 @@ const ConfigSchema = z.object({
   WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
   /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
   SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
+  /**
+   * Which proxies' X-Forwarded-For to believe for the client address (express `trust proxy`):
+   * false (default), true (any: only when clients cannot reach the server directly), a hop count,
+   * or a comma-separated list of addresses/subnets (`loopback`, `10.0.0.0/8`, …).
+   */
+  TRUST_PROXY: z
+    .string()
+    .default('false')
+    .transform((v, ctx): boolean | number | string => {
+      if (v === 'false') return false;
+      if (v === 'true') return true;
+      if (/^\d{1,2}$/.test(v)) return Number(v);
+      const names = /^(loopback|linklocal|uniquelocal)$/;
+      const parts = v.split(',').map((p) => p.trim());
+      if (parts.every((p) => names.test(p) || isIP(p.split('/')[0] ?? '') !== 0)) return parts.join(',');
+      ctx.addIssue({ code: 'custom', message: 'must be true, false, a hop count, or addresses/subnets' });
+      return z.NEVER;
+    }),
+  /** Origins browsers may call from (comma-separated `https://app.example.com`, or `*`); empty: none. */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .transform((v, ctx) => {
+      const origins = v
+        .split(',')
+        .map((o) => o.trim())
+        .filter((o) => o !== '');
+      for (const origin of origins) {
+        if (origin !== '*' && !/^https?:\/\/[^/\s]+$/.test(origin)) {
+          ctx.addIssue({ code: 'custom', message: `"${origin}" is not an origin (scheme://host[:port])` });
+        }
+      }
+      return origins;
+    }),
+  /** /readyz stays ready through store failures shorter than this (a blip). */
+  READY_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+  /** Set: /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+  /** Server limits: time to receive headers / a whole request, idle keep-alive, open connections. */
+  HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(20),
+  HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
+  HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(65),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(0).default(10000),
+  /** Quotas: ongoing games and active tokens per account; accounts and seat-token games per address per day. */
+  MAX_ONGOING_GAMES_PER_ACCOUNT: z.coerce.number().int().min(1).default(200),
+  MAX_TOKENS_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
+  MAX_ACCOUNTS_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(50),
+  MAX_GAMES_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(1000),
 });
 
 export type Config = z.infer<typeof ConfigSchema>;

@@ -52,6 +52,22 @@ async function main(): Promise<void> {
       intervalMs: config.WEBHOOK_INTERVAL_SECONDS * 1000,
       concurrency: config.WEBHOOK_CONCURRENCY,
     },
+    trustProxy: config.TRUST_PROXY,
+    corsOrigins: config.CORS_ORIGINS,
+    readyGraceMs: config.READY_GRACE_SECONDS * 1000,
+    ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
+    http: {
+      headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      keepAliveTimeoutMs: config.HTTP_KEEP_ALIVE_TIMEOUT_SECONDS * 1000,
+      maxConnections: config.HTTP_MAX_CONNECTIONS,
+    },
+    quotas: {
+      ongoingGamesPerAccount: config.MAX_ONGOING_GAMES_PER_ACCOUNT,
+      tokensPerAccount: config.MAX_TOKENS_PER_ACCOUNT,
+      accountsPerIpPerDay: config.MAX_ACCOUNTS_PER_IP_PER_DAY,
+      gamesPerIpPerDay: config.MAX_GAMES_PER_IP_PER_DAY,
+    },
   });
   const port = await app.listen(config.PORT, config.HOST);
   logger.info(

@@ -1,6 +1,9 @@
 import type { Express, RequestHandler } from 'express';
+import { timingSafeEqual } from 'node:crypto';
 import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { GameError } from './service/errors';
 import type { Storage } from './store/store';
+import { sendProblem } from './transport/rest/problem';
 
 /** Prometheus metrics on a private registry (no global state shared between app instances). */
 export function createMetrics(): { registry: Registry; middleware: RequestHandler } {
@@ -29,23 +32,81 @@ export function createMetrics(): { registry: Registry; middleware: RequestHandle
   return { registry, middleware };
 }
 
-/** /healthz (process up), /readyz (store answers within a second), /metrics. */
-export function mountOperations(app: Express, storage: Storage, registry: Registry): void {
-  app.get('/healthz', (_req, res) => {
+export interface OperationsOptions {
+  /**
+   * /readyz stays ready while the store has failed for less than this (a blip); a store that never
+   * answered yet is not ready. 0: not ready at the first failure.
+   */
+  readonly readyGraceMs: number;
+  /** Set: /metrics needs `Authorization: Bearer <this>`. */
+  readonly metricsToken?: string;
+}
+
+/** How long /readyz waits for the store's answer. */
+const PING_TIMEOUT_MS = 1000;
+
+/**
+ * /livez (alias /healthz): the process answers; for container health checks, which restart it.
+ * /readyz: the store answers (within the grace window); for load balancers, which route around it.
+ * /metrics: Prometheus metrics, behind a bearer token when one is set.
+ */
+export function mountOperations(
+  app: Express,
+  storage: Storage,
+  registry: Registry,
+  options: OperationsOptions = { readyGraceMs: 0 },
+): void {
+  const live: RequestHandler = (_req, res) => {
     res.json({ status: 'ok' });
-  });
+  };
+  app.get('/livez', live);
+  app.get('/healthz', live);
+  let lastOk: number | undefined;
+  let failingSince: number | undefined;
   app.get('/readyz', async (_req, res) => {
+    let failure: string | undefined;
+    let timer: NodeJS.Timeout | undefined;
     try {
       await Promise.race([
         storage.games.ping(),
-        new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 1000).unref()),
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('timeout')), PING_TIMEOUT_MS).unref();
+        }),
       ]);
-      res.json({ status: 'ready', store: storage.name });
-    } catch {
-      res.status(503).setHeader('Retry-After', '2').json({ status: 'unavailable', store: storage.name });
+    } catch (error) {
+      failure = (error as Error).message;
+    } finally {
+      clearTimeout(timer);
     }
+    const now = Date.now();
+    if (failure === undefined) {
+      lastOk = now;
+      failingSince = undefined;
+      res.json({ status: 'ready', store: storage.name });
+      return;
+    }
+    failingSince ??= now;
+    const withinGrace = lastOk !== undefined && now - failingSince < options.readyGraceMs;
+    if (withinGrace) {
+      // Still routed to: a short blip must not take every node out of the load balancer at once.
+      res.json({ status: 'degraded', store: storage.name, failingForMs: now - failingSince });
+      return;
+    }
+    res.status(503).setHeader('Retry-After', '2').json({ status: 'unavailable', store: storage.name });
   });
-  app.get('/metrics', async (_req, res) => {
+  const expected = options.metricsToken ? Buffer.from(`Bearer ${options.metricsToken}`) : undefined;
+  app.get('/metrics', async (req, res) => {
+    if (expected) {
+      const given = Buffer.from(req.headers.authorization ?? '');
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="metrics"');
+        sendProblem(
+          res,
+          new GameError('UNAUTHENTICATED', '/metrics needs Authorization: Bearer <METRICS_TOKEN>'),
+        );
+        return;
+      }
+    }
     res.type(registry.contentType).send(await registry.metrics());
   });
 }

@@ -64,4 +64,39 @@ describe('configuration', () => {
     expect(() => loadConfig({ FEED_RETENTION_DAYS: '14' })).toThrow(/FEED_RETENTION_DAYS/);
     expect(() => loadConfig({ FEED_RETENTION_DAYS: '7' })).toThrow(/FEED_RETENTION_DAYS/);
   });
+
+  it('reads the edge settings: trust proxy, CORS origins, readiness grace, metrics token, server limits', () => {
+    expect(loadConfig({})).toMatchObject({
+      TRUST_PROXY: false,
+      CORS_ORIGINS: [],
+      READY_GRACE_SECONDS: 5,
+      HTTP_HEADERS_TIMEOUT_SECONDS: 20,
+      HTTP_REQUEST_TIMEOUT_SECONDS: 60,
+      HTTP_KEEP_ALIVE_TIMEOUT_SECONDS: 65,
+      HTTP_MAX_CONNECTIONS: 10000,
+    });
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: 'true' }).TRUST_PROXY).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).TRUST_PROXY).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, fd00::/8' }).TRUST_PROXY).toBe(
+      'loopback,10.0.0.0/8,fd00::/8',
+    );
+    expect(
+      loadConfig({ CORS_ORIGINS: 'https://app.example.com, http://localhost:3000' }).CORS_ORIGINS,
+    ).toEqual(['https://app.example.com', 'http://localhost:3000']);
+    expect(() => loadConfig({ TRUST_PROXY: 'yes please' })).toThrow(/TRUST_PROXY/);
+    expect(() => loadConfig({ CORS_ORIGINS: 'app.example.com' })).toThrow(/CORS_ORIGINS/);
+    expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
+  });
+
+  it('reads the quotas', () => {
+    expect(loadConfig({})).toMatchObject({
+      MAX_ONGOING_GAMES_PER_ACCOUNT: 200,
+      MAX_TOKENS_PER_ACCOUNT: 50,
+      MAX_ACCOUNTS_PER_IP_PER_DAY: 50,
+      MAX_GAMES_PER_IP_PER_DAY: 1000,
+    });
+    expect(loadConfig({ MAX_TOKENS_PER_ACCOUNT: '5' }).MAX_TOKENS_PER_ACCOUNT).toBe(5);
+    expect(() => loadConfig({ MAX_ONGOING_GAMES_PER_ACCOUNT: '0' })).toThrow(/MAX_ONGOING_GAMES_PER_ACCOUNT/);
+  });
 });

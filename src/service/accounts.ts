@@ -14,6 +14,9 @@ import {
 } from '../store/store';
 import { newPersonalToken, requireScope, type Authenticator, type Credential } from './auth';
 import { GameError } from './errors';
+import type { CreateOptions } from './games';
+import { once } from './idempotency';
+import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
 
 /** Usernames: 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case. */
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_-]{1,29}$/;
@@ -39,7 +42,14 @@ export interface TokenView {
   readonly scopes: readonly TokenScope[];
   readonly createdAt: string;
   readonly revokedAt: string | null;
+  /** When the token stops working; null: never. */
+  readonly expiresAt: string | null;
+  /** About when it last authenticated a request (to the minute); null: never since this was tracked. */
+  readonly lastUsedAt: string | null;
 }
+
+/** Seconds a token may be made to last: one minute to a year (omitted: it never expires). */
+const TOKEN_LIFETIME = { min: 60, max: 366 * 24 * 60 * 60 } as const;
 
 /** A token as issued: its view and the secret, shown only once. */
 export interface IssuedToken extends TokenView {
@@ -55,17 +65,38 @@ export interface BotPolicyInput {
 
 /** Accounts, their API tokens, and bot declarations. */
 export class AccountService {
+  private readonly accountsPerIp: DailyQuota;
+
   constructor(
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+    private readonly quotas: Quotas = DEFAULT_QUOTAS,
+  ) {
+    this.accountsPerIp = new DailyQuota(storage, 'accounts', quotas.accountsPerIpPerDay);
+  }
 
-  /** A new account and its first API token (shown only in this answer). */
-  async createAccount(input: {
-    username: string;
-    kind?: string;
-  }): Promise<{ account: AccountView; token: IssuedToken }> {
+  /**
+   * A new account and its first API token (shown only in this answer); counts against the
+   * address's daily accounts quota. Its first token never expires and holds every scope of its kind.
+   */
+  async createAccount(
+    input: { username: string; kind?: string },
+    options: CreateOptions = {},
+  ): Promise<{ account: AccountView; token: IssuedToken }> {
+    const call = {
+      scope: `ip:${options.ip ?? 'unknown'}`,
+      key: options.idempotencyKey,
+      operation: 'createAccount',
+      input,
+    };
+    return once(this.storage.idempotency, call, () => this.signUp(input, options.ip));
+  }
+
+  private async signUp(
+    input: { username: string; kind?: string },
+    ip: string | undefined,
+  ): Promise<{ account: AccountView; token: IssuedToken }> {
     if (!USERNAME.test(input.username)) {
       throw new GameError(
         'INVALID_INPUT',
@@ -85,9 +116,11 @@ export class AccountService {
       bot: null,
       createdAt: at,
     };
-    const { token, stored } = this.issue(account.id, 'first token', DEFAULT_SCOPES[account.kind], at);
+    const { token, stored } = this.issue(account.id, 'first token', DEFAULT_SCOPES[account.kind], at, null);
+    if (await this.storage.accounts.getAccount(account.id)) throw usernameTaken(input.username);
+    await this.accountsPerIp.consume(ip);
     if (!(await this.storage.accounts.createAccount(account, stored))) {
-      throw new GameError('USERNAME_TAKEN', `The username ${input.username} is taken`, { field: 'username' });
+      throw usernameTaken(input.username);
     }
     return { account: accountView(account), token: { ...tokenView(stored), token } };
   }
@@ -104,18 +137,55 @@ export class AccountService {
     return accountView(account);
   }
 
-  /** A further token; its scopes must be among the calling token's (no token can widen itself). */
+  /**
+   * A further token; its scopes must be among the calling token's (no token can widen itself).
+   * Optionally it expires after `expiresInSeconds`. At most `tokensPerAccount` active tokens.
+   */
   async createToken(
     credential: Credential,
-    input: { label?: string; scopes: readonly string[] },
+    input: { label?: string; scopes: readonly string[]; expiresInSeconds?: number },
+    options: { idempotencyKey?: string } = {},
   ): Promise<IssuedToken> {
     const caller = await this.auth.requireAccount(credential);
-    const scopes = parseScopes(input.scopes);
-    for (const scope of scopes) requireScope(caller, scope);
-    const label = (input.label ?? '').trim().slice(0, 100);
-    const { token, stored } = this.issue(caller.account.id, label, scopes, this.now().toISOString());
-    await this.storage.accounts.addToken(stored);
-    return { ...tokenView(stored), token };
+    const call = {
+      scope: `account:${caller.account.id}`,
+      key: options.idempotencyKey,
+      operation: 'createToken',
+      input,
+    };
+    return once(this.storage.idempotency, call, async () => {
+      const scopes = parseScopes(input.scopes);
+      for (const scope of scopes) requireScope(caller, scope);
+      const label = (input.label ?? '').trim().slice(0, 100);
+      const now = this.now();
+      const lifetime = input.expiresInSeconds;
+      if (
+        lifetime !== undefined &&
+        (!Number.isInteger(lifetime) || lifetime < TOKEN_LIFETIME.min || lifetime > TOKEN_LIFETIME.max)
+      ) {
+        throw new GameError(
+          'INVALID_INPUT',
+          `expiresInSeconds must be a whole number from ${TOKEN_LIFETIME.min} to ${TOKEN_LIFETIME.max}`,
+          { field: 'expiresInSeconds' },
+        );
+      }
+      const expiresAt =
+        lifetime === undefined ? null : new Date(now.getTime() + lifetime * 1000).toISOString();
+      const active = (await this.storage.accounts.listTokens(caller.account.id)).filter(
+        (t) => t.revokedAt === null && !(t.expiresAt && Date.parse(t.expiresAt) <= now.getTime()),
+      );
+      const max = this.quotas.tokensPerAccount;
+      if (active.length >= max) {
+        throw new GameError(
+          'TOO_MANY_TOKENS',
+          `The account already has ${max} active API tokens; revoke one first`,
+          { max },
+        );
+      }
+      const { token, stored } = this.issue(caller.account.id, label, scopes, now.toISOString(), expiresAt);
+      await this.storage.accounts.addToken(stored);
+      return { ...tokenView(stored), token };
+    });
   }
 
   /** The caller's tokens (ids, labels, scopes; never secrets). */
@@ -124,17 +194,46 @@ export class AccountService {
     return (await this.storage.accounts.listTokens(caller.account.id)).map(tokenView);
   }
 
-  /** Revokes one of the caller's tokens (possibly the one in use); effective at once. */
+  /**
+   * Revokes one of the caller's tokens; effective at once. A token may revoke itself; another token
+   * only if the caller's token holds every scope of it (a read-only token cannot lock out the
+   * player's). The account's last root token (isRootToken: never expiring, every scope of its kind)
+   * cannot be revoked (LAST_ROOT_TOKEN): create a new one first, then revoke the old.
+   */
   async revokeToken(credential: Credential, tokenId: string): Promise<TokenView> {
     const caller = await this.auth.requireAccount(credential);
     if (!TOKEN_ID.test(tokenId)) throw new GameError('INVALID_INPUT', `Malformed token id "${tokenId}"`);
-    const revoked = await this.storage.accounts.revokeToken(
+    if (tokenId !== caller.token.id) {
+      const target = (await this.storage.accounts.listTokens(caller.account.id)).find(
+        (t) => t.id === tokenId,
+      );
+      if (!target) throw new GameError('NOT_FOUND', `No token ${tokenId} on this account`);
+      const missing = target.scopes.filter((scope) => !caller.token.scopes.includes(scope));
+      if (missing.length > 0) {
+        throw new GameError(
+          'MISSING_SCOPE',
+          `Revoking this token needs a token with its scopes too (${missing.join(', ')})`,
+          { required: target.scopes, granted: caller.token.scopes },
+        );
+      }
+    }
+    const rootScopes = DEFAULT_SCOPES[caller.account.kind];
+    const result = await this.storage.accounts.revokeToken(
       caller.account.id,
       tokenId,
       this.now().toISOString(),
+      rootScopes,
     );
-    if (!revoked) throw new GameError('NOT_FOUND', `No token ${tokenId} on this account`);
-    return tokenView(revoked);
+    if (result.status === 'missing') throw new GameError('NOT_FOUND', `No token ${tokenId} on this account`);
+    if (result.status === 'last-root') {
+      throw new GameError(
+        'LAST_ROOT_TOKEN',
+        'This is the account’s last token that never expires and holds every scope ' +
+          `(${rootScopes.join(', ')}); revoking it would lock the account. Create another such token first.`,
+        { scopes: rootScopes },
+      );
+    }
+    return tokenView(result.token);
   }
 
   /** A bot declares what it accepts; the server declines other challenges for it. */
@@ -148,7 +247,13 @@ export class AccountService {
     return accountView(account);
   }
 
-  private issue(account: string, label: string, scopes: readonly TokenScope[], at: string) {
+  private issue(
+    account: string,
+    label: string,
+    scopes: readonly TokenScope[],
+    at: string,
+    expiresAt: string | null,
+  ) {
     const { token, hash } = newPersonalToken();
     const stored: StoredToken = {
       id: randomBytes(8).toString('base64url'),
@@ -158,6 +263,7 @@ export class AccountService {
       label,
       createdAt: at,
       revokedAt: null,
+      ...(expiresAt ? { expiresAt } : {}),
     };
     return { token, stored };
   }
@@ -180,7 +286,13 @@ function tokenView(token: StoredToken): TokenView {
     scopes: token.scopes,
     createdAt: token.createdAt,
     revokedAt: token.revokedAt,
+    expiresAt: token.expiresAt ?? null,
+    lastUsedAt: token.lastUsedAt ?? null,
   };
+}
+
+function usernameTaken(username: string): GameError {
+  return new GameError('USERNAME_TAKEN', `The username ${username} is taken`, { field: 'username' });
 }
 
 function parseScopes(scopes: readonly string[]): TokenScope[] {

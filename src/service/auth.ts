@@ -7,9 +7,11 @@ import { GameError } from './errors';
 // seat tokens (`bhs_…`, one per seat of a game created without accounts) and personal API tokens
 // (`bhp_…`, one account, some scopes). Only their sha256 is ever stored.
 
-/** The bearer secret a request carried, if any. */
+/** The bearer secret a request carried, if any, and where it came from. */
 export interface Credential {
   readonly token?: string;
+  /** The client address (as `TRUST_PROXY` resolves it): per-address quotas and idempotency scopes. */
+  readonly ip?: string;
 }
 
 /** A caller proven to be an account, with the scopes of the token it used. */
@@ -41,9 +43,24 @@ export function hashToken(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 
-/** Turns credentials into callers: personal tokens are looked up (so revocation is immediate). */
+/** A token's lastUsedAt is written at most this often (a fire-and-forget write, off the request's path). */
+export const LAST_USED_RESOLUTION_MS = 60_000;
+/** Tokens whose last-use write this node started recently (bounded; oldest dropped). */
+const TOUCHED_MAX = 10_000;
+
+/**
+ * Turns credentials into callers: personal tokens are looked up on every request, so revocation
+ * and expiry take effect at once (GameService, streams and subscriptions call this again to re-check).
+ */
 export class Authenticator {
-  constructor(private readonly accounts: AccountStore) {}
+  /** Per token hash: when this node last wrote its lastUsedAt (epoch ms). */
+  private readonly touched = new Map<string, number>();
+
+  constructor(
+    private readonly accounts: AccountStore,
+    private readonly now: () => Date = () => new Date(),
+    private readonly onError: (error: unknown) => void = () => undefined,
+  ) {}
 
   async identify(credential: Credential): Promise<Caller> {
     const token = credential.token;
@@ -53,9 +70,28 @@ export class Authenticator {
     if (!stored) throw new GameError('UNAUTHENTICATED', 'Unknown API token');
     if (stored.revokedAt)
       throw new GameError('UNAUTHENTICATED', `This API token was revoked at ${stored.revokedAt}`);
+    const now = this.now();
+    if (stored.expiresAt && Date.parse(stored.expiresAt) <= now.getTime()) {
+      throw new GameError('TOKEN_EXPIRED', `This API token expired at ${stored.expiresAt}`, {
+        expiredAt: stored.expiresAt,
+      });
+    }
     const account = await this.accounts.getAccount(stored.account);
     if (!account) throw new GameError('UNAUTHENTICATED', 'The account of this token no longer exists');
+    this.touch(stored, now);
     return { kind: 'account', account, token: stored };
+  }
+
+  /** Records the use, at most once a minute per token, without waiting (no round trip on the request). */
+  private touch(token: StoredToken, now: Date): void {
+    const ms = now.getTime();
+    const stored = token.lastUsedAt ? Date.parse(token.lastUsedAt) : 0;
+    const last = Math.max(stored, this.touched.get(token.hash) ?? 0);
+    if (ms - last < LAST_USED_RESOLUTION_MS) return;
+    this.touched.delete(token.hash);
+    this.touched.set(token.hash, ms);
+    if (this.touched.size > TOUCHED_MAX) this.touched.delete(this.touched.keys().next().value as string);
+    this.accounts.touchToken(token.hash, now.toISOString()).catch(this.onError);
   }
 
   /** The account behind the credential; its token must carry one of `scopes`. */

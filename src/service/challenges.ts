@@ -3,6 +3,7 @@ import type { Options } from '../engines/types';
 import {
   DECLINE_REASONS,
   type DeclineReason,
+  type GameLimit,
   type Notice,
   type Storage,
   type StoredAccount,
@@ -15,6 +16,8 @@ import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
 import type { GameView } from './game-view';
 import type { GameService } from './games';
+import { canonicalJson, once } from './idempotency';
+import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas';
 import { startOf } from './start';
 import { parseTimeControl, timeControlKey, type TimeControlInput } from './time-control';
 
@@ -78,10 +81,26 @@ export class ChallengeService {
     private readonly auth: Authenticator,
     private readonly games: GameService,
     private readonly now: () => Date = () => new Date(),
+    private readonly quotas: Quotas = DEFAULT_QUOTAS,
   ) {}
 
-  async create(credential: Credential, input: CreateChallengeInput): Promise<ChallengeView> {
+  /** Retrying with the same Idempotency-Key answers the first answer; one challenge is made. */
+  async create(
+    credential: Credential,
+    input: CreateChallengeInput,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<ChallengeView> {
     const { account: challenger } = await this.auth.requireAccount(credential, 'challenge:write');
+    const call = {
+      scope: `account:${challenger.id}`,
+      key: options.idempotencyKey,
+      operation: 'createChallenge',
+      input,
+    };
+    return once(this.storage.idempotency, call, () => this.make(challenger, input));
+  }
+
+  private async make(challenger: StoredAccount, input: CreateChallengeInput): Promise<ChallengeView> {
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const { initialPosition } = startOf(engine, options, input);
@@ -169,6 +188,14 @@ export class ChallengeService {
       peek.timeControl.type === 'correspondence'
         ? await this.games.vacationsFor([...this.involved(peek), account.id])
         : undefined;
+    // The players' ongoing-games caps (a bot's maxGames, the quota), checked by the write itself.
+    const players = new Map<string, StoredAccount>([[account.id, account]]);
+    for (const id of this.involved(peek)) {
+      if (!players.has(id)) {
+        const other = await this.storage.accounts.getAccount(id);
+        if (other) players.set(id, other);
+      }
+    }
     return this.transition(
       id,
       (c, at) => {
@@ -205,13 +232,17 @@ export class ChallengeService {
         });
         const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
         const view = this.games.view(game);
+        // An acceptor that joined after the peek is unknown here: the quota still holds for it.
+        const seated = pair.map((id) => players.get(id) ?? unknownAccount(id));
         return {
           next,
           game,
+          limits: gameLimits(seated, this.quotas),
           notices: [acceptedNotice(next), { to: pair, type: 'game.started', at, data: { game: view } }],
         };
       },
       (c) => c.status === 'accepted' && c.accepted.includes(account.id),
+      (id) => tooManyGames(players.get(id) ?? unknownAccount(id), this.quotas),
     );
   }
 
@@ -256,9 +287,26 @@ export class ChallengeService {
     return expired;
   }
 
-  /** Post a seek: matched at once with a compatible waiting seek by another account, or left waiting. */
-  async createSeek(credential: Credential, input: CreateSeekInput): Promise<SeekView> {
+  /**
+   * Post a seek: matched at once with a compatible waiting seek by another account, or left waiting.
+   * Retrying with the same Idempotency-Key answers the first answer (one seek, at most one game).
+   */
+  async createSeek(
+    credential: Credential,
+    input: CreateSeekInput,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<SeekView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    const call = {
+      scope: `account:${account.id}`,
+      key: options.idempotencyKey,
+      operation: 'createSeek',
+      input,
+    };
+    return once(this.storage.idempotency, call, () => this.seek(account, input));
+  }
+
+  private async seek(account: StoredAccount, input: CreateSeekInput): Promise<SeekView> {
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const start = startOf(engine, options, input);
@@ -279,13 +327,35 @@ export class ChallengeService {
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + seconds(input.expiresInSeconds, 10, DAY, 3600) * 1000).toISOString(),
     };
-    const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt);
-    if (!partner) return seekView(seek, null);
+    const [mine] = gameLimits([account], this.quotas);
+    if (mine && (await this.storage.games.countOngoing(account.id)) >= mine.max) {
+      throw tooManyGames(account, this.quotas);
+    }
+    // A partner that is full by now loses its seek (it could not play) and the match is tried again.
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt);
+      if (!partner) return seekView(seek, null);
+      const other = await this.storage.accounts.getAccount(partner.account);
+      const game = await this.pairSeeks(account, other, seek, partner, timeControl, start);
+      if (game) return seekView(seek, game);
+    }
+    throw new GameError('VERSION_CONFLICT', 'The seek pool is changing too fast; retry');
+  }
+
+  /** The game of two matched seeks, stored with both players' caps; null when the partner is full. */
+  private async pairSeeks(
+    account: StoredAccount,
+    other: StoredAccount | undefined,
+    seek: StoredSeek,
+    partner: StoredSeek,
+    timeControl: TimeControl,
+    start: ReturnType<typeof startOf>,
+  ): Promise<GameView | null> {
     const accounts: [string, string] =
       randomInt(2) === 0 ? [partner.account, account.id] : [account.id, partner.account];
     const game = this.games.newGame({
-      kind: engine.kind,
-      options,
+      kind: seek.kind,
+      options: seek.options,
       ...start,
       accounts,
       timeControl,
@@ -295,16 +365,24 @@ export class ChallengeService {
         : {}),
     });
     const view = this.games.view(game);
+    let created;
     try {
-      await this.storage.games.create(game, [
-        { to: accounts, type: 'game.started', at: seek.createdAt, data: { game: view } },
-      ]);
+      created = await this.storage.games.create(
+        game,
+        [{ to: accounts, type: 'game.started', at: seek.createdAt, data: { game: view } }],
+        gameLimits([account, ...(other ? [other] : [])], this.quotas),
+      );
     } catch (error) {
       // The match took the partner's seek out of its pool: put it back so that it is not lost.
       await this.storage.seeks.matchOrAdd(partner, this.now().toISOString()).catch(() => undefined);
       throw error;
     }
-    return seekView(seek, view);
+    if (created.status === 'created') return view;
+    if (created.account === account.id) {
+      await this.storage.seeks.matchOrAdd(partner, this.now().toISOString()).catch(() => undefined);
+      throw tooManyGames(account, this.quotas);
+    }
+    return null;
   }
 
   /** Withdraw one's own waiting seek. */
@@ -324,9 +402,12 @@ export class ChallengeService {
     compute: (
       challenge: StoredChallenge,
       at: string,
-    ) => { next: StoredChallenge; notices: Notice[]; game?: StoredGame } | null,
+    ) => { next: StoredChallenge; notices: Notice[]; game?: StoredGame; limits?: GameLimit[] } | null,
     /** A retry of a transition this caller already made: answered again instead of CHALLENGE_CLOSED. */
     done: (challenge: StoredChallenge) => boolean,
+    /** The refusal when the game would exceed an account's ongoing-games cap. */
+    full: (account: string) => GameError = (account) =>
+      new GameError('TOO_MANY_GAMES', `${account} has too many ongoing games`),
   ): Promise<ChallengeView> {
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
       const challenge = await this.load(id);
@@ -347,7 +428,9 @@ export class ChallengeService {
           n.type.startsWith('challenge.') ? { ...n, data: { challenge: challengeView(next) } } : n,
         ),
         ...(change.game ? { game: change.game } : {}),
+        ...(change.limits ? { limits: change.limits } : {}),
       });
+      if (typeof result === 'object') throw full(result.tooManyGames);
       if (result === 'updated') return challengeView(next);
       if (result === 'missing') throw new GameError('CHALLENGE_NOT_FOUND', `No challenge ${id}`);
     }
@@ -419,10 +502,14 @@ export class ChallengeService {
       const value = c.options[name];
       if (!values.some((v) => canonicalJson(v) === canonicalJson(value))) return 'options';
     }
-    const ongoing = await this.storage.games.list({ account: bot.id, status: 'ongoing' }, policy.maxGames);
-    if (ongoing.items.length >= policy.maxGames) return 'tooManyGames';
+    if ((await this.storage.games.countOngoing(bot.id)) >= policy.maxGames) return 'tooManyGames';
     return null;
   }
+}
+
+/** An account known only by id: no bot declaration, so only the quota limits it. */
+function unknownAccount(id: string): StoredAccount {
+  return { id, username: id, kind: 'human', bot: null, createdAt: '' };
 }
 
 function closed(c: StoredChallenge): GameError {
@@ -471,14 +558,4 @@ function oneOf<T extends string>(value: string, allowed: readonly T[], field: st
     throw new GameError('INVALID_INPUT', `${field} must be one of ${allowed.join(', ')}`, { field });
   }
   return value as T;
-}
-
-/** JSON with sorted keys, so equal values have equal text. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => a.localeCompare(b));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
 }

@@ -85,6 +85,18 @@ export const GAME_ERROR_CODES = {
   TOO_MANY_SUBSCRIPTIONS: 429,
   /** Too many open WebSocket connections from this IP or account (`scope`, `max`; close code 4429). */
   TOO_MANY_CONNECTIONS: 429,
+  /** The client address created as many accounts or games today as allowed (`quota`, `limit`, `retryAfterSeconds`). */
+  QUOTA_EXCEEDED: 429,
+  /** An account of the game already has as many ongoing games as allowed (`account`, `max`, `limit`: maxGames or quota). */
+  TOO_MANY_GAMES: 409,
+  /** The account already has as many active API tokens as allowed (`max`). */
+  TOO_MANY_TOKENS: 409,
+  /** Revoking this token would leave the account no token that never expires and holds every scope. */
+  LAST_ROOT_TOKEN: 409,
+  /** The API token expired (`expiredAt`). */
+  TOKEN_EXPIRED: 401,
+  /** A request with this Idempotency-Key is still running; retry shortly. */
+  IDEMPOTENCY_KEY_IN_USE: 409,
   /** The game store cannot be reached; retry later. */
   STORE_UNAVAILABLE: 503,
   /** A bug: the server failed. */

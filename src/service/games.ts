@@ -17,7 +17,9 @@ import { GameError } from './errors';
 import { gameAccounts, gameNotices } from './feed';
 import { toGameView, type GameView } from './game-view';
 import { GameWatchers, type GameUpdate } from './game-watch';
+import { once } from './idempotency';
 import { kindView, type KindView } from './kinds';
+import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
 import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
 import { parseTimeControl, recordTimeControl, type TimeControlInput } from './time-control';
@@ -48,6 +50,13 @@ export interface CreatedGame {
     readonly name: string;
     readonly token: string;
   }>;
+}
+
+/** Who creates, for creates without an account: the address (quota, idempotency scope) and the key. */
+export interface CreateOptions {
+  readonly ip?: string;
+  /** Retrying with the same key (from the same address) answers the first answer (24 h). */
+  readonly idempotencyKey?: string;
 }
 
 export interface WriteOptions {
@@ -93,14 +102,17 @@ export class GameService {
 
   /** Told of each deadline a write of this node sets (epoch ms), so a sweeper can wake for it. */
   onDeadline: ((at: number) => void) | undefined;
+  private readonly gamesPerIp: DailyQuota;
 
   constructor(
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
+    quotas: Quotas = DEFAULT_QUOTAS,
     /** The budget of the engine-state cache in bytes (ENGINE_CACHE_MB). */
     engineCacheBytes: number = DEFAULT_ENGINE_CACHE_BYTES,
   ) {
+    this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
     this.states = new StateCache(engineCacheBytes);
     this.watchers = new GameWatchers(storage.games, storage.events, (game) => this.view(game));
   }
@@ -115,7 +127,24 @@ export class GameService {
     return [...ENGINES.values()].map(kindView);
   }
 
-  async createGame(input: CreateGameInput): Promise<CreatedGame> {
+  /** A game held by seat tokens; counts against the address's daily games quota. */
+  async createGame(input: CreateGameInput, options: CreateOptions = {}): Promise<CreatedGame> {
+    const call = {
+      scope: `ip:${options.ip ?? 'unknown'}`,
+      key: options.idempotencyKey,
+      operation: 'createGame',
+      input,
+    };
+    return once(this.storage.idempotency, call, async () => {
+      const created = this.prepareGame(input);
+      await this.gamesPerIp.consume(options.ip);
+      await this.storage.games.create(created.stored);
+      this.announce(created.stored);
+      return created.answer;
+    });
+  }
+
+  private prepareGame(input: CreateGameInput): { stored: StoredGame; answer: CreatedGame } {
     const engine = this.engineFor(input.kind);
     const options = this.parseOptions(engine, input.options);
     const start = startOf(engine, options, input);
@@ -129,11 +158,16 @@ export class GameService {
       timeControl: parseTimeControl(input.timeControl),
       at: this.now().toISOString(),
     });
-    await this.storage.games.create(game);
-    this.announce(game);
     return {
-      game: toGameView(engine, game),
-      seatTokens: tokens.map((t, seat) => ({ seat, name: engine.seatNames[seat] as string, token: t.token })),
+      stored: game,
+      answer: {
+        game: toGameView(engine, game),
+        seatTokens: tokens.map((t, seat) => ({
+          seat,
+          name: engine.seatNames[seat] as string,
+          token: t.token,
+        })),
+      },
     };
   }
 

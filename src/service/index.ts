@@ -7,6 +7,7 @@ import { FeedService } from './feed';
 import { GameActions } from './game-actions';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
+import { DEFAULT_QUOTAS, type Quotas } from './quotas';
 import { TokenStreams } from './token-streams';
 import type { WebhookOptions } from './webhook-worker';
 import { WebhookService } from './webhooks';
@@ -34,6 +35,10 @@ export interface ServiceOptions {
   readonly abandonClaimMs?: number;
   /** The engine-state cache budget in bytes (default 64 MiB). */
   readonly engineCacheBytes?: number;
+  /** Per-account and per-address quotas (default: DEFAULT_QUOTAS). */
+  readonly quotas?: Quotas;
+  /** Told of failures nobody waits for (a token's last-use write). */
+  readonly onBackgroundError?: (error: unknown) => void;
 }
 
 export function createServices(
@@ -41,14 +46,15 @@ export function createServices(
   now: () => Date = () => new Date(),
   options: ServiceOptions = {},
 ): Services {
-  const auth = new Authenticator(storage.accounts);
-  const games = new GameService(storage, auth, now, options.engineCacheBytes);
+  const auth = new Authenticator(storage.accounts, now, options.onBackgroundError);
+  const quotas = options.quotas ?? DEFAULT_QUOTAS;
+  const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes);
   return {
     games,
     actions: new GameActions(games, options.abandonClaimMs),
     lists: new GameListService(storage, auth, games),
-    accounts: new AccountService(storage, auth, now),
-    challenges: new ChallengeService(storage, auth, games, now),
+    accounts: new AccountService(storage, auth, now, quotas),
+    challenges: new ChallengeService(storage, auth, games, now, quotas),
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),

@@ -6,11 +6,14 @@ import {
   type NewDeliveryAttempt,
   type PendingDelivery,
   type Storage,
+  type StoredAccount,
+  type StoredToken,
   type StoredWebhook,
   type WebhookRecord,
 } from '../store/store';
 import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
+import { once } from './idempotency';
 import { checkWebhookTarget, parseWebhookUrl } from './webhook-address';
 import { WebhookWorker, type WebhookOptions } from './webhook-worker';
 
@@ -62,9 +65,29 @@ export class WebhookService {
     this.worker = new WebhookWorker(storage, now, options);
   }
 
-  /** Registers an endpoint; it gets the account's events from now on. The secret is shown only here. */
-  async create(credential: Credential, input: WebhookInput): Promise<CreatedWebhook> {
-    const { account, token } = await this.auth.requireAccount(credential, 'game:read');
+  /**
+   * Registers an endpoint; it gets the account's events from now on. The secret is shown only here
+   * (and to a retry with the same Idempotency-Key, which registers nothing more).
+   */
+  async create(
+    credential: Credential,
+    input: WebhookInput,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<CreatedWebhook> {
+    const caller = await this.auth.requireAccount(credential, 'game:read');
+    const call = {
+      scope: `account:${caller.account.id}`,
+      key: options.idempotencyKey,
+      operation: 'createWebhook',
+      input,
+    };
+    return once(this.storage.idempotency, call, () => this.register(caller, input));
+  }
+
+  private async register(
+    { account, token }: { account: StoredAccount; token: StoredToken },
+    input: WebhookInput,
+  ): Promise<CreatedWebhook> {
     const url = parseWebhookUrl(input.url);
     const events = parseEvents(input.events);
     if (input.secret !== undefined && !SECRET.test(input.secret)) {

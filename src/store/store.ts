@@ -135,9 +135,26 @@ export type UpdateResult =
   | { readonly status: 'replayed'; readonly record: IdempotencyRecord }
   | { readonly status: 'missing' };
 
+/** A cap on an account's ongoing games, checked in the same atomic step as the write that starts a game. */
+export interface GameLimit {
+  readonly account: string;
+  /** The game is refused when the account already has this many ongoing games. */
+  readonly max: number;
+}
+
+export type CreateResult =
+  | { readonly status: 'created' }
+  /** `account` already had its `max` ongoing games: nothing was written. */
+  | { readonly status: 'too-many-games'; readonly account: string };
+
 export interface GameStore {
-  /** Store a new game (its id must be new) and append `notices` to the feeds, atomically. */
-  create(game: StoredGame, notices?: readonly Notice[]): Promise<void>;
+  /**
+   * Store a new game (its id must be new) and append `notices` to the feeds, atomically; refused
+   * (nothing written) when an account of `limits` already has its maximum of ongoing games.
+   */
+  create(game: StoredGame, notices?: readonly Notice[], limits?: readonly GameLimit[]): Promise<CreateResult>;
+  /** How many ongoing games have a seat bound to `account` (what limits count). */
+  countOngoing(account: string): Promise<number>;
   get(id: string): Promise<StoredGame | undefined>;
   /** Newest first; `before` is a previous page's `next` (games are numbered as they are created). */
   list(filter: GameFilter, limit: number, before?: number): Promise<GamePage>;
@@ -196,6 +213,8 @@ export interface Storage {
   readonly seeks: SeekStore;
   readonly feed: EventFeed;
   readonly webhooks: WebhookStore;
+  /** Idempotency records of creates (games, challenges, seeks, tokens, accounts). */
+  readonly idempotency: IdempotencyStore;
   /** A fixed-window rate limiter shared by every node using this storage. */
   limiter(options: LimiterOptions): RateLimiter;
   /** 'memory' or 'redis', for /readyz and logs. */
@@ -204,6 +223,27 @@ export interface Storage {
 
 /** Idempotency records live this long. */
 export const IDEMPOTENCY_TTL_SECONDS = 24 * 60 * 60;
+
+// ---------------------------------------------------------------------------------------------
+// Idempotency of creates: the first request with a key claims it, runs, and stores its answer;
+// a retry meanwhile sees the claim pending, and afterwards the answer.
+
+export type IdempotencyClaim =
+  /** The key was free: the caller runs the create, then completes (or releases) the claim. */
+  | { readonly status: 'claimed' }
+  /** Another request holds the key and has not answered yet. */
+  | { readonly status: 'pending'; readonly fingerprint: string }
+  /** The key's first request answered `response`. */
+  | { readonly status: 'done'; readonly fingerprint: string; readonly response: string };
+
+export interface IdempotencyStore {
+  /** Atomically: the record under `key` if there is one; else a pending one with `fingerprint` for `pendingMs`. */
+  claim(key: string, fingerprint: string, pendingMs: number): Promise<IdempotencyClaim>;
+  /** Stores the answer under a claimed key, kept `ttlSeconds`. */
+  complete(key: string, fingerprint: string, response: string, ttlSeconds: number): Promise<void>;
+  /** Drops a claim still pending (its create failed), so that a retry runs again. */
+  release(key: string): Promise<void>;
+}
 
 // ---------------------------------------------------------------------------------------------
 // Time controls (chosen in a challenge or seek; stored with the game).
@@ -378,7 +418,28 @@ export interface StoredToken {
   readonly label: string;
   readonly createdAt: string;
   readonly revokedAt: string | null;
+  /** When the token stops working (ISO); absent or null: never. */
+  readonly expiresAt?: string | null;
+  /** About when the token last authenticated a request (updated at most once a minute); absent: never. */
+  readonly lastUsedAt?: string;
 }
+
+/**
+ * A token that keeps an account usable: not revoked, never expiring, holding every one of `scopes`
+ * (the scopes of the account's kind). An account's last such token cannot be revoked.
+ */
+export function isRootToken(token: StoredToken, scopes: readonly TokenScope[]): boolean {
+  return (
+    token.revokedAt === null && !token.expiresAt && scopes.every((scope) => token.scopes.includes(scope))
+  );
+}
+
+export type RevokeResult =
+  | { readonly status: 'revoked'; readonly token: StoredToken }
+  /** No token with that id on the account. */
+  | { readonly status: 'missing' }
+  /** The token is the account's last root token (isRootToken): nothing changed. */
+  | { readonly status: 'last-root'; readonly token: StoredToken };
 
 export interface AccountStore {
   /** Stores a new account; false when its id (lower-case username) is taken. */
@@ -392,11 +453,19 @@ export interface AccountStore {
   /** The account's tokens, oldest first, revoked ones included. */
   listTokens(account: string): Promise<StoredToken[]>;
   /**
-   * Marks the token revoked and, in the same step, publishes its hash on the event bus (every
-   * node's `subscribeRevocations`); undefined when the account has no token with that id. A token
-   * revoked before is returned as it is, and not published again.
+   * Marks the token revoked (a revoked one keeps its first time), atomically refusing when
+   * `rootScopes` is given and the token is the account's last root token with those scopes; in the
+   * same step it publishes the token's hash on the event bus (every node's `subscribeRevocations`).
+   * A token revoked before is returned as it is, and not published again.
    */
-  revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined>;
+  revokeToken(
+    account: string,
+    tokenId: string,
+    at: string,
+    rootScopes?: readonly TokenScope[],
+  ): Promise<RevokeResult>;
+  /** Records that the token authenticated a request at `at` (lastUsedAt); cheap, last write wins. */
+  touchToken(hash: string, at: string): Promise<void>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -444,7 +513,12 @@ export interface StoredChallenge {
   readonly expiresAt: string;
 }
 
-export type ChallengeUpdateResult = 'updated' | 'conflict' | 'missing';
+export type ChallengeUpdateResult =
+  | 'updated'
+  | 'conflict'
+  | 'missing'
+  /** The game would start while `tooManyGames` has its maximum of ongoing games: nothing written. */
+  | { readonly tooManyGames: string };
 
 export interface ChallengeStore {
   /** Stores a new challenge and appends `notices`, atomically. */
@@ -452,12 +526,17 @@ export interface ChallengeStore {
   getChallenge(id: string): Promise<StoredChallenge | undefined>;
   /**
    * Compare-and-set on `version`: if the stored version is `expectedVersion`, write `next`, create
-   * `game` (when given; the challenge became it) and append `notices`, all atomically.
+   * `game` (when given; the challenge became it) and append `notices`, all atomically. With a
+   * game, `limits` are checked in the same step (tooManyGames, nothing written).
    */
   updateChallenge(
     next: StoredChallenge,
     expectedVersion: number,
-    effects: { readonly notices: readonly Notice[]; readonly game?: StoredGame },
+    effects: {
+      readonly notices: readonly Notice[];
+      readonly game?: StoredGame;
+      readonly limits?: readonly GameLimit[];
+    },
   ): Promise<ChallengeUpdateResult>;
   /** Open challenges that involve `account` (challenger, destination or named player), newest first. */
   listOpen(account: string): Promise<StoredChallenge[]>;

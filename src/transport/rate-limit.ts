@@ -8,6 +8,7 @@ import {
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { hashToken } from '../service/auth';
 import { GameError, toGameError } from '../service/errors';
+import { addressBucket } from '../service/quotas';
 import type { LimiterVerdict, RateLimiter, Storage } from '../store/store';
 
 // Rate limits per API token and per client IP, shared by every node through the storage (Redis or
@@ -59,9 +60,10 @@ export class RateGate {
     this.policyHeader = `"token";q=${limits.perToken};w=${limits.windowSeconds}, "ip";q=${limits.perIp};w=${limits.windowSeconds}`;
   }
 
+  /** `ip` counts in its bucket: the IPv4 address, or the IPv6 /64 (addressBucket). */
   async check(bearer: string | undefined, ip: string, points = 1): Promise<RateDecision> {
     const checks: Array<Promise<[string, LimiterVerdict]>> = [
-      this.ip.consume(ip, points).then((v) => ['ip', v]),
+      this.ip.consume(addressBucket(ip), points).then((v) => ['ip', v]),
     ];
     // Keyed by the token's hash: the limiter store never holds a usable secret.
     if (bearer) checks.push(this.token.consume(hashToken(bearer), points).then((v) => ['token', v]));

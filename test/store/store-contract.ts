@@ -528,19 +528,162 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         await storage.accounts.addToken(second);
         const at = '2026-02-01T00:00:00.000Z';
         const revoked = { ...second, revokedAt: at };
-        expect(await storage.accounts.revokeToken(id, second.id, at)).toEqual(revoked);
+        expect(await storage.accounts.revokeToken(id, second.id, at)).toEqual({
+          status: 'revoked',
+          token: revoked,
+        });
         expect(await storage.accounts.tokenByHash(second.hash)).toEqual(revoked);
         expect(await storage.accounts.listTokens(id)).toEqual([first, revoked]);
         // Revoking again keeps the first revocation time.
-        expect(await storage.accounts.revokeToken(id, second.id, '2026-03-01T00:00:00.000Z')).toEqual(
-          revoked,
-        );
+        expect(await storage.accounts.revokeToken(id, second.id, '2026-03-01T00:00:00.000Z')).toEqual({
+          status: 'revoked',
+          token: revoked,
+        });
         expect(await storage.accounts.tokenByHash(second.hash)).toEqual(revoked);
-        expect(await storage.accounts.revokeToken(id, uid('tok'), at)).toBeUndefined();
+        expect(await storage.accounts.revokeToken(id, uid('tok'), at)).toEqual({ status: 'missing' });
         const other = uid('other');
         await storage.accounts.createAccount(sampleAccount(other), sampleToken(other, 0));
-        expect(await storage.accounts.revokeToken(other, first.id, at)).toBeUndefined();
+        expect(await storage.accounts.revokeToken(other, first.id, at)).toEqual({ status: 'missing' });
         expect(await storage.accounts.tokenByHash(first.hash)).toEqual(first);
+      });
+
+      it('keeps the last root token: never expiring, not revoked, with every root scope', async () => {
+        const id = uid('root');
+        const scopes = ['game:read', 'game:play'] as const;
+        const root = sampleToken(id, 0);
+        const reader = sampleToken(id, 1, { scopes: ['game:read'] });
+        const expiring = sampleToken(id, 2, { expiresAt: '2999-01-01T00:00:00.000Z' });
+        await storage.accounts.createAccount(sampleAccount(id), root);
+        await storage.accounts.addToken(reader);
+        await storage.accounts.addToken(expiring);
+        const at = '2026-02-01T00:00:00.000Z';
+        // Neither a narrower nor an expiring token counts as a root: the root stays.
+        expect(await storage.accounts.revokeToken(id, root.id, at, scopes)).toEqual({
+          status: 'last-root',
+          token: root,
+        });
+        expect((await storage.accounts.tokenByHash(root.hash))?.revokedAt).toBeNull();
+        // Others go; without the guard any token goes.
+        expect((await storage.accounts.revokeToken(id, reader.id, at, scopes)).status).toBe('revoked');
+        expect((await storage.accounts.revokeToken(id, expiring.id, at, scopes)).status).toBe('revoked');
+        // With a second root, exactly one of two racing revocations of the two roots wins.
+        const spare = sampleToken(id, 3);
+        await storage.accounts.addToken(spare);
+        const results = await Promise.all([
+          storage.accounts.revokeToken(id, root.id, at, scopes),
+          storage.accounts.revokeToken(id, spare.id, at, scopes),
+        ]);
+        expect(results.map((r) => r.status).sort()).toEqual(['last-root', 'revoked']);
+        const live = (await storage.accounts.listTokens(id)).filter((t) => t.revokedAt === null);
+        expect(live).toHaveLength(1);
+        expect((await storage.accounts.revokeToken(id, live[0]!.id, at)).status).toBe('revoked');
+      });
+
+      it('records the last use of a token apart from its revocation', async () => {
+        const id = uid('used');
+        const token = sampleToken(id, 0);
+        await storage.accounts.createAccount(sampleAccount(id), token);
+        const used = '2026-02-01T10:00:00.000Z';
+        await storage.accounts.touchToken(token.hash, used);
+        expect(await storage.accounts.tokenByHash(token.hash)).toEqual({ ...token, lastUsedAt: used });
+        expect(await storage.accounts.listTokens(id)).toEqual([{ ...token, lastUsedAt: used }]);
+        const at = '2026-02-02T00:00:00.000Z';
+        const result = await storage.accounts.revokeToken(id, token.id, at);
+        expect(result).toEqual({ status: 'revoked', token: { ...token, lastUsedAt: used, revokedAt: at } });
+        await storage.accounts.touchToken(token.hash, '2026-02-03T00:00:00.000Z');
+        expect((await storage.accounts.tokenByHash(token.hash))?.revokedAt).toBe(at);
+      });
+    });
+
+    describe('game limits', () => {
+      it('counts ongoing games per account and refuses a create past a limit, writing nothing', async () => {
+        const [a, b] = [uid('a'), uid('b')];
+        const first = gameOf([a, b]);
+        expect(await storage.games.create(first, [], [{ account: a, max: 1 }])).toEqual({
+          status: 'created',
+        });
+        expect(await storage.games.countOngoing(a)).toBe(1);
+        const second = gameOf([b, a]);
+        const refused = await storage.games.create(
+          second,
+          [notice([a, b], 'game.started')],
+          [
+            { account: b, max: 5 },
+            { account: a, max: 1 },
+          ],
+        );
+        expect(refused).toEqual({ status: 'too-many-games', account: a });
+        expect(await storage.games.get(second.id)).toBeUndefined();
+        expect((await storage.feed.read(a, 0, 10)).last).toBe(0);
+        // A finished game no longer counts.
+        const over = { ...advanced(first), status: 'finished' as const, toMove: null, version: 1 };
+        expect((await storage.games.update(over, 0)).status).toBe('updated');
+        expect(await storage.games.countOngoing(a)).toBe(0);
+        expect(await storage.games.create(second, [], [{ account: a, max: 1 }])).toEqual({
+          status: 'created',
+        });
+        expect(await storage.games.countOngoing(b)).toBe(1);
+      });
+
+      it('checks the limits in the write that makes a challenge a game: 20 racing accepts, 2 games', async () => {
+        const bot = uid('bot');
+        const writes = Array.from({ length: 20 }, async () => {
+          const human = uid('h');
+          const challenge = sampleChallenge(human, bot);
+          await storage.challenges.createChallenge(challenge, []);
+          const game = gameOf([human, bot]);
+          return storage.challenges.updateChallenge(
+            { ...challenge, version: 1, status: 'accepted', accepted: [bot], gameId: game.id },
+            0,
+            { notices: [notice([human, bot], 'game.started')], game, limits: [{ account: bot, max: 2 }] },
+          );
+        });
+        const results = await Promise.all(writes);
+        expect(results.filter((r) => r === 'updated')).toHaveLength(2);
+        expect(results.filter((r) => typeof r === 'object')).toEqual(Array(18).fill({ tooManyGames: bot }));
+        expect(await storage.games.countOngoing(bot)).toBe(2);
+        expect((await storage.games.list({ account: bot }, 100)).items).toHaveLength(2);
+        expect((await storage.feed.read(bot, 0, 100)).last).toBe(2);
+      });
+    });
+
+    describe('idempotency of creates', () => {
+      it('claims a key once, answers pending then done, and frees a released claim', async () => {
+        const key = uid('idem');
+        expect(await storage.idempotency.claim(key, 'f1', 30_000)).toEqual({ status: 'claimed' });
+        expect(await storage.idempotency.claim(key, 'f2', 30_000)).toEqual({
+          status: 'pending',
+          fingerprint: 'f1',
+        });
+        await storage.idempotency.complete(key, 'f1', '{"id":1}', 60);
+        expect(await storage.idempotency.claim(key, 'f1', 30_000)).toEqual({
+          status: 'done',
+          fingerprint: 'f1',
+          response: '{"id":1}',
+        });
+        // An answered key is never released.
+        await storage.idempotency.release(key);
+        expect((await storage.idempotency.claim(key, 'f1', 30_000)).status).toBe('done');
+        const other = uid('idem');
+        expect((await storage.idempotency.claim(other, 'f', 30_000)).status).toBe('claimed');
+        await storage.idempotency.release(other);
+        expect((await storage.idempotency.claim(other, 'g', 30_000)).status).toBe('claimed');
+      });
+
+      it('gives a key to exactly one of 20 concurrent claims', async () => {
+        const key = uid('idem');
+        const claims = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => storage.idempotency.claim(key, `f${i}`, 30_000)),
+        );
+        expect(claims.filter((c) => c.status === 'claimed')).toHaveLength(1);
+        expect(claims.filter((c) => c.status === 'pending')).toHaveLength(19);
+      });
+
+      it('frees a pending claim after its time', async () => {
+        const key = uid('idem');
+        expect((await storage.idempotency.claim(key, 'f', 50)).status).toBe('claimed');
+        await new Promise((resolve) => setTimeout(resolve, 120));
+        expect((await storage.idempotency.claim(key, 'g', 50)).status).toBe('claimed');
       });
     });
 

@@ -30,6 +30,10 @@ export interface StartOptions {
   readonly rulesDir?: string;
   /** Unlimited games: how long before an abandoned game may be claimed (default 3 days). */
   readonly abandonClaimMs?: number;
+  /** Any other app option (edge settings, quotas, logger…), passed as is. */
+  readonly app?: Partial<AppOptions>;
+  /** Start on this storage instead of a new one (e.g. a test's own Redis server). */
+  readonly storage?: Storage;
 }
 
 /** Starts apps; `stopAll` stops them and deletes their Redis keys. */
@@ -49,7 +53,9 @@ export function appHarness() {
           : { ...(prefixOrOptions ? { prefix: prefixOrOptions } : {}), ...(graphql ? { graphql } : {}) };
       const now = options.now;
       let storage: Storage;
-      if (store === 'redis') {
+      if (options.storage) {
+        storage = options.storage;
+      } else if (store === 'redis') {
         const p = options.prefix ?? uniquePrefix('api');
         if (!prefixes.includes(p)) prefixes.push(p);
         storage = await createRedisStorage(REDIS_URL, p);
@@ -58,16 +64,25 @@ export function appHarness() {
       }
       // Limits far above what a test sends (test/api/rate-limit.test.ts sets its own); no sweeper.
       const rateLimits = { perToken: 1_000_000, perIp: 1_000_000, windowSeconds: 60 };
+      // Quotas far above what a test makes too (tests of quotas set their own).
+      const quotas = {
+        ongoingGamesPerAccount: 1_000_000,
+        tokensPerAccount: 1_000_000,
+        accountsPerIpPerDay: 1_000_000,
+        gamesPerIpPerDay: 1_000_000,
+      };
       const app = await createApp({
         storage,
         ...(options.graphql ? { graphql: options.graphql } : {}),
         ...(options.websocket ? { websocket: options.websocket } : {}),
         rateLimits,
+        quotas,
         sweepIntervalMs: 0,
         webhooks: { allowPrivate: true, intervalMs: 0, ...options.webhooks },
         ...(now ? { now } : {}),
         ...(options.rulesDir ? { rulesDir: options.rulesDir } : {}),
         ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
+        ...options.app,
       });
       const port = await app.listen(0, '127.0.0.1');
       const run = { app, url: `http://127.0.0.1:${port}`, storage };

@@ -1,4 +1,11 @@
-import type { AccountStore, StoredAccount, StoredToken } from '../store';
+import {
+  isRootToken,
+  type AccountStore,
+  type RevokeResult,
+  type StoredAccount,
+  type StoredToken,
+  type TokenScope,
+} from '../store';
 
 /** Accounts and tokens in this process. */
 export class MemoryAccountStore implements AccountStore {
@@ -39,15 +46,31 @@ export class MemoryAccountStore implements AccountStore {
       .sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   }
 
-  async revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined> {
-    for (const token of this.tokens.values()) {
-      if (token.account !== account || token.id !== tokenId) continue;
-      if (token.revokedAt !== null) return token;
-      const revoked = { ...token, revokedAt: at };
-      this.tokens.set(token.hash, revoked);
-      this.revoked(token.hash);
-      return revoked;
+  async revokeToken(
+    account: string,
+    tokenId: string,
+    at: string,
+    rootScopes?: readonly TokenScope[],
+  ): Promise<RevokeResult> {
+    const mine = [...this.tokens.values()].filter((t) => t.account === account);
+    const token = mine.find((t) => t.id === tokenId);
+    if (!token) return { status: 'missing' };
+    if (token.revokedAt !== null) return { status: 'revoked', token };
+    if (
+      rootScopes &&
+      isRootToken(token, rootScopes) &&
+      !mine.some((t) => t.id !== tokenId && isRootToken(t, rootScopes))
+    ) {
+      return { status: 'last-root', token };
     }
-    return undefined;
+    const revoked = { ...token, revokedAt: at };
+    this.tokens.set(token.hash, revoked);
+    this.revoked(token.hash);
+    return { status: 'revoked', token: revoked };
+  }
+
+  async touchToken(hash: string, at: string): Promise<void> {
+    const token = this.tokens.get(hash);
+    if (token) this.tokens.set(hash, { ...token, lastUsedAt: at });
   }
 }

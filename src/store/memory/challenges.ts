@@ -1,4 +1,11 @@
-import type { ChallengeStore, ChallengeUpdateResult, Notice, StoredChallenge, StoredGame } from '../store';
+import type {
+  ChallengeStore,
+  ChallengeUpdateResult,
+  GameLimit,
+  Notice,
+  StoredChallenge,
+  StoredGame,
+} from '../store';
 import type { MemoryEventFeed } from './feed';
 import type { MemoryGameStore } from './games';
 
@@ -25,11 +32,13 @@ export class MemoryChallengeStore implements ChallengeStore {
   async updateChallenge(
     next: StoredChallenge,
     expectedVersion: number,
-    effects: { notices: readonly Notice[]; game?: StoredGame },
+    effects: { notices: readonly Notice[]; game?: StoredGame; limits?: readonly GameLimit[] },
   ): Promise<ChallengeUpdateResult> {
     const json = this.challenges.get(next.id);
     if (!json) return 'missing';
     if ((JSON.parse(json) as StoredChallenge).version !== expectedVersion) return 'conflict';
+    const over = effects.game ? this.games.clockIndex.overLimit(effects.limits ?? []) : undefined;
+    if (over !== undefined) return { tooManyGames: over };
     if (effects.game) this.games.insert(effects.game);
     this.challenges.set(next.id, JSON.stringify(next));
     this.feed.appendNow(effects.notices);

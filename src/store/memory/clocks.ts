@@ -4,6 +4,7 @@ import {
   isTurnOf,
   OVER,
   type ClockStore,
+  type GameLimit,
   type Notice,
   type StoredGame,
   type StoredVacation,
@@ -29,9 +30,17 @@ export class MemoryClockIndex {
   readonly reminded = new Map<string, string>();
   /** Per account: the games where it is to move, with their scores. */
   readonly myTurn = new Map<string, Map<string, number>>();
+  /** Per account: its ongoing games (what game limits count). */
+  readonly ongoing = new Map<string, Set<string>>();
 
   put(game: StoredGame): void {
     const index = clockIndexOf(game);
+    for (const account of index.accounts) {
+      let games = this.ongoing.get(account);
+      if (!games) this.ongoing.set(account, (games = new Set()));
+      if (index.turn === OVER) games.delete(game.id);
+      else games.add(game.id);
+    }
     if (index.deadline === null) this.deadlines.delete(game.id);
     else this.deadlines.set(game.id, index.deadline);
     this.turns.set(game.id, index.turn);
@@ -43,6 +52,11 @@ export class MemoryClockIndex {
       if (!games) this.myTurn.set(index.mover, (games = new Map()));
       games.set(game.id, index.moverScore);
     }
+  }
+
+  /** The first account of `limits` that already has its maximum of ongoing games, if any. */
+  overLimit(limits: readonly GameLimit[]): string | undefined {
+    return limits.find((l) => (this.ongoing.get(l.account)?.size ?? 0) >= l.max)?.account;
   }
 
   /** Due entries (score ≤ now), earliest first, leased until `leaseUntil`. */

@@ -8,6 +8,8 @@ import {
   type GameStatus,
   type GameFilter,
   type GamePage,
+  type CreateResult,
+  type GameLimit,
   type GameStore,
   type IdempotencyRecord,
   type Notice,
@@ -75,9 +77,20 @@ export class MemoryGameStore implements GameStore {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async create(game: StoredGame, notices: readonly Notice[] = []): Promise<void> {
+  async create(
+    game: StoredGame,
+    notices: readonly Notice[] = [],
+    limits: readonly GameLimit[] = [],
+  ): Promise<CreateResult> {
+    const over = this.clockIndex.overLimit(limits);
+    if (over !== undefined) return { status: 'too-many-games', account: over };
     this.insert(game);
     this.feed.appendNow(notices);
+    return { status: 'created' };
+  }
+
+  async countOngoing(account: string): Promise<number> {
+    return this.clockIndex.ongoing.get(account)?.size ?? 0;
   }
 
   /** Synchronous create, shared with the challenge store (one step of the event loop). */

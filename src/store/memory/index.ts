@@ -5,6 +5,7 @@ import { MemoryChallengeStore } from './challenges';
 import { MemoryClockStore } from './clocks';
 import { MemoryEventFeed } from './feed';
 import { MemoryEventBus, MemoryGameStore } from './games';
+import { MemoryIdempotencyStore } from './idempotency';
 import { MemorySeekStore } from './seeks';
 import { MemoryWebhookStore } from './webhooks';
 
@@ -13,6 +14,7 @@ export { MemoryChallengeStore } from './challenges';
 export { MemoryClockIndex, MemoryClockStore } from './clocks';
 export { MemoryEventFeed } from './feed';
 export { MemoryEventBus, MemoryGameStore } from './games';
+export { MemoryIdempotencyStore } from './idempotency';
 export { MemorySeekStore } from './seeks';
 export { MemoryWebhookStore } from './webhooks';
 
@@ -31,6 +33,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     seeks: new MemorySeekStore(),
     feed,
     webhooks: new MemoryWebhookStore((account) => feed.head(account)),
+    idempotency: new MemoryIdempotencyStore(now),
     limiter: (options) => createLimiter(options),
   };
 }

@@ -1,5 +1,5 @@
 import type Redis from 'ioredis';
-import type { AccountStore, StoredAccount, StoredToken } from '../store';
+import type { AccountStore, RevokeResult, StoredAccount, StoredToken, TokenScope } from '../store';
 import { msOf } from './arguments';
 import { scripted, type ScriptedRedis } from './client';
 
@@ -24,6 +24,11 @@ export class RedisAccountStore implements AccountStore {
 
   private tokenKey(hash: string): string {
     return `${this.prefix}token:${hash}`;
+  }
+
+  /** When the token last authenticated a request: apart from its doc, so a touch never races a revoke. */
+  private usedKey(hash: string): string {
+    return `${this.prefix}tokenused:${hash}`;
   }
 
   private tokensKey(account: string): string {
@@ -64,12 +69,21 @@ export class RedisAccountStore implements AccountStore {
   }
 
   async tokenByHash(hash: string): Promise<StoredToken | undefined> {
-    const json = await this.redis.get(this.tokenKey(hash));
-    return json ? (JSON.parse(json) as StoredToken) : undefined;
+    // One round trip for the doc and its last use.
+    const [json, used] = await this.redis.mget(this.tokenKey(hash), this.usedKey(hash));
+    return json ? withUse(JSON.parse(json) as StoredToken, used) : undefined;
   }
 
   async listTokens(account: string): Promise<StoredToken[]> {
-    return (await this.readTokens(account)).map((t) => t.token);
+    const tokens = await this.readTokens(account);
+    if (tokens.length === 0) return [];
+    const used = await this.redis.mget(tokens.map((t) => this.usedKey(t.token.hash)));
+    return tokens.map((t, i) => withUse(t.token, used[i]));
+  }
+
+  async touchToken(hash: string, at: string): Promise<void> {
+    // Kept as long as a token is useful without a use; a token unused for a year shows none.
+    await this.redis.set(this.usedKey(hash), at, 'EX', 366 * 24 * 60 * 60);
   }
 
   /** The account's tokens with the JSON each was read as (for compare-and-set). */
@@ -84,22 +98,37 @@ export class RedisAccountStore implements AccountStore {
     });
   }
 
-  async revokeToken(account: string, tokenId: string, at: string): Promise<StoredToken | undefined> {
-    // Read, change in JS (no re-encoding in Lua), write only if unchanged meanwhile; retry otherwise.
+  async revokeToken(
+    account: string,
+    tokenId: string,
+    at: string,
+    rootScopes?: readonly TokenScope[],
+  ): Promise<RevokeResult> {
+    // Read, change in JS (no re-encoding in Lua), write only if unchanged meanwhile (the script
+    // also keeps the last root token); retry otherwise.
     for (let attempt = 0; attempt < 10; attempt++) {
       const found = (await this.readTokens(account)).find((t) => t.token.id === tokenId);
-      if (!found) return undefined;
-      if (found.token.revokedAt !== null) return found.token;
+      if (!found) return { status: 'missing' };
+      const used = await this.redis.get(this.usedKey(found.token.hash));
+      if (found.token.revokedAt !== null) return { status: 'revoked', token: withUse(found.token, used) };
       const revoked: StoredToken = { ...found.token, revokedAt: at };
-      const key = this.tokenKey(found.token.hash);
-      const channel = revocationChannel(this.prefix);
-      const hash = found.token.hash;
-      if (
-        (await this.redis.boardhostRevokeToken(key, found.json, JSON.stringify(revoked), channel, hash)) === 1
-      ) {
-        return revoked;
-      }
+      const result = await this.redis.boardhostRevokeToken(
+        this.tokenKey(found.token.hash),
+        this.tokensKey(account),
+        found.json,
+        JSON.stringify(revoked),
+        this.prefix,
+        rootScopes ? JSON.stringify(rootScopes) : '',
+        found.token.hash,
+        revocationChannel(this.prefix),
+      );
+      if (result === 'revoked') return { status: 'revoked', token: withUse(revoked, used) };
+      if (result === 'last-root') return { status: 'last-root', token: withUse(found.token, used) };
     }
     throw new Error(`token ${tokenId} kept changing while being revoked`);
   }
+}
+
+function withUse(token: StoredToken, used: string | null | undefined): StoredToken {
+  return used ? { ...token, lastUsedAt: used } : token;
 }

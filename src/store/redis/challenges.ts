@@ -3,6 +3,7 @@ import type {
   ChallengeStore,
   ChallengeUpdateResult,
   FeedOptions,
+  GameLimit,
   Notice,
   StoredChallenge,
   StoredGame,
@@ -56,7 +57,7 @@ export class RedisChallengeStore implements ChallengeStore {
   async updateChallenge(
     next: StoredChallenge,
     expectedVersion: number,
-    effects: { notices: readonly Notice[]; game?: StoredGame },
+    effects: { notices: readonly Notice[]; game?: StoredGame; limits?: readonly GameLimit[] },
   ): Promise<ChallengeUpdateResult> {
     const { game } = effects;
     const result = await this.redis.boardhostUpdateChallenge(
@@ -74,9 +75,11 @@ export class RedisChallengeStore implements ChallengeStore {
       game?.version ?? 0,
       game ? gameIndexes(game) : '',
       game ? clockIndexArgument(game) : '',
+      JSON.stringify(effects.limits ?? []),
     );
     if (result === 'game-exists') throw new Error(`game ${game?.id} exists`);
-    return result;
+    if (result.startsWith('too-many-games:')) return { tooManyGames: result.slice('too-many-games:'.length) };
+    return result as Exclude<ChallengeUpdateResult, object>;
   }
 
   async listOpen(account: string): Promise<StoredChallenge[]> {

@@ -6,18 +6,21 @@ export type Arg = string | number;
 export type StreamEntry = [id: string, fields: string[]];
 
 export interface ScriptedRedis extends Redis {
-  boardhostCreate(...args: Arg[]): Promise<number>;
+  boardhostCreate(...args: Arg[]): Promise<number | string>;
   boardhostUpdate(...args: Arg[]): Promise<[string, string?]>;
   boardhostIndexListings(...args: Arg[]): Promise<number>;
   boardhostClaimDue(...args: Arg[]): Promise<string[]>;
+  boardhostIndexOngoing(...args: Arg[]): Promise<number>;
   boardhostMarkReminded(...args: Arg[]): Promise<number>;
   boardhostSaveVacation(...args: Arg[]): Promise<number>;
   boardhostCreateAccount(...args: Arg[]): Promise<number>;
   boardhostAddToken(...args: Arg[]): Promise<number>;
   boardhostCompareAndSet(...args: Arg[]): Promise<number>;
-  boardhostRevokeToken(...args: Arg[]): Promise<number>;
+  boardhostRevokeToken(...args: Arg[]): Promise<'revoked' | 'changed' | 'last-root'>;
+  boardhostClaimIdempotency(...args: Arg[]): Promise<string[]>;
+  boardhostReleaseIdempotency(...args: Arg[]): Promise<number>;
   boardhostCreateChallenge(...args: Arg[]): Promise<number>;
-  boardhostUpdateChallenge(...args: Arg[]): Promise<ChallengeUpdateResult | 'game-exists'>;
+  boardhostUpdateChallenge(...args: Arg[]): Promise<Exclude<ChallengeUpdateResult, object> | string>;
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
   boardhostAppend(...args: Arg[]): Promise<number>;

@@ -6,6 +6,8 @@ import {
   type GameEventBus,
   type GameFilter,
   type GamePage,
+  type CreateResult,
+  type GameLimit,
   type GameStore,
   type IdempotencyRecord,
   type Notice,
@@ -43,7 +45,11 @@ export class RedisGameStore implements GameStore {
     return `${this.prefix}updates:{${id}}`;
   }
 
-  async create(game: StoredGame, notices: readonly Notice[] = []): Promise<void> {
+  async create(
+    game: StoredGame,
+    notices: readonly Notice[] = [],
+    limits: readonly GameLimit[] = [],
+  ): Promise<CreateResult> {
     const created = await this.redis.boardhostCreate(
       this.gameKey(game.id),
       this.prefix,
@@ -53,8 +59,54 @@ export class RedisGameStore implements GameStore {
       gameIndexes(game),
       noticesArgument(notices, this.feed),
       clockIndexArgument(game),
+      JSON.stringify(limits),
     );
+    if (typeof created === 'string') return { status: 'too-many-games', account: created };
     if (created !== 1) throw new Error(`game ${game.id} exists`);
+    return { status: 'created' };
+  }
+
+  async countOngoing(account: string): Promise<number> {
+    return this.redis.scard(`${this.prefix}games:ongoing:${account}`);
+  }
+
+  /**
+   * Once per deployment (marker key `p games:ongoing-indexed`): backfillOngoing() for data written
+   * before ongoing games were counted per account. Games written meanwhile index themselves. Needs
+   * the listings indexed first (indexListings).
+   */
+  async indexOngoing(): Promise<number> {
+    const marker = `${this.prefix}games:ongoing-indexed`;
+    if ((await this.redis.get(marker)) === '1') return 0;
+    const indexed = await this.backfillOngoing();
+    await this.redis.set(marker, '1');
+    return indexed;
+  }
+
+  /**
+   * Indexes every ongoing game in its accounts' games:ongoing sets (which the game scripts keep from
+   * then on). Safe to run while serving, and again. Resolves with the count.
+   */
+  async backfillOngoing(batch = 500): Promise<number> {
+    let indexed = 0;
+    let max = '+inf';
+    for (;;) {
+      const page = await this.redis.zrevrangebyscore(
+        `${this.prefix}games:status:ongoing`,
+        max,
+        '-inf',
+        'WITHSCORES',
+        'LIMIT',
+        0,
+        batch,
+      );
+      const ids = page.filter((_, i) => i % 2 === 0);
+      for (const id of ids) {
+        indexed += await this.redis.boardhostIndexOngoing(this.gameKey(id), this.prefix, id);
+      }
+      if (ids.length < batch) return indexed;
+      max = `(${page[page.length - 1]}`;
+    }
   }
 
   async get(id: string): Promise<StoredGame | undefined> {

@@ -7,6 +7,7 @@ import { ChannelFanout, connectRedis, type RedisClientSettings } from './client'
 import { RedisClockStore } from './clocks';
 import { RedisEventFeed } from './feed';
 import { RedisEventBus, RedisGameStore } from './games';
+import { RedisIdempotencyStore } from './idempotency';
 import { RedisSeekStore } from './seeks';
 import { RedisWebhookStore } from './webhooks';
 
@@ -22,6 +23,7 @@ export {
 export { RedisClockStore } from './clocks';
 export { RedisEventFeed } from './feed';
 export { RedisEventBus, RedisGameStore } from './games';
+export { RedisIdempotencyStore } from './idempotency';
 export { RedisSeekStore } from './seeks';
 export { RedisWebhookStore } from './webhooks';
 
@@ -37,10 +39,14 @@ export { RedisWebhookStore } from './webhooks';
 // [:status:<s>] (e.g. p games:account:ann:kind:oware:status:ongoing). The script that creates a game
 // writes them; the update script moves the status entries when the status changes (game:{g} field
 // status). list() reads the one index of its filter and re-checks each document it returns.
+//   p games:ongoing:<a>     set of a's ongoing game ids (index_clock keeps it; game limits count it)
 //   p account:<a>           JSON StoredAccount
 //   p token:<hash>          JSON StoredToken (revoked ones stay, so callers can say "revoked")
 //   p tokens:<a>            sorted set of token hashes, score = createdAt ms (oldest first)
+//   p tokenused:<hash>      ISO time the token last authenticated a request (at most once a minute)
 //   p revocations           pub/sub channel carrying the hash of each token revoked (same script)
+//   p idemcreate:<key>      hash: state (pending/done), fingerprint, response: a create's idempotency
+//                           record (key = sha256 of scope and Idempotency-Key; response sealed)
 //   p challenge:<c>         hash: doc (JSON), version
 //   p challenges:open:<a>   sorted set of open challenge ids involving a, score = createdAt ms
 //   p challenges:expiry     sorted set of open challenge ids, score = expiresAt ms
@@ -88,6 +94,7 @@ export function redisStorage(
     seeks: new RedisSeekStore(data, prefix),
     feed: new RedisEventFeed(data, prefix, fanout, feedOptions),
     webhooks: new RedisWebhookStore(data, prefix),
+    idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
   };
 }
@@ -103,8 +110,13 @@ export async function createRedisStorage(
     data.disconnect();
     throw error;
   });
-  // Data written before the listings had an index per filter combination gets it (once).
-  await new RedisGameStore(data, prefix).indexListings().catch((error: unknown) => {
+  // Data written before the listings had an index per filter combination, or before ongoing games
+  // were counted per account, gets them (once per deployment; marker keys record it).
+  const games = new RedisGameStore(data, prefix);
+  await (async () => {
+    await games.indexListings();
+    await games.indexOngoing();
+  })().catch((error: unknown) => {
     data.disconnect();
     subscriber.disconnect();
     throw error;

@@ -154,16 +154,39 @@ local function index_clock(p, key, id, spec)
   else
     redis.call('ZREM', p .. 'reminders', id)
   end
-  for _, account in ipairs(c.accounts) do redis.call('ZREM', p .. 'games:turn:' .. account, id) end
+  for _, account in ipairs(c.accounts) do
+    redis.call('ZREM', p .. 'games:turn:' .. account, id)
+    if c.turn == '${OVER}' then
+      redis.call('SREM', p .. 'games:ongoing:' .. account, id)
+    else
+      redis.call('SADD', p .. 'games:ongoing:' .. account, id)
+    end
+  end
   if c.mover ~= '' then redis.call('ZADD', p .. 'games:turn:' .. c.mover, c.score, id) end
 end
 `;
 
 /**
- * Create only if absent, with its indexes and notices.
- * KEYS[1] game; ARGV: prefix, id, doc, version, indexes (JSON), notices (JSON), clock index (JSON).
+ * Lua: the first account of `limits` (JSON [{account, max}]) that already has its maximum of
+ * ongoing games (the games:ongoing:<a> sets index_clock keeps), or false.
  */
-const CREATE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CLOCK}
+const OVER_LIMIT = `
+local function over_limit(p, limits)
+  for _, l in ipairs(cjson.decode(limits)) do
+    if redis.call('SCARD', p .. 'games:ongoing:' .. l.account) >= tonumber(l.max) then return l.account end
+  end
+  return false
+end
+`;
+
+/**
+ * Create only if absent and within the limits, with its indexes and notices: 1, 0 (id taken) or the
+ * account over its limit. KEYS[1] game; ARGV: prefix, id, doc, version, indexes (JSON), notices
+ * (JSON), clock index (JSON), limits (JSON).
+ */
+const CREATE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CLOCK}${OVER_LIMIT}
+local over = over_limit(ARGV[1], ARGV[8])
+if over then return over end
 if not create_game(ARGV[1], KEYS[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5]) then return 0 end
 index_clock(ARGV[1], KEYS[1], ARGV[2], ARGV[7])
 append_notices(ARGV[1], ARGV[6])
@@ -218,6 +241,21 @@ for _, base in ipairs(cjson.decode(ARGV[6])) do
     if other ~= status then redis.call('ZREM', ARGV[1] .. base .. other, ARGV[2]) end
   end
   redis.call('ZADD', ARGV[1] .. base .. status, seq, ARGV[2])
+end
+return 1
+`;
+
+/**
+ * Backfill: put one game in its seat accounts' games:ongoing sets if its document says it is
+ * ongoing (for games written before the sets existed). KEYS[1] game; ARGV: prefix, id.
+ */
+const INDEX_ONGOING_SCRIPT = `
+local doc = redis.call('HGET', KEYS[1], 'doc')
+if not doc then return 0 end
+local g = cjson.decode(doc)
+if g.status ~= 'ongoing' then return 0 end
+for _, seat in ipairs(g.seats) do
+  if type(seat.account) == 'string' then redis.call('SADD', ARGV[1] .. 'games:ongoing:' .. seat.account, ARGV[2]) end
 end
 return 1
 `;
@@ -285,13 +323,55 @@ return 1
 `;
 
 /**
- * Revoke a token if its document is still the one read, and tell every node (same step).
- * KEYS[1] token; ARGV: the document read, the revoked document, revocation channel, token hash.
+ * Revoke a token (its doc replaced only if still the one read), unless it is the account's last
+ * root token: one that is not revoked, never expires and holds every scope of ARGV[4] (JSON; '' to
+ * skip the guard); and tell every node (same step). KEYS[1] token, KEYS[2] the account's token
+ * index; ARGV: doc read, revoked doc, prefix, root scopes, token hash, revocation channel.
+ * Returns 'revoked', 'changed' (read again) or 'last-root'.
  */
 const REVOKE_TOKEN_SCRIPT = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
+local function is_root(doc, scopes)
+  local t = cjson.decode(doc)
+  if t.revokedAt ~= cjson.null or (t.expiresAt ~= nil and t.expiresAt ~= cjson.null) then return false end
+  local held = {}
+  for _, s in ipairs(t.scopes) do held[s] = true end
+  for _, s in ipairs(scopes) do if not held[s] then return false end end
+  return true
+end
+if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 'changed' end
+if ARGV[4] ~= '' then
+  local scopes = cjson.decode(ARGV[4])
+  if is_root(ARGV[1], scopes) then
+    local others = 0
+    for _, hash in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
+      if hash ~= ARGV[5] then
+        local doc = redis.call('GET', ARGV[3] .. 'token:' .. hash)
+        if doc and is_root(doc, scopes) then others = others + 1 end
+      end
+    end
+    if others == 0 then return 'last-root' end
+  end
+end
 redis.call('SET', KEYS[1], ARGV[2])
-redis.call('PUBLISH', ARGV[3], ARGV[4])
+redis.call('PUBLISH', ARGV[6], ARGV[5])
+return 'revoked'
+`;
+
+/**
+ * The create idempotency record under KEYS[1] (hash: state, fingerprint, response), or a new pending
+ * one. ARGV: fingerprint, pending ms. Returns {state, fingerprint, response} or {'claimed'}.
+ */
+const CLAIM_IDEMPOTENCY_SCRIPT = `
+local seen = redis.call('HMGET', KEYS[1], 'state', 'fingerprint', 'response')
+if seen[1] then return {seen[1], seen[2], seen[3] or ''} end
+redis.call('HSET', KEYS[1], 'state', 'pending', 'fingerprint', ARGV[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[2])
+return {'claimed'}
+`;
+
+/** Drop a pending claim (never an answer). KEYS[1] record. */
+const RELEASE_IDEMPOTENCY_SCRIPT = `
+if redis.call('HGET', KEYS[1], 'state') == 'pending' then redis.call('DEL', KEYS[1]) end
 return 1
 `;
 
@@ -308,16 +388,20 @@ return 1
 `;
 
 /**
- * Compare-and-set on version; the game the challenge became (checked first, so a taken game id
- * writes nothing), indexes and notices in the same step.
+ * Compare-and-set on version; the game the challenge became (checked first, with the players'
+ * limits, so a taken game id or a full account writes nothing), indexes and notices in the same step.
  * KEYS[1] challenge, KEYS[2] game (the challenge key again when no game); ARGV: prefix, expected
  * version, id, doc, version, index (JSON), notices (JSON), game doc ('' for none), game id, game
- * version, game indexes (JSON), game clock index (JSON).
+ * version, game indexes (JSON), game clock index (JSON), limits (JSON).
  */
-const UPDATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CHALLENGE}${INDEX_CLOCK}
+const UPDATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME}${INDEX_CHALLENGE}${INDEX_CLOCK}${OVER_LIMIT}
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return 'missing' end
 if version ~= ARGV[2] then return 'conflict' end
+if ARGV[8] ~= '' then
+  local over = over_limit(ARGV[1], ARGV[13])
+  if over then return 'too-many-games:' .. over end
+end
 if ARGV[8] ~= '' and not create_game(ARGV[1], KEYS[2], ARGV[9], ARGV[8], ARGV[10], ARGV[11]) then
   return 'game-exists'
 end
@@ -385,12 +469,15 @@ export const SCRIPTS = {
   boardhostUpdate: { numberOfKeys: 2, lua: UPDATE_SCRIPT },
   boardhostIndexListings: { numberOfKeys: 1, lua: INDEX_LISTINGS_SCRIPT },
   boardhostClaimDue: { numberOfKeys: 1, lua: CLAIM_DUE_SCRIPT },
+  boardhostIndexOngoing: { numberOfKeys: 1, lua: INDEX_ONGOING_SCRIPT },
   boardhostMarkReminded: { numberOfKeys: 2, lua: MARK_REMINDED_SCRIPT },
   boardhostSaveVacation: { numberOfKeys: 1, lua: SAVE_VACATION_SCRIPT },
   boardhostCreateAccount: { numberOfKeys: 3, lua: CREATE_ACCOUNT_SCRIPT },
   boardhostAddToken: { numberOfKeys: 2, lua: ADD_TOKEN_SCRIPT },
   boardhostCompareAndSet: { numberOfKeys: 1, lua: COMPARE_AND_SET_SCRIPT },
-  boardhostRevokeToken: { numberOfKeys: 1, lua: REVOKE_TOKEN_SCRIPT },
+  boardhostRevokeToken: { numberOfKeys: 2, lua: REVOKE_TOKEN_SCRIPT },
+  boardhostClaimIdempotency: { numberOfKeys: 1, lua: CLAIM_IDEMPOTENCY_SCRIPT },
+  boardhostReleaseIdempotency: { numberOfKeys: 1, lua: RELEASE_IDEMPOTENCY_SCRIPT },
   boardhostCreateChallenge: { numberOfKeys: 1, lua: CREATE_CHALLENGE_SCRIPT },
   boardhostUpdateChallenge: { numberOfKeys: 2, lua: UPDATE_CHALLENGE_SCRIPT },
   boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },

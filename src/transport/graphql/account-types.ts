@@ -48,6 +48,14 @@ export class ApiToken {
   @Field(() => [String], { description: `Among ${list(TOKEN_SCOPES)}.` }) scopes!: string[];
   @Field(() => String) createdAt!: string;
   @Field(() => String, { nullable: true }) revokedAt!: string | null;
+  @Field(() => String, { nullable: true, description: 'When the token stops working; null: never.' })
+  expiresAt!: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'About when the token last authenticated a request (to the minute); null: not since tracked.',
+  })
+  lastUsedAt!: string | null;
 }
 
 @ObjectType({ description: 'A token as issued: the only answer that shows its secret.' })

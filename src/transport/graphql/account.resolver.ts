@@ -1,7 +1,13 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { AccountView, IssuedToken as IssuedTokenView, TokenView } from '../../service/accounts';
 import { Account, ApiToken, BotPolicyInput, CreatedAccount, IssuedToken } from './account-types';
-import { credentialOf, withoutNulls, type GraphQLContext } from './context';
+import {
+  credentialOf,
+  IDEMPOTENCY_KEY_DESCRIPTION,
+  keyOf,
+  withoutNulls,
+  type GraphQLContext,
+} from './context';
 
 /** Accounts, API tokens and bot policies. Thin: each field is one service call. */
 @Resolver(() => Account)
@@ -30,8 +36,13 @@ export class AccountResolver {
     @Ctx() ctx: GraphQLContext,
     @Arg('kind', () => String, { nullable: true, description: 'human (default) or bot' })
     kind?: string | null,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
   ): Promise<{ account: AccountView; token: IssuedTokenView }> {
-    return ctx.services.accounts.createAccount({ username, ...(kind != null ? { kind } : {}) });
+    return ctx.services.accounts.createAccount(
+      { username, ...(kind != null ? { kind } : {}) },
+      { ...keyOf(idempotencyKey), ...(ctx.ip ? { ip: ctx.ip } : {}) },
+    );
   }
 
   @Mutation(() => IssuedToken, {
@@ -42,14 +53,30 @@ export class AccountResolver {
     scopes: string[],
     @Ctx() ctx: GraphQLContext,
     @Arg('label', () => String, { nullable: true }) label?: string | null,
+    @Arg('expiresInSeconds', () => Int, {
+      nullable: true,
+      description: 'The token stops working after this many seconds (60 to 31622400); omitted: never.',
+    })
+    expiresInSeconds?: number | null,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
   ): Promise<IssuedTokenView> {
-    return ctx.services.accounts.createToken(credentialOf(ctx), {
-      scopes,
-      ...(label != null ? { label } : {}),
-    });
+    return ctx.services.accounts.createToken(
+      credentialOf(ctx),
+      {
+        scopes,
+        ...(label != null ? { label } : {}),
+        ...(expiresInSeconds != null ? { expiresInSeconds } : {}),
+      },
+      keyOf(idempotencyKey),
+    );
   }
 
-  @Mutation(() => ApiToken, { description: "Revoke one of the caller's tokens (effective at once)." })
+  @Mutation(() => ApiToken, {
+    description:
+      "Revoke one of the caller's tokens (effective at once). Another token only with all of its scopes " +
+      '(MISSING_SCOPE); never the last token that never expires and holds every scope (LAST_ROOT_TOKEN).',
+  })
   revokeToken(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<TokenView> {
     return ctx.services.accounts.revokeToken(credentialOf(ctx), id);
   }

@@ -8,7 +8,13 @@ import {
   Seek,
   type TimeControlInput,
 } from './account-types';
-import { credentialOf, withoutNulls, type GraphQLContext } from './context';
+import {
+  credentialOf,
+  IDEMPOTENCY_KEY_DESCRIPTION,
+  keyOf,
+  withoutNulls,
+  type GraphQLContext,
+} from './context';
 import { kindInput } from './enums';
 
 /** Challenges and seeks. Thin: each field is one service call. */
@@ -30,13 +36,15 @@ export class ChallengeResolver {
   createChallenge(
     @Arg('input', () => CreateChallengeInput) input: CreateChallengeInput,
     @Ctx() ctx: GraphQLContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
   ): Promise<ChallengeView> {
     const { timeControl, ...rest } = withoutNulls(input);
-    return ctx.services.challenges.create(credentialOf(ctx), {
-      ...rest,
-      kind: kindInput(rest.kind),
-      ...timeControlOf(timeControl),
-    });
+    return ctx.services.challenges.create(
+      credentialOf(ctx),
+      { ...rest, kind: kindInput(rest.kind), ...timeControlOf(timeControl) },
+      keyOf(idempotencyKey),
+    );
   }
 
   @Mutation(() => Challenge, {
@@ -70,13 +78,15 @@ export class ChallengeResolver {
   createSeek(
     @Arg('input', () => CreateSeekInput) input: CreateSeekInput,
     @Ctx() ctx: GraphQLContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
   ): Promise<SeekView> {
     const { timeControl, ...rest } = withoutNulls(input);
-    return ctx.services.challenges.createSeek(credentialOf(ctx), {
-      ...rest,
-      kind: kindInput(rest.kind),
-      ...timeControlOf(timeControl),
-    });
+    return ctx.services.challenges.createSeek(
+      credentialOf(ctx),
+      { ...rest, kind: kindInput(rest.kind), ...timeControlOf(timeControl) },
+      keyOf(idempotencyKey),
+    );
   }
 
   @Mutation(() => Boolean, { description: "Withdraw one's own waiting seek." })

@@ -5,8 +5,8 @@ import type { Services } from '../../service';
 export interface GraphQLContext {
   readonly services: Services;
   readonly bearerToken?: string;
-  /** HTTP: the client's address, for the per-operation rate limit. */
-  readonly clientIp?: string;
+  /** The client address (HTTP: as `TRUST_PROXY` resolves it): per-address quotas and idempotency. */
+  readonly ip?: string;
 }
 
 /** The token from an `Authorization: Bearer <token>` header value. */
@@ -19,8 +19,19 @@ export function bearerFrom(header: unknown): string | undefined {
 /** The caller's credential: `token` if given, else the request's (or connection's) bearer token. */
 export function credentialOf(ctx: GraphQLContext, token?: string | null): Credential {
   const bearer = token ?? ctx.bearerToken;
-  return bearer ? { token: bearer } : {};
+  const ip = ctx.ip ? { ip: ctx.ip } : {};
+  return bearer ? { token: bearer, ...ip } : ip;
 }
+
+/** The service's idempotency option from a nullable `idempotencyKey` argument. */
+export function keyOf(idempotencyKey: string | null | undefined): { idempotencyKey?: string } {
+  return idempotencyKey === undefined || idempotencyKey === null ? {} : { idempotencyKey };
+}
+
+/** The description of every create's `idempotencyKey` argument. */
+export const IDEMPOTENCY_KEY_DESCRIPTION =
+  'A retry with the same key answers the first answer and creates nothing more (24 h); the same key ' +
+  'with other arguments is refused with IDEMPOTENCY_KEY_REUSED.';
 
 /** GraphQL sends null for omitted nullable inputs; the services expect the field to be absent. */
 export type WithoutNulls<T> = { [K in keyof T]: Exclude<T[K], null> };

@@ -15,7 +15,13 @@ import {
 import type { GameView } from '../../service/game-view';
 import type { KindView } from '../../service/kinds';
 import type { WriteOptions } from '../../service/games';
-import { credentialOf, withoutNulls, type GraphQLContext } from './context';
+import {
+  credentialOf,
+  IDEMPOTENCY_KEY_DESCRIPTION,
+  keyOf,
+  withoutNulls,
+  type GraphQLContext,
+} from './context';
 import { kindInput } from './enums';
 import { CreatedGame, CreateGameInput, Game, GameKindInfo, GamePage, MoveCheck } from './types';
 import { watchGame } from './watch';
@@ -94,14 +100,22 @@ export class GameResolver {
   }
 
   @Mutation(() => CreatedGame, { description: 'Create a game; the answer holds each seat’s secret token.' })
-  createGame(@Arg('input', () => CreateGameInput) input: CreateGameInput, @Ctx() ctx: GraphQLContext) {
-    return ctx.services.games.createGame({
-      kind: kindInput(input.kind),
-      ...(input.options ? { options: input.options } : {}),
-      ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
-      ...(input.position !== undefined && input.position !== null ? { position: input.position } : {}),
-      ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),
-    });
+  createGame(
+    @Arg('input', () => CreateGameInput) input: CreateGameInput,
+    @Ctx() ctx: GraphQLContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
+  ) {
+    return ctx.services.games.createGame(
+      {
+        kind: kindInput(input.kind),
+        ...(input.options ? { options: input.options } : {}),
+        ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
+        ...(input.position !== undefined && input.position !== null ? { position: input.position } : {}),
+        ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),
+      },
+      { ...keyOf(idempotencyKey), ...(ctx.ip ? { ip: ctx.ip } : {}) },
+    );
   }
 
   @Mutation(() => Game, {

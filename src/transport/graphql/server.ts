@@ -3,7 +3,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { GraphQLError, type GraphQLSchema } from 'graphql';
-import type { Server } from 'node:http';
+import type { IncomingMessage, Server } from 'node:http';
 import type { Logger } from 'pino';
 import { buildSchema } from 'type-graphql';
 import type { RequestHandler } from 'express';
@@ -86,7 +86,7 @@ function operationPlugin(gate: RateGate | undefined): ApolloServerPlugin<GraphQL
           if (!gate || extra <= 0) return;
           let decision;
           try {
-            decision = await gate.check(contextValue.bearerToken, contextValue.clientIp ?? 'unknown', extra);
+            decision = await gate.check(contextValue.bearerToken, contextValue.ip ?? 'unknown', extra);
           } catch (error) {
             throw asGraphQLError(toGameError(error));
           }
@@ -116,8 +116,11 @@ export async function createGraphQL(options: {
   gate?: RateGate;
   /** Where INTERNAL errors are logged, with their stack. */
   logger?: Logger;
+  /** The client address of a WebSocket upgrade (as `TRUST_PROXY` resolves it; default: the socket's peer). */
+  wsClientIp?: (request: IncomingMessage) => string | undefined;
 }): Promise<{ middleware: RequestHandler; stop: () => Promise<void> }> {
   const { httpServer, services, limits, gate, logger } = options;
+  const wsClientIp = options.wsClientIp ?? ((request: IncomingMessage) => request.socket.remoteAddress);
   const schema = await buildGameSchema();
   const rules = limitRules(limits);
   const ws = createWebSocketServer({
@@ -127,6 +130,7 @@ export async function createGraphQL(options: {
     limits,
     rules,
     websocket: options.websocket,
+    clientIp: (request) => wsClientIp(request) ?? 'unknown',
     ...(gate ? { gate } : {}),
     ...(logger ? { logger } : {}),
   });
@@ -156,7 +160,7 @@ export async function createGraphQL(options: {
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }) => {
       const token = bearerFrom(req.headers.authorization);
-      return { services, clientIp: clientIp(req), ...(token ? { bearerToken: token } : {}) };
+      return { services, ip: clientIp(req), ...(token ? { bearerToken: token } : {}) };
     },
   });
   return {

@@ -1,7 +1,13 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { DeliveryAttempt as DeliveryAttemptView } from '../../store/store';
 import type { CreatedWebhook as CreatedWebhookView, WebhookView } from '../../service/webhooks';
-import { credentialOf, withoutNulls, type GraphQLContext } from './context';
+import {
+  credentialOf,
+  IDEMPOTENCY_KEY_DESCRIPTION,
+  keyOf,
+  withoutNulls,
+  type GraphQLContext,
+} from './context';
 import { CreatedWebhook, CreateWebhookInput, DeliveryAttempt, DeliveryLog, Webhook } from './webhook-types';
 
 /** Webhook endpoints of the caller's account (scope game:read). Thin: each field is one service call. */
@@ -40,8 +46,10 @@ export class WebhookResolver {
   createWebhook(
     @Arg('input', () => CreateWebhookInput) input: CreateWebhookInput,
     @Ctx() ctx: GraphQLContext,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: IDEMPOTENCY_KEY_DESCRIPTION })
+    idempotencyKey?: string | null,
   ): Promise<CreatedWebhookView> {
-    return ctx.services.webhooks.create(credentialOf(ctx), withoutNulls(input));
+    return ctx.services.webhooks.create(credentialOf(ctx), withoutNulls(input), keyOf(idempotencyKey));
   }
 
   @Mutation(() => Webhook, { description: 'Remove an endpoint and its log; answers what it was.' })

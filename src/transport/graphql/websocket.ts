@@ -86,8 +86,10 @@ export function createWebSocketServer(options: {
   websocket: WebSocketLimits;
   gate?: RateGate;
   logger?: Logger;
+  /** The client address of an upgrade request (as TRUST_PROXY resolves it). */
+  clientIp: (request: IncomingMessage) => string;
 }): { stop: () => Promise<void> } {
-  const { httpServer, schema, services, limits, rules, websocket, gate, logger } = options;
+  const { httpServer, schema, services, limits, rules, websocket, gate, logger, clientIp } = options;
   // `maxPayload` makes ws refuse a larger frame from its header, before buffering it.
   const wsServer = new WebSocketServer({
     server: httpServer,
@@ -102,7 +104,7 @@ export function createWebSocketServer(options: {
 
   // Registered before graphql-ws' own listener: a connection over the IP cap is closed at once.
   wsServer.on('connection', (socket, request) => {
-    const ip = request.socket.remoteAddress ?? 'unknown';
+    const ip = clientIp(request);
     if (!connectionsPerIp.take(ip)) {
       socket.close(
         TOO_MANY_CONNECTIONS_CLOSE_CODE,
@@ -174,7 +176,7 @@ export function createWebSocketServer(options: {
       },
       context: (ctx): GraphQLContext => {
         const token = tokenOf(ctx.connectionParams);
-        return { services, ...(token ? { bearerToken: token } : {}) };
+        return { services, ip: clientIp(ctx.extra.request), ...(token ? { bearerToken: token } : {}) };
       },
       // graphql-ws would parse with no limits: parse, validate and count every operation here.
       onSubscribe: async (ctx, id, payload) => {
@@ -186,7 +188,7 @@ export function createWebSocketServer(options: {
           try {
             const decision = await gate.check(
               tokenOf(ctx.connectionParams),
-              ctx.extra.request.socket.remoteAddress ?? 'unknown',
+              clientIp(ctx.extra.request),
               graphQLOperationCount(operation, checked.document),
             );
             if (!decision.allowed) return [asGraphQLError(rateLimitedError(decision))];

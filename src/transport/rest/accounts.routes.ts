@@ -3,7 +3,17 @@ import { z } from 'zod';
 import { GameError } from '../../service/errors';
 import type { Services } from '../../service';
 import * as A from './accounts.schemas';
-import { apiToken, credentialOf, json, parse, problems, PUBLIC, type RestRoute } from './route';
+import {
+  apiToken,
+  credentialOf,
+  idempotencyHeader,
+  idempotencyKeyOf,
+  json,
+  parse,
+  problems,
+  PUBLIC,
+  type RestRoute,
+} from './route';
 import {
   JSON_MEDIA,
   lastEventIdHeader,
@@ -79,15 +89,21 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
           '(humans: game:read, game:play, challenge:write; bots: game:read, bot:play, challenge:write). ' +
           'The secret is shown only in this answer. 409 USERNAME_TAKEN when the name is taken (ignoring case).',
         security: PUBLIC,
-        request: { body: { content: { 'application/json': { schema: A.CreateAccountBody } } } },
+        request: {
+          headers: idempotencyHeader,
+          body: { content: { 'application/json': { schema: A.CreateAccountBody } } },
+        },
         responses: {
           201: json(A.SignedUp, 'The account and its first token', 'Location'),
-          ...problems(400, 409, 503),
+          ...problems(400, 409, 422, 503),
         },
       },
       handle: async (req, res) => {
         const body = parse(A.CreateAccountBody, req.body, 'body');
-        const created = await accounts.createAccount(body);
+        const created = await accounts.createAccount(body, {
+          ...idempotencyKeyOf(req),
+          ...(req.ip ? { ip: req.ip } : {}),
+        });
         res
           .status(201)
           .setHeader('Location', `/api/v1/accounts/${encodeURIComponent(created.account.username)}`)
@@ -169,14 +185,18 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
         summary: 'Create an API token',
         description:
           'Any API token of the account; the new token’s scopes must be among the calling token’s ' +
-          '(403 MISSING_SCOPE otherwise). The secret is shown only in this answer.',
+          '(403 MISSING_SCOPE otherwise). The secret is shown only in this answer. With `expiresInSeconds` ' +
+          'the token stops working then (401 TOKEN_EXPIRED). 409 TOO_MANY_TOKENS past the active tokens quota.',
         security: apiToken(),
-        request: { body: { content: { 'application/json': { schema: A.CreateTokenBody } } } },
-        responses: { 201: json(A.IssuedToken, 'The new token'), ...problems(400, 401, 403, 503) },
+        request: {
+          headers: idempotencyHeader,
+          body: { content: { 'application/json': { schema: A.CreateTokenBody } } },
+        },
+        responses: { 201: json(A.IssuedToken, 'The new token'), ...problems(400, 401, 403, 409, 422, 503) },
       },
       handle: async (req, res) => {
         const body = parse(A.CreateTokenBody, req.body, 'body');
-        res.status(201).json(await accounts.createToken(credentialOf(req), body));
+        res.status(201).json(await accounts.createToken(credentialOf(req), body, idempotencyKeyOf(req)));
       },
     },
     {
@@ -186,10 +206,14 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
         operationId: 'revokeToken',
         tags: ['accounts'],
         summary: 'Revoke an API token',
-        description: 'Any API token of the account (the one in use too); the token stops working at once.',
+        description:
+          'The token in use may revoke itself; another token of the account only if the calling token holds ' +
+          'every scope of it (403 MISSING_SCOPE otherwise). The token stops working at once. The account’s last ' +
+          'token that never expires and holds every scope of its kind cannot be revoked (409 LAST_ROOT_TOKEN): ' +
+          'create another such token first.',
         security: apiToken(),
         request: { params: tokenParams },
-        responses: { 200: json(A.Token, 'The revoked token'), ...problems(400, 401, 404, 503) },
+        responses: { 200: json(A.Token, 'The revoked token'), ...problems(400, 401, 403, 404, 409, 503) },
       },
       handle: async (req, res) => {
         const { tokenId } = parse(tokenParams, req.params, 'path');

@@ -62,6 +62,11 @@ export const Token = z
     scopes: z.array(TokenScope),
     createdAt: DateTime,
     revokedAt: DateTime.nullable(),
+    expiresAt: DateTime.nullable().openapi({ description: 'When the token stops working; null: never' }),
+    lastUsedAt: DateTime.nullable().openapi({
+      description:
+        'About when the token last authenticated a request (to the minute); null: not since tracked',
+    }),
   })
   .openapi('Token');
 
@@ -93,6 +98,9 @@ export const CreateTokenBody = z
     label: z.string().max(100).optional(),
     scopes: z.array(TokenScope).min(1).openapi({
       description: 'Each must be among the scopes of the token making the request',
+    }),
+    expiresInSeconds: z.number().int().optional().openapi({
+      description: 'The token stops working after this many seconds (60 to 31622400); omitted: never',
     }),
   })
   .strict()

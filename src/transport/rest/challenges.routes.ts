@@ -3,7 +3,17 @@ import type { Services } from '../../service';
 import type { Credential } from '../../service/auth';
 import type { ChallengeView } from '../../service/challenges';
 import * as A from './accounts.schemas';
-import { apiToken, credentialOf, json, parse, problems, PUBLIC, type RestRoute } from './route';
+import {
+  apiToken,
+  credentialOf,
+  idempotencyHeader,
+  idempotencyKeyOf,
+  json,
+  parse,
+  problems,
+  PUBLIC,
+  type RestRoute,
+} from './route';
 
 const idParams = z.object({ id: A.ChallengeId });
 const seekParams = z.object({ id: A.SeekId });
@@ -59,15 +69,18 @@ export function challengeRoutes(services: Services): RestRoute[] {
           'two accounts have accepted. A bot whose declarations refuse the challenge declines it at once: the ' +
           `answer is still 201, with status declined and the declineReason. ${WRITE}`,
         security: apiToken('challenge:write'),
-        request: { body: { content: { 'application/json': { schema: A.CreateChallengeBody } } } },
+        request: {
+          headers: idempotencyHeader,
+          body: { content: { 'application/json': { schema: A.CreateChallengeBody } } },
+        },
         responses: {
           201: json(A.Challenge, 'The new challenge', 'Location'),
-          ...problems(400, 401, 403, 404, 503),
+          ...problems(400, 401, 403, 404, 409, 422, 503),
         },
       },
       handle: async (req, res) => {
         const body = parse(A.CreateChallengeBody, req.body, 'body');
-        const challenge = await challenges.create(credentialOf(req), body);
+        const challenge = await challenges.create(credentialOf(req), body, idempotencyKeyOf(req));
         res.status(201).setHeader('Location', `/api/v1/challenges/${challenge.id}`).json(challenge);
       },
     },
@@ -140,16 +153,19 @@ export function challengeRoutes(services: Services): RestRoute[] {
           'time control (200, status matched, with the game; `game.started` in both feeds), or left waiting ' +
           `(201, status waiting) until it expires or is withdrawn. ${WRITE}`,
         security: apiToken('challenge:write'),
-        request: { body: { content: { 'application/json': { schema: A.CreateSeekBody } } } },
+        request: {
+          headers: idempotencyHeader,
+          body: { content: { 'application/json': { schema: A.CreateSeekBody } } },
+        },
         responses: {
           200: json(A.Seek, 'Matched: the seek and its game'),
           201: json(A.Seek, 'Waiting for a partner'),
-          ...problems(400, 401, 403, 503),
+          ...problems(400, 401, 403, 409, 422, 503),
         },
       },
       handle: async (req, res) => {
         const body = parse(A.CreateSeekBody, req.body, 'body');
-        const seek = await challenges.createSeek(credentialOf(req), body);
+        const seek = await challenges.createSeek(credentialOf(req), body, idempotencyKeyOf(req));
         res.status(seek.status === 'matched' ? 200 : 201).json(seek);
       },
     },

@@ -4,7 +4,17 @@ import { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
 import type { Services } from '../../service';
 import type { WriteOptions } from '../../service/games';
-import { credentialOf, json, parse, problems, PUBLIC, seatSecurity, type RestRoute } from './route';
+import {
+  credentialOf,
+  idempotencyHeader,
+  idempotencyKeyOf,
+  json,
+  parse,
+  problems,
+  PUBLIC,
+  seatSecurity,
+  type RestRoute,
+} from './route';
 import * as S from './schemas';
 import {
   lastEventIdHeader,
@@ -154,17 +164,25 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         path: '/games',
         operationId: 'createGame',
         summary: 'Create a game',
-        description: 'Returns the game and one secret token per seat (shown only here).',
+        description:
+          'Returns the game and one secret token per seat (shown only here). Counts against the client ' +
+          'address’s daily games quota (429 QUOTA_EXCEEDED). Idempotency-Key retries are scoped to the address.',
         security: PUBLIC,
-        request: { body: { content: { 'application/json': { schema: S.CreateGameBody } } } },
+        request: {
+          headers: idempotencyHeader,
+          body: { content: { 'application/json': { schema: S.CreateGameBody } } },
+        },
         responses: {
           201: json(S.CreatedGame, 'The new game and its seat tokens', 'Location'),
-          ...problems(400, 503),
+          ...problems(400, 409, 422, 503),
         },
       },
       handle: async (req, res) => {
         const body = parse(S.CreateGameBody, req.body, 'body');
-        const created = await service.createGame(body);
+        const created = await service.createGame(body, {
+          ...idempotencyKeyOf(req),
+          ...(req.ip ? { ip: req.ip } : {}),
+        });
         res.status(201).setHeader('Location', `/api/v1/games/${created.game.id}`).json(created);
       },
     },

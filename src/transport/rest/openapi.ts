@@ -244,6 +244,7 @@ export function buildOpenApiDocument(
     });
   }
   for (const [path, operationId] of [
+    ['/livez', 'getLiveness'],
     ['/healthz', 'getHealth'],
     ['/readyz', 'getReadiness'],
   ] as const) {
@@ -253,7 +254,10 @@ export function buildOpenApiDocument(
       operationId,
       tags: ['operations'],
       security: [],
-      summary: path === '/healthz' ? 'The process is up' : 'The store answers (503 when it does not)',
+      summary:
+        path === '/readyz'
+          ? 'The store answers (503 once it has failed for longer than READY_GRACE_SECONDS): for load balancers'
+          : `The process is up: for container health checks${path === '/healthz' ? ' (an alias of /livez)' : ''}`,
       responses: {
         200: { description: 'OK', content: { 'application/json': { schema: S.Health } } },
         ...(path === '/readyz'
@@ -269,8 +273,13 @@ export function buildOpenApiDocument(
     tags: ['operations'],
     security: [],
     summary: 'Prometheus metrics',
+    description: 'With METRICS_TOKEN set, needs `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise).',
     responses: {
       200: { description: 'Prometheus text format', content: { 'text/plain': { schema: z.string() } } },
+      401: {
+        description: 'Missing or wrong metrics token',
+        content: { 'application/problem+json': { schema: S.Problem } },
+      },
     },
   });
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({

@@ -1,6 +1,6 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { Credential } from '../../service/auth';
 import { GameError } from '../../service/errors';
 import type { TokenScope } from '../../store/store';
@@ -76,11 +76,30 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, where: str
  */
 export function credentialOf(req: Request): Credential {
   const auth = req.headers.authorization;
-  if (!auth) return {};
+  const ip = req.ip ? { ip: req.ip } : {};
+  if (!auth) return ip;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
   if (!bearer) throw new GameError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
-  return { token: bearer };
+  return { token: bearer, ...ip };
 }
+
+/** The Idempotency-Key header of a create, if any (the service checks its form). */
+export function idempotencyKeyOf(req: Request): { idempotencyKey?: string } {
+  const key = req.headers['idempotency-key'];
+  return typeof key === 'string' ? { idempotencyKey: key } : {};
+}
+
+/** The OpenAPI header of a create that honours Idempotency-Key. */
+export const idempotencyHeader = z.object({
+  'idempotency-key': z
+    .string()
+    .optional()
+    .openapi({
+      description:
+        'A retry with the same key (1–128 of A-Z a-z 0-9 . _ : -) answers the first answer and creates ' +
+        'nothing more, for 24 h; the same key with another body is refused with IDEMPOTENCY_KEY_REUSED',
+    }),
+});
 
 /**
  * OpenAPI security requirement: an account API token with any one of `scopes` (alternatives;

@@ -385,4 +385,15 @@ export const KindInfo = z
 
 export const KindList = z.object({ items: z.array(KindInfo) }).openapi('KindList');
 
-export const Health = z.object({ status: z.string(), store: z.string().optional() }).openapi('Health');
+export const Health = z
+  .object({
+    status: z.string().openapi({
+      description: 'ok (/livez); ready, degraded (failing within the grace window) or unavailable',
+    }),
+    store: z.string().optional(),
+    failingForMs: z
+      .number()
+      .optional()
+      .openapi({ description: 'degraded: how long the store has been failing' }),
+  })
+  .openapi('Health');

@@ -2,7 +2,16 @@ import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import type { Services } from '../../service';
 import * as W from './webhooks.schemas';
-import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
+import {
+  apiToken,
+  credentialOf,
+  idempotencyHeader,
+  idempotencyKeyOf,
+  json,
+  parse,
+  problems,
+  type RestRoute,
+} from './route';
 
 const idParams = z.object({ id: W.WebhookId });
 const deliveryParams = z.object({ id: W.WebhookId, deliveryId: W.DeliveryId });
@@ -72,15 +81,18 @@ export function webhookRoutes(services: Services): RestRoute[] {
           `(409 TOO_MANY_WEBHOOKS). They belong to the account: revoking the token that registered one does not ` +
           `remove it. ${READ}`,
         security: apiToken('game:read'),
-        request: { body: { content: { 'application/json': { schema: W.CreateWebhookBody } } } },
+        request: {
+          headers: idempotencyHeader,
+          body: { content: { 'application/json': { schema: W.CreateWebhookBody } } },
+        },
         responses: {
           201: json(W.CreatedWebhook, 'The endpoint, with its secret', 'Location'),
-          ...problems(400, 401, 403, 409, 503),
+          ...problems(400, 401, 403, 409, 422, 503),
         },
       },
       handle: async (req, res) => {
         const body = parse(W.CreateWebhookBody, req.body, 'body');
-        const created = await webhooks.create(credentialOf(req), body);
+        const created = await webhooks.create(credentialOf(req), body, idempotencyKeyOf(req));
         res.status(201).setHeader('Location', `/api/v1/account/webhooks/${created.id}`).json(created);
       },
     },

@@ -1,0 +1,147 @@
+import cors from 'cors';
+import type { RequestHandler } from 'express';
+import helmet from 'helmet';
+import type { Server } from 'node:http';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+
+// The HTTP edge: what every request meets before the routes (security headers, CORS, request logs
+// without secrets) and the server's connection limits. Configured from main.ts (see config.ts).
+
+export interface HttpLimits {
+  /** Time to receive a request's headers (slowloris). */
+  readonly headersTimeoutMs: number;
+  /** Time to receive a whole request (headers and body); responses such as streams are not limited. */
+  readonly requestTimeoutMs: number;
+  /** An idle keep-alive connection is closed after this; keep it above the load balancer's idle timeout. */
+  readonly keepAliveTimeoutMs: number;
+  /** Open connections at most (0: no limit); more are refused at once. */
+  readonly maxConnections: number;
+}
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  headersTimeoutMs: 20_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 65_000,
+  maxConnections: 10_000,
+};
+
+export function applyHttpLimits(server: Server, limits: HttpLimits): void {
+  server.headersTimeout = limits.headersTimeoutMs;
+  server.requestTimeout = limits.requestTimeoutMs;
+  server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+  if (limits.maxConnections > 0) server.maxConnections = limits.maxConnections;
+}
+
+/** Response headers exposed to cross-origin scripts (what clients of the API read). */
+const EXPOSED_HEADERS = ['ETag', 'Location', 'RateLimit', 'RateLimit-Policy', 'Retry-After'];
+
+/**
+ * CORS for the listed origins (exact `scheme://host[:port]`, or `*` for any): preflights answered
+ * (204), and the allowed origin echoed on every response, streams included. No list: no CORS
+ * headers, so browsers keep other origins out. Credentials are bearer tokens, never cookies.
+ */
+export function corsMiddleware(origins: readonly string[]): RequestHandler | undefined {
+  if (origins.length === 0) return undefined;
+  return cors({
+    origin: origins.includes('*') ? '*' : [...origins],
+    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+    allowedHeaders: [
+      'Authorization',
+      'Content-Type',
+      'Accept',
+      'If-Match',
+      'Idempotency-Key',
+      'Last-Event-ID',
+      // Apollo's CSRF prevention asks browsers for one of these on simple GraphQL requests.
+      'Apollo-Require-Preflight',
+      'X-Apollo-Operation-Name',
+    ],
+    exposedHeaders: EXPOSED_HEADERS,
+    maxAge: 600,
+  });
+}
+
+/**
+ * Security headers (helmet): nosniff, frame-ancestors 'none', a CSP that lets pages load scripts and
+ * styles from this origin only (Swagger UI at /docs is all same-origin files), no referrer. With
+ * CORS origins set, resources may be read cross-origin (Cross-Origin-Resource-Policy).
+ */
+export function securityHeaders(crossOrigin: boolean): RequestHandler {
+  return helmet({
+    contentSecurityPolicy: {
+      useDefaults: true,
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        // Swagger UI sets inline style attributes.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:'],
+        'connect-src': ["'self'"],
+        'frame-ancestors': ["'none'"],
+        'object-src': ["'none'"],
+        // Would send http://localhost pages' own files to https.
+        'upgrade-insecure-requests': null,
+      },
+    },
+    crossOriginResourcePolicy: { policy: crossOrigin ? 'cross-origin' : 'same-origin' },
+    frameguard: { action: 'deny' },
+    referrerPolicy: { policy: 'no-referrer' },
+  });
+}
+
+/** Query parameters whose values are secrets (tokens); logged as [REDACTED]. */
+const SECRET_PARAMS =
+  /^(token|access_token|accesstoken|seattoken|seat_token|apitoken|api_key|apikey|key|secret|authorization|auth)$/i;
+const REDACTED = '[REDACTED]';
+
+/** The URL with the values of secret-looking query parameters replaced (what request logs hold). */
+export function redactUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const query = url
+    .slice(at + 1)
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      const name = eq < 0 ? pair : pair.slice(0, eq);
+      let decoded = name;
+      try {
+        decoded = decodeURIComponent(name);
+      } catch {
+        // a malformed name is logged as sent
+      }
+      return eq >= 0 && SECRET_PARAMS.test(decoded) ? `${name}=${REDACTED}` : pair;
+    })
+    .join('&');
+  return `${url.slice(0, at)}?${query}`;
+}
+
+function redactQuery(query: unknown): unknown {
+  if (!query || typeof query !== 'object') return query;
+  return Object.fromEntries(
+    Object.entries(query as Record<string, unknown>).map(([k, v]) => [
+      k,
+      SECRET_PARAMS.test(k) ? REDACTED : v,
+    ]),
+  );
+}
+
+/** Paths polled by probes and scrapers: not logged per request. */
+const QUIET = new Set(['/healthz', '/livez', '/readyz', '/metrics']);
+
+/** pino-http request logs: no Authorization or Cookie header, no token in a logged URL or query. */
+export function requestLogger(logger: Logger): RequestHandler {
+  return pinoHttp({
+    logger,
+    autoLogging: { ignore: (req) => QUIET.has((req.url ?? '').split('?')[0] ?? '') },
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    serializers: {
+      req: (req: { url?: string; query?: unknown }) => {
+        if (typeof req.url === 'string') req.url = redactUrl(req.url);
+        if (req.query !== undefined) req.query = redactQuery(req.query);
+        return req;
+      },
+    },
+  });
+}

@@ -1,0 +1,42 @@
+import type Redis from 'ioredis';
+import type { IdempotencyClaim, IdempotencyStore } from '../store';
+import { scripted, type ScriptedRedis } from './client';
+
+/** Idempotency records of creates: p idemcreate:<key>, a hash of state, fingerprint and response. */
+export class RedisIdempotencyStore implements IdempotencyStore {
+  private readonly redis: ScriptedRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    this.redis = scripted(redis);
+  }
+
+  private key(key: string): string {
+    return `${this.prefix}idemcreate:${key}`;
+  }
+
+  async claim(key: string, fingerprint: string, pendingMs: number): Promise<IdempotencyClaim> {
+    const [state, seen, response] = await this.redis.boardhostClaimIdempotency(
+      this.key(key),
+      fingerprint,
+      Math.max(1, Math.ceil(pendingMs)),
+    );
+    if (state === 'claimed') return { status: 'claimed' };
+    if (state === 'done') return { status: 'done', fingerprint: seen ?? '', response: response ?? '' };
+    return { status: 'pending', fingerprint: seen ?? '' };
+  }
+
+  async complete(key: string, fingerprint: string, response: string, ttlSeconds: number): Promise<void> {
+    await this.redis
+      .multi()
+      .hset(this.key(key), 'state', 'done', 'fingerprint', fingerprint, 'response', response)
+      .expire(this.key(key), ttlSeconds)
+      .exec();
+  }
+
+  async release(key: string): Promise<void> {
+    await this.redis.boardhostReleaseIdempotency(this.key(key));
+  }
+}
