@@ -12,6 +12,7 @@ const ACCEPTED: Record<string, { pointers: string[]; why: string }> = {
   'info-license': { pointers: ['#/info'], why: 'the project publishes no license yet' },
   'operation-4xx-response': {
     pointers: [
+      '#/paths/~1livez/get/responses',
       '#/paths/~1healthz/get/responses',
       '#/paths/~1readyz/get/responses',
       '#/paths/~1metrics/get/responses',

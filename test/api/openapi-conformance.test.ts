@@ -52,6 +52,7 @@ async function scenario(
   const suffix = Math.random().toString(36).slice(2, 8);
 
   // Operations outside /api/v1.
+  await ok(200, 'get', '/livez');
   await ok(200, 'get', '/healthz');
   await ok(200, 'get', '/readyz');
   await ok(200, 'get', '/metrics');

@@ -129,7 +129,8 @@ describe.each<StoreKind>(['redis', 'memory'])('games from a position on the %s s
     expect(after).toMatchObject({
       status: 'finished',
       position: '2l4/7/7/7/7/7/3L3 b',
-      result: { winner: null, reason: 'bare-lions' },
+      // GraphQL enum values spell `-` as `_` (OutcomeReason).
+      result: { winner: null, reason: 'bare_lions' },
     });
     const record = await gql(run.url, `query ($id: ID!) { exportGame(id: $id) }`, { id: game.id });
     expect(record.body.data!.exportGame).toContain(`[SetUp "1"]\n[FEN "${ZEBRA_IN_RIVER}"]`);
