@@ -11,7 +11,7 @@ const FEED_TRIM_BATCH = 32;
 export const FEED_EPOCHS_KEPT = 16;
 
 /**
- * Lua: the epoch of an account's feed (see FeedEpoch in store.ts). Every feed remembers which Redis
+ * Lua: the epoch of an account's feed (see FeedEpoch in ports/feed.ts). Every feed remembers which Redis
  * last touched it: the server's run_id (new at every start) and replication id (new at every
  * start and every promotion of a replica). When another one touches it, the Redis was restarted,
  * restored or failed over, and writes since its data was saved may be lost: the feed begins a new

@@ -1,0 +1,79 @@
+import type { GameKind, Options } from '../../engines/types';
+import type { Notice } from './feed';
+import type { GameLimit, StoredGame } from './games';
+import type { TimeControl } from './time-control';
+
+// Challenges.
+
+export const CHALLENGE_STATUSES = ['open', 'accepted', 'declined', 'canceled', 'expired'] as const;
+export type ChallengeStatus = (typeof CHALLENGE_STATUSES)[number];
+
+export const DECLINE_REASONS = [
+  'generic',
+  'later',
+  'kind',
+  'options',
+  'timeControl',
+  'tooManyGames',
+] as const;
+export type DeclineReason = (typeof DECLINE_REASONS)[number];
+
+export interface StoredChallenge {
+  readonly id: string;
+  readonly version: number;
+  readonly status: ChallengeStatus;
+  readonly kind: GameKind;
+  readonly options: Options;
+  readonly timeControl: TimeControl;
+  /** A challenge to a game from a position: the position (canonical notation); absent: the standard start. */
+  readonly initialPosition?: string;
+  /** The account that made the challenge. */
+  readonly challenger: string;
+  /** Direct challenges: the challenged account. Null for open challenges. */
+  readonly destination: string | null;
+  /** Open challenges limited to a named pair; null when anyone with the link may accept. */
+  readonly players: readonly [string, string] | null;
+  /** Who moves first: for direct challenges 'challenger' | 'destination'; 'listed' (open) = players[0]. */
+  readonly starts: 'challenger' | 'destination' | 'listed' | 'random';
+  /** Accounts that accepted, in order (an open challenge needs two). */
+  readonly accepted: readonly string[];
+  readonly declineReason: DeclineReason | null;
+  /** Who declined or canceled. */
+  readonly closedBy: string | null;
+  /** The game the challenge became. */
+  readonly gameId: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly expiresAt: string;
+}
+
+export type ChallengeUpdateResult =
+  | 'updated'
+  | 'conflict'
+  | 'missing'
+  /** The game would start while `tooManyGames` has its maximum of ongoing games: nothing written. */
+  | { readonly tooManyGames: string };
+
+export interface ChallengeStore {
+  /** Stores a new challenge and appends `notices`, atomically. */
+  createChallenge(challenge: StoredChallenge, notices: readonly Notice[]): Promise<void>;
+  getChallenge(id: string): Promise<StoredChallenge | undefined>;
+  /**
+   * Compare-and-set on `version`: if the stored version is `expectedVersion`, write `next`, create
+   * `game` (when given; the challenge became it) and append `notices`, all atomically. With a
+   * game, `limits` are checked in the same step (tooManyGames, nothing written).
+   */
+  updateChallenge(
+    next: StoredChallenge,
+    expectedVersion: number,
+    effects: {
+      readonly notices: readonly Notice[];
+      readonly game?: StoredGame;
+      readonly limits?: readonly GameLimit[];
+    },
+  ): Promise<ChallengeUpdateResult>;
+  /** Open challenges that involve `account` (challenger, destination or named player), newest first. */
+  listOpen(account: string): Promise<StoredChallenge[]>;
+  /** Ids of open challenges whose expiresAt is at or before `now` (ISO), oldest first. */
+  dueChallenges(now: string, limit: number): Promise<string[]>;
+}

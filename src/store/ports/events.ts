@@ -1,0 +1,27 @@
+import type { StoredGame } from './games';
+
+/**
+ * Live updates of games, and revocations of API tokens, across every server node. Delivery is
+ * best effort: when a node's connection to the bus drops, what is published until it is back is
+ * lost. So each subscription takes an `onResync`, called once the connection is back (and
+ * subscribed again), for the subscriber to compare what it has with the store. Its `flush`
+ * resolves once everything published before the call has reached the listener (so that what the
+ * store showed a moment earlier and is still on its way is not taken for lost).
+ */
+export interface GameEventBus {
+  /**
+   * Calls `listener` with every update of `gameId` from now on; returns the unsubscribe function.
+   * Each listener parses its own copy (the service keeps one subscription per game per node).
+   */
+  subscribe(
+    gameId: string,
+    listener: (game: StoredGame) => void,
+    onResync?: (flush: () => Promise<void>) => void,
+  ): Promise<() => Promise<void>>;
+  /** Calls `listener` with the hash of each API token revoked from now on, on any node. */
+  subscribeRevocations(
+    listener: (tokenHash: string) => void,
+    onResync?: () => void,
+  ): Promise<() => Promise<void>>;
+  close(): Promise<void>;
+}

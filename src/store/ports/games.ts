@@ -1,0 +1,178 @@
+import type { GameKind, Options, Outcome, Side } from '../../engines/types';
+import type { GameClock } from './clocks';
+import type { Notice } from './feed';
+import type { TimeControl } from './time-control';
+
+export const GAME_STATUSES = ['ongoing', 'finished'] as const;
+export type GameStatus = (typeof GAME_STATUSES)[number];
+
+export interface MoveRecord {
+  readonly ply: number;
+  readonly notation: string;
+  readonly seat: Side;
+  readonly at: string;
+  /** Engine facts about the move (captures, sowing trace), JSON. */
+  readonly details?: Readonly<Record<string, unknown>>;
+}
+
+export interface SeatRecord {
+  readonly seat: Side;
+  readonly name: string;
+  /** The account bound to the seat; null while seats are held by seat tokens only. */
+  readonly account: string | null;
+  /** Correspondence: the end of the seat account's vacation in progress at the last write (pauses its clock). */
+  readonly vacationUntil?: string | null;
+}
+
+/** The stored game: one self-describing JSON document (see DESIGN.md). */
+export interface StoredGame {
+  readonly id: string;
+  readonly kind: GameKind;
+  readonly rulesVersion: string;
+  readonly options: Options;
+  /** The seat that moved first. */
+  readonly first: Side;
+  /**
+   * A game from a position: the position it started from (canonical notation); absent for the
+   * standard start. Replays start from it. Such a game is never rated.
+   */
+  readonly initialPosition?: string;
+  readonly seats: readonly SeatRecord[];
+  /** sha256 of each seat's secret token (never leaves the service). */
+  readonly seatTokenHashes: readonly [string, string];
+  readonly status: GameStatus;
+  readonly outcome: Outcome | null;
+  readonly ply: number;
+  readonly version: number;
+  /** The seat to move, or null once the game is over. */
+  readonly toMove: Side | null;
+  readonly position: string;
+  readonly legalMoves: readonly string[];
+  readonly moves: readonly MoveRecord[];
+  /** A pending draw offer by that seat. */
+  readonly drawOffer: Side | null;
+  /** Chosen at creation; absent on documents written before time controls existed (= unlimited). */
+  readonly timeControl?: TimeControl;
+  /** Realtime games: both clocks (absent or null otherwise). */
+  readonly clock?: GameClock | null;
+  /** When the side to move runs out of time (ISO); null without a time limit or once over. */
+  readonly deadlineAt?: string | null;
+  /** Correspondence: when the side to move gets `game.deadline_soon` (ISO); null otherwise. */
+  readonly reminderAt?: string | null;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+}
+
+export interface GameFilter {
+  readonly kind?: GameKind;
+  readonly status?: GameStatus;
+  /** Only games with a seat bound to this account id. */
+  readonly account?: string;
+}
+
+/**
+ * Listings are indexed by every combination of their filters, so that a page costs O(page), not
+ * O(games). The index a filter reads (both stores name them alike; Redis prefixes them):
+ * `games:all`, or `games` followed by `:account:<a>`, `:kind:<k>`, `:status:<s>` for each filter
+ * given, in that order.
+ */
+export function listingIndex(filter: GameFilter): string {
+  let key = 'games';
+  if (filter.account !== undefined) key += `:account:${filter.account}`;
+  if (filter.kind !== undefined) key += `:kind:${filter.kind}`;
+  if (filter.status !== undefined) key += `:status:${filter.status}`;
+  return key === 'games' ? 'games:all' : key;
+}
+
+/** The accounts seated in a game (each once), as the listings index them. */
+export function seatedAccounts(game: StoredGame): string[] {
+  return [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
+}
+
+/**
+ * Every listing index a game is in: one per combination of (any or its seat account) × (any or
+ * its kind) × (any or its status).
+ */
+export function listingIndexesOf(game: StoredGame): string[] {
+  return listingBasesOf(game).flatMap((base) => [
+    base.any,
+    listingIndex({ ...base.filter, status: game.status }),
+  ]);
+}
+
+/**
+ * The filters (without status) a game is listed under: `any` is the index of the filter alone,
+ * and the game's entry in `filter` + each status moves when its status changes.
+ */
+export function listingBasesOf(game: StoredGame): Array<{ filter: GameFilter; any: string }> {
+  const filters: GameFilter[] = [];
+  for (const account of [undefined, ...seatedAccounts(game)]) {
+    for (const kind of [undefined, game.kind]) {
+      filters.push({
+        ...(account === undefined ? {} : { account }),
+        ...(kind === undefined ? {} : { kind }),
+      });
+    }
+  }
+  return filters.map((filter) => ({ filter, any: listingIndex(filter) }));
+}
+
+export interface GamePage {
+  readonly items: readonly StoredGame[];
+  /** Pass back as `before` for the next page; null on the last page. */
+  readonly next: number | null;
+}
+
+/** What a write remembers under its idempotency key: the request it was and the answer it gave. */
+export interface IdempotencyRecord {
+  readonly fingerprint: string;
+  readonly response: StoredGame;
+}
+
+export type UpdateResult =
+  | { readonly status: 'updated' }
+  | { readonly status: 'conflict'; readonly currentVersion: number }
+  | { readonly status: 'replayed'; readonly record: IdempotencyRecord }
+  | { readonly status: 'missing' };
+
+/** A cap on an account's ongoing games, checked in the same atomic step as the write that starts a game. */
+export interface GameLimit {
+  readonly account: string;
+  /** The game is refused when the account already has this many ongoing games. */
+  readonly max: number;
+}
+
+export type CreateResult =
+  | { readonly status: 'created' }
+  /** `account` already had its `max` ongoing games: nothing was written. */
+  | { readonly status: 'too-many-games'; readonly account: string };
+
+export interface GameStore {
+  /**
+   * Store a new game (its id must be new) and append `notices` to the feeds, atomically; refused
+   * (nothing written) when an account of `limits` already has its maximum of ongoing games.
+   */
+  create(game: StoredGame, notices?: readonly Notice[], limits?: readonly GameLimit[]): Promise<CreateResult>;
+  /** How many ongoing games have a seat bound to `account` (what limits count). */
+  countOngoing(account: string): Promise<number>;
+  get(id: string): Promise<StoredGame | undefined>;
+  /** Newest first; `before` is a previous page's `next` (games are numbered as they are created). */
+  list(filter: GameFilter, limit: number, before?: number): Promise<GamePage>;
+  /**
+   * Atomically: if `idempotencyKey` already has a record, return it (`replayed`); else if the stored
+   * version is not `expectedVersion`, `conflict`; else write `next`, remember the idempotency record
+   * for 24 h, append `notices` to the account feeds, and publish `next` to the game's subscribers.
+   * A replay or a conflict appends nothing.
+   */
+  update(
+    next: StoredGame,
+    expectedVersion: number,
+    idempotency?: { readonly key: string; readonly fingerprint: string },
+    notices?: readonly Notice[],
+  ): Promise<UpdateResult>;
+  /** The record kept for a game's idempotency key, if any. */
+  idempotencyRecord(gameId: string, key: string): Promise<IdempotencyRecord | undefined>;
+  /** Resolves when the store answers; rejects when it cannot be reached. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,29 @@
+import type { GameKind, Options } from '../../engines/types';
+import type { TimeControl } from './time-control';
+
+// Seeks: two compatible seeks (same `pool`) make a game.
+
+export interface StoredSeek {
+  readonly id: string;
+  readonly account: string;
+  readonly kind: GameKind;
+  readonly options: Options;
+  readonly timeControl: TimeControl;
+  /** A seek for a game from a position: the position (canonical notation); absent: the standard start. */
+  readonly initialPosition?: string;
+  /** Seeks with equal pools are compatible (kind, canonical options, time control and start position). */
+  readonly pool: string;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+}
+
+export interface SeekStore {
+  /**
+   * Atomically: remove and return the oldest unexpired seek in `seek.pool` by another account;
+   * if there is none, store `seek` and return undefined. Expired seeks met on the way are dropped.
+   */
+  matchOrAdd(seek: StoredSeek, now: string): Promise<StoredSeek | undefined>;
+  getSeek(id: string): Promise<StoredSeek | undefined>;
+  /** Removes a waiting seek; false when it is not waiting (matched, expired or never existed). */
+  removeSeek(id: string): Promise<boolean>;
+}

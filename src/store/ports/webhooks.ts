@@ -1,0 +1,153 @@
+import type { FeedEventType } from './feed';
+
+// Webhooks: each endpoint follows its account's feed with a cursor (the feed is the outbox).
+
+export interface StoredWebhook {
+  readonly id: string;
+  readonly account: string;
+  readonly url: string;
+  /** The event types delivered; null: every type. */
+  readonly events: readonly FeedEventType[] | null;
+  /** The signing secret as given or generated: kept as is, because signing needs it. */
+  readonly secret: string;
+  /** The id of the API token that registered the endpoint. */
+  readonly createdBy: string;
+  readonly createdAt: string;
+}
+
+/** The event an endpoint is retrying (its attempts so far failed). */
+export interface PendingDelivery {
+  readonly seq: number;
+  /** One per event and endpoint: retries and redeliveries of the event keep it. */
+  readonly deliveryId: string;
+  readonly attempts: number;
+  /** ISO time of the next attempt. */
+  readonly nextAttemptAt: string;
+}
+
+export interface WebhookState {
+  /** The newest seq of the account's feed the endpoint is done with (delivered, filtered out or given up). */
+  readonly cursor: number;
+  /** The feed epoch `cursor` belongs to (null: stored before epochs, taken as the current one). */
+  readonly epoch: string | null;
+  readonly pending: PendingDelivery | null;
+}
+
+export interface WebhookRecord {
+  readonly webhook: StoredWebhook;
+  readonly state: WebhookState;
+}
+
+/** An endpoint claimed for delivery: no other claim gets it until `release` or the lease ends. */
+export interface WebhookClaim extends WebhookRecord {
+  /** Proves the claim to `release`. */
+  readonly lease: string;
+}
+
+export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'failed', 'skipped'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+/** Why events were passed over without an attempt. */
+export const SKIP_REASONS = ['trimmed', 'epoch'] as const;
+export type SkipReason = (typeof SKIP_REASONS)[number];
+
+/**
+ * One attempt to deliver one event to one endpoint, as the delivery log keeps it; or (outcome
+ * `skipped`) events passed over without one: seqs `seq`…`lastSeq`, for `reason`.
+ */
+export interface DeliveryAttempt {
+  /** The attempt's place in the endpoint's log: 1, 2, 3… (the log's cursor). */
+  readonly n: number;
+  readonly deliveryId: string;
+  readonly seq: number;
+  /** The epoch of the event (null in entries written before epochs). */
+  readonly epoch: string | null;
+  /** Skipped entries: the last seq passed over (null otherwise, and when unknown). */
+  readonly lastSeq: number | null;
+  /** Skipped entries: why (null otherwise). */
+  readonly reason: SkipReason | null;
+  /** The event type; null for skipped entries. */
+  readonly type: FeedEventType | null;
+  /** 1, 2, 3… within the delivery (a redelivery continues the count). */
+  readonly attempt: number;
+  /** ISO time the attempt started. */
+  readonly at: string;
+  readonly durationMs: number;
+  /** The receiver's HTTP status; null when no answer came (refused, timed out, unsafe address). */
+  readonly statusCode: number | null;
+  readonly error: string | null;
+  /**
+   * delivered: a 2xx; retrying: failed, `nextAttemptAt` says when again; failed: failed and given up
+   * (the endpoint moves on to its next event; a redelivery that failed is not retried); skipped:
+   * events passed over without an attempt (trimmed from the feed, or lost to an epoch change).
+   */
+  readonly outcome: DeliveryOutcome;
+  readonly nextAttemptAt: string | null;
+  /** A redelivery asked for by the account, outside the ordered stream. */
+  readonly redelivery: boolean;
+}
+
+export type NewDeliveryAttempt = Omit<DeliveryAttempt, 'n'>;
+
+export interface DeliveryLogPage {
+  /** Newest first. */
+  readonly items: readonly DeliveryAttempt[];
+  /** Pass back as `before` for the next (older) page; null on the last page. */
+  readonly next: number | null;
+}
+
+export interface WebhookStore {
+  /**
+   * Stores a new endpoint whose cursor is its account's newest feed seq (read in the same step), so
+   * it gets the events after its creation. Undefined (nothing stored) when the account already has
+   * `max` endpoints.
+   */
+  createWebhook(webhook: StoredWebhook, max: number): Promise<WebhookState | undefined>;
+  getWebhook(id: string): Promise<WebhookRecord | undefined>;
+  /** The account's endpoints, oldest first. */
+  listWebhooks(account: string): Promise<WebhookRecord[]>;
+  /** Removes the endpoint, its state and its log; false when there was none. */
+  deleteWebhook(id: string): Promise<boolean>;
+  /**
+   * Atomically claims up to `limit` endpoints with work due at `now` (ISO): a pending delivery whose
+   * next attempt is due, or a cursor behind the account's feed. Each claim holds a lease for
+   * `leaseMs`; two claims never hold one endpoint at once, and an endpoint whose lease ran out (its
+   * claimer died) can be claimed again.
+   */
+  claimDue(now: string, limit: number, leaseMs: number): Promise<WebhookClaim[]>;
+  /**
+   * Ends a claim: saves `state`, appends `attempts` to the log, and makes the endpoint due again
+   * when it has work (a pending delivery at its next attempt, or a cursor behind the feed at
+   * `now`). False, saving nothing, when the lease is not the endpoint's current one (it ran out and
+   * another claim took over) or the endpoint was deleted.
+   */
+  release(
+    id: string,
+    lease: string,
+    state: WebhookState,
+    attempts: readonly NewDeliveryAttempt[],
+    now: string,
+  ): Promise<boolean>;
+  /**
+   * Saves progress during a claim without ending it: `state` and `attempts` as `release` does, and
+   * the lease (and the endpoint's due time, should the claimer die) extended to `now` + `leaseMs`.
+   * False, saving nothing, when the lease is no longer the endpoint's.
+   */
+  checkpoint(
+    id: string,
+    lease: string,
+    state: WebhookState,
+    attempts: readonly NewDeliveryAttempt[],
+    now: string,
+    leaseMs: number,
+  ): Promise<boolean>;
+  /** Appends an attempt made outside the ordered stream (a redelivery); undefined when the endpoint is gone. */
+  logAttempt(id: string, attempt: NewDeliveryAttempt): Promise<DeliveryAttempt | undefined>;
+  /** The endpoint's log, newest first; `before` is a previous page's `next`. */
+  deliveryLog(id: string, limit: number, before?: number): Promise<DeliveryLogPage>;
+  /** The newest kept attempt of a delivery, if any. */
+  findDelivery(id: string, deliveryId: string): Promise<DeliveryAttempt | undefined>;
+}
+
+/** Each endpoint's log keeps about this many newest attempts. */
+export const DELIVERY_LOG_MAX_LENGTH = 1000;
