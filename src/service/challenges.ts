@@ -186,7 +186,7 @@ export class ChallengeService {
     const peek = await this.load(id);
     const vacations =
       peek.timeControl.type === 'correspondence'
-        ? await this.games.vacationsFor([...this.involved(peek), account.id])
+        ? await this.games.time.vacationsFor([...this.involved(peek), account.id])
         : undefined;
     // The players' ongoing-games caps (a bot's maxGames, the quota), checked by the write itself.
     const players = new Map<string, StoredAccount>([[account.id, account]]);
@@ -361,7 +361,7 @@ export class ChallengeService {
       timeControl,
       at: seek.createdAt,
       ...(timeControl.type === 'correspondence'
-        ? { vacations: await this.games.vacationsFor(accounts) }
+        ? { vacations: await this.games.time.vacationsFor(accounts) }
         : {}),
     });
     const view = this.games.view(game);
