@@ -72,11 +72,11 @@ export class ClockService {
     const clocks = this.storage.clocks;
     const timeouts = await rounds(
       (now, limit, lease) => clocks.claimDeadlines(now, limit, lease),
-      async (id) => (await this.games.settleTime(id))?.outcome === 'timeout',
+      async (id) => (await this.games.time.settleTime(id))?.outcome === 'timeout',
     );
     const reminders = await rounds(
       (now, limit, lease) => clocks.claimReminders(now, limit, lease),
-      (id) => this.games.remind(id),
+      (id) => this.games.time.remind(id),
     );
     if (errors.length > 0) throw new AggregateError(errors, `${errors.length} games failed to sweep`);
     return { timeouts, reminders };
@@ -123,12 +123,12 @@ export class ClockService {
       again = false;
       schedule(next);
     };
-    this.games.onDeadline = (at) => schedule(at);
+    this.games.time.onDeadline = (at) => schedule(at);
     schedule(this.now().getTime());
     return () => {
       stopped = true;
       clearTimeout(timer);
-      this.games.onDeadline = undefined;
+      this.games.time.onDeadline = undefined;
     };
   }
 
@@ -237,7 +237,7 @@ export class ClockService {
     for (;;) {
       const page = await this.storage.games.list({ account, status: 'ongoing' }, 100, before);
       const settle = page.items.filter((g) => g.timeControl?.type === 'correspondence');
-      await Promise.all(settle.map((g) => this.games.settleTime(g.id)));
+      await Promise.all(settle.map((g) => this.games.time.settleTime(g.id)));
       if (page.next === null) return;
       before = page.next;
     }

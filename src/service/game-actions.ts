@@ -3,7 +3,8 @@ import type { StoredGame } from '../store/store';
 import { DAY_MS, turnStart } from './clock';
 import { GameError } from './errors';
 import type { GameView } from './game-view';
-import { finish, type GameService, type WriteOptions } from './games';
+import { finish, type GameService } from './games';
+import type { WriteOptions } from './game-writes';
 
 /** How long the player to move in an unlimited game may stay away before the other may claim. */
 export const DEFAULT_ABANDON_CLAIM_MS = 3 * DAY_MS;
@@ -22,14 +23,14 @@ export class GameActions {
 
   /** Either player gives up, at any time (rules/README.md: "either player may resign at any time"). */
   async resign(id: string, write: WriteOptions): Promise<GameView> {
-    return this.games.write(id, write, 'resign', (game, seat) =>
+    return this.games.writes.write(id, write, 'resign', (game, seat) =>
       finish(game, { winner: other(seat), reason: 'resignation' }),
     );
   }
 
   /** Either player ends the game without result, while not both sides have moved yet. */
   async abort(id: string, write: WriteOptions): Promise<GameView> {
-    return this.games.write(id, write, 'abort', (game) => {
+    return this.games.writes.write(id, write, 'abort', (game) => {
       if (new Set(game.moves.map((m) => m.seat)).size === 2) {
         throw new GameError('TOO_LATE_TO_ABORT', 'Both sides have moved; resign or offer a draw instead');
       }
@@ -39,7 +40,7 @@ export class GameActions {
 
   /** Offer a draw; offering while the opponent's offer stands accepts it. */
   async offerDraw(id: string, write: WriteOptions): Promise<GameView> {
-    return this.games.write(id, write, 'draw:offer', (game, seat) => {
+    return this.games.writes.write(id, write, 'draw:offer', (game, seat) => {
       if (game.drawOffer === other(seat)) return finish(game, { reason: 'agreement' });
       return { ...game, drawOffer: seat };
     });
@@ -47,7 +48,7 @@ export class GameActions {
 
   /** Accept the opponent's standing draw offer. */
   async acceptDraw(id: string, write: WriteOptions): Promise<GameView> {
-    return this.games.write(id, write, 'draw:accept', (game, seat) => {
+    return this.games.writes.write(id, write, 'draw:accept', (game, seat) => {
       if (game.drawOffer !== other(seat))
         throw new GameError('NO_DRAW_OFFER', 'The opponent has not offered a draw');
       return finish(game, { reason: 'agreement' });
@@ -56,7 +57,7 @@ export class GameActions {
 
   /** Decline the opponent's standing draw offer. */
   async declineDraw(id: string, write: WriteOptions): Promise<GameView> {
-    return this.games.write(id, write, 'draw:decline', (game, seat) => {
+    return this.games.writes.write(id, write, 'draw:decline', (game, seat) => {
       if (game.drawOffer !== other(seat))
         throw new GameError('NO_DRAW_OFFER', 'The opponent has not offered a draw');
       return { ...game, drawOffer: null };
@@ -69,7 +70,7 @@ export class GameActions {
    * who abandoned an unlimited game (see claimVictory); anything else is NO_DRAW_CLAIM.
    */
   async claimDraw(id: string, write: WriteOptions): Promise<GameView> {
-    return this.games.write(id, write, 'draw:claim', (game, seat, _engine, at) =>
+    return this.games.writes.write(id, write, 'draw:claim', (game, seat, _engine, at) =>
       this.claimAbandoned(game, seat, Date.parse(at), 'draw'),
     );
   }
@@ -81,7 +82,7 @@ export class GameActions {
    * own turn.
    */
   async claimVictory(id: string, write: WriteOptions): Promise<GameView> {
-    return this.games.write(id, write, 'victory:claim', (game, seat, _engine, at) =>
+    return this.games.writes.write(id, write, 'victory:claim', (game, seat, _engine, at) =>
       this.claimAbandoned(game, seat, Date.parse(at), 'victory'),
     );
   }

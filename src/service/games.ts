@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
 import { ENGINES, getEngine } from '../engines/registry';
-import { GAME_KINDS, other, type EngineError, type Options, type Outcome, type Side } from '../engines/types';
+import { GAME_KINDS, type EngineError, type Options, type Outcome, type Side } from '../engines/types';
 import {
-  clockIndexOf,
   type GameFilter,
   type GameStatus,
   type MoveRecord,
@@ -11,12 +10,13 @@ import {
   type StoredGame,
   type TimeControl,
 } from '../store/store';
-import { authorizeSeat, newSeatToken, type Authenticator, type Caller, type Credential } from './auth';
-import { isOverdue, NO_VACATIONS, retime, sameTiming, startTiming, type Vacations } from './clock';
+import { newSeatToken, type Authenticator } from './auth';
+import { NO_VACATIONS, startTiming, type Vacations } from './clock';
 import { GameError } from './errors';
-import { gameAccounts, gameNotices } from './feed';
+import { GameTime } from './game-time';
 import { toGameView, type GameView } from './game-view';
 import { GameWatchers, type GameUpdate } from './game-watch';
+import { GameWrites, type WriteOptions } from './game-writes';
 import { once } from './idempotency';
 import { kindView, type KindView } from './kinds';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
@@ -26,10 +26,6 @@ import { parseTimeControl, recordTimeControl, type TimeControlInput } from './ti
 
 /** Game ids: 12 characters of base64url. */
 const GAME_ID = /^[A-Za-z0-9_-]{12}$/;
-/** Idempotency keys: what clients commonly send (UUIDs, ULIDs, short random strings). */
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
-/** How often a write without an expected version retries after losing a race. */
-const WRITE_ATTEMPTS = 8;
 
 export interface CreateGameInput {
   readonly kind: string;
@@ -59,14 +55,6 @@ export interface CreateOptions {
   readonly idempotencyKey?: string;
 }
 
-export interface WriteOptions {
-  readonly credential: Credential;
-  /** The version the client last saw; a different current version fails with VERSION_CONFLICT. */
-  readonly expectedVersion?: number;
-  /** Retrying with the same key returns the first answer without acting twice (24 h). */
-  readonly idempotencyKey?: string;
-}
-
 export interface ListGamesInput {
   /** Only games with a seat held by this username. */
   readonly account?: string;
@@ -85,23 +73,21 @@ export interface MoveCheck {
   readonly details: Readonly<Record<string, unknown>> | null;
 }
 
-/** How many games' last-seen documents a node keeps for its writes. */
-const RECENT_GAMES = 10_000;
 /** The engine-state cache budget when none is configured: 64 MiB. */
 export const DEFAULT_ENGINE_CACHE_BYTES = 64 * 1024 * 1024;
 
 /** Every game use case. Transports call this and nothing below it. */
 export class GameService {
-  /** Last-seen documents, used only as the first guess of a write (see `write`); oldest evicted. */
-  private readonly recent = new Map<string, StoredGame>();
   /** Engine states (immutable) of games this node last moved, so a write need not replay history. */
   private readonly states: StateCache;
 
   /** This node's watchers of live games: one subscription per game. */
   private readonly watchers: GameWatchers;
 
-  /** Told of each deadline a write of this node sets (epoch ms), so a sweeper can wake for it. */
-  onDeadline: ((at: number) => void) | undefined;
+  /** Timeouts, deadlines, reminders and vacations of this service's games (see game-time.ts). */
+  readonly time: GameTime;
+  /** The compare-and-set writes of seats (see game-writes.ts). */
+  readonly writes: GameWrites;
   private readonly gamesPerIp: DailyQuota;
 
   constructor(
@@ -115,6 +101,13 @@ export class GameService {
     this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
     this.states = new StateCache(engineCacheBytes);
     this.watchers = new GameWatchers(storage.games, storage.events, (game) => this.view(game));
+    this.time = new GameTime(
+      storage,
+      now,
+      (game) => this.view(game),
+      (game, next) => this.writes.commit(game, next),
+    );
+    this.writes = new GameWrites(storage, auth, now, this.time, this, (id) => this.load(id));
   }
 
   /** The kinds this server hosts. */
@@ -139,7 +132,7 @@ export class GameService {
       const created = this.prepareGame(input);
       await this.gamesPerIp.consume(options.ip);
       await this.storage.games.create(created.stored);
-      this.announce(created.stored);
+      this.time.announce(created.stored);
       return created.answer;
     });
   }
@@ -185,7 +178,7 @@ export class GameService {
     readonly seatTokenHashes?: readonly [string, string];
     readonly timeControl: TimeControl;
     readonly at: string;
-    /** Correspondence: the vacations of the accounts (see vacationsOf). */
+    /** Correspondence: the vacations of the accounts (see GameTime.vacationsOf). */
     readonly vacations?: Vacations;
   }): StoredGame {
     const engine = this.engineFor(spec.kind);
@@ -302,7 +295,7 @@ export class GameService {
 
   async submitMove(id: string, move: string, write: WriteOptions): Promise<GameView> {
     let played: { version: number; position: string; state: unknown } | undefined;
-    const view = await this.write(id, write, `move:${move}`, (game, seat, engine, at) => {
+    const view = await this.writes.write(id, write, `move:${move}`, (game, seat, engine, at) => {
       if (game.toMove !== seat) throw notYourTurn(engine, game);
       const state = this.restore(engine, game);
       const { next, notation, details } = this.applyMove(engine, game, state, move);
@@ -369,231 +362,6 @@ export class GameService {
   }
 
   /**
-   * Read, authorize, check, compute, and compare-and-set, retrying races the client did not pin.
-   * Every write of a seat goes through here (moves here, the other in-game actions in
-   * game-actions.ts): `compute` gets the game, the caller's seat and the time, and returns the next
-   * document or throws a GameError; `action` names the request for idempotency keys.
-   */
-  async write(
-    id: string,
-    write: WriteOptions,
-    action: string,
-    compute: (game: StoredGame, seat: Side, engine: AnyEngine, at: string) => StoredGame,
-  ): Promise<GameView> {
-    const key = write.idempotencyKey;
-    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-      throw new GameError('INVALID_INPUT', 'Idempotency keys are 1–128 characters of A-Z a-z 0-9 . _ : -');
-    }
-    if (
-      write.expectedVersion !== undefined &&
-      (!Number.isInteger(write.expectedVersion) || write.expectedVersion < 0)
-    ) {
-      throw new GameError('INVALID_INPUT', 'expectedVersion must be a whole number ≥ 0');
-    }
-    const caller: Caller = await this.auth.identify(write.credential);
-    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-      // First try the last-seen document (saves a read per move). A stale copy costs a failed
-      // compare-and-set, and any refusal computed from it is re-checked against the store.
-      const cached = attempt === 0 ? this.recent.get(id) : undefined;
-      const game = cached ?? (await this.load(id));
-      if (!cached) this.remember(game);
-      const engine = this.engineFor(game.kind);
-      const now = this.now();
-      const at = now.toISOString();
-      let next: StoredGame;
-      let fingerprint: string;
-      let timedOut: StoredGame | undefined;
-      try {
-        const seat = authorizeSeat(game, caller);
-        fingerprint = `${seat}:${action}`;
-        if (key !== undefined) {
-          const seen = await this.storage.games.idempotencyRecord(id, key);
-          if (seen) return this.replay(engine, seen, fingerprint);
-        }
-        const vacations = await this.vacationsOf(game);
-        if (isOverdue(game, now.getTime(), vacations)) {
-          // Too late: the service ends the game by timeout itself (the sweep may not have yet).
-          timedOut = this.timedOut(game, now.getTime(), vacations);
-        } else if (game.status === 'finished' && game.outcome?.reason === 'timeout') {
-          // Whoever ended it (a sweep, or this write a moment ago), the answer is the same.
-          throw timeoutError(this.view(game));
-        }
-        if (!timedOut) {
-          if (write.expectedVersion !== undefined && write.expectedVersion !== game.version) {
-            throw versionConflict(game.version);
-          }
-          if (game.status === 'finished') {
-            throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
-          }
-        }
-        next = timedOut ?? this.timed(game, compute(game, seat, engine, at), now.getTime(), vacations);
-      } catch (error) {
-        if (cached && error instanceof GameError) continue;
-        throw error;
-      }
-      if (timedOut) {
-        const result = await this.commit(game, timedOut);
-        if (result.status === 'updated') throw timeoutError(this.view(timedOut));
-        if (result.status === 'missing') throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
-        continue;
-      }
-      const view = toGameView(engine, next);
-      const result = await this.storage.games.update(
-        next,
-        game.version,
-        key === undefined ? undefined : { key, fingerprint },
-        gameNotices(game, next, view, next.updatedAt),
-      );
-      if (result.status === 'updated') {
-        this.remember(next);
-        this.announce(next);
-      } else this.recent.delete(id);
-      switch (result.status) {
-        case 'updated':
-          return view;
-        case 'replayed':
-          return this.replay(engine, result.record, fingerprint);
-        case 'missing':
-          throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
-        case 'conflict':
-          if (write.expectedVersion !== undefined) throw versionConflict(result.currentVersion);
-      }
-    }
-    throw new GameError('VERSION_CONFLICT', 'The game is changing too fast; read it and retry');
-  }
-
-  /** `next` (computed from `game` at `at`) with its version, write time and time fields. */
-  private timed(game: StoredGame, next: StoredGame, at: number, vacations: Vacations): StoredGame {
-    return {
-      ...next,
-      ...retime(game, next, at, vacations),
-      version: game.version + 1,
-      updatedAt: new Date(at).toISOString(),
-    };
-  }
-
-  /** The game ended by timeout at `at`: the side to move loses (see clock.ts). */
-  private timedOut(game: StoredGame, at: number, vacations: Vacations): StoredGame {
-    const loser = game.toMove ?? 0;
-    const over = finish(game, { winner: other(loser), reason: 'timeout' });
-    return {
-      ...over,
-      ...retime(game, over, at, vacations, true),
-      version: game.version + 1,
-      updatedAt: new Date(at).toISOString(),
-    };
-  }
-
-  /** Compare-and-set a write made by the service itself (no idempotency key), with its notices. */
-  private async commit(game: StoredGame, next: StoredGame) {
-    const view = this.view(next);
-    const result = await this.storage.games.update(
-      next,
-      game.version,
-      undefined,
-      gameNotices(game, next, view, next.updatedAt),
-    );
-    if (result.status === 'updated') {
-      this.remember(next);
-      this.announce(next);
-    } else this.recent.delete(game.id);
-    return result;
-  }
-
-  /** Tells the sweeper of a deadline or reminder this write set. */
-  private announce(game: StoredGame): void {
-    if (!this.onDeadline || game.status !== 'ongoing') return;
-    const index = clockIndexOf(game);
-    const due = [index.deadline, index.reminder].filter((t): t is number => t !== null);
-    if (due.length > 0) this.onDeadline(Math.min(...due));
-  }
-
-  /** The vacations of the accounts seated in an ongoing correspondence game (none otherwise). */
-  async vacationsOf(game: StoredGame): Promise<Vacations> {
-    if (game.status !== 'ongoing' || game.timeControl?.type !== 'correspondence') return NO_VACATIONS;
-    return this.vacationsFor(gameAccounts(game));
-  }
-
-  /** The vacation windows of these accounts. */
-  async vacationsFor(accounts: readonly string[]): Promise<Vacations> {
-    const unique = [...new Set(accounts)];
-    const records = await Promise.all(unique.map((a) => this.storage.clocks.getVacation(a)));
-    return new Map(unique.map((a, i) => [a, records[i]?.windows ?? []]));
-  }
-
-  /**
-   * Brings a game's time up to date with the vacations of its players: ends it by timeout when its
-   * deadline has passed, or stores the deadline a vacation moved. Undefined for an unknown game.
-   */
-  async settleTime(
-    id: string,
-  ): Promise<
-    { readonly game: StoredGame; readonly outcome: 'timeout' | 'updated' | 'unchanged' } | undefined
-  > {
-    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
-      const game = await this.storage.games.get(id);
-      if (!game) return undefined;
-      if (game.status !== 'ongoing') return { game, outcome: 'unchanged' };
-      const at = this.now().getTime();
-      const vacations = await this.vacationsOf(game);
-      let next: StoredGame;
-      let outcome: 'timeout' | 'updated';
-      if (isOverdue(game, at, vacations)) {
-        next = this.timedOut(game, at, vacations);
-        outcome = 'timeout';
-      } else {
-        const fields = retime(game, game, at, vacations);
-        if (sameTiming(game, fields)) return { game, outcome: 'unchanged' };
-        next = { ...game, ...fields, version: game.version + 1, updatedAt: new Date(at).toISOString() };
-        outcome = 'updated';
-      }
-      const result = await this.commit(game, next);
-      if (result.status === 'updated') return { game: next, outcome };
-      if (result.status === 'missing') return undefined;
-    }
-    throw new GameError('VERSION_CONFLICT', `Game ${id} is changing too fast to settle its clock`);
-  }
-
-  /**
-   * Sends `game.deadline_soon` to the account to move if its reminder is due: at most once per
-   * turn, whichever node gets there first. True when this call sent it.
-   */
-  async remind(id: string): Promise<boolean> {
-    const settled = await this.settleTime(id);
-    if (!settled || settled.game.status !== 'ongoing') return false;
-    const { game } = settled;
-    const at = this.now();
-    const index = clockIndexOf(game);
-    if (index.reminder === null || index.reminder > at.getTime() || index.mover === null) return false;
-    const view = this.view(game);
-    return this.storage.clocks.markReminded(game.id, index.turn, [
-      {
-        to: [index.mover],
-        type: 'game.deadline_soon',
-        at: at.toISOString(),
-        data: { game: view, seat: game.toMove, deadlineAt: game.deadlineAt },
-      },
-    ]);
-  }
-
-  private remember(game: StoredGame): void {
-    this.recent.delete(game.id);
-    this.recent.set(game.id, game);
-    if (this.recent.size > RECENT_GAMES) this.recent.delete(this.recent.keys().next().value as string);
-  }
-
-  private replay(
-    engine: AnyEngine,
-    seen: { fingerprint: string; response: StoredGame },
-    fingerprint: string,
-  ): GameView {
-    if (seen.fingerprint !== fingerprint) {
-      throw new GameError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for a different request');
-    }
-    return toGameView(engine, seen.response);
-  }
-
-  /**
    * The game's engine state, rebuilt by replaying its moves from its start (the standard start, or
    * the position it was created from), so that repetition history is complete.
    */
@@ -646,16 +414,6 @@ export function finish(game: StoredGame, outcome: Outcome): StoredGame {
 
 function assertGameId(id: string): void {
   if (!GAME_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed game id "${id}"`, { field: 'id' });
-}
-
-function timeoutError(game: GameView): GameError {
-  return new GameError('TIMEOUT', 'Time ran out before this action: the game ended by timeout', {
-    result: game.result,
-  });
-}
-
-function versionConflict(currentVersion: number): GameError {
-  return new GameError('VERSION_CONFLICT', `The game is at version ${currentVersion}`, { currentVersion });
 }
 
 function notYourTurn(engine: AnyEngine, game: StoredGame): GameError {

@@ -8,6 +8,7 @@ import { GameActions } from './game-actions';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
 import { DEFAULT_QUOTAS, type Quotas } from './quotas';
+import { SeekService } from './seeks';
 import { TokenStreams } from './token-streams';
 import type { WebhookOptions } from './webhook-worker';
 import { WebhookService } from './webhooks';
@@ -21,6 +22,8 @@ export interface Services {
   readonly lists: GameListService;
   readonly accounts: AccountService;
   readonly challenges: ChallengeService;
+  /** Seeks: paired with another account's seek for the same game. */
+  readonly seeks: SeekService;
   readonly feed: FeedService;
   readonly webhooks: WebhookService;
   /** Deadlines, timeouts, reminders and vacations. */
@@ -55,6 +58,7 @@ export function createServices(
     lists: new GameListService(storage, auth, games),
     accounts: new AccountService(storage, auth, now, quotas),
     challenges: new ChallengeService(storage, auth, games, now, quotas),
+    seeks: new SeekService(storage, auth, games, now, quotas),
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),

@@ -1,5 +1,6 @@
 import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { ChallengeView, SeekView } from '../../service/challenges';
+import type { ChallengeView } from '../../service/challenges';
+import type { SeekView } from '../../service/seeks';
 import type { TimeControlInput as TimeControlInputView } from '../../service/time-control';
 import {
   Challenge,
@@ -82,7 +83,7 @@ export class ChallengeResolver {
     idempotencyKey?: string | null,
   ): Promise<SeekView> {
     const { timeControl, ...rest } = withoutNulls(input);
-    return ctx.services.challenges.createSeek(
+    return ctx.services.seeks.createSeek(
       credentialOf(ctx),
       { ...rest, kind: kindInput(rest.kind), ...timeControlOf(timeControl) },
       keyOf(idempotencyKey),
@@ -91,7 +92,7 @@ export class ChallengeResolver {
 
   @Mutation(() => Boolean, { description: "Withdraw one's own waiting seek." })
   async cancelSeek(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<boolean> {
-    await ctx.services.challenges.cancelSeek(credentialOf(ctx), id);
+    await ctx.services.seeks.cancelSeek(credentialOf(ctx), id);
     return true;
   }
 }

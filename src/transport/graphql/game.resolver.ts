@@ -14,7 +14,7 @@ import {
 } from 'type-graphql';
 import type { GameView } from '../../service/game-view';
 import type { KindView } from '../../service/kinds';
-import type { WriteOptions } from '../../service/games';
+import type { WriteOptions } from '../../service/game-writes';
 import {
   credentialOf,
   IDEMPOTENCY_KEY_DESCRIPTION,

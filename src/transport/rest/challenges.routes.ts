@@ -23,6 +23,7 @@ const WRITE = 'Needs an API token with the scope challenge:write.';
 /** Challenges and seeks under /api/v1: the ways two accounts come to play. */
 export function challengeRoutes(services: Services): RestRoute[] {
   const challenges = services.challenges;
+  const seeks = services.seeks;
   const transition = <B extends z.ZodType>(
     path: string,
     operationId: string,
@@ -165,7 +166,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
       },
       handle: async (req, res) => {
         const body = parse(A.CreateSeekBody, req.body, 'body');
-        const seek = await challenges.createSeek(credentialOf(req), body, idempotencyKeyOf(req));
+        const seek = await seeks.createSeek(credentialOf(req), body, idempotencyKeyOf(req));
         res.status(seek.status === 'matched' ? 200 : 201).json(seek);
       },
     },
@@ -183,7 +184,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
       },
       handle: async (req, res) => {
         const { id } = parse(seekParams, req.params, 'path');
-        await challenges.cancelSeek(credentialOf(req), id);
+        await seeks.cancelSeek(credentialOf(req), id);
         res.status(204).end();
       },
     },

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
 import type { Services } from '../../service';
-import type { WriteOptions } from '../../service/games';
+import type { WriteOptions } from '../../service/game-writes';
 import {
   credentialOf,
   idempotencyHeader,

@@ -1,0 +1,178 @@
+import type { AnyEngine } from '../engines/engine';
+import type { Side } from '../engines/types';
+import type { Storage, StoredGame } from '../store/store';
+import { authorizeSeat, type Authenticator, type Caller, type Credential } from './auth';
+import { isOverdue } from './clock';
+import { GameError } from './errors';
+import { gameNotices } from './feed';
+import type { GameTime } from './game-time';
+import { toGameView, type GameView } from './game-view';
+import type { GameService } from './games';
+
+/** Idempotency keys: what clients commonly send (UUIDs, ULIDs, short random strings). */
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
+/** How often a write without an expected version retries after losing a race. */
+export const WRITE_ATTEMPTS = 8;
+/** How many games' last-seen documents a node keeps for its writes. */
+const RECENT_GAMES = 10_000;
+
+export interface WriteOptions {
+  readonly credential: Credential;
+  /** The version the client last saw; a different current version fails with VERSION_CONFLICT. */
+  readonly expectedVersion?: number;
+  /** Retrying with the same key returns the first answer without acting twice (24 h). */
+  readonly idempotencyKey?: string;
+}
+
+/** The writes of a game's seats for GameService: read, authorize, check, compare-and-set, retry. */
+export class GameWrites {
+  /** Last-seen documents, used only as the first guess of a write (see `write`); oldest evicted. */
+  private readonly recent = new Map<string, StoredGame>();
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly auth: Authenticator,
+    private readonly now: () => Date,
+    private readonly time: GameTime,
+    private readonly games: GameService,
+    /** Reads a game; GAME_NOT_FOUND / INVALID_INPUT for unknown or malformed ids (GameService.load). */
+    private readonly load: (id: string) => Promise<StoredGame>,
+  ) {}
+
+  /**
+   * Read, authorize, check, compute, and compare-and-set, retrying races the client did not pin.
+   * Every write of a seat goes through here (moves in games.ts, the other in-game actions in
+   * game-actions.ts): `compute` gets the game, the caller's seat and the time, and returns the next
+   * document or throws a GameError; `action` names the request for idempotency keys.
+   */
+  async write(
+    id: string,
+    write: WriteOptions,
+    action: string,
+    compute: (game: StoredGame, seat: Side, engine: AnyEngine, at: string) => StoredGame,
+  ): Promise<GameView> {
+    const key = write.idempotencyKey;
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      throw new GameError('INVALID_INPUT', 'Idempotency keys are 1–128 characters of A-Z a-z 0-9 . _ : -');
+    }
+    if (
+      write.expectedVersion !== undefined &&
+      (!Number.isInteger(write.expectedVersion) || write.expectedVersion < 0)
+    ) {
+      throw new GameError('INVALID_INPUT', 'expectedVersion must be a whole number ≥ 0');
+    }
+    const caller: Caller = await this.auth.identify(write.credential);
+    for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
+      // First try the last-seen document (saves a read per move). A stale copy costs a failed
+      // compare-and-set, and any refusal computed from it is re-checked against the store.
+      const cached = attempt === 0 ? this.recent.get(id) : undefined;
+      const game = cached ?? (await this.load(id));
+      if (!cached) this.remember(game);
+      const engine = this.games.engineFor(game.kind);
+      const now = this.now();
+      const at = now.toISOString();
+      let next: StoredGame;
+      let fingerprint: string;
+      let timedOut: StoredGame | undefined;
+      try {
+        const seat = authorizeSeat(game, caller);
+        fingerprint = `${seat}:${action}`;
+        if (key !== undefined) {
+          const seen = await this.storage.games.idempotencyRecord(id, key);
+          if (seen) return this.replay(engine, seen, fingerprint);
+        }
+        const vacations = await this.time.vacationsOf(game);
+        if (isOverdue(game, now.getTime(), vacations)) {
+          // Too late: the service ends the game by timeout itself (the sweep may not have yet).
+          timedOut = this.time.timedOut(game, now.getTime(), vacations);
+        } else if (game.status === 'finished' && game.outcome?.reason === 'timeout') {
+          // Whoever ended it (a sweep, or this write a moment ago), the answer is the same.
+          throw timeoutError(this.games.view(game));
+        }
+        if (!timedOut) {
+          if (write.expectedVersion !== undefined && write.expectedVersion !== game.version) {
+            throw versionConflict(game.version);
+          }
+          if (game.status === 'finished') {
+            throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
+          }
+        }
+        next = timedOut ?? this.time.timed(game, compute(game, seat, engine, at), now.getTime(), vacations);
+      } catch (error) {
+        if (cached && error instanceof GameError) continue;
+        throw error;
+      }
+      if (timedOut) {
+        const result = await this.commit(game, timedOut);
+        if (result.status === 'updated') throw timeoutError(this.games.view(timedOut));
+        if (result.status === 'missing') throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
+        continue;
+      }
+      const view = toGameView(engine, next);
+      const result = await this.storage.games.update(
+        next,
+        game.version,
+        key === undefined ? undefined : { key, fingerprint },
+        gameNotices(game, next, view, next.updatedAt),
+      );
+      if (result.status === 'updated') {
+        this.remember(next);
+        this.time.announce(next);
+      } else this.recent.delete(id);
+      switch (result.status) {
+        case 'updated':
+          return view;
+        case 'replayed':
+          return this.replay(engine, result.record, fingerprint);
+        case 'missing':
+          throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
+        case 'conflict':
+          if (write.expectedVersion !== undefined) throw versionConflict(result.currentVersion);
+      }
+    }
+    throw new GameError('VERSION_CONFLICT', 'The game is changing too fast; read it and retry');
+  }
+
+  /** Compare-and-set a write made by the service itself (no idempotency key), with its notices. */
+  async commit(game: StoredGame, next: StoredGame) {
+    const view = this.games.view(next);
+    const result = await this.storage.games.update(
+      next,
+      game.version,
+      undefined,
+      gameNotices(game, next, view, next.updatedAt),
+    );
+    if (result.status === 'updated') {
+      this.remember(next);
+      this.time.announce(next);
+    } else this.recent.delete(game.id);
+    return result;
+  }
+
+  private remember(game: StoredGame): void {
+    this.recent.delete(game.id);
+    this.recent.set(game.id, game);
+    if (this.recent.size > RECENT_GAMES) this.recent.delete(this.recent.keys().next().value as string);
+  }
+
+  private replay(
+    engine: AnyEngine,
+    seen: { fingerprint: string; response: StoredGame },
+    fingerprint: string,
+  ): GameView {
+    if (seen.fingerprint !== fingerprint) {
+      throw new GameError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for a different request');
+    }
+    return toGameView(engine, seen.response);
+  }
+}
+
+function timeoutError(game: GameView): GameError {
+  return new GameError('TIMEOUT', 'Time ran out before this action: the game ended by timeout', {
+    result: game.result,
+  });
+}
+
+function versionConflict(currentVersion: number): GameError {
+  return new GameError('VERSION_CONFLICT', `The game is at version ${currentVersion}`, { currentVersion });
+}
