@@ -3,7 +3,8 @@ import type { StoredGame } from '../store/store';
 import { DAY_MS, turnStart } from './clock';
 import { GameError } from './errors';
 import type { GameView } from './game-view';
-import { finish, type GameService } from './games';
+import { finish } from './game-writes';
+import type { GameService } from './games';
 import type { WriteOptions } from './game-writes';
 
 /** How long the player to move in an unlimited game may stay away before the other may claim. */

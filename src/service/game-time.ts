@@ -5,7 +5,7 @@ import { GameError } from './errors';
 import { gameAccounts } from './feed';
 import type { GameView } from './game-view';
 import { WRITE_ATTEMPTS } from './game-writes';
-import { finish } from './games';
+import { finish } from './game-writes';
 
 /**
  * The time of stored games for GameService: timeouts, the deadlines a sweeper wakes for, reminders

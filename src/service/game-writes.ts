@@ -1,5 +1,5 @@
 import type { AnyEngine } from '../engines/engine';
-import type { Side } from '../engines/types';
+import type { Outcome, Side } from '../engines/types';
 import type { Storage, StoredGame } from '../store/store';
 import { authorizeSeat, type Authenticator, type Caller, type Credential } from './auth';
 import { isOverdue } from './clock';
@@ -175,4 +175,9 @@ function timeoutError(game: GameView): GameError {
 
 function versionConflict(currentVersion: number): GameError {
   return new GameError('VERSION_CONFLICT', `The game is at version ${currentVersion}`, { currentVersion });
+}
+
+/** The game ended with `outcome`: nobody to move, no moves, no standing offer. */
+export function finish(game: StoredGame, outcome: Outcome): StoredGame {
+  return { ...game, status: 'finished', outcome, toMove: null, legalMoves: [], drawOffer: null };
 }

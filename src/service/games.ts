@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
 import { ENGINES, getEngine } from '../engines/registry';
-import { GAME_KINDS, type EngineError, type Options, type Outcome, type Side } from '../engines/types';
+import { GAME_KINDS, type EngineError, type Options, type Side } from '../engines/types';
 import {
   type GameFilter,
   type GameStatus,
@@ -405,11 +405,6 @@ export class GameService {
       legalMoves: outcome ? [] : engine.moves(state).map((m) => engine.formatMove(state, m)),
     };
   }
-}
-
-/** The game ended with `outcome`: nobody to move, no moves, no standing offer. */
-export function finish(game: StoredGame, outcome: Outcome): StoredGame {
-  return { ...game, status: 'finished', outcome, toMove: null, legalMoves: [], drawOffer: null };
 }
 
 function assertGameId(id: string): void {
