@@ -1,6 +1,6 @@
 // A small client of GET /api/v1/account/events for tests: opens the feed with fetch, parses the
 // Server-Sent Events or NDJSON body as it arrives, and hands out one message at a time.
-import { ndjsonItems, sseItems } from './stream-reader';
+import { ndjsonItems, openStream, sseItems } from './stream-reader';
 
 export type FeedFormat = 'sse' | 'ndjson';
 
@@ -48,80 +48,36 @@ export async function openFeed(
   token: string,
   options: OpenFeedOptions,
 ): Promise<FeedConnection> {
-  const controller = new AbortController();
   const query =
     options.after === undefined
       ? ''
       : `?after=${options.after}${options.epoch === undefined ? '' : `&epoch=${options.epoch}`}`;
-  const response = await fetch(`${url}/api/v1/account/events${query}`, {
-    headers: {
+  let retry: number | undefined;
+  const stream = await openStream<FeedMessage>(
+    `${url}/api/v1/account/events${query}`,
+    {
       authorization: `Bearer ${token}`,
       accept: options.format === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
       ...(options.lastEventId === undefined ? {} : { 'last-event-id': String(options.lastEventId) }),
     },
-    signal: controller.signal,
-  });
-  if (response.status !== 200 || !response.body) {
-    throw new Error(`feed answered ${response.status}: ${await response.text()}`);
-  }
-  const queue: FeedMessage[] = [];
-  const waiters: Array<() => void> = [];
-  let done = false;
-  let retry: number | undefined;
-  const push = (message: FeedMessage) => {
-    queue.push(message);
-    waiters.splice(0).forEach((wake) => wake());
-  };
-  const parser = options.format === 'sse' ? sseParser(push, (ms) => (retry = ms)) : ndjsonParser(push);
-  const ended = (async () => {
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { value, done: finished } = await reader.read();
-        if (finished) break;
-        parser(decoder.decode(value, { stream: true }));
-      }
-    } catch {
-      // aborted by close()
-    } finally {
-      done = true;
-      waiters.splice(0).forEach((wake) => wake());
-    }
-  })();
-
-  const next = async (timeoutMs = 10_000): Promise<FeedMessage> => {
-    const deadline = Date.now() + timeoutMs;
-    while (queue.length === 0) {
-      if (done) throw new Error('the feed stream ended');
-      const left = deadline - Date.now();
-      if (left <= 0) throw new Error(`no feed message within ${timeoutMs} ms`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
-    }
-    return queue.shift() as FeedMessage;
-  };
-
-  const ready = await next();
+    (push) => (options.format === 'sse' ? sseParser(push, (ms) => (retry = ms)) : ndjsonParser(push)),
+    { source: 'feed', ended: 'the feed stream ended', item: 'feed message' },
+  );
+  const ready = await stream.next();
   if (ready.type !== 'ready') throw new Error(`the feed began with ${ready.type}, not ready`);
   return {
-    response,
+    response: stream.response,
     last: ready.data.last,
     epoch: ready.data.epoch,
     get retry() {
       return retry;
     },
-    next,
+    next: stream.next,
     get buffered() {
-      return queue.length;
+      return stream.buffered;
     },
-    ended,
-    close: () => controller.abort(),
+    ended: stream.ended,
+    close: stream.close,
   };
 }
 

@@ -1,5 +1,6 @@
 // A client of GET /api/v1/games/{id}/stream for tests: reads the Server-Sent Events as they arrive.
 import { sseParser, type FeedMessage } from './feed-client';
+import { openStream } from './stream-reader';
 
 export interface GameStream {
   /** Every message so far, in order (`game` events, `end`, `error`). */
@@ -14,63 +15,18 @@ export interface GameStream {
 }
 
 export async function openGameStream(url: string, id: string): Promise<GameStream> {
-  const controller = new AbortController();
-  const response = await fetch(`${url}/api/v1/games/${id}/stream`, {
-    headers: { accept: 'text/event-stream' },
-    signal: controller.signal,
-  });
-  if (response.status !== 200 || !response.body) {
-    throw new Error(`the game stream answered ${response.status}: ${await response.text()}`);
-  }
-  const messages: FeedMessage[] = [];
-  const waiters = new Set<() => void>();
-  const parse = sseParser(
-    (message) => {
-      messages.push(message);
-      for (const wake of [...waiters]) wake();
-    },
-    () => undefined,
+  const stream = await openStream<FeedMessage>(
+    `${url}/api/v1/games/${id}/stream`,
+    { accept: 'text/event-stream' },
+    (push) => sseParser(push, () => undefined),
+    { source: 'the game stream', ended: 'the game stream ended', item: 'matching message' },
   );
-  let done = false;
-  const ended = (async () => {
-    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-    const decoder = new TextDecoder();
-    try {
-      for (;;) {
-        const { value, done: finished } = await reader.read();
-        if (finished) break;
-        parse(decoder.decode(value, { stream: true }));
-      }
-    } catch {
-      // aborted by close()
-    } finally {
-      done = true;
-      for (const wake of [...waiters]) wake();
-    }
-  })();
+  const messages = stream.items as FeedMessage[];
   return {
     messages,
     versions: () => messages.filter((m) => m.type === 'game').map((m) => m.data.version as number),
-    async until(match, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      for (;;) {
-        const found = messages.find(match);
-        if (found) return found;
-        if (done) throw new Error('the game stream ended');
-        const left = deadline - Date.now();
-        if (left <= 0) throw new Error(`no matching message within ${timeoutMs} ms`);
-        await new Promise<void>((resolve) => {
-          const wake = () => {
-            clearTimeout(timer);
-            waiters.delete(wake);
-            resolve();
-          };
-          const timer = setTimeout(wake, left);
-          waiters.add(wake);
-        });
-      }
-    },
-    ended,
-    close: () => controller.abort(),
+    until: stream.until,
+    ended: stream.ended,
+    close: stream.close,
   };
 }
