@@ -10,12 +10,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createInterface } from 'node:readline';
-import Redis from 'ioredis';
 import { createApp } from '../src/app';
 import { createMemoryStorage } from '../src/store/memory';
 import { createRedisStorage } from '../src/store/redis';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { deletePrefix, REDIS_URL } from '../test/support/redis';
 
 /** The watchers: N sockets reading the game's SSE stream; on `wait <v>` it answers `got <v>` once all have it. */
 const CLIENT = `
@@ -105,16 +103,7 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
       } finally {
         client?.kill();
         await app.stop();
-        if (store === 'redis') {
-          const redis = new Redis(REDIS_URL);
-          let cursor = '0';
-          do {
-            const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-            cursor = next;
-            if (keys.length > 0) await redis.unlink(...keys);
-          } while (cursor !== '0');
-          redis.disconnect();
-        }
+        if (store === 'redis') await deletePrefix(prefix);
       }
     }
   }

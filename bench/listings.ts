@@ -4,14 +4,13 @@
 // key prefix of its own that is deleted afterwards.
 //
 // Env: BENCH_STORES (memory,redis), BENCH_REPEAT (50 listings per query).
-import Redis from 'ioredis';
 import { randomBytes } from 'node:crypto';
 import { GAME_KINDS } from '../src/engines/types';
 import { createMemoryStorage } from '../src/store/memory';
 import { createRedisStorage } from '../src/store/redis';
 import type { GameFilter, Storage, StoredGame } from '../src/store/store';
+import { deletePrefix, REDIS_URL } from '../test/support/redis';
 
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ACCOUNTS = 500;
 const PAGE = 20;
 
@@ -110,15 +109,4 @@ export async function runListingsBench(args: readonly string[]): Promise<void> {
       }
     }
   }
-}
-
-async function deletePrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
-  redis.disconnect();
 }

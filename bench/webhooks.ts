@@ -13,9 +13,7 @@ import { WebhookWorker } from '../src/service/webhook-worker';
 import { createMemoryStorage } from '../src/store/memory';
 import { createRedisStorage } from '../src/store/redis';
 import type { Notice, Storage } from '../src/store/store';
-import Redis from 'ioredis';
-
-const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+import { deletePrefix, REDIS_URL } from '../test/support/redis';
 
 /** The receiver: answers every POST 200 after `delay` ms; GET /stats tells what it saw. */
 const RECEIVER = `
@@ -124,17 +122,6 @@ async function runCase(
     await storage.events.close();
     if (process.env.BENCH_STORE !== 'memory') await deletePrefix(prefix);
   }
-}
-
-async function deletePrefix(prefix: string): Promise<void> {
-  const redis = new Redis(REDIS_URL);
-  let cursor = '0';
-  do {
-    const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 500);
-    cursor = next;
-    if (keys.length > 0) await redis.unlink(...keys);
-  } while (cursor !== '0');
-  await redis.quit();
 }
 
 function parseCases(spec: string): Case[] {
