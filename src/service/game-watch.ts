@@ -1,4 +1,4 @@
-import type { GameEventBus, GameStore, StoredGame } from '../store/store';
+import type { GameChange, GameEventBus, GameStore, StoredGame } from '../store/store';
 import { GameError, toGameError } from './errors';
 import type { GameView } from './game-view';
 
@@ -48,6 +48,8 @@ class GameChannel {
   /** Watchers joined or joining; the subscription ends when this falls to 0. */
   members = 0;
   latest: GameUpdate | undefined;
+  /** The game as of `latest`, moves included: a change from the bus carries only the move it adds. */
+  private game: StoredGame | undefined;
   closed = false;
   /** Versions received from the bus and not yet handled (the chain holds them). */
   private readonly arriving = new Set<number>();
@@ -74,14 +76,15 @@ class GameChannel {
     try {
       this.unsubscribe = await bus.subscribe(
         this.id,
-        (game) => {
-          this.arriving.add(game.version);
-          this.enqueue(() => this.receive(game));
+        (change) => {
+          this.arriving.add(change.game.version);
+          this.enqueue(() => this.receive(change));
         },
         (flush) => this.enqueue(() => this.resync(flush)),
       );
       const game = await this.store.get(this.id);
       if (!game) throw new GameError('GAME_NOT_FOUND', `No game with id ${this.id}`);
+      this.game = game;
       this.latest = new GameUpdate(this.toView(game));
     } catch (error) {
       await this.close();
@@ -102,11 +105,14 @@ class GameChannel {
   }
 
   /** A message from the bus. Versions come one at a time and in order; a jump means some were lost. */
-  private receive(game: StoredGame): void {
-    this.arriving.delete(game.version);
-    if (game.version <= this.version) return;
-    if (game.version > this.version + 1) return this.fail(updatesLost(this.id, this.version, game.version));
-    this.publish(game);
+  private receive(change: GameChange): void {
+    const version = change.game.version;
+    this.arriving.delete(version);
+    if (version <= this.version) return;
+    if (version > this.version + 1) return this.fail(updatesLost(this.id, this.version, version));
+    // The successor of the version this node holds: its moves are those plus the change's move.
+    const before = (this.game as StoredGame).moves;
+    this.publish({ ...change.game, moves: change.move ? [...before, change.move] : before });
   }
 
   /** The bus was cut off for a while: what the store holds now tells whether anything was missed. */
@@ -123,6 +129,7 @@ class GameChannel {
   }
 
   private publish(game: StoredGame): void {
+    this.game = game;
     const update = new GameUpdate(this.toView(game));
     this.latest = update;
     for (const watcher of [...this.watchers]) {

@@ -2,6 +2,7 @@
 import {
   FEED_RETENTION_MS,
   type FeedEvent,
+  type GameChange,
   type FeedEventType,
   type Notice,
   type Storage,
@@ -98,7 +99,7 @@ async function gather<T>(
 
 /** Subscribes now; `updates` resolves with the first `count` updates of the game. */
 export function collect(storage: Storage, gameId: string, count: number, ms = 3000) {
-  return gather<StoredGame>((listener) => storage.events.subscribe(gameId, listener), count, ms);
+  return gather<GameChange>((listener) => storage.events.subscribe(gameId, listener), count, ms);
 }
 
 /** Subscribes now; `updates` resolves with the first `count` events of the account's feed. */
@@ -311,13 +312,65 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect(await storage.games.update(next, current.version)).toEqual({ status: 'updated' });
         current = next;
       }
-      expect((await updates).map((g) => g.version)).toEqual([1, 2, 3]);
-      const late: StoredGame[] = [];
+      const changes = await updates;
+      expect(changes.map((c) => c.game.version)).toEqual([1, 2, 3]);
+      // Each change carries the head and the one move it added, never the move list.
+      expect(changes.map((c) => c.move?.notation)).toEqual(['1', '2', '3']);
+      for (const c of changes) expect(c.game).not.toHaveProperty('moves');
+      const late: GameChange[] = [];
       const off = await storage.events.subscribe(game.id, (g) => late.push(g));
       await off();
       await storage.games.update(advanced(current), current.version);
       await new Promise((r) => setTimeout(r, 50));
       expect(late).toEqual([]);
+    });
+
+    it('keeps the moves beside the head: pages of moves, changes without a move, replays as they were', async () => {
+      const game = sampleGame();
+      await storage.games.create(game);
+      let current = game;
+      for (let i = 0; i < 5; i++) {
+        const next = advanced(current, String(i + 1));
+        expect(
+          await storage.games.update(next, current.version, { key: `k${i}`, fingerprint: `f${i}` }),
+        ).toEqual({
+          status: 'updated',
+        });
+        current = next;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20)); // the updates above reach nobody
+      const { updates } = await collect(storage, game.id, 1);
+      // A version no move made (a draw offer): the change carries no move, the list stays.
+      const offered = { ...current, version: current.version + 1, drawOffer: 0 as const };
+      expect(await storage.games.update(offered, current.version)).toEqual({ status: 'updated' });
+      const [change] = await updates;
+      expect(change?.move).toBeNull();
+      expect(change?.game.drawOffer).toBe(0);
+      expect((await storage.games.get(game.id))?.moves.map((m) => m.notation)).toEqual([
+        '1',
+        '2',
+        '3',
+        '4',
+        '5',
+      ]);
+      const first = await storage.games.moves(game.id, 0, 2);
+      expect(first?.items.map((m) => m.notation)).toEqual(['1', '2']);
+      expect(first?.next).toBe(2);
+      const last = await storage.games.moves(game.id, 4, 10);
+      expect(last?.items.map((m) => m.notation)).toEqual(['5']);
+      expect(last?.next).toBeNull();
+      expect(await storage.games.moves('no-such-game', 0, 10)).toBeUndefined();
+      // The answer remembered for an idempotency key is the game as it was then (3 moves), not as it is now.
+      const replayed = await storage.games.update(advanced(offered), offered.version, {
+        key: 'k2',
+        fingerprint: 'x',
+      });
+      expect(replayed.status).toBe('replayed');
+      if (replayed.status !== 'replayed') return;
+      expect(replayed.record.fingerprint).toBe('f2');
+      expect(replayed.record.response.version).toBe(game.version + 3);
+      expect(replayed.record.response.moves.map((m) => m.notation)).toEqual(['1', '2', '3']);
+      expect((await storage.games.idempotencyRecord(game.id, 'k4'))?.response.moves).toHaveLength(5);
     });
 
     it('lists newest first with filters and a cursor that pages through every match once', async () => {

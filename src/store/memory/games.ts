@@ -4,8 +4,12 @@ import {
   listingBasesOf,
   listingIndex,
   listingIndexesOf,
+  changeOf,
+  headOf,
+  type GameChange,
   type GameEventBus,
   type GameStatus,
+  type MovePage,
   type GameFilter,
   type GamePage,
   type CreateResult,
@@ -61,12 +65,34 @@ class SeqIndex {
   }
 }
 
+/** A stored game: its head as JSON, and each move as JSON (appended, never rewritten). */
+interface Entry {
+  readonly seq: number;
+  readonly head: string;
+  readonly moves: string[];
+  readonly status: GameStatus;
+}
+
+/** An idempotency record: the answer was the game at `version`, whose first `moves` moves are the stored ones. */
+interface MemoryRecord {
+  readonly fingerprint: string;
+  readonly head: string;
+  readonly moves: number;
+  readonly expires: number;
+}
+
+function gameOf(entry: Entry, moves = entry.moves.length): StoredGame {
+  const head = JSON.parse(entry.head) as StoredGame;
+  const list = entry.moves.slice(0, moves).map((m) => JSON.parse(m) as StoredGame['moves'][number]);
+  return { ...head, moves: list };
+}
+
 /** In-process store: the embedded default, same contract as Redis. */
 export class MemoryGameStore implements GameStore {
-  private readonly games = new Map<string, { seq: number; json: string; status: GameStatus }>();
+  private readonly games = new Map<string, Entry>();
   /** The listings, one per combination of filters (see listingIndex), kept with every write. */
   private readonly listings = new Map<string, SeqIndex>();
-  private readonly idempotency = new Map<string, { record: string; expires: number }>();
+  private readonly idempotency = new Map<string, MemoryRecord>();
   private seq = 0;
   /** Deadlines, reminders and my-turn lists, kept in step with every write (see MemoryClockStore). */
   readonly clockIndex = new MemoryClockIndex();
@@ -97,7 +123,12 @@ export class MemoryGameStore implements GameStore {
   insert(game: StoredGame): void {
     if (this.games.has(game.id)) throw new Error(`game ${game.id} exists`);
     const seq = ++this.seq;
-    this.games.set(game.id, { seq, json: JSON.stringify(game), status: game.status });
+    this.games.set(game.id, {
+      seq,
+      head: JSON.stringify(headOf(game)),
+      moves: game.moves.map((m) => JSON.stringify(m)),
+      status: game.status,
+    });
     for (const key of listingIndexesOf(game)) this.listing(key).add(seq, game.id);
     this.clockIndex.put(game);
   }
@@ -110,16 +141,23 @@ export class MemoryGameStore implements GameStore {
 
   async get(id: string): Promise<StoredGame | undefined> {
     const entry = this.games.get(id);
-    return entry ? (JSON.parse(entry.json) as StoredGame) : undefined;
+    return entry ? gameOf(entry) : undefined;
+  }
+
+  async moves(id: string, after: number, limit: number): Promise<MovePage | undefined> {
+    const entry = this.games.get(id);
+    if (!entry) return undefined;
+    const from = Math.max(0, Math.floor(after) || 0);
+    const items = entry.moves.slice(from, from + Math.max(0, limit)).map((m) => JSON.parse(m));
+    const end = from + items.length;
+    return { items, next: end < entry.moves.length ? end : null };
   }
 
   async list(filter: GameFilter, limit: number, before?: number): Promise<GamePage> {
     // The index of exactly this filter: a page costs O(log games + page).
     const entries = this.listings.get(listingIndex(filter))?.newest(limit + 1, before) ?? [];
     const page = entries.slice(0, limit);
-    const items = page.map(
-      ({ id }) => JSON.parse((this.games.get(id) as { json: string }).json) as StoredGame,
-    );
+    const items = page.map(({ id }) => gameOf(this.games.get(id) as Entry));
     const last = page[page.length - 1];
     return { items, next: entries.length > limit && last ? last.seq : null };
   }
@@ -138,10 +176,16 @@ export class MemoryGameStore implements GameStore {
     }
     const entry = this.games.get(next.id);
     if (!entry) return { status: 'missing' };
-    const current = JSON.parse(entry.json) as StoredGame;
+    const current = JSON.parse(entry.head) as StoredGame;
     if (current.version !== expectedVersion) return { status: 'conflict', currentVersion: current.version };
-    const json = JSON.stringify(next);
-    this.games.set(next.id, { seq: entry.seq, json, status: next.status });
+    const before = entry.moves.length;
+    if (next.moves.length !== before && next.moves.length !== before + 1) {
+      throw new Error(`game ${next.id}: a write appends at most one move (${before} → ${next.moves.length})`);
+    }
+    const change = changeOf(next, before);
+    const head = JSON.stringify(change.game);
+    if (change.move) entry.moves.push(JSON.stringify(change.move));
+    this.games.set(next.id, { seq: entry.seq, head, moves: entry.moves, status: next.status });
     if (next.status !== entry.status) {
       for (const base of listingBasesOf(next)) {
         this.listings.get(listingIndex({ ...base.filter, status: entry.status }))?.remove(entry.seq);
@@ -150,14 +194,15 @@ export class MemoryGameStore implements GameStore {
     }
     this.clockIndex.put(next);
     if (idemKey && idempotency) {
-      const record: IdempotencyRecord = { fingerprint: idempotency.fingerprint, response: next };
       this.idempotency.set(idemKey, {
-        record: JSON.stringify(record),
+        fingerprint: idempotency.fingerprint,
+        head,
+        moves: entry.moves.length,
         expires: this.now() + IDEMPOTENCY_TTL_SECONDS * 1000,
       });
     }
     this.feed.appendNow(notices);
-    this.bus.emit(next.id, json);
+    this.bus.emit(next.id, JSON.stringify(change));
     return { status: 'updated' };
   }
 
@@ -172,7 +217,8 @@ export class MemoryGameStore implements GameStore {
       this.idempotency.delete(key);
       return undefined;
     }
-    return JSON.parse(entry.record) as IdempotencyRecord;
+    const game = this.games.get(key.slice(0, key.indexOf('\u0000'))) as Entry;
+    return { fingerprint: entry.fingerprint, response: gameOf({ ...game, head: entry.head }, entry.moves) };
   }
 
   async ping(): Promise<void> {}
@@ -184,7 +230,7 @@ export class MemoryGameStore implements GameStore {
 export class MemoryEventBus implements GameEventBus {
   private readonly emitter = new EventEmitter().setMaxListeners(0);
 
-  /** Delivers a game document (JSON) to the game's listeners. */
+  /** Delivers a game change (GameChange JSON) to the game's listeners. */
   emit(gameId: string, json: string): void {
     // Asynchronous like Redis pub/sub, so a publisher never runs subscriber code in its own stack.
     setImmediate(() => this.emitter.emit(`game:${gameId}`, json));
@@ -195,9 +241,9 @@ export class MemoryEventBus implements GameEventBus {
     setImmediate(() => this.emitter.emit('revoked', tokenHash));
   }
 
-  async subscribe(gameId: string, listener: (game: StoredGame) => void): Promise<() => Promise<void>> {
+  async subscribe(gameId: string, listener: (change: GameChange) => void): Promise<() => Promise<void>> {
     // Each listener parses its own copy, so no two share (or can corrupt) one object.
-    const handler = (json: string) => listener(JSON.parse(json) as StoredGame);
+    const handler = (json: string) => listener(JSON.parse(json) as GameChange);
     this.emitter.on(`game:${gameId}`, handler);
     return async () => {
       this.emitter.off(`game:${gameId}`, handler);

@@ -1,4 +1,4 @@
-import type { StoredGame } from './games';
+import type { GameChange } from './games';
 
 /**
  * Live updates of games, and revocations of API tokens, across every server node. Delivery is
@@ -10,12 +10,13 @@ import type { StoredGame } from './games';
  */
 export interface GameEventBus {
   /**
-   * Calls `listener` with every update of `gameId` from now on; returns the unsubscribe function.
-   * Each listener parses its own copy (the service keeps one subscription per game per node).
+   * Calls `listener` with every change of `gameId` from now on (the head and the move, never the
+   * move list); returns the unsubscribe function. Each listener parses its own copy (the service
+   * keeps one subscription per game per node).
    */
   subscribe(
     gameId: string,
-    listener: (game: StoredGame) => void,
+    listener: (change: GameChange) => void,
     onResync?: (flush: () => Promise<void>) => void,
   ): Promise<() => Promise<void>>;
   /** Calls `listener` with the hash of each API token revoked from now on, on any node. */

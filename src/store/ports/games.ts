@@ -63,6 +63,39 @@ export interface StoredGame {
   readonly updatedAt: string;
 }
 
+/** The game without its move list: what is stored beside the moves, and what an update carries. */
+export type GameHead = Omit<StoredGame, 'moves'>;
+
+/** The head of a game (its moves left out). */
+export function headOf(game: StoredGame): GameHead {
+  const { moves: _moves, ...head } = game;
+  return head;
+}
+
+/**
+ * A new version of a game as the bus carries it: the head, and the move that made this version
+ * (null for a version no move made: a draw offer, a resignation, a timeout). O(1) in the game's length.
+ */
+export interface GameChange {
+  readonly game: GameHead;
+  readonly move: MoveRecord | null;
+}
+
+/**
+ * The change from a game with `before` moves to `next` (each write appends at most one move). The
+ * move list of the new version is the old one plus `move`.
+ */
+export function changeOf(next: StoredGame, before: number): GameChange {
+  const move = next.moves.length > before ? (next.moves[next.moves.length - 1] ?? null) : null;
+  return { game: headOf(next), move };
+}
+
+/** A page of a game's moves, oldest first; `next` is the ply to pass as `after` for the next page. */
+export interface MovePage {
+  readonly items: readonly MoveRecord[];
+  readonly next: number | null;
+}
+
 export interface GameFilter {
   readonly kind?: GameKind;
   readonly status?: GameStatus;
@@ -156,12 +189,18 @@ export interface GameStore {
   /** How many ongoing games have a seat bound to `account` (what limits count). */
   countOngoing(account: string): Promise<number>;
   get(id: string): Promise<StoredGame | undefined>;
+  /**
+   * Up to `limit` moves of a game after ply `after` (0: from the first), oldest first; undefined for
+   * an unknown game. Costs O(limit), whatever the length of the game.
+   */
+  moves(id: string, after: number, limit: number): Promise<MovePage | undefined>;
   /** Newest first; `before` is a previous page's `next` (games are numbered as they are created). */
   list(filter: GameFilter, limit: number, before?: number): Promise<GamePage>;
   /**
    * Atomically: if `idempotencyKey` already has a record, return it (`replayed`); else if the stored
    * version is not `expectedVersion`, `conflict`; else write `next`, remember the idempotency record
-   * for 24 h, append `notices` to the account feeds, and publish `next` to the game's subscribers.
+   * for 24 h, append `notices` to the account feeds, and publish the change (changeOf) to the
+   * game's subscribers. `next` has at most one move more than the stored game.
    * A replay or a conflict appends nothing.
    */
   update(

@@ -14,6 +14,9 @@ import {
   type StoredGame,
   type UpdateResult,
   type FeedOptions,
+  type GameChange,
+  type MovePage,
+  changeOf,
 } from '../store';
 import { noticesArgument, gameIndexes, clockIndexArgument, statusIndexesArgument } from './arguments';
 import { scripted, type ScriptedRedis, type ChannelFanout } from './client';
@@ -112,6 +115,15 @@ export class RedisGameStore implements GameStore {
   async get(id: string): Promise<StoredGame | undefined> {
     const doc = await this.redis.hget(this.gameKey(id), 'doc');
     return doc ? (JSON.parse(doc) as StoredGame) : undefined;
+  }
+
+  async moves(id: string, after: number, limit: number): Promise<MovePage | undefined> {
+    const game = await this.get(id);
+    if (!game) return undefined;
+    const from = Math.max(0, Math.floor(after) || 0);
+    const items = game.moves.slice(from, from + Math.max(0, limit));
+    const end = from + items.length;
+    return { items, next: end < game.moves.length ? end : null };
   }
 
   async list(filter: GameFilter, limit: number, before?: number): Promise<GamePage> {
@@ -213,6 +225,8 @@ export class RedisGameStore implements GameStore {
       ? { fingerprint: idempotency.fingerprint, response: next }
       : undefined;
     const json = JSON.stringify(next);
+    const current = await this.redis.hget(this.gameKey(next.id), 'doc');
+    const change = changeOf(next, current ? (JSON.parse(current) as StoredGame).moves.length : 0);
     const [status, payload] = await this.redis.boardhostUpdate(
       this.gameKey(next.id),
       this.idemKey(next.id, idempotency?.key ?? '-'),
@@ -229,6 +243,7 @@ export class RedisGameStore implements GameStore {
       noticesArgument(notices, this.feed),
       clockIndexArgument(next),
       statusIndexesArgument(next),
+      JSON.stringify(change),
     );
     if (status === 'replayed') return { status, record: JSON.parse(payload as string) as IdempotencyRecord };
     if (status === 'conflict') return { status, currentVersion: Number(payload) };
@@ -260,12 +275,12 @@ export class RedisEventBus implements GameEventBus {
 
   async subscribe(
     gameId: string,
-    listener: (game: StoredGame) => void,
+    listener: (change: GameChange) => void,
     onResync?: (flush: () => Promise<void>) => void,
   ): Promise<() => Promise<void>> {
     return this.fanout.listen(
       this.channelOf(gameId),
-      (message) => listener(JSON.parse(message) as StoredGame),
+      (message) => listener(JSON.parse(message) as GameChange),
       onResync && (() => onResync(() => this.fanout.flush())),
     );
   }

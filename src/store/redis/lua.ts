@@ -215,7 +215,7 @@ end
 move_status(ARGV[1], KEYS[1], ARGV[9], ARGV[10], ARGV[13])
 index_clock(ARGV[1], KEYS[1], ARGV[9], ARGV[12])
 append_notices(ARGV[1], ARGV[11])
-redis.call('PUBLISH', ARGV[8], ARGV[3])
+redis.call('PUBLISH', ARGV[8], ARGV[14])
 return {'updated'}
 `;
 

@@ -1,0 +1,118 @@
+// The v2 key layout (docs/data-model.md): every key carries a shard tag `{s<n>}`, so that what one
+// script touches lives in one hash slot of a Redis Cluster. Games and challenges live in the shard
+// of their id, and everything of an account in the shard of the account id.
+
+/** How many shards keys are spread over (each a hash tag; a Cluster spreads the tags over its masters). */
+export const SHARDS = 256;
+
+/** The shard of an id: FNV-1a (32 bit) of its UTF-16 code units, modulo SHARDS. */
+export function shardOf(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    hash ^= id.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193) >>> 0;
+  }
+  return hash % SHARDS;
+}
+
+/** The hash tag of a shard, braces included. */
+export function shardTag(shard: number): string {
+  return `{s${shard}}`;
+}
+
+/** Every shard, 0 … SHARDS − 1 (what the sweeps visit). */
+export const ALL_SHARDS: readonly number[] = Array.from({ length: SHARDS }, (_, i) => i);
+
+/** Key builders for one prefix. */
+export class Keys {
+  constructor(readonly prefix: string) {}
+
+  /** `p <name>:{s<shard of id>}:<id>` */
+  private of(name: string, id: string): string {
+    return `${this.prefix}${name}:${shardTag(shardOf(id))}:${id}`;
+  }
+
+  /** `p <name>:{s<shard>}` — a key per shard. */
+  shardKey(name: string, shard: number): string {
+    return `${this.prefix}${name}:${shardTag(shard)}`;
+  }
+
+  // A game's own keys (its shard).
+  game(id: string): string {
+    return this.of('game', id);
+  }
+  moves(id: string): string {
+    return this.of('moves', id);
+  }
+  gameIdempotency(id: string, key: string): string {
+    return `${this.of('idem', id)}:${key}`;
+  }
+  gameChannel(id: string): string {
+    return this.of('updates', id);
+  }
+
+  // An account's keys (its shard).
+  feed(account: string): string {
+    return this.of('feed', account);
+  }
+  feedSeq(account: string): string {
+    return this.of('feedseq', account);
+  }
+  feedEpoch(account: string): string {
+    return this.of('feedepoch', account);
+  }
+  feedChannel(account: string): string {
+    return this.of('feedlive', account);
+  }
+  /** Hash: origin (`g:<id>`, `c:<id>`) → the newest version of it the account has applied. */
+  applied(account: string): string {
+    return this.of('applied', account);
+  }
+  turn(account: string): string {
+    return this.of('turn', account);
+  }
+  ongoing(account: string): string {
+    return this.of('ongoing', account);
+  }
+  /** An account's listing index: `p games:{s}:account:<a>[:kind:<k>][:status:<st>]`. */
+  accountListing(account: string, kind?: string, status?: string): string {
+    let key = `${this.prefix}games:${shardTag(shardOf(account))}:account:${account}`;
+    if (kind !== undefined) key += `:kind:${kind}`;
+    if (status !== undefined) key += `:status:${status}`;
+    return key;
+  }
+  /** A shard's listing index without an account: `p games:{s}:all` or `p games:{s}[:kind:<k>][:status:<st>]`. */
+  shardListing(shard: number, kind?: string, status?: string): string {
+    let key = `${this.prefix}games:${shardTag(shard)}`;
+    if (kind === undefined && status === undefined) return `${key}:all`;
+    if (kind !== undefined) key += `:kind:${kind}`;
+    if (status !== undefined) key += `:status:${status}`;
+    return key;
+  }
+  openChallenges(account: string): string {
+    return this.of('challenges:open', account);
+  }
+  webhooksOf(account: string): string {
+    return this.of('webhooks', account);
+  }
+
+  // Per shard.
+  outbox(shard: number): string {
+    return this.shardKey('outbox', shard);
+  }
+  outboxCursor(shard: number): string {
+    return `${this.outbox(shard)}:cursor`;
+  }
+  outboxLease(shard: number): string {
+    return `${this.outbox(shard)}:lease`;
+  }
+  deadlines(shard: number): string {
+    return this.shardKey('deadlines', shard);
+  }
+  reminders(shard: number): string {
+    return this.shardKey('reminders', shard);
+  }
+  webhooksDue(shard: number): string {
+    return this.shardKey('webhooks:due', shard);
+  }
+}
