@@ -8,6 +8,7 @@ import { createApp } from '../src/app';
 import { createRedisStorage } from '../src/store/redis';
 import { appHarness, type Running } from './support/app';
 import { REDIS_URL, uniquePrefix } from './support/redis';
+import { Keys } from '../src/store/redis/keys';
 
 const run = promisify(execFile);
 const harness = appHarness();
@@ -103,7 +104,7 @@ it('a waiting bot reconnects across a server restart and then plays', async () =
   // Beta follows its feed; then the server goes away and beta keeps trying.
   const redis = new Redis(REDIS_URL);
   const listeners = async () =>
-    ((await redis.pubsub('NUMSUB', `${prefix}feedlive:{${beta}}`)) as [string, number])[1];
+    ((await redis.pubsub('NUMSUB', new Keys(prefix).feedChannel(beta))) as [string, number])[1];
   await until(async () => (await listeners()) > 0).finally(() => redis.quit());
   await first.app.stop();
   await until(async () => /reconnecting/.test(waiting.out.stderr));

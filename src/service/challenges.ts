@@ -191,7 +191,10 @@ export class ChallengeService {
           position: c.initialPosition ?? null,
         });
         const seating = this.seating(c, pair as [string, string]);
+        // The game takes the challenge's id (as on lichess): one id to follow, and one shard of the
+        // store for the step that ends the challenge and starts the game.
         const game = this.games.newGame({
+          id: c.id,
           kind: c.kind,
           options: c.options,
           ...start,

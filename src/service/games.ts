@@ -169,6 +169,8 @@ export class GameService {
    * Seats bound to accounts have no seat token (an empty hash never matches).
    */
   newGame(spec: {
+    /** The game's id (a challenge's game takes the challenge's id); new by default. */
+    readonly id?: string;
     readonly kind: string;
     readonly options: Options;
     readonly first: Side;
@@ -187,7 +189,7 @@ export class GameService {
         ? engine.setup(spec.options, spec.first)
         : readPosition(engine, spec.options, spec.initialPosition).state;
     const game: StoredGame = {
-      id: randomBytes(9).toString('base64url'),
+      id: spec.id ?? randomBytes(9).toString('base64url'),
       kind: engine.kind,
       rulesVersion: engine.rulesVersion,
       options: spec.options,

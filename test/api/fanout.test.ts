@@ -7,6 +7,7 @@ import WebSocket from 'ws';
 import { appHarness, type StoreKind } from '../support/app';
 import { openGameStream } from '../support/game-stream';
 import { REDIS_URL, uniquePrefix } from '../support/redis';
+import { Keys } from '../../src/store/redis/keys';
 
 const SSE_WATCHERS = 200;
 const GRAPHQL_WATCHERS = 20;
@@ -50,7 +51,7 @@ describe.each<StoreKind>(['redis', 'memory'])('many watchers of one game (%s)', 
 
     const subscribers = async () => {
       const admin = new Redis(REDIS_URL);
-      const [, count] = (await admin.call('PUBSUB', 'NUMSUB', `${prefix}updates:{${id}}`)) as [
+      const [, count] = (await admin.call('PUBSUB', 'NUMSUB', new Keys(prefix).gameChannel(id))) as [
         string,
         number,
       ];

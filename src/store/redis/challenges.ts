@@ -8,7 +8,10 @@ import type {
   StoredChallenge,
   StoredGame,
 } from '../store';
-import { msOf, noticesArgument, gameIndexes, clockIndexArgument, involved, wholeNumber } from './arguments';
+import { msOf, noticesArgument, involved, wholeNumber } from './arguments';
+import { createArguments, type RedisGameStore } from './games';
+import { shardOf } from './keys';
+import { gameParts, outboxFields } from './relay';
 import { scripted, type ScriptedRedis } from './client';
 
 export class RedisChallengeStore implements ChallengeStore {
@@ -17,6 +20,8 @@ export class RedisChallengeStore implements ChallengeStore {
   constructor(
     redis: Redis,
     private readonly prefix: string,
+    /** The game store: a challenge's game is written in its format, and its entry relayed. */
+    private readonly games: RedisGameStore,
     private readonly feed: FeedOptions = {},
   ) {
     this.redis = scripted(redis);
@@ -60,23 +65,43 @@ export class RedisChallengeStore implements ChallengeStore {
     effects: { notices: readonly Notice[]; game?: StoredGame; limits?: readonly GameLimit[] },
   ): Promise<ChallengeUpdateResult> {
     const { game } = effects;
-    const result = await this.redis.boardhostUpdateChallenge(
-      this.challengeKey(next.id),
-      game ? `${this.prefix}game:{${game.id}}` : this.challengeKey(next.id),
-      this.prefix,
-      String(expectedVersion),
-      next.id,
-      JSON.stringify(next),
-      String(next.version),
-      RedisChallengeStore.index(next),
-      noticesArgument(effects.notices, this.feed),
-      game ? JSON.stringify(game) : '',
-      game?.id ?? '',
-      game?.version ?? 0,
-      game ? gameIndexes(game) : '',
-      game ? clockIndexArgument(game) : '',
-      JSON.stringify(effects.limits ?? []),
-    );
+    const keys = this.games.keys;
+    // The game's own index changes go through the outbox (game.started is among the notices here).
+    const fields = game
+      ? outboxFields(
+          { origin: `g:${game.id}`, version: game.version + 1, before: 0, parts: gameParts(keys, game, []) },
+          this.feed,
+        )
+      : [];
+    const reserved = game ? await this.games.reserve(game.id, effects.limits ?? []) : undefined;
+    if (reserved && !reserved.ok) return { tooManyGames: reserved.account };
+    const reply = await this.redis
+      .boardhostUpdateChallenge(
+        this.challengeKey(next.id),
+        game ? keys.game(game.id) : this.challengeKey(next.id),
+        game ? keys.moves(game.id) : this.challengeKey(next.id),
+        this.prefix,
+        String(expectedVersion),
+        next.id,
+        JSON.stringify(next),
+        String(next.version),
+        RedisChallengeStore.index(next),
+        noticesArgument(effects.notices, this.feed),
+        game ? '1' : '',
+        JSON.stringify(effects.limits ?? []),
+        ...(game ? createArguments(this.prefix, game) : Array.from({ length: 11 }, () => '')),
+        ...fields,
+      )
+      .catch(async (error: unknown) => {
+        if (reserved?.ok) await reserved.release().catch(() => undefined);
+        throw error;
+      });
+    if (!reply.startsWith('updated:') && reserved?.ok) await reserved.release();
+    if (reply.startsWith('updated:')) {
+      if (game) await this.games.relay.deliver(shardOf(game.id), fields, reply.split(':')[2]);
+      return 'updated';
+    }
+    const result = reply;
     if (result === 'game-exists') throw new Error(`game ${game?.id} exists`);
     if (result.startsWith('too-many-games:')) return { tooManyGames: result.slice('too-many-games:'.length) };
     return result as Exclude<ChallengeUpdateResult, object>;

@@ -1,17 +1,22 @@
 import Redis, { type RedisOptions } from 'ioredis';
-import type { ChallengeUpdateResult } from '../store';
+import { GAME_SCRIPTS } from './game-scripts';
 import { SCRIPTS } from './lua';
+import { RELAY_SCRIPTS } from './relay-scripts';
 
 export type Arg = string | number;
 export type StreamEntry = [id: string, fields: string[]];
 
 export interface ScriptedRedis extends Redis {
-  boardhostCreate(...args: Arg[]): Promise<number | string>;
-  boardhostUpdate(...args: Arg[]): Promise<[string, string?]>;
-  boardhostIndexListings(...args: Arg[]): Promise<number>;
+  boardhostCreateGame(...args: Arg[]): Promise<[number, string?]>;
+  boardhostUpdateGame(...args: Arg[]): Promise<[string, ...Array<string | number>]>;
+  boardhostReadGame(...args: Arg[]): Promise<[string, string, string[], number] | null>;
+  boardhostMarkRemindedV2(...args: Arg[]): Promise<0 | [number, string]>;
+  boardhostReserveGame(...args: Arg[]): Promise<number>;
+  boardhostRelayAccount(...args: Arg[]): Promise<string>;
+  boardhostAdvanceOutbox(...args: Arg[]): Promise<number>;
+  boardhostReleaseOutbox(...args: Arg[]): Promise<string>;
+  boardhostAppendAccount(...args: Arg[]): Promise<number>;
   boardhostClaimDue(...args: Arg[]): Promise<string[]>;
-  boardhostIndexOngoing(...args: Arg[]): Promise<number>;
-  boardhostMarkReminded(...args: Arg[]): Promise<number>;
   boardhostSaveVacation(...args: Arg[]): Promise<number>;
   boardhostCreateAccount(...args: Arg[]): Promise<number>;
   boardhostAddToken(...args: Arg[]): Promise<number>;
@@ -20,7 +25,7 @@ export interface ScriptedRedis extends Redis {
   boardhostClaimIdempotency(...args: Arg[]): Promise<string[]>;
   boardhostReleaseIdempotency(...args: Arg[]): Promise<number>;
   boardhostCreateChallenge(...args: Arg[]): Promise<number>;
-  boardhostUpdateChallenge(...args: Arg[]): Promise<Exclude<ChallengeUpdateResult, object> | string>;
+  boardhostUpdateChallenge(...args: Arg[]): Promise<string>;
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
   boardhostAppend(...args: Arg[]): Promise<number>;
@@ -32,7 +37,9 @@ const scriptedClients = new WeakSet<Redis>();
 /** The client with every script defined (once per client, whichever store asks first). */
 export function scripted(redis: Redis): ScriptedRedis {
   if (!scriptedClients.has(redis)) {
-    for (const [name, definition] of Object.entries(SCRIPTS)) redis.defineCommand(name, definition);
+    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS]) {
+      for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
+    }
     scriptedClients.add(redis);
   }
   return redis as ScriptedRedis;

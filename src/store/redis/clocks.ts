@@ -10,8 +10,11 @@ import {
   type TurnPage,
   type FeedOptions,
 } from '../store';
-import { noticesArgument, wholeNumber } from './arguments';
+import { wholeNumber } from './arguments';
 import { scripted, type ScriptedRedis } from './client';
+import type { RedisGameStore } from './games';
+import { ALL_SHARDS, shardOf, shardTag } from './keys';
+import { gameParts, outboxFields } from './relay';
 
 // Clocks: deadlines, reminders, my-turn lists and vacations.
 
@@ -21,44 +24,84 @@ export class RedisClockStore implements ClockStore {
   constructor(
     redis: Redis,
     private readonly prefix: string,
+    /** The game store: deadlines and reminders live in each game's shard, reminders go through its outbox. */
+    private readonly games: RedisGameStore,
     private readonly feed: FeedOptions = {},
   ) {
     this.redis = scripted(redis);
   }
 
   async claimDeadlines(now: number, limit: number, leaseUntil: number): Promise<string[]> {
-    return this.claim(`${this.prefix}deadlines`, now, limit, leaseUntil);
+    return this.claim((shard) => this.games.keys.deadlines(shard), now, limit, leaseUntil);
   }
 
   async claimReminders(now: number, limit: number, leaseUntil: number): Promise<string[]> {
-    return this.claim(`${this.prefix}reminders`, now, limit, leaseUntil);
+    return this.claim((shard) => this.games.keys.reminders(shard), now, limit, leaseUntil);
   }
 
-  private async claim(key: string, now: number, limit: number, leaseUntil: number): Promise<string[]> {
-    const count = wholeNumber(limit);
+  /** Claims from the shards that have something due, earliest shards first, up to `limit` in all. */
+  private async claim(
+    keyOf: (shard: number) => string,
+    now: number,
+    limit: number,
+    leaseUntil: number,
+  ): Promise<string[]> {
+    let count = wholeNumber(limit);
     if (count === 0) return [];
-    return this.redis.boardhostClaimDue(key, String(Math.floor(now)), count, String(Math.floor(leaseUntil)));
+    const firsts = await Promise.all(
+      ALL_SHARDS.map((shard) => this.redis.zrange(keyOf(shard), 0, 0, 'WITHSCORES')),
+    );
+    const due = ALL_SHARDS.filter((shard) => {
+      const score = firsts[shard]?.[1];
+      return score !== undefined && Number(score) <= now;
+    }).sort((a, b) => Number(firsts[a]?.[1]) - Number(firsts[b]?.[1]));
+    const claimed: string[] = [];
+    for (const shard of due) {
+      if (count === 0) break;
+      const ids = await this.redis.boardhostClaimDue(
+        keyOf(shard),
+        String(Math.floor(now)),
+        count,
+        String(Math.floor(leaseUntil)),
+      );
+      claimed.push(...ids);
+      count -= ids.length;
+    }
+    return claimed;
   }
 
   async nextDue(): Promise<number | null> {
-    const [deadline, reminder] = await Promise.all([
-      this.redis.zrange(`${this.prefix}deadlines`, 0, 0, 'WITHSCORES'),
-      this.redis.zrange(`${this.prefix}reminders`, 0, 0, 'WITHSCORES'),
-    ]);
-    const scores = [deadline[1], reminder[1]].filter((s): s is string => s !== undefined).map(Number);
+    const keys = this.games.keys;
+    const firsts = await Promise.all(
+      ALL_SHARDS.flatMap((shard) => [keys.deadlines(shard), keys.reminders(shard)]).map((key) =>
+        this.redis.zrange(key, 0, 0, 'WITHSCORES'),
+      ),
+    );
+    const scores = firsts.flatMap((f) => (f[1] === undefined ? [] : [Number(f[1])]));
     return scores.length === 0 ? null : Math.min(...scores);
   }
 
   async markReminded(gameId: string, turn: string, notices: readonly Notice[]): Promise<boolean> {
-    const marked = await this.redis.boardhostMarkReminded(
-      `${this.prefix}game:{${gameId}}`,
-      `${this.prefix}reminders`,
+    const game = await this.games.get(gameId);
+    if (!game) return false;
+    const keys = this.games.keys;
+    const shard = shardOf(gameId);
+    // Once per turn: the origin is the reminder's own (r:<id>), numbered by its time, in order only.
+    const at = Math.max(0, ...notices.map((n) => Date.parse(n.at)).filter(Number.isFinite));
+    const parts = gameParts(keys, game, notices).map((part) => ({ ...part, ops: [] }));
+    const fields = outboxFields({ origin: `r:${gameId}`, version: at, before: '', parts }, this.feed);
+    const marked = await this.redis.boardhostMarkRemindedV2(
+      keys.game(gameId),
+      keys.reminders(shard),
       this.prefix,
+      shardTag(shard),
       gameId,
       turn,
-      noticesArgument(notices, this.feed),
+      ...fields,
     );
-    return marked === 1;
+    if (marked === 0) return false;
+    await this.games.relay.deliver(shard, fields);
+    return true;
   }
 
   async listTurn(
@@ -67,7 +110,7 @@ export class RedisClockStore implements ClockStore {
     limit: number,
     after?: TurnCursor,
   ): Promise<TurnPage> {
-    const key = `${this.prefix}games:turn:${account}`;
+    const key = this.games.keys.turn(account);
     const batchSize = Math.max(limit * 2, 20);
     const items: StoredGame[] = [];
     const seen = new Set<string>();
@@ -113,8 +156,7 @@ export class RedisClockStore implements ClockStore {
   }
 
   private async get(id: string): Promise<StoredGame | undefined> {
-    const doc = await this.redis.hget(`${this.prefix}game:{${id}}`, 'doc');
-    return doc ? (JSON.parse(doc) as StoredGame) : undefined;
+    return this.games.get(id);
   }
 
   async getVacation(account: string): Promise<StoredVacation | undefined> {

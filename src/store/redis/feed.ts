@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import type { EventFeed, FeedEpoch, FeedEvent, FeedEventType, FeedOptions, FeedPage, Notice } from '../store';
 import { epochCandidate, noticesArgument, wholeNumber } from './arguments';
 import { scripted, type ScriptedRedis, type ChannelFanout } from './client';
+import { Keys } from './keys';
 
 /** The epochs as feed_epoch keeps them (JSON [[id, since], …], newest first). */
 export function epochsOf(json: string): FeedEpoch[] {
@@ -15,25 +16,49 @@ export function epochsOf(json: string): FeedEpoch[] {
 export class RedisEventFeed implements EventFeed {
   private readonly redis: ScriptedRedis;
 
+  private readonly keys: Keys;
+
   constructor(
     redis: Redis,
-    private readonly prefix: string,
+    prefix: string,
     private readonly fanout: ChannelFanout,
     private readonly options: FeedOptions = {},
+    private readonly publish: 'PUBLISH' | 'SPUBLISH' = 'PUBLISH',
+    private readonly webhookKeys: (account: string) => readonly [string, string] = (account) => [
+      `${prefix}webhooks:account:${account}`,
+      `${prefix}webhooks:due`,
+    ],
   ) {
     this.redis = scripted(redis);
+    this.keys = new Keys(prefix);
   }
 
+  /** Appends to each account's feed in its own step (one shard each). */
   async append(notices: readonly Notice[]): Promise<void> {
-    if (notices.length === 0) return;
-    await this.redis.boardhostAppend(this.prefix, noticesArgument(notices, this.options));
+    const accounts = [...new Set(notices.flatMap((n) => n.to))];
+    for (const account of accounts) {
+      const [hooks, due] = this.webhookKeys(account);
+      await this.redis.boardhostAppendAccount(
+        this.keys.feed(account),
+        this.keys.prefix,
+        account,
+        noticesArgument(
+          notices.filter((n) => n.to.includes(account)),
+          this.options,
+        ),
+        epochCandidate(),
+        this.publish,
+        hooks,
+        due,
+      );
+    }
   }
 
   async read(account: string, after: number, limit: number): Promise<FeedPage> {
     const [entries, last, oldest, epoch, epochs] = await this.redis.boardhostReadFeed(
-      `${this.prefix}feed:{${account}}`,
-      `${this.prefix}feedseq:{${account}}`,
-      `${this.prefix}feedepoch:{${account}}`,
+      this.keys.feed(account),
+      this.keys.feedSeq(account),
+      this.keys.feedEpoch(account),
       wholeNumber(after),
       wholeNumber(limit),
       epochCandidate(),
@@ -61,7 +86,7 @@ export class RedisEventFeed implements EventFeed {
   }
 
   async subscribe(account: string, listener: (event: FeedEvent) => void): Promise<() => Promise<void>> {
-    return this.fanout.listen(`${this.prefix}feedlive:{${account}}`, (message) =>
+    return this.fanout.listen(this.keys.feedChannel(account), (message) =>
       listener(JSON.parse(message) as FeedEvent),
     );
   }

@@ -1,8 +1,10 @@
 import type Redis from 'ioredis';
+import type { Side } from '../../engines/types';
 import {
   IDEMPOTENCY_TTL_SECONDS,
-  listingBasesOf,
-  listingIndex,
+  headOf,
+  type GameHead,
+  type MoveRecord,
   type GameEventBus,
   type GameFilter,
   type GamePage,
@@ -16,36 +18,90 @@ import {
   type FeedOptions,
   type GameChange,
   type MovePage,
-  changeOf,
 } from '../store';
-import { noticesArgument, gameIndexes, clockIndexArgument, statusIndexesArgument } from './arguments';
-import { scripted, type ScriptedRedis, type ChannelFanout } from './client';
+import { clockIndexArgument } from './arguments';
+import { scripted, type Arg, type ScriptedRedis, type ChannelFanout } from './client';
+import { LISTING_EPOCH_US } from './game-scripts';
+import { ALL_SHARDS, Keys, shardOf, shardTag } from './keys';
+import { OutboxRelay, gameParts, outboxFields, type RelayOptions } from './relay';
 
-/** The listings' index layout (see listingIndex); indexListings() brings older data to it. */
-const LISTINGS_VERSION = '2';
+/** Listing index entries read per round trip (per shard, for listings without an account). */
+const LIST_BATCH = 50;
+
+export interface RedisGameStoreOptions {
+  readonly feed?: FeedOptions;
+  /** 'SPUBLISH' on a Cluster, 'PUBLISH' on one Redis (the default). */
+  readonly publish?: 'PUBLISH' | 'SPUBLISH';
+  /** The webhook keys an account's events mark (the webhook store's layout). */
+  readonly webhookKeys?: RelayOptions['webhookKeys'];
+  readonly onError?: (error: unknown) => void;
+}
+
+/**
+ * A finished game's moves, packed: {"p": first ply, "t": createdAt ms, "m": [[notation, ms since the
+ * one before, seat, details?]]}.
+ */
+interface Packed {
+  readonly p: number;
+  readonly t: number;
+  readonly m: ReadonlyArray<readonly [string, number, Side, Record<string, unknown>?]>;
+}
+
+/**
+ * Whether packed moves keep their details (engine facts that a replay derives again). Kept until
+ * the service derives them for moves that come without (then finished games shrink further).
+ */
+const PACK_DETAILS = true;
+
+/** A finished game's moves in a few bytes each. */
+export function packMoves(moves: readonly MoveRecord[], createdAt: string): string {
+  let last = Date.parse(createdAt);
+  const m = moves.map((move) => {
+    const at = Date.parse(move.at);
+    const entry: Packed['m'][number] =
+      PACK_DETAILS && move.details
+        ? [move.notation, at - last, move.seat, move.details]
+        : [move.notation, at - last, move.seat];
+    last = at;
+    return entry;
+  });
+  return JSON.stringify({ p: moves[0]?.ply ?? 1, t: Date.parse(createdAt), m } satisfies Packed);
+}
+
+export function unpackMoves(packed: string): MoveRecord[] {
+  const { p, t, m } = JSON.parse(packed) as Packed;
+  let at = t;
+  return m.map(([notation, dt, seat, details], i) => {
+    at += dt;
+    return { ply: p + i, notation, seat, at: new Date(at).toISOString(), ...(details ? { details } : {}) };
+  });
+}
 
 export class RedisGameStore implements GameStore {
   private readonly redis: ScriptedRedis;
+  readonly keys: Keys;
+  readonly relay: OutboxRelay;
+  private readonly publish: 'PUBLISH' | 'SPUBLISH';
+  private readonly feed: FeedOptions;
 
-  constructor(
-    redis: Redis,
-    private readonly prefix: string,
-    private readonly feed: FeedOptions = {},
-  ) {
+  constructor(redis: Redis, prefix: string, options: RedisGameStoreOptions = {}) {
     this.redis = scripted(redis);
+    this.keys = new Keys(prefix);
+    this.publish = options.publish ?? 'PUBLISH';
+    this.feed = options.feed ?? {};
+    this.relay = new OutboxRelay(this.redis, this.keys, {
+      feed: this.feed,
+      publish: this.publish,
+      webhookKeys:
+        options.webhookKeys ??
+        ((account) => [`${prefix}webhooks:account:${account}`, `${prefix}webhooks:due`] as const),
+      ...(options.onError ? { onError: options.onError } : {}),
+    });
   }
 
-  private gameKey(id: string): string {
-    return `${this.prefix}game:{${id}}`;
-  }
-
-  private idemKey(id: string, key: string): string {
-    return `${this.prefix}idem:{${id}}:${key}`;
-  }
-
-  /** The pub/sub channel of a game's updates. */
+  /** The pub/sub channel of a game's changes. */
   channel(id: string): string {
-    return `${this.prefix}updates:{${id}}`;
+    return this.keys.gameChannel(id);
   }
 
   async create(
@@ -53,103 +109,112 @@ export class RedisGameStore implements GameStore {
     notices: readonly Notice[] = [],
     limits: readonly GameLimit[] = [],
   ): Promise<CreateResult> {
-    const created = await this.redis.boardhostCreate(
-      this.gameKey(game.id),
-      this.prefix,
-      game.id,
-      JSON.stringify(game),
-      game.version,
-      gameIndexes(game),
-      noticesArgument(notices, this.feed),
-      clockIndexArgument(game),
-      JSON.stringify(limits),
+    const reserved = await this.reserve(game.id, limits);
+    if (!reserved.ok) return { status: 'too-many-games', account: reserved.account };
+    const release = reserved.release;
+    const shard = shardOf(game.id);
+    const fields = outboxFields(
+      {
+        origin: `g:${game.id}`,
+        version: game.version + 1,
+        before: 0,
+        parts: gameParts(this.keys, game, notices),
+      },
+      this.feed,
     );
-    if (typeof created === 'string') return { status: 'too-many-games', account: created };
-    if (created !== 1) throw new Error(`game ${game.id} exists`);
+    let created: [number, string?, string?];
+    try {
+      created = await this.redis.boardhostCreateGame(
+        this.keys.game(game.id),
+        this.keys.moves(game.id),
+        ...createArguments(this.keys.prefix, game),
+        ...fields,
+      );
+    } catch (error) {
+      await release().catch(() => undefined);
+      throw error;
+    }
+    if (created[0] !== 1) {
+      await release();
+      throw new Error(`game ${game.id} exists`);
+    }
+    await this.relay.deliver(shard, fields, created[2]);
     return { status: 'created' };
   }
 
-  async countOngoing(account: string): Promise<number> {
-    return this.redis.scard(`${this.prefix}games:ongoing:${account}`);
-  }
-
   /**
-   * Once per deployment (marker key `p games:ongoing-indexed`): backfillOngoing() for data written
-   * before ongoing games were counted per account. Games written meanwhile index themselves. Needs
-   * the listings indexed first (indexListings).
+   * Counts a game among each limited account's ongoing games, in the account's shard, before the
+   * game is written (its relay entry adds it there again, harmlessly); `release` gives the places
+   * back when the game is not written after all. A node that dies in between leaves a place taken
+   * (an ongoing entry for a game that does not exist) — see docs/data-model.md.
    */
-  async indexOngoing(): Promise<number> {
-    const marker = `${this.prefix}games:ongoing-indexed`;
-    if ((await this.redis.get(marker)) === '1') return 0;
-    const indexed = await this.backfillOngoing();
-    await this.redis.set(marker, '1');
-    return indexed;
-  }
-
-  /**
-   * Indexes every ongoing game in its accounts' games:ongoing sets (which the game scripts keep from
-   * then on). Safe to run while serving, and again. Resolves with the count.
-   */
-  async backfillOngoing(batch = 500): Promise<number> {
-    let indexed = 0;
-    let max = '+inf';
-    for (;;) {
-      const page = await this.redis.zrevrangebyscore(
-        `${this.prefix}games:status:ongoing`,
-        max,
-        '-inf',
-        'WITHSCORES',
-        'LIMIT',
-        0,
-        batch,
-      );
-      const ids = page.filter((_, i) => i % 2 === 0);
-      for (const id of ids) {
-        indexed += await this.redis.boardhostIndexOngoing(this.gameKey(id), this.prefix, id);
+  async reserve(
+    id: string,
+    limits: readonly GameLimit[],
+  ): Promise<{ ok: true; release: () => Promise<unknown> } | { ok: false; account: string }> {
+    const reserved: string[] = [];
+    const release = () =>
+      Promise.all(reserved.map((account) => this.redis.srem(this.keys.ongoing(account), id)));
+    for (const limit of limits) {
+      if ((await this.redis.boardhostReserveGame(this.keys.ongoing(limit.account), id, limit.max)) !== 1) {
+        await release();
+        return { ok: false, account: limit.account };
       }
-      if (ids.length < batch) return indexed;
-      max = `(${page[page.length - 1]}`;
+      reserved.push(limit.account);
     }
+    return { ok: true, release };
+  }
+
+  async countOngoing(account: string): Promise<number> {
+    return this.redis.scard(this.keys.ongoing(account));
   }
 
   async get(id: string): Promise<StoredGame | undefined> {
-    const doc = await this.redis.hget(this.gameKey(id), 'doc');
-    return doc ? (JSON.parse(doc) as StoredGame) : undefined;
+    const read = await this.redis.boardhostReadGame(this.keys.game(id), this.keys.moves(id), 0, -1);
+    if (!read) return undefined;
+    const [head, packed, moves] = read;
+    return {
+      ...(JSON.parse(head) as GameHead),
+      moves: packed ? unpackMoves(packed) : moves.map((m) => JSON.parse(m) as MoveRecord),
+    };
   }
 
   async moves(id: string, after: number, limit: number): Promise<MovePage | undefined> {
-    const game = await this.get(id);
-    if (!game) return undefined;
     const from = Math.max(0, Math.floor(after) || 0);
-    const items = game.moves.slice(from, from + Math.max(0, limit));
+    const count = Math.max(0, Math.floor(limit) || 0);
+    const read = await this.redis.boardhostReadGame(
+      this.keys.game(id),
+      this.keys.moves(id),
+      from,
+      count === 0 ? from - 1 : from + count - 1,
+    );
+    if (!read) return undefined;
+    const [, packed, moves, total] = read;
+    const items = packed
+      ? unpackMoves(packed).slice(from, from + count)
+      : moves.map((m) => JSON.parse(m) as MoveRecord);
     const end = from + items.length;
-    return { items, next: end < game.moves.length ? end : null };
+    return { items, next: end < Number(total) ? end : null };
   }
 
   async list(filter: GameFilter, limit: number, before?: number): Promise<GamePage> {
-    // The index of exactly this filter (see listingIndex): a page reads about `limit` entries.
-    const index = `${this.prefix}${listingIndex(filter)}`;
+    // An account's listings live in its shard (one index); the others are split over the shards
+    // and merged here, newest first.
+    const indexes =
+      filter.account !== undefined
+        ? [this.keys.accountListing(filter.account, filter.kind, filter.status)]
+        : ALL_SHARDS.map((shard) => this.keys.shardListing(shard, filter.kind, filter.status));
+    const entries = new NewestFirst(this.redis, indexes, before, Math.min(limit + 1, LIST_BATCH));
     const items: StoredGame[] = [];
-    const batchSize = limit + 1;
     let lastSeq = 0;
-    let max = before === undefined ? '+inf' : `(${before}`;
     for (;;) {
-      const batch = await this.redis.zrevrangebyscore(
-        index,
-        max,
-        '-inf',
-        'WITHSCORES',
-        'LIMIT',
-        0,
-        batchSize,
-      );
-      const ids = batch.filter((_, i) => i % 2 === 0);
-      const seqs = batch.filter((_, i) => i % 2 === 1).map(Number);
-      const docs = await Promise.all(ids.map((id) => this.get(id)));
-      for (let i = 0; i < docs.length; i++) {
-        const game = docs[i];
-        // The index and the document are written together, but a game may change between the two
-        // reads here (its status): such a game is left out of this page.
+      const batch = await entries.take(limit + 1 - items.length);
+      if (batch.length === 0) return { items, next: null };
+      const games = await Promise.all(batch.map((entry) => this.get(entry.id)));
+      for (let i = 0; i < batch.length; i++) {
+        const game = games[i];
+        // The index and the game are written apart (the account's through the relay): a game
+        // whose status changed in between is left out of this page.
         if (
           !game ||
           (filter.kind && game.kind !== filter.kind) ||
@@ -160,59 +225,9 @@ export class RedisGameStore implements GameStore {
         }
         if (items.length === limit) return { items, next: lastSeq };
         items.push(game);
-        lastSeq = seqs[i] as number;
+        lastSeq = (batch[i] as { seq: number }).seq;
       }
-      if (ids.length < batchSize) return { items, next: null };
-      max = `(${seqs[seqs.length - 1]}`;
     }
-  }
-
-  /**
-   * Once per deployment: adds the games written before the listings had one index per combination
-   * of filters to those indexes (a marker key remembers it is done; running it twice, or on two
-   * nodes at once, does no harm). Games created or updated meanwhile index themselves.
-   */
-  async indexListings(batch = 500): Promise<number> {
-    const marker = `${this.prefix}games:listings`;
-    if ((await this.redis.get(marker)) === LISTINGS_VERSION) return 0;
-    let indexed = 0;
-    let min = '-inf';
-    for (;;) {
-      const page = await this.redis.zrangebyscore(
-        `${this.prefix}games:all`,
-        min,
-        '+inf',
-        'WITHSCORES',
-        'LIMIT',
-        0,
-        batch,
-      );
-      for (let i = 0; i < page.length; i += 2) {
-        const id = page[i] as string;
-        for (let attempt = 0; attempt < 10; attempt++) {
-          const [doc, version] = await this.redis.hmget(this.gameKey(id), 'doc', 'version');
-          if (!doc || version === null || version === undefined) break;
-          const game = JSON.parse(doc) as StoredGame;
-          const result = await this.redis.boardhostIndexListings(
-            this.gameKey(id),
-            this.prefix,
-            id,
-            version,
-            game.status,
-            JSON.stringify(listingBasesOf(game).map((base) => base.any)),
-            statusIndexesArgument(game),
-          );
-          if (result !== -1) {
-            indexed += result;
-            break;
-          }
-        }
-      }
-      if (page.length < batch * 2) break;
-      min = `(${page[page.length - 1]}`;
-    }
-    await this.redis.set(marker, LISTINGS_VERSION);
-    return indexed;
   }
 
   async update(
@@ -221,39 +236,77 @@ export class RedisGameStore implements GameStore {
     idempotency?: { key: string; fingerprint: string },
     notices: readonly Notice[] = [],
   ): Promise<UpdateResult> {
-    const record: IdempotencyRecord | undefined = idempotency
-      ? { fingerprint: idempotency.fingerprint, response: next }
-      : undefined;
-    const json = JSON.stringify(next);
-    const current = await this.redis.hget(this.gameKey(next.id), 'doc');
-    const change = changeOf(next, current ? (JSON.parse(current) as StoredGame).moves.length : 0);
-    const [status, payload] = await this.redis.boardhostUpdate(
-      this.gameKey(next.id),
-      this.idemKey(next.id, idempotency?.key ?? '-'),
-      this.prefix,
-      String(expectedVersion),
-      json,
-      String(next.version),
-      idempotency ? '1' : '0',
-      record ? JSON.stringify(record) : '',
-      IDEMPOTENCY_TTL_SECONDS,
-      this.channel(next.id),
-      next.id,
-      next.status,
-      noticesArgument(notices, this.feed),
-      clockIndexArgument(next),
-      statusIndexesArgument(next),
-      JSON.stringify(change),
+    const head = JSON.stringify(headOf(next));
+    const move = next.moves[next.moves.length - 1];
+    const fields = outboxFields(
+      {
+        origin: `g:${next.id}`,
+        version: next.version + 1,
+        before: expectedVersion + 1,
+        parts: gameParts(this.keys, next, notices),
+      },
+      this.feed,
     );
-    if (status === 'replayed') return { status, record: JSON.parse(payload as string) as IdempotencyRecord };
-    if (status === 'conflict') return { status, currentVersion: Number(payload) };
-    if (status === 'missing') return { status };
+    const write = (moves: string) =>
+      this.redis.boardhostUpdateGame(
+        this.keys.game(next.id),
+        this.keys.moves(next.id),
+        this.keys.gameIdempotency(next.id, idempotency?.key ?? '-'),
+        this.keys.prefix,
+        shardTag(shardOf(next.id)),
+        next.id,
+        String(expectedVersion),
+        head,
+        String(next.version),
+        next.status,
+        next.kind,
+        next.moves.length,
+        move ? JSON.stringify(move) : '',
+        idempotency ? '1' : '0',
+        idempotency?.fingerprint ?? '',
+        IDEMPOTENCY_TTL_SECONDS,
+        this.channel(next.id),
+        this.publish,
+        clockIndexArgument(next),
+        moves,
+        ...fields,
+      );
+    // A finished game's moves are packed; a packed game reopened (rare) gets its list back.
+    let result = await write(next.status === 'finished' ? packMoves(next.moves, next.createdAt) : '');
+    if (result[0] === 'unpack')
+      result = await write(JSON.stringify(next.moves.map((m) => JSON.stringify(m))));
+    switch (result[0]) {
+      case 'replayed': {
+        const [, fingerprint, headJson, count] = result;
+        const response = await this.at(JSON.parse(headJson as string) as GameHead, Number(count));
+        return { status: 'replayed', record: { fingerprint: fingerprint as string, response } };
+      }
+      case 'conflict':
+        return { status: 'conflict', currentVersion: Number(result[1]) };
+      case 'missing':
+        return { status: 'missing' };
+      case 'moves':
+        throw new Error(`game ${next.id}: the write has ${next.moves.length} moves, the store ${result[1]}`);
+    }
+    await this.relay.deliver(shardOf(next.id), fields, String(result[2]));
     return { status: 'updated' };
   }
 
+  /** The game as it was with `head` and its first `count` moves (an idempotent answer). */
+  private async at(head: GameHead, count: number): Promise<StoredGame> {
+    const page = count > 0 ? await this.moves(head.id, 0, count) : { items: [] };
+    return { ...head, moves: [...(page?.items ?? [])] };
+  }
+
   async idempotencyRecord(gameId: string, key: string): Promise<IdempotencyRecord | undefined> {
-    const json = await this.redis.get(this.idemKey(gameId, key));
-    return json ? (JSON.parse(json) as IdempotencyRecord) : undefined;
+    const [fingerprint, head, count] = await this.redis.hmget(
+      this.keys.gameIdempotency(gameId, key),
+      'fingerprint',
+      'head',
+      'moves',
+    );
+    if (!fingerprint || !head) return undefined;
+    return { fingerprint, response: await this.at(JSON.parse(head) as GameHead, Number(count)) };
   }
 
   async ping(): Promise<void> {
@@ -261,7 +314,92 @@ export class RedisGameStore implements GameStore {
   }
 
   async close(): Promise<void> {
+    await this.relay.stop();
     await this.redis.quit().catch(() => this.redis.disconnect());
+  }
+}
+
+/** The create script's arguments after its keys, before the outbox fields. */
+export function createArguments(prefix: string, game: StoredGame): Arg[] {
+  const shard = shardOf(game.id);
+  return [
+    prefix,
+    shardTag(shard),
+    game.id,
+    JSON.stringify(headOf(game)),
+    game.version,
+    game.status,
+    game.kind,
+    String(LISTING_EPOCH_US),
+    shard,
+    JSON.stringify(game.moves.map((m) => JSON.stringify(m))),
+    clockIndexArgument(game),
+  ];
+}
+
+/**
+ * Reads several listing indexes newest first as one (a k-way merge): each index is read in
+ * batches, and an entry is taken once every index has shown whether it holds a newer one.
+ */
+class NewestFirst {
+  private readonly buffers: Array<Array<{ id: string; seq: number }>>;
+  private readonly exhausted: boolean[];
+  private readonly cursors: string[];
+
+  constructor(
+    private readonly redis: ScriptedRedis,
+    private readonly indexes: readonly string[],
+    before: number | undefined,
+    private readonly batch: number,
+  ) {
+    this.buffers = indexes.map(() => []);
+    this.exhausted = indexes.map(() => false);
+    this.cursors = indexes.map(() => (before === undefined ? '+inf' : `(${before}`));
+  }
+
+  private async refill(): Promise<void> {
+    const empty = this.indexes.flatMap((_, i) =>
+      this.buffers[i]?.length === 0 && !this.exhausted[i] ? [i] : [],
+    );
+    await Promise.all(
+      empty.map(async (i) => {
+        const page = await this.redis.zrevrangebyscore(
+          this.indexes[i] as string,
+          this.cursors[i] as string,
+          '-inf',
+          'WITHSCORES',
+          'LIMIT',
+          0,
+          this.batch,
+        );
+        const entries: Array<{ id: string; seq: number }> = [];
+        for (let j = 0; j + 1 < page.length; j += 2) {
+          entries.push({ id: page[j] as string, seq: Number(page[j + 1]) });
+        }
+        this.buffers[i] = entries;
+        if (entries.length < this.batch) this.exhausted[i] = true;
+        const last = entries[entries.length - 1];
+        if (last) this.cursors[i] = `(${last.seq}`;
+      }),
+    );
+  }
+
+  /** Up to `count` entries, newest first; fewer only when the indexes hold no more. */
+  async take(count: number): Promise<Array<{ id: string; seq: number }>> {
+    const out: Array<{ id: string; seq: number }> = [];
+    while (out.length < count) {
+      await this.refill();
+      let best = -1;
+      for (let i = 0; i < this.buffers.length; i++) {
+        const head = this.buffers[i]?.[0];
+        if (head && (best < 0 || head.seq > (this.buffers[best]?.[0]?.seq ?? -Infinity))) best = i;
+      }
+      if (best < 0) return out;
+      out.push(
+        (this.buffers[best] as Array<{ id: string; seq: number }>).shift() as { id: string; seq: number },
+      );
+    }
+    return out;
   }
 }
 

@@ -27,48 +27,32 @@ export { RedisIdempotencyStore } from './idempotency';
 export { RedisSeekStore } from './seeks';
 export { RedisWebhookStore } from './webhooks';
 
-// The Redis storage, one module per port (the Lua they share in lua.ts).
-//
-// Key layout (prefix p, game id g, account id a). A game's keys share the `{g}` hash tag, and a
-// feed's keys the `{a}` tag, so that each lives on one Redis Cluster slot:
-//   p game:{g}              hash: doc (JSON), version, status (the listings' view of it)
-//   p idem:{g}:<key>        JSON IdempotencyRecord, expires after 24 h
-//   p updates:{g}           pub/sub channel carrying each new doc
-// Listing indexes (sorted sets, score = creation sequence from the counter p games:seq), one per
-// combination of the filters (see listingIndex): p games:all, p games[:account:<a>][:kind:<k>]
-// [:status:<s>] (e.g. p games:account:ann:kind:oware:status:ongoing). The script that creates a game
-// writes them; the update script moves the status entries when the status changes (game:{g} field
-// status). list() reads the one index of its filter and re-checks each document it returns.
-//   p games:ongoing:<a>     set of a's ongoing game ids (index_clock keeps it; game limits count it)
-//   p account:<a>           JSON StoredAccount
-//   p token:<hash>          JSON StoredToken (revoked ones stay, so callers can say "revoked")
-//   p tokens:<a>            sorted set of token hashes, score = createdAt ms (oldest first)
-//   p tokenused:<hash>      ISO time the token last authenticated a request (at most once a minute)
-//   p revocations           pub/sub channel carrying the hash of each token revoked (same script)
-//   p idemcreate:<key>      hash: state (pending/done), fingerprint, response: a create's idempotency
-//                           record (key = sha256 of scope and Idempotency-Key; response sealed)
-//   p challenge:<c>         hash: doc (JSON), version
-//   p challenges:open:<a>   sorted set of open challenge ids involving a, score = createdAt ms
-//   p challenges:expiry     sorted set of open challenge ids, score = expiresAt ms
-//   p seek:<s>              hash: doc (JSON), account, expires (ms), pool (sha1 of the pool string)
-//   p seeks:pool:<sha1>     list of waiting seek ids, oldest first
-//   p feed:{a}              stream, entry id <seq>-0, fields type, at, ms (at in epoch ms), epoch
-//                           (the feed's epoch when written), data (JSON); trimmed by age only
-//   p feedseq:{a}           the feed's last seq (INCR)
-//   p feedepoch:{a}         hash: id (the current epoch), origin (run_id:replid of the Redis that
-//                           last touched the feed), epochs (JSON [[id, since], …], newest first)
-//   p feedlive:{a}          pub/sub channel carrying each appended event as FeedEvent JSON
-// Clocks (kept in step by every script that writes a game; see index_clock):
-//   p deadlines             sorted set of game ids, score = deadline ms (or a claim's lease end)
-//   p reminders             sorted set of game ids, score = reminder ms (or a claim's lease end)
-//   p games:turn:<a>        sorted set of ongoing games where a is to move, score = deadline ms
-//                           (no deadline: NO_DEADLINE_SCORE + turn start ms)
-//   game:{g} fields turn, reminded: the game's turn, and the turn a reminder was sent for
-//   p vacation:<a>          hash: doc (JSON StoredVacation), version
-//   p rl:<name>...          rate-limiter-flexible's counters
-// Writes that append notices do so in the same script, so they touch feeds on other slots: this
-// relies on a single Redis (a Cluster deployment would need an outbox instead).
-// Webhook endpoints, their due set and delivery logs: see the layout in webhooks.ts.
+// The Redis storage, one module per port (the Lua in game-scripts.ts, relay-scripts.ts,
+// feed-scripts.ts and lua.ts). The key layout is v2 (docs/data-model.md): games and accounts are
+// spread over shards (keys.ts), each script touches one shard, and the outbox relay (relay.ts)
+// carries what a game write means for its accounts to their shards. Per shard s, game g, account a
+// (prefix p):
+//   p game:{s}:g            hash: head (JSON GameHead), version, status, kind, lseq (listing score),
+//                           turn, reminded; once finished: packed (the moves, packMoves), nmoves
+//   p moves:{s}:g           list of move JSON (until the game is finished and packed)
+//   p idem:{s}:g:<key>      hash: fingerprint, head, moves (the answer: that head and the first moves)
+//   p updates:{s}:g         channel: each GameChange (head and move)
+//   p outbox:{s}            stream of entries for the relay; :cursor (last applied), :lease
+//   p deadlines:{s}, p reminders:{s}   sorted sets of game ids (score: when, or a claim's lease end)
+//   p gseq:{s}              counter for listing scores
+//   p games:{s}:all, p games:{s}[:kind:<k>][:status:<st>]   listings without an account
+//   p games:{s}:account:a[:kind:<k>][:status:<st>]          an account's listings (via the relay)
+//   p turn:{s}:a            sorted set of ongoing games where a is to move (score: deadline, or
+//                           NO_DEADLINE_SCORE + turn start)
+//   p ongoing:{s}:a         set of a's ongoing games (limits count it)
+//   p applied:{s}:a         hash: origin (g:<id>, r:<id>) → the newest version a has applied
+//   p feed:{s}:a            stream, entry id <seq>-0, fields type, at, ms, epoch, data; trimmed by age
+//   p feedseq:{s}:a, p feedepoch:{s}:a (id, origin, epochs), channel p feedlive:{s}:a
+// Not yet in shards (one Redis only until they are; see docs/data-model.md):
+//   p account:<a>, p token:<hash>, p tokens:<a>, p tokenused:<hash>, p revocations (channel),
+//   p idemcreate:<key>, p challenge:<c> (hash: doc, version), p challenges:open:<a>,
+//   p challenges:expiry, p seek:<s>, p seeks:pool:<sha1>, p vacation:<a>, p rl:<name>…, and the
+//   webhook keys (webhooks.ts).
 
 export interface RedisStorageOptions extends RedisClientSettings {
   readonly feed?: FeedOptions;
@@ -83,14 +67,14 @@ export function redisStorage(
 ): Storage {
   const feedOptions = options.feed ?? {};
   const fanout = new ChannelFanout(subscriber);
-  const games = new RedisGameStore(data, prefix, feedOptions);
+  const games = new RedisGameStore(data, prefix, { feed: feedOptions });
   return {
     name: 'redis',
     games,
     events: new RedisEventBus(fanout, (id) => games.channel(id), revocationChannel(prefix)),
-    clocks: new RedisClockStore(data, prefix, feedOptions),
+    clocks: new RedisClockStore(data, prefix, games, feedOptions),
     accounts: new RedisAccountStore(data, prefix),
-    challenges: new RedisChallengeStore(data, prefix, feedOptions),
+    challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
     feed: new RedisEventFeed(data, prefix, fanout, feedOptions),
     webhooks: new RedisWebhookStore(data, prefix),
@@ -110,16 +94,8 @@ export async function createRedisStorage(
     data.disconnect();
     throw error;
   });
-  // Data written before the listings had an index per filter combination, or before ongoing games
-  // were counted per account, gets them (once per deployment; marker keys record it).
-  const games = new RedisGameStore(data, prefix);
-  await (async () => {
-    await games.indexListings();
-    await games.indexOngoing();
-  })().catch((error: unknown) => {
-    data.disconnect();
-    subscriber.disconnect();
-    throw error;
-  });
-  return redisStorage(data, subscriber, prefix, options);
+  const storage = redisStorage(data, subscriber, prefix, options);
+  // Every node sweeps the outboxes, so that entries a node left behind when it died are relayed.
+  (storage.games as RedisGameStore).relay.start();
+  return storage;
 }

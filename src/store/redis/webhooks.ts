@@ -13,7 +13,8 @@ import {
 } from '../store';
 import { epochCandidate, msOf, wholeNumber } from './arguments';
 import type { Arg } from './client';
-import { FEED_EPOCH } from './lua';
+import { SHARD_TAG } from './game-scripts';
+import { FEED_EPOCH } from './feed-scripts';
 
 // Webhooks. Key layout (prefix p, endpoint id w, account id a):
 //   p webhook:w            hash: doc (JSON StoredWebhook), account, cursor, epoch (the feed epoch
@@ -30,9 +31,12 @@ import { FEED_EPOCH } from './lua';
 // endpoints to look at. Like the feed writes, these scripts touch keys of several slots (one Redis).
 
 /** Lua: the current epoch of an account's feed (beginning one if due), for the scripts below. */
-const ACCOUNT_EPOCH = `${FEED_EPOCH}
+const ACCOUNT_EPOCH = `${FEED_EPOCH}${SHARD_TAG}
+local function feedseq_key(p, account)
+  return p .. 'feedseq:' .. shard_tag(account) .. ':' .. account
+end
 local function account_epoch(p, account, candidate)
-  return (feed_epoch(p .. 'feedepoch:{' .. account .. '}', p .. 'feedseq:{' .. account .. '}', candidate))
+  return (feed_epoch(p .. 'feedepoch:' .. shard_tag(account) .. ':' .. account, feedseq_key(p, account), candidate))
 end
 `;
 
@@ -45,7 +49,7 @@ const CREATE_WEBHOOK_SCRIPT = `${ACCOUNT_EPOCH}
 if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[5]) then return {-1} end
 if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('webhook exists') end
 local epoch = account_epoch(ARGV[1], ARGV[3], ARGV[6])
-local cursor = redis.call('GET', ARGV[1] .. 'feedseq:{' .. ARGV[3] .. '}') or '0'
+local cursor = redis.call('GET', feedseq_key(ARGV[1], ARGV[3])) or '0'
 redis.call('HSET', KEYS[1], 'doc', ARGV[4], 'account', ARGV[3], 'cursor', cursor, 'epoch', epoch,
   'pending', '', 'next', '')
 redis.call('SADD', KEYS[2], ARGV[2])
@@ -83,7 +87,7 @@ for _, id in ipairs(redis.call('ZRANGEBYSCORE', due, '-inf', ARGV[2], 'LIMIT', 0
     redis.call('ZREM', due, id)
   elseif not moved and h[4] ~= '' and tonumber(h[5]) > now then
     redis.call('ZADD', due, h[5], id)
-  elseif not moved and h[4] == '' and tonumber(h[3]) >= tonumber(redis.call('GET', p .. 'feedseq:{' .. h[2] .. '}') or '0') then
+  elseif not moved and h[4] == '' and tonumber(h[3]) >= tonumber(redis.call('GET', feedseq_key(p, h[2])) or '0') then
     redis.call('ZREM', due, id)
   else
     redis.call('HSET', key, 'lease', ARGV[5])
@@ -127,7 +131,7 @@ if ARGV[10] ~= '' and ARGV[10] ~= account_epoch(ARGV[1], h[2], ARGV[12]) then
   redis.call('ZADD', due, ARGV[7], ARGV[2])
 elseif ARGV[5] ~= '' then
   redis.call('ZADD', due, ARGV[6], ARGV[2])
-elseif tonumber(ARGV[4]) < tonumber(redis.call('GET', ARGV[1] .. 'feedseq:{' .. h[2] .. '}') or '0') then
+elseif tonumber(ARGV[4]) < tonumber(redis.call('GET', feedseq_key(ARGV[1], h[2])) or '0') then
   redis.call('ZADD', due, ARGV[7], ARGV[2])
 else
   redis.call('ZREM', due, ARGV[2])

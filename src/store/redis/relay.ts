@@ -1,0 +1,251 @@
+import { randomBytes } from 'node:crypto';
+import { GAME_STATUSES, clockIndexOf, type FeedOptions, type Notice, type StoredGame } from '../store';
+import { epochCandidate, noticesArgument } from './arguments';
+import type { ScriptedRedis } from './client';
+import { ALL_SHARDS, shardOf, type Keys } from './keys';
+
+// The relay of the outbox (docs/data-model.md): entries written by a shard's scripts are applied
+// to each account they concern, once and in order per origin (the account script refuses
+// duplicates and holds back entries that would skip one).
+
+/** An index operation on an account's keys: ['zadd', key, score, member] and the like. */
+export type IndexOp =
+  readonly ['zadd', string, number | '@lseq', string] | readonly ['zrem' | 'sadd' | 'srem', string, string];
+
+/** What one entry means for one account. */
+export interface AccountPart {
+  readonly account: string;
+  readonly notices: readonly Notice[];
+  readonly ops: readonly IndexOp[];
+}
+
+/**
+ * One outbox entry: its origin (`g:<id>`…), the origin's version, the version before ('' for any).
+ * Relay versions start at 1 (a game's are its versions + 1: a game begins at version 0).
+ */
+export interface OutboxEntry {
+  readonly origin: string;
+  readonly version: number;
+  readonly before: number | '';
+  readonly parts: readonly AccountPart[];
+}
+
+/** The outbox fields a script appends (ARGV from the outbox position on): origin, version, before, then per account. */
+export function outboxFields(entry: OutboxEntry, feed: FeedOptions): string[] {
+  if (entry.parts.length === 0) return [];
+  const fields = [entry.origin, String(entry.version), String(entry.before)];
+  for (const part of entry.parts) {
+    fields.push(part.account, noticesArgument(part.notices, feed), JSON.stringify(part.ops));
+  }
+  return fields;
+}
+
+/**
+ * A game's entry for each seated account: the notices addressed to it, and its listings, my-turn
+ * entry and ongoing set as the game now is (`@lseq` stands for the game's listing score).
+ */
+export function gameParts(keys: Keys, game: StoredGame, notices: readonly Notice[]): AccountPart[] {
+  const accounts = [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
+  const index = clockIndexOf(game);
+  return accounts.map((account) => {
+    const ops: IndexOp[] = [];
+    for (const kind of [undefined, game.kind]) {
+      ops.push(['zadd', keys.accountListing(account, kind), '@lseq', game.id]);
+      for (const status of GAME_STATUSES) {
+        const key = keys.accountListing(account, kind, status);
+        ops.push(status === game.status ? ['zadd', key, '@lseq', game.id] : ['zrem', key, game.id]);
+      }
+    }
+    ops.push(['zrem', keys.turn(account), game.id]);
+    if (index.mover === account) ops.push(['zadd', keys.turn(account), index.moverScore, game.id]);
+    ops.push([game.status === 'ongoing' ? 'sadd' : 'srem', keys.ongoing(account), game.id]);
+    return { account, notices: notices.filter((n) => n.to.includes(account)), ops };
+  });
+}
+
+export interface RelayOptions {
+  readonly feed?: FeedOptions;
+  /** 'SPUBLISH' on a Cluster, 'PUBLISH' on one Redis. */
+  readonly publish: 'PUBLISH' | 'SPUBLISH';
+  /** The account's webhook endpoint set and the due set its events mark (the webhook store's layout). */
+  readonly webhookKeys: (account: string) => readonly [hooks: string, due: string];
+  /** How long a node may hold a shard's outbox before another may take over. */
+  readonly leaseMs?: number;
+  /** Called with what goes wrong in the background (the sweep retries). */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** The fields with the listing score in place of `@lseq` (as the scripts write them in the outbox). */
+function withScore(fields: readonly string[], lseq: string): string[] {
+  return fields.map((field, i) => (i > 2 ? field.replaceAll('"@lseq"', lseq) : field));
+}
+
+/** Outbox entries read per round trip while draining a shard. */
+const BATCH = 100;
+
+export class OutboxRelay {
+  private readonly draining = new Map<number, Promise<void>>();
+  private readonly again = new Set<number>();
+  private timer: NodeJS.Timeout | undefined;
+  private readonly leaseMs: number;
+
+  constructor(
+    private readonly redis: ScriptedRedis,
+    private readonly keys: Keys,
+    private readonly options: RelayOptions,
+  ) {
+    this.leaseMs = options.leaseMs ?? 10_000;
+  }
+
+  /** Applies one account's part of an entry: 'applied', 'dup' or 'gap'. */
+  async applyPart(
+    origin: string,
+    version: number,
+    before: number | '',
+    account: string,
+    notices: string,
+    ops: string,
+  ) {
+    const [hooks, due] = this.options.webhookKeys(account);
+    return (await this.redis.boardhostRelayAccount(
+      this.keys.applied(account),
+      this.keys.prefix,
+      account,
+      origin,
+      String(version),
+      String(before),
+      notices,
+      ops,
+      epochCandidate(),
+      this.options.publish,
+      hooks,
+      due,
+    )) as 'applied' | 'dup' | 'gap';
+  }
+
+  /**
+   * The writer applies its own entry at once (so that its caller reads its own writes), then asks
+   * for the shard to be drained (which finds it applied). Failures are left to the drain and the
+   * sweep. `lseq` is the game's listing score the script answered.
+   */
+  async deliver(shard: number, fields: readonly string[], lseq = '0'): Promise<void> {
+    if (fields.length > 3) {
+      await this.applyFields(withScore(fields, lseq)).catch((error: unknown) =>
+        this.options.onError?.(error),
+      );
+    }
+    this.kick(shard);
+  }
+
+  private async applyFields(fields: readonly string[]): Promise<Array<'applied' | 'dup' | 'gap'>> {
+    const [origin, version, before] = fields as [string, string, string];
+    const work: Array<Promise<'applied' | 'dup' | 'gap'>> = [];
+    for (let i = 3; i + 2 < fields.length; i += 3) {
+      work.push(
+        this.applyPart(
+          origin,
+          Number(version),
+          before === '' ? '' : Number(before),
+          fields[i] as string,
+          fields[i + 1] as string,
+          fields[i + 2] as string,
+        ),
+      );
+    }
+    return Promise.all(work);
+  }
+
+  /** Drains the shard's outbox soon (once at a time per shard on this node). */
+  kick(shard: number): void {
+    if (this.draining.has(shard)) {
+      this.again.add(shard);
+      return;
+    }
+    const run = this.drain(shard)
+      .catch((error: unknown) => this.options.onError?.(error))
+      .finally(() => {
+        this.draining.delete(shard);
+        if (this.again.delete(shard)) this.kick(shard);
+      });
+    this.draining.set(shard, run);
+  }
+
+  /** Applies a shard's entries in order under its lease, until the outbox is empty. */
+  async drain(shard: number): Promise<void> {
+    const outbox = this.keys.outbox(shard);
+    const cursorKey = this.keys.outboxCursor(shard);
+    const leaseKey = this.keys.outboxLease(shard);
+    const token = randomBytes(8).toString('hex');
+    if ((await this.redis.set(leaseKey, token, 'PX', this.leaseMs, 'NX')) !== 'OK') return;
+    for (;;) {
+      const cursor = (await this.redis.get(cursorKey)) ?? '0-0';
+      const entries = (await this.redis.xrange(outbox, `(${cursor}`, '+', 'COUNT', BATCH)) as Array<
+        [string, string[]]
+      >;
+      let last: string | undefined;
+      for (const [id, raw] of entries) {
+        const field = (name: string) => raw[raw.indexOf(name) + 1] as string;
+        const parts = JSON.parse(field('d')) as string[];
+        const results = await this.applyFields([field('o'), field('v'), field('b'), ...parts]);
+        if (results.includes('gap')) {
+          throw new Error(
+            `outbox ${outbox}: entry ${id} of ${field('o')} skips a version; left for the next drain`,
+          );
+        }
+        last = id;
+      }
+      if (last !== undefined) {
+        if (
+          (await this.redis.boardhostAdvanceOutbox(
+            outbox,
+            cursorKey,
+            leaseKey,
+            token,
+            last,
+            this.leaseMs,
+          )) !== 1
+        ) {
+          return; // the lease was lost: another node goes on
+        }
+      }
+      if (entries.length === BATCH) continue;
+      const released = await this.redis.boardhostReleaseOutbox(
+        outbox,
+        cursorKey,
+        leaseKey,
+        token,
+        this.leaseMs,
+      );
+      if (released !== 'more') return;
+    }
+  }
+
+  /** Drains every shard whose outbox holds entries (what a node that died left behind). */
+  async sweep(): Promise<void> {
+    const lengths = await Promise.all(ALL_SHARDS.map((shard) => this.redis.xlen(this.keys.outbox(shard))));
+    for (const shard of ALL_SHARDS) if ((lengths[shard] as number) > 0) this.kick(shard);
+    await Promise.all([...this.draining.values()]);
+  }
+
+  /** Sweeps every `intervalMs` until stop(). */
+  start(intervalMs = 1000): void {
+    if (this.timer) return;
+    const tick = () => {
+      this.sweep()
+        .catch((error: unknown) => this.options.onError?.(error))
+        .finally(() => {
+          if (this.timer) this.timer = setTimeout(tick, intervalMs).unref();
+        });
+    };
+    this.timer = setTimeout(tick, intervalMs).unref();
+  }
+
+  async stop(): Promise<void> {
+    const timer = this.timer;
+    this.timer = undefined;
+    if (timer) clearTimeout(timer);
+    await Promise.all([...this.draining.values()]);
+  }
+}
+
+export { shardOf };
