@@ -1,5 +1,6 @@
-// npm run bench -- <perft|api|listings|fanout|webhooks|events> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|api|listings|fanout|webhooks|events|delivery> [args]: benchmarks, never part of `npm test`.
 import { runApiBench } from './api';
+import { runDeliveryBench } from './delivery';
 import { runEventsBench } from './events';
 import { runFanoutBench } from './fanout';
 import { runListingsBench } from './listings';
@@ -37,9 +38,12 @@ switch (which) {
   case 'events':
     run('events', runEventsBench());
     break;
+  case 'delivery':
+    run('delivery', runDeliveryBench());
+    break;
   default:
     console.error(
-      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|events>',
+      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery>',
     );
     process.exit(2);
 }
