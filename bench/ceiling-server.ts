@@ -1,12 +1,25 @@
-// The ceiling for `npm run bench -- api`: a bare express 5 app whose only route does one EVALSHA round
-// trip on Redis. Run as its own process (PORT, REDIS_URL, REDIS_KEY_PREFIX from the environment) so it
-// gets an event loop to itself, like the real server.
+// The ceilings for `npm run bench -- api`, in one process of their own (PORT, REDIS_URL,
+// REDIS_KEY_PREFIX from the environment) so that they get an event loop to themselves, like the real
+// server. Each does one EVALSHA round trip on Redis per request and nothing else:
+// - POST /ceiling: a bare express 5 route (the ceiling of REST submitMove);
+// - POST /graphql: a bare Apollo Server (the app's @apollo/server, mounted with the app's
+//   @as-integrations/express5) whose one mutation, `submitMove`, has the arguments and answer fields
+//   of the real one (the ceiling of GraphQL submitMove).
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import Redis from 'ioredis';
 
 interface CeilingRedis extends Redis {
   benchIncr(key: string): Promise<number>;
 }
+
+const TYPE_DEFS = `#graphql
+  type Query { ok: Boolean! }
+  type Moved { status: String! toMove: Int legalMoves: [String!]! }
+  type Mutation { submitMove(id: ID!, move: String!, seatToken: String): Moved! }
+`;
 
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 0);
@@ -19,14 +32,31 @@ async function main(): Promise<void> {
   redis.defineCommand('benchIncr', { numberOfKeys: 1, lua: "return redis.call('INCR', KEYS[1])" });
   const key = `${prefix}ceiling`;
 
+  const apollo = new ApolloServer({
+    typeDefs: TYPE_DEFS,
+    resolvers: {
+      Query: { ok: () => true },
+      Mutation: {
+        submitMove: async () => {
+          const n = await redis.benchIncr(key);
+          return { status: 'ongoing', toMove: n % 2, legalMoves: ['1', '2', '3', '4', '5', '6'] };
+        },
+      },
+    },
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+    stopOnTerminationSignals: false,
+  });
+  await apollo.start();
+
   const app = express();
   app.disable('x-powered-by');
-  // Parse the JSON body as the real app does (express.json), so the ceiling pays that cost too.
-  app.use(express.json({ limit: '64kb' }));
-  app.post('/ceiling', async (_req, res) => {
+  // Parse the JSON body as the real app does (express.json), so the ceilings pay that cost too.
+  const json = express.json({ limit: '64kb' });
+  app.post('/ceiling', json, async (_req, res) => {
     const n = await redis.benchIncr(key);
     res.json({ ok: true, n });
   });
+  app.use('/graphql', json, expressMiddleware(apollo));
   app.get('/readyz', (_req, res) => {
     res.json({ ok: true });
   });
@@ -34,6 +64,7 @@ async function main(): Promise<void> {
   const stop = () => {
     server.close();
     server.closeAllConnections();
+    void apollo.stop();
     redis.disconnect();
     process.exit(0);
   };

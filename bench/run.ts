@@ -1,5 +1,7 @@
-// npm run bench -- <perft|api|listings|fanout|webhooks> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|api|listings|fanout|webhooks|events|delivery> [args]: benchmarks, never part of `npm test`.
 import { runApiBench } from './api';
+import { runDeliveryBench } from './delivery';
+import { runEventsBench } from './events';
 import { runFanoutBench } from './fanout';
 import { runListingsBench } from './listings';
 import { runPerftBench } from './perft';
@@ -22,13 +24,7 @@ switch (which) {
     runPerftBench(rest);
     break;
   case 'api':
-    runApiBench(rest).then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`api bench failed: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      },
-    );
+    run('api', runApiBench(rest));
     break;
   case 'listings':
     run('listings', runListingsBench(rest));
@@ -37,15 +33,17 @@ switch (which) {
     run('fanout', runFanoutBench(rest));
     break;
   case 'webhooks':
-    runWebhooksBench().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        console.error(`webhooks bench failed: ${error instanceof Error ? error.message : String(error)}`);
-        process.exit(1);
-      },
-    );
+    run('webhooks', runWebhooksBench());
+    break;
+  case 'events':
+    run('events', runEventsBench());
+    break;
+  case 'delivery':
+    run('delivery', runDeliveryBench());
     break;
   default:
-    console.error('usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks>');
+    console.error(
+      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery>',
+    );
     process.exit(2);
 }
