@@ -35,6 +35,8 @@ export interface RedisGameStoreOptions {
   /** The webhook keys an account's events mark (the webhook store's layout). */
   readonly webhookKeys?: RelayOptions['webhookKeys'];
   readonly onError?: (error: unknown) => void;
+  /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
+  readonly relayOwnWrites?: boolean;
 }
 
 /**
@@ -96,6 +98,7 @@ export class RedisGameStore implements GameStore {
         options.webhookKeys ??
         ((account) => [`${prefix}webhooks:account:${account}`, `${prefix}webhooks:due`] as const),
       ...(options.onError ? { onError: options.onError } : {}),
+      ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
     });
   }
 

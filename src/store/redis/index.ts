@@ -56,6 +56,8 @@ export { RedisWebhookStore } from './webhooks';
 
 export interface RedisStorageOptions extends RedisClientSettings {
   readonly feed?: FeedOptions;
+  /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
+  readonly relayOwnWrites?: boolean;
 }
 
 /** The whole storage over two connections: `data` for commands, `subscriber` for pub/sub. */
@@ -67,7 +69,10 @@ export function redisStorage(
 ): Storage {
   const feedOptions = options.feed ?? {};
   const fanout = new ChannelFanout(subscriber);
-  const games = new RedisGameStore(data, prefix, { feed: feedOptions });
+  const games = new RedisGameStore(data, prefix, {
+    feed: feedOptions,
+    ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
+  });
   return {
     name: 'redis',
     games,

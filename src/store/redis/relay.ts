@@ -69,6 +69,11 @@ export interface RelayOptions {
   readonly publish: 'PUBLISH' | 'SPUBLISH';
   /** The account's webhook endpoint set and the due set its events mark (the webhook store's layout). */
   readonly webhookKeys: (account: string) => readonly [hooks: string, due: string];
+  /**
+   * false: leave the writes' own entries to the drains and sweeps (what a node that dies right
+   * after its write does; for tests). Default true.
+   */
+  readonly relayOwnWrites?: boolean;
   /** How long a node may hold a shard's outbox before another may take over. */
   readonly leaseMs?: number;
   /** Called with what goes wrong in the background (the sweep retries). */
@@ -129,6 +134,7 @@ export class OutboxRelay {
    * sweep. `lseq` is the game's listing score the script answered.
    */
   async deliver(shard: number, fields: readonly string[], lseq = '0'): Promise<void> {
+    if (this.options.relayOwnWrites === false) return;
     if (fields.length > 3) {
       await this.applyFields(withScore(fields, lseq)).catch((error: unknown) =>
         this.options.onError?.(error),
