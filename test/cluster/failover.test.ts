@@ -1,7 +1,8 @@
 // A master dies: commands to its slots fail fast (the command timeout, not the failover, bounds
 // them), then succeed once its replica has been promoted, with what was written before (WAIT made
 // sure the replica had it); the sharded subscriber of those slots moves to the new master and
-// listeners are told to resync. On a cluster of the test's own, since it kills a node.
+// listeners are told to resync. And a slot moved to another master (a resharding) takes its
+// channels' subscriptions along, with a resync. On a cluster of the test's own: it kills a node.
 import type { Cluster } from 'ioredis';
 import { toGameError } from '../../src/service/errors';
 import { ChannelFanout, connectRedisCluster } from '../../src/store/redis';
@@ -83,3 +84,29 @@ it('fails commands to a dead master fast, then serves its slots from the promote
   await fanout.flush();
   expect(received).toEqual(['on the new master']);
 }, 60_000);
+
+it('moves a channel to the master its slot moves to, and tells listeners to resync', async () => {
+  const [from, to] = await own.masters();
+  if (!from || !to) throw new Error('two masters needed');
+  const channel = await keyServedBy(from.port, 'moving');
+  const slot = (await client.cluster('KEYSLOT', channel)) as number;
+  const received: string[] = [];
+  let resynced!: () => void;
+  const resync = new Promise<void>((resolve) => (resynced = resolve));
+  await fanout.listen(
+    channel,
+    (m) => received.push(m),
+    () => resynced(),
+  );
+
+  // The slot holds no key: it moves at once (a resharding tool would MIGRATE its keys in between).
+  const onNode = (port: number) => client.nodes('master').find((n) => n.options.port === port);
+  await onNode(to.port)?.call('CLUSTER', 'SETSLOT', slot, 'IMPORTING', from.id);
+  await onNode(from.port)?.call('CLUSTER', 'SETSLOT', slot, 'MIGRATING', to.id);
+  for (const master of [to, from]) await onNode(master.port)?.call('CLUSTER', 'SETSLOT', slot, 'NODE', to.id);
+
+  await resync;
+  expect(await client.spublish(channel, 'on the new master')).toBe(1);
+  await fanout.flush();
+  expect(received).toEqual(['on the new master']);
+}, 30_000);

@@ -104,21 +104,31 @@ export async function startRedisCluster(): Promise<OwnCluster> {
     topology,
     masters: async () => (await topology()).filter((n) => n.role === 'master' && n.slots.length > 0),
     killMaster: async (port, options = {}) => {
-      const all = await topology();
-      const master = all.find((n) => n.port === port && n.role === 'master');
-      const replica = all.find((n) => n.masterId === master?.id && !n.failing);
       const node = nodes.find((n) => n.port === port);
-      if (!master || !replica || !node?.child) throw new Error(`no live master with a replica on ${port}`);
+      let replica: ClusterNodeInfo | undefined;
+      // Under load a node may flag another as unreachable (fail?) for a moment: ask until it does not.
+      await poll(
+        `a master with a live replica on ${port}`,
+        async () => {
+          const all = await topology();
+          const master = all.find((n) => n.port === port && n.role === 'master' && !n.failing);
+          replica = all.find((n) => n.masterId === master?.id && !n.failing);
+          return replica !== undefined || !node?.child;
+        },
+        10_000,
+      );
+      if (!replica || !node?.child) throw new Error(`no live master with a replica on ${port}`);
+      const { port: replicaPort } = replica;
       const allowFailover = (allowed: boolean) =>
-        onNode(replica.port, (r) =>
+        onNode(replicaPort, (r) =>
           r.call('CONFIG', 'SET', 'cluster-replica-no-failover', allowed ? 'no' : 'yes'),
         );
       if (options.holdFailover) await allowFailover(false);
-      failover = { replicaPort: replica.port };
+      failover = { replicaPort };
       await killNode(node);
       return {
         port,
-        replicaPort: replica.port,
+        replicaPort,
         releaseFailover: () => allowFailover(true).then(() => undefined),
       };
     },

@@ -224,6 +224,8 @@ export class ChannelFanout {
   >();
   /** Set when a subscriber connection drops; cleared when it is back and subscribed again. */
   private interrupted = false;
+  /** Counts resubscriptions: only the flush after the latest one may clear `interrupted`. */
+  private resubscriptions = 0;
   private readonly sharded: boolean;
 
   constructor(private readonly subscriber: RedisClient) {
@@ -236,33 +238,35 @@ export class ChannelFanout {
       if (!entry) return;
       for (const listener of entry.listeners.keys()) listener(message);
     };
-    const interrupt = () => {
-      this.interrupted = true;
-    };
-    const resubscribed = () => this.resubscribed();
     if (subscriber instanceof Cluster) {
       subscriber.on('smessage', deliver);
-      // A sharded subscriber is replaced when its connection ends or its master changes, and every
-      // one when the whole cluster connection is lost; ioredis then SSUBSCRIBEs the new ones again
-      // and says 'subscribersReady'.
-      subscriber.on('-subscriber', interrupt);
-      subscriber.on('close', interrupt);
-      subscriber.on('subscribersReady', resubscribed);
+      // ioredis replaces a sharded subscriber whose connection ended, moves the channels of slots
+      // whose master changed (a failover, a resharding), and starts every subscriber afresh when
+      // the cluster connection was lost; each time it SSUBSCRIBEs the channels again and then says
+      // 'subscribersReady' (and only then). Messages may have been lost in between.
+      subscriber.on('subscribersReady', () => {
+        this.interrupted = true;
+        this.resubscribed();
+      });
     } else {
       subscriber.on('message', deliver);
-      subscriber.on('close', interrupt);
+      subscriber.on('close', () => {
+        this.interrupted = true;
+      });
       // ioredis sent the SUBSCRIBEs again before emitting 'ready'.
-      subscriber.on('ready', resubscribed);
+      subscriber.on('ready', () => this.resubscribed());
     }
   }
 
   private resubscribed(): void {
     if (!this.interrupted) return;
+    const resubscription = ++this.resubscriptions;
     // A PING answered after the (S)SUBSCRIBEs means every channel is subscribed again, so a store
     // read from now on misses nothing.
     this.flush().then(
       () => {
-        if (!this.interrupted || this.subscriber.status !== 'ready') return;
+        if (!this.interrupted || resubscription !== this.resubscriptions) return; // a later one will
+        if (!this.sharded && this.subscriber.status !== 'ready') return;
         this.interrupted = false;
         for (const entry of [...this.channels.values()]) {
           for (const resync of [...entry.listeners.values()]) resync?.();
