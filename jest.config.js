@@ -16,5 +16,8 @@ module.exports = {
     ],
   },
   setupFiles: ['<rootDir>/test/setup.ts'],
+  // One Redis Cluster for the run, when tests of test/cluster/ run (REDIS_CLUSTER_NODES: use that one).
+  globalSetup: '<rootDir>/test/support/cluster-setup.ts',
+  globalTeardown: '<rootDir>/test/support/cluster-teardown.ts',
   testTimeout: 30000,
 };

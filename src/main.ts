@@ -16,9 +16,12 @@ async function main(): Promise<void> {
   }
   const logger = pino({ level: config.LOG_LEVEL });
   const feed = { retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000 };
-  const storage = config.REDIS_URL
-    ? await createRedisStorage(config.REDIS_URL, config.REDIS_KEY_PREFIX, {
+  // One Redis, a Redis Cluster (never both: the configuration refuses it), or none: in memory.
+  const redis = config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : config.REDIS_URL;
+  const storage = redis
+    ? await createRedisStorage(redis, config.REDIS_KEY_PREFIX, {
         commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
+        waitReplicas: config.REDIS_WAIT_REPLICAS,
         feed,
       })
     : createMemoryStorage(undefined, { feed });

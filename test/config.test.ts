@@ -33,6 +33,36 @@ describe('configuration', () => {
     expect(() => loadConfig({ REDIS_COMMAND_TIMEOUT_MS: 'soon' })).toThrow(/REDIS_COMMAND_TIMEOUT_MS/);
   });
 
+  it('reads REDIS_CLUSTER_NODES as a list of host:port seeds, and refuses anything else', () => {
+    expect(loadConfig({}).REDIS_CLUSTER_NODES).toBeUndefined();
+    expect(
+      loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:6379, 10.0.0.2:7000,[::1]:7001' }).REDIS_CLUSTER_NODES,
+    ).toEqual(['redis-1:6379', '10.0.0.2:7000', '[::1]:7001']);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis-1:6379,redis-2' })).toThrow(
+      /REDIS_CLUSTER_NODES: "redis-2" is not host:port/,
+    );
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: 'redis://redis-1:6379' })).toThrow(/REDIS_CLUSTER_NODES/);
+    expect(() => loadConfig({ REDIS_CLUSTER_NODES: ' , ' })).toThrow(
+      /REDIS_CLUSTER_NODES: must list host:port nodes/,
+    );
+  });
+
+  it('refuses REDIS_URL and REDIS_CLUSTER_NODES together, naming both', () => {
+    expect(() =>
+      loadConfig({ REDIS_URL: 'redis://127.0.0.1:6379', REDIS_CLUSTER_NODES: '127.0.0.1:7000' }),
+    ).toThrow(
+      /REDIS_CLUSTER_NODES: set REDIS_URL \(one Redis\) or REDIS_CLUSTER_NODES \(a Redis Cluster\), not both/,
+    );
+  });
+
+  it('reads REDIS_WAIT_REPLICAS: 0 by default, any whole number of replicas', () => {
+    expect(loadConfig({}).REDIS_WAIT_REPLICAS).toBe(0);
+    expect(loadConfig({ REDIS_WAIT_REPLICAS: '1' }).REDIS_WAIT_REPLICAS).toBe(1);
+    for (const bad of ['-1', '1.5', 'all']) {
+      expect(() => loadConfig({ REDIS_WAIT_REPLICAS: bad })).toThrow(/REDIS_WAIT_REPLICAS/);
+    }
+  });
+
   it('reads the webhook settings: private targets off unless WEBHOOK_ALLOW_PRIVATE=true', () => {
     expect(loadConfig({})).toMatchObject({
       WEBHOOK_ALLOW_PRIVATE: false,

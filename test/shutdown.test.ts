@@ -10,7 +10,8 @@ const root = join(__dirname, '..');
 function startMain(env: Record<string, string>) {
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'src/main.ts'], {
     cwd: root,
-    env: { ...process.env, LOG_LEVEL: 'info', ...env },
+    // The tests' cluster (REDIS_CLUSTER_NODES, from the jest globalSetup) is not this server's store.
+    env: { ...process.env, REDIS_CLUSTER_NODES: '', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';

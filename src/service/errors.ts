@@ -136,11 +136,20 @@ export function toGameError(error: unknown): GameError {
   return new GameError('INTERNAL', 'Internal server error');
 }
 
-/** True for the errors ioredis raises when Redis is down, unreachable or stalled (a command timed out). */
+/**
+ * True for the errors ioredis raises when Redis is down, unreachable or stalled (a command timed
+ * out), and on a Cluster when a slot has no reachable master (a failover under way: the retries
+ * ran out on MOVED/ASK to the dead node, CLUSTERDOWN, TRYAGAIN, or no node answers).
+ */
 function isStoreOutage(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
   const text = `${error.name} ${error.message} ${(error as { code?: string }).code ?? ''}`;
-  return /Connection is closed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|connect ETIMEDOUT|Command timed out/i.test(
-    text,
+  return (
+    /Connection is closed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|connect ETIMEDOUT|Command timed out/i.test(
+      text,
+    ) ||
+    /^(MOVED|ASK) \d+ |^(CLUSTERDOWN|TRYAGAIN)\b|Too many Cluster redirections|None of startup nodes is available|Failed to refresh slots cache|Cluster is ended/.test(
+      error.message,
+    )
   );
 }

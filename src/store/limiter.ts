@@ -1,4 +1,4 @@
-import type Redis from 'ioredis';
+import type { RedisClient } from './redis/client';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 import type { LimiterOptions, LimiterVerdict, RateLimiter } from './store';
 
@@ -8,7 +8,7 @@ import type { LimiterOptions, LimiterVerdict, RateLimiter } from './store';
  */
 export function createLimiter(
   options: LimiterOptions,
-  redis?: { client: Redis; prefix: string },
+  redis?: { client: RedisClient; prefix: string },
 ): RateLimiter {
   const common = { points: options.points, duration: options.windowSeconds };
   const limiter = redis

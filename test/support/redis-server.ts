@@ -96,7 +96,8 @@ export async function startRedisServer(args: readonly string[] = []): Promise<Ow
   };
 }
 
-async function waitUntilUp(port: number): Promise<void> {
+/** Resolves once a Redis answers PING on the loopback `port` (10 s at most). */
+export async function waitUntilUp(port: number): Promise<void> {
   const deadline = Date.now() + 10_000;
   for (;;) {
     const probe = new Redis(port, '127.0.0.1', {

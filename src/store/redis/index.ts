@@ -1,9 +1,15 @@
-import type Redis from 'ioredis';
+import { Cluster, type Redis } from 'ioredis';
 import { createLimiter } from '../limiter';
 import type { FeedOptions, Storage } from '../store';
 import { RedisAccountStore, revocationChannel } from './accounts';
 import { RedisChallengeStore } from './challenges';
-import { ChannelFanout, connectRedis, type RedisClientSettings } from './client';
+import {
+  ChannelFanout,
+  connectRedis,
+  connectRedisCluster,
+  type RedisClient,
+  type RedisClientSettings,
+} from './client';
 import { RedisClockStore } from './clocks';
 import { RedisEventFeed } from './feed';
 import { RedisEventBus, RedisGameStore } from './games';
@@ -16,8 +22,13 @@ export { RedisChallengeStore } from './challenges';
 export {
   ChannelFanout,
   connectRedis,
+  connectRedisCluster,
   DEFAULT_COMMAND_TIMEOUT_MS,
+  parseClusterNode,
   redisClientOptions,
+  redisClusterOptions,
+  type ClusterRole,
+  type RedisClient,
   type RedisClientSettings,
 } from './client';
 export { RedisClockStore } from './clocks';
@@ -58,19 +69,42 @@ export interface RedisStorageOptions extends RedisClientSettings {
   readonly feed?: FeedOptions;
   /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
   readonly relayOwnWrites?: boolean;
+  /**
+   * REDIS_WAIT_REPLICAS: after a write, `WAIT waitReplicas <timeout>` (0: no WAIT). WAIT counts the
+   * replicas that acknowledged the writes made before it on the same connection, so it must follow
+   * the write on the connection to the write's master (on a Cluster: in one pipeline with the write,
+   * which ioredis sends to the slot's master).
+   */
+  readonly waitReplicas?: number;
+}
+
+/** Where the data is: one Redis (`redis://…` URL) or a Redis Cluster (seed nodes, `host:port`). */
+export type RedisTarget = string | { readonly clusterNodes: readonly string[] };
+
+/**
+ * The v1 stores type their client as one Redis. On a Cluster they run as long as each command's keys
+ * share a slot, which their cross-slot scripts do not (CROSSSLOT): the v2 stores take a RedisClient
+ * and this cast goes.
+ */
+function v1Client(client: RedisClient): Redis {
+  return client as Redis;
 }
 
 /** The whole storage over two connections: `data` for commands, `subscriber` for pub/sub. */
 export function redisStorage(
-  data: Redis,
-  subscriber: Redis,
+  client: RedisClient,
+  subscriber: RedisClient,
   prefix: string,
   options: RedisStorageOptions = {},
 ): Storage {
+  const data = v1Client(client);
   const feedOptions = options.feed ?? {};
   const fanout = new ChannelFanout(subscriber);
+  // Live messages go out on sharded pub/sub on a Cluster (each channel lives in its key's slot).
+  const publish = client instanceof Cluster ? 'SPUBLISH' : 'PUBLISH';
   const games = new RedisGameStore(data, prefix, {
     feed: feedOptions,
+    publish,
     ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
   });
   return {
@@ -81,21 +115,28 @@ export function redisStorage(
     accounts: new RedisAccountStore(data, prefix),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
-    feed: new RedisEventFeed(data, prefix, fanout, feedOptions),
+    feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish),
     webhooks: new RedisWebhookStore(data, prefix),
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
   };
 }
 
-/** Everything in Redis: one data connection and one subscriber connection. */
+/**
+ * Everything in Redis: one data connection and one subscriber connection (on a Cluster: a Cluster
+ * client for commands, and one whose sharded subscribers connect to each master for pub/sub).
+ */
 export async function createRedisStorage(
-  url: string,
+  target: RedisTarget,
   prefix: string,
   options: RedisStorageOptions = {},
 ): Promise<Storage> {
-  const data = await connectRedis(url, undefined, options);
-  const subscriber = await connectRedis(url, undefined, options).catch(async (error: unknown) => {
+  const connect = (role: 'commands' | 'subscriber'): Promise<RedisClient> =>
+    typeof target === 'string'
+      ? connectRedis(target, undefined, options)
+      : connectRedisCluster(target.clusterNodes, undefined, options, role);
+  const data = await connect('commands');
+  const subscriber = await connect('subscriber').catch(async (error: unknown) => {
     data.disconnect();
     throw error;
   });
