@@ -148,7 +148,7 @@ function isStoreOutage(error: unknown): boolean {
     /Connection is closed|ECONNREFUSED|ETIMEDOUT|ENOTFOUND|EHOSTUNREACH|MaxRetriesPerRequest|Stream isn't writeable|enableOfflineQueue|connect ETIMEDOUT|Command timed out/i.test(
       text,
     ) ||
-    /^(MOVED|ASK) \d+ |^(CLUSTERDOWN|TRYAGAIN)\b|Too many Cluster redirections|None of startup nodes is available|Failed to refresh slots cache|Cluster is ended/.test(
+    /^(MOVED|ASK) \d+ |^(CLUSTERDOWN|TRYAGAIN|NOREPLICAS)\b|Too many Cluster redirections|None of startup nodes is available|Failed to refresh slots cache|Cluster is ended/.test(
       error.message,
     )
   );

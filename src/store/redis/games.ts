@@ -23,7 +23,14 @@ import { clockIndexArgument } from './arguments';
 import { scripted, type Arg, type ScriptedRedis, type ChannelFanout } from './client';
 import { LISTING_EPOCH_US } from './game-scripts';
 import { ALL_SHARDS, Keys, shardOf, shardTag } from './keys';
-import { OutboxRelay, gameParts, outboxFields, type RelayOptions } from './relay';
+import {
+  OutboxRelay,
+  gameParts,
+  outboxFields,
+  runReplicated,
+  type RelayOptions,
+  type Replication,
+} from './relay';
 
 /** Listing index entries read per round trip (per shard, for listings without an account). */
 const LIST_BATCH = 50;
@@ -37,6 +44,8 @@ export interface RedisGameStoreOptions {
   readonly onError?: (error: unknown) => void;
   /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
   readonly relayOwnWrites?: boolean;
+  /** REDIS_WAIT_REPLICAS: every game write waits for this many replicas (see runReplicated). */
+  readonly replication?: Replication;
 }
 
 /**
@@ -85,8 +94,10 @@ export class RedisGameStore implements GameStore {
   readonly relay: OutboxRelay;
   private readonly publish: 'PUBLISH' | 'SPUBLISH';
   private readonly feed: FeedOptions;
+  private readonly replication: Replication | undefined;
 
   constructor(redis: Redis, prefix: string, options: RedisGameStoreOptions = {}) {
+    this.replication = options.replication;
     this.redis = scripted(redis);
     this.keys = new Keys(prefix);
     this.publish = options.publish ?? 'PUBLISH';
@@ -99,6 +110,7 @@ export class RedisGameStore implements GameStore {
         ((account) => [`${prefix}webhooks:account:${account}`, `${prefix}webhooks:due`] as const),
       ...(options.onError ? { onError: options.onError } : {}),
       ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
+      ...(options.replication ? { replication: options.replication } : {}),
     });
   }
 
@@ -127,12 +139,12 @@ export class RedisGameStore implements GameStore {
     );
     let created: [number, string?, string?];
     try {
-      created = await this.redis.boardhostCreateGame(
+      created = await runReplicated(this.redis, this.replication, 'boardhostCreateGame', [
         this.keys.game(game.id),
         this.keys.moves(game.id),
         ...createArguments(this.keys.prefix, game),
         ...fields,
-      );
+      ]);
     } catch (error) {
       await release().catch(() => undefined);
       throw error;
@@ -251,28 +263,33 @@ export class RedisGameStore implements GameStore {
       this.feed,
     );
     const write = (moves: string) =>
-      this.redis.boardhostUpdateGame(
-        this.keys.game(next.id),
-        this.keys.moves(next.id),
-        this.keys.gameIdempotency(next.id, idempotency?.key ?? '-'),
-        this.keys.prefix,
-        shardTag(shardOf(next.id)),
-        next.id,
-        String(expectedVersion),
-        head,
-        String(next.version),
-        next.status,
-        next.kind,
-        next.moves.length,
-        move ? JSON.stringify(move) : '',
-        idempotency ? '1' : '0',
-        idempotency?.fingerprint ?? '',
-        IDEMPOTENCY_TTL_SECONDS,
-        this.channel(next.id),
-        this.publish,
-        clockIndexArgument(next),
-        moves,
-        ...fields,
+      runReplicated<[string, ...Array<string | number>]>(
+        this.redis,
+        this.replication,
+        'boardhostUpdateGame',
+        [
+          this.keys.game(next.id),
+          this.keys.moves(next.id),
+          this.keys.gameIdempotency(next.id, idempotency?.key ?? '-'),
+          this.keys.prefix,
+          shardTag(shardOf(next.id)),
+          next.id,
+          String(expectedVersion),
+          head,
+          String(next.version),
+          next.status,
+          next.kind,
+          next.moves.length,
+          move ? JSON.stringify(move) : '',
+          idempotency ? '1' : '0',
+          idempotency?.fingerprint ?? '',
+          IDEMPOTENCY_TTL_SECONDS,
+          this.channel(next.id),
+          this.publish,
+          clockIndexArgument(next),
+          moves,
+          ...fields,
+        ],
       );
     // A finished game's moves are packed; a packed game reopened (rare) gets its list back.
     let result = await write(next.status === 'finished' ? packMoves(next.moves, next.createdAt) : '');

@@ -6,6 +6,7 @@ import { RedisChallengeStore } from './challenges';
 import {
   ChannelFanout,
   connectRedis,
+  DEFAULT_COMMAND_TIMEOUT_MS,
   connectRedisCluster,
   type RedisClient,
   type RedisClientSettings,
@@ -106,6 +107,15 @@ export function redisStorage(
     feed: feedOptions,
     publish,
     ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
+    ...(options.waitReplicas
+      ? {
+          replication: {
+            replicas: options.waitReplicas,
+            // WAIT must answer before the command times out, or its write looks lost.
+            timeoutMs: Math.max(10, Math.floor((options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS) / 2)),
+          },
+        }
+      : {}),
   });
   return {
     name: 'redis',

@@ -74,6 +74,8 @@ export interface RelayOptions {
    * after its write does; for tests). Default true.
    */
   readonly relayOwnWrites?: boolean;
+  /** REDIS_WAIT_REPLICAS: an account's events are replicated before the outbox moves past them. */
+  readonly replication?: Replication;
   /** How long a node may hold a shard's outbox before another may take over. */
   readonly leaseMs?: number;
   /** Called with what goes wrong in the background (the sweep retries). */
@@ -83,6 +85,49 @@ export interface RelayOptions {
 /** The fields with the listing score in place of `@lseq` (as the scripts write them in the outbox). */
 function withScore(fields: readonly string[], lseq: string): string[] {
   return fields.map((field, i) => (i > 2 ? field.replaceAll('"@lseq"', lseq) : field));
+}
+
+/** Replication settings of a storage (REDIS_WAIT_REPLICAS). */
+export interface Replication {
+  /** Replicas that must acknowledge a write before it is answered (0: none, no WAIT). */
+  readonly replicas: number;
+  /** How long WAIT may block (below the command timeout). */
+  readonly timeoutMs: number;
+}
+
+/**
+ * Runs a script of `redis` and, with replicas to wait for, WAIT right behind it on the same
+ * connection (one pipeline: on a Cluster the slot's master, whose connection carried the write). A
+ * write not acknowledged by enough replicas in time fails with NOREPLICAS (a store outage: 503; the
+ * write may stand, so clients retry with their idempotency key).
+ */
+export async function runReplicated<T>(
+  redis: ScriptedRedis,
+  replication: Replication | undefined,
+  script: keyof ScriptedRedis & `boardhost${string}`,
+  args: Array<string | number>,
+): Promise<T> {
+  const call = redis[script] as unknown as (...a: Array<string | number>) => Promise<T>;
+  if (!replication || replication.replicas <= 0) return call.apply(redis, args);
+  const pipeline = redis.pipeline() as unknown as Record<
+    string,
+    (...a: Array<string | number>) => unknown
+  > & {
+    wait(replicas: number, timeout: number): unknown;
+    exec(): Promise<Array<[Error | null, unknown]> | null>;
+  };
+  (pipeline[script] as (...a: Array<string | number>) => unknown).apply(pipeline, args);
+  pipeline.wait(replication.replicas, replication.timeoutMs);
+  const replies = (await pipeline.exec()) ?? [];
+  const [written, waited] = replies;
+  if (!written || written[0]) throw written?.[0] ?? new Error('Connection is closed');
+  if (waited?.[0]) throw waited[0];
+  if (Number(waited?.[1]) < replication.replicas) {
+    throw new Error(
+      `NOREPLICAS the write was acknowledged by ${String(waited?.[1])} of ${replication.replicas} replicas within ${replication.timeoutMs} ms`,
+    );
+  }
+  return written[1] as T;
 }
 
 /** Outbox entries read per round trip while draining a shard. */
@@ -112,20 +157,25 @@ export class OutboxRelay {
     ops: string,
   ) {
     const [hooks, due] = this.options.webhookKeys(account);
-    return (await this.redis.boardhostRelayAccount(
-      this.keys.applied(account),
-      this.keys.prefix,
-      account,
-      origin,
-      String(version),
-      String(before),
-      notices,
-      ops,
-      epochCandidate(),
-      this.options.publish,
-      hooks,
-      due,
-    )) as 'applied' | 'dup' | 'gap';
+    return runReplicated<'applied' | 'dup' | 'gap'>(
+      this.redis,
+      this.options.replication,
+      'boardhostRelayAccount',
+      [
+        this.keys.applied(account),
+        this.keys.prefix,
+        account,
+        origin,
+        String(version),
+        String(before),
+        notices,
+        ops,
+        epochCandidate(),
+        this.options.publish,
+        hooks,
+        due,
+      ],
+    );
   }
 
   /**
