@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { redisStorage, createRedisStorage, connectRedis, RedisGameStore } from '../../src/store/redis';
 import type { Storage, StoredGame } from '../../src/store/store';
+import { SHARDS } from '../../src/store/redis/keys';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { advanced, gameOf, uid } from './store-contract';
 
@@ -132,7 +133,20 @@ describe('outbox relay', () => {
     expect(acked.size).toBe(6);
 
     const survivor = await createRedisStorage(REDIS_URL, prefix);
-    await (survivor.games as RedisGameStore).relay.sweep();
+    // The killed node may have held a shard's lease (500 ms): sweep until every outbox is empty.
+    const games = survivor.games as RedisGameStore;
+    const pending = async () => {
+      let left = 0;
+      for (let shard = 0; shard < SHARDS; shard++) left += await redis.xlen(games.keys.outbox(shard));
+      return left;
+    };
+    const redis = await connectRedis(REDIS_URL);
+    for (;;) {
+      await games.relay.sweep();
+      if ((await pending()) === 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    redis.disconnect();
     for (const [id, version] of acked) {
       const stored = (await survivor.games.get(id)) as StoredGame;
       // The store may hold one version more than was acknowledged (written, the answer lost).

@@ -6,7 +6,10 @@ import { createRedisStorage } from '../../src/store/redis';
 import { advanced, gameOf } from '../store/store-contract';
 
 async function main(): Promise<void> {
-  const storage = await createRedisStorage(process.env.REDIS_URL as string, process.env.PREFIX as string);
+  // A short lease: what this node holds when it is killed is free again soon.
+  const storage = await createRedisStorage(process.env.REDIS_URL as string, process.env.PREFIX as string, {
+    relayLeaseMs: 500,
+  });
   const [a, b] = (process.env.ACCOUNTS as string).split(',') as [string, string];
   const games = Number(process.env.GAMES);
   const versions = Number(process.env.VERSIONS);

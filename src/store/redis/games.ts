@@ -44,6 +44,8 @@ export interface RedisGameStoreOptions {
   readonly onError?: (error: unknown) => void;
   /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
   readonly relayOwnWrites?: boolean;
+  /** How long a node holds a shard's outbox while relaying it (default 10 s). */
+  readonly leaseMs?: number;
   /** REDIS_WAIT_REPLICAS: every game write waits for this many replicas (see runReplicated). */
   readonly replication?: Replication;
 }
@@ -111,6 +113,7 @@ export class RedisGameStore implements GameStore {
       ...(options.onError ? { onError: options.onError } : {}),
       ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
       ...(options.replication ? { replication: options.replication } : {}),
+      ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
     });
   }
 

@@ -70,6 +70,8 @@ export interface RedisStorageOptions extends RedisClientSettings {
   readonly feed?: FeedOptions;
   /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
   readonly relayOwnWrites?: boolean;
+  /** How long a node holds a shard's outbox while relaying it (RelayOptions.leaseMs; default 10 s). */
+  readonly relayLeaseMs?: number;
   /**
    * REDIS_WAIT_REPLICAS: after a write, `WAIT waitReplicas <timeout>` (0: no WAIT). WAIT counts the
    * replicas that acknowledged the writes made before it on the same connection, so it must follow
@@ -107,6 +109,7 @@ export function redisStorage(
     feed: feedOptions,
     publish,
     ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
+    ...(options.relayLeaseMs ? { leaseMs: options.relayLeaseMs } : {}),
     ...(options.waitReplicas
       ? {
           replication: {
