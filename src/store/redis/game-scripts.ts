@@ -174,7 +174,7 @@ return {'updated', to_outbox(pt, h[3], 18), h[3]}
  * A game: {head, packed moves or '', moves from index ARGV[1] to ARGV[2], the number of moves}.
  * KEYS[1] game, KEYS[2] moves.
  */
-const READ_GAME_SCRIPT = `
+const READ_GAME_SCRIPT = `#!lua flags=no-writes
 local h = redis.call('HMGET', KEYS[1], 'head', 'packed', 'nmoves')
 if not h[1] then return false end
 if h[2] then return {h[1], h[2], {}, tonumber(h[3])} end
