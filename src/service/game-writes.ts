@@ -6,7 +6,15 @@ import { isOverdue } from './clock';
 import { GameError } from './errors';
 import { gameNotices } from './feed';
 import type { GameTime } from './game-time';
-import { toGameView, type GameView } from './game-view';
+import {
+  toGameHeadView,
+  toGameView,
+  toMoveView,
+  withMoves,
+  type GameHeadView,
+  type GameView,
+  type MoveView,
+} from './game-view';
 import type { GameService } from './games';
 
 /** Idempotency keys: what clients commonly send (UUIDs, ULIDs, short random strings). */
@@ -87,7 +95,7 @@ export class GameWrites {
           timedOut = this.time.timedOut(game, now.getTime(), vacations);
         } else if (game.status === 'finished' && game.outcome?.reason === 'timeout') {
           // Whoever ended it (a sweep, or this write a moment ago), the answer is the same.
-          throw timeoutError(this.games.view(game));
+          throw timeoutError(this.games.headView(game));
         }
         if (!timedOut) {
           if (write.expectedVersion !== undefined && write.expectedVersion !== game.version) {
@@ -104,16 +112,16 @@ export class GameWrites {
       }
       if (timedOut) {
         const result = await this.commit(game, timedOut);
-        if (result.status === 'updated') throw timeoutError(this.games.view(timedOut));
+        if (result.status === 'updated') throw timeoutError(this.games.headView(timedOut));
         if (result.status === 'missing') throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
         continue;
       }
-      const view = toGameView(engine, next);
+      const views = this.viewsOf(engine, game, next);
       const result = await this.storage.games.update(
         next,
         game.version,
         key === undefined ? undefined : { key, fingerprint },
-        gameNotices(game, next, view, next.updatedAt),
+        gameNotices(game, next, views, next.updatedAt),
       );
       if (result.status === 'updated') {
         this.remember(next);
@@ -121,7 +129,10 @@ export class GameWrites {
       } else this.recent.delete(id);
       switch (result.status) {
         case 'updated':
-          return view;
+          return withMoves(
+            views.game,
+            next.moves.map((m) => toMoveView(engine.seatNames, m)),
+          );
         case 'replayed':
           return this.replay(engine, result.record, fingerprint);
         case 'missing':
@@ -133,14 +144,24 @@ export class GameWrites {
     throw new GameError('VERSION_CONFLICT', 'The game is changing too fast; read it and retry');
   }
 
+  /** The head view of `next`, and the view of the move it added to `game` (if any): O(1). */
+  private viewsOf(
+    engine: AnyEngine,
+    game: StoredGame,
+    next: StoredGame,
+  ): { readonly game: GameHeadView; readonly move: MoveView | null } {
+    const added = next.moves.length > game.moves.length ? next.moves[next.moves.length - 1] : undefined;
+    return { game: toGameHeadView(engine, next), move: added ? toMoveView(engine.seatNames, added) : null };
+  }
+
   /** Compare-and-set a write made by the service itself (no idempotency key), with its notices. */
   async commit(game: StoredGame, next: StoredGame) {
-    const view = this.games.view(next);
+    const views = this.viewsOf(this.games.engineFor(next.kind), game, next);
     const result = await this.storage.games.update(
       next,
       game.version,
       undefined,
-      gameNotices(game, next, view, next.updatedAt),
+      gameNotices(game, next, views, next.updatedAt),
     );
     if (result.status === 'updated') {
       this.remember(next);
@@ -167,7 +188,7 @@ export class GameWrites {
   }
 }
 
-function timeoutError(game: GameView): GameError {
+function timeoutError(game: GameHeadView): GameError {
   return new GameError('TIMEOUT', 'Time ran out before this action: the game ended by timeout', {
     result: game.result,
   });

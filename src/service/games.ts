@@ -121,7 +121,7 @@ export class GameService {
     this.time = new GameTime(
       storage,
       now,
-      (game) => this.view(game),
+      (game) => this.headView(game),
       (game, next) => this.writes.commit(game, next),
     );
     this.movePages = new GameMoves(
