@@ -70,6 +70,14 @@ export class GameWrites {
       throw new GameError('INVALID_INPUT', 'expectedVersion must be a whole number ≥ 0');
     }
     const caller: Caller = await this.auth.identify(write.credential);
+    // A retried key is answered by the store's update itself (`replayed`), in the same round trip as
+    // the write. Only a refusal computed before it (the game moved on since the first attempt: not
+    // this seat's turn, a version conflict, over) asks the store for the key's first answer.
+    const replayed = async (engine: AnyEngine, fingerprint: string | undefined) => {
+      if (key === undefined || fingerprint === undefined) return undefined;
+      const seen = await this.storage.games.idempotencyRecord(id, key);
+      return seen ? this.replay(engine, seen, fingerprint) : undefined;
+    };
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       // First try the last-seen document (saves a read per move). A stale copy costs a failed
       // compare-and-set, and any refusal computed from it is re-checked against the store.
@@ -80,15 +88,11 @@ export class GameWrites {
       const now = this.now();
       const at = now.toISOString();
       let next: StoredGame;
-      let fingerprint: string;
+      let fingerprint: string | undefined;
       let timedOut: StoredGame | undefined;
       try {
         const seat = authorizeSeat(game, caller);
         fingerprint = `${seat}:${action}`;
-        if (key !== undefined) {
-          const seen = await this.storage.games.idempotencyRecord(id, key);
-          if (seen) return this.replay(engine, seen, fingerprint);
-        }
         const vacations = await this.time.vacationsOf(game);
         if (isOverdue(game, now.getTime(), vacations)) {
           // Too late: the service ends the game by timeout itself (the sweep may not have yet).
@@ -108,9 +112,16 @@ export class GameWrites {
         next = timedOut ?? this.time.timed(game, compute(game, seat, engine, at), now.getTime(), vacations);
       } catch (error) {
         if (cached && error instanceof GameError) continue;
+        if (error instanceof GameError) {
+          const first = await replayed(engine, fingerprint);
+          if (first) return first;
+        }
         throw error;
       }
       if (timedOut) {
+        // A retry of a write that was applied before the time ran out gets its first answer.
+        const first = await replayed(engine, fingerprint);
+        if (first) return first;
         const result = await this.commit(game, timedOut);
         if (result.status === 'updated') throw timeoutError(this.games.headView(timedOut));
         if (result.status === 'missing') throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
