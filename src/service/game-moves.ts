@@ -3,6 +3,7 @@ import type { GameKind } from '../engines/types';
 import type { GameHead, Storage, StoredGame } from '../store/store';
 import { GameError } from './errors';
 import { checkMovePage, toMoveView, type MoveView } from './game-view';
+import { lacksDetails } from './game-rules';
 
 /** How many games' kinds a node remembers (to view pages of moves, which carry no kind). */
 const KNOWN_KINDS = 100_000;
@@ -14,7 +15,7 @@ export class GameMoves {
 
   constructor(
     private readonly storage: Storage,
-    /** Reads a game; GAME_NOT_FOUND for an unknown id (GameService.load). */
+    /** Reads a game, every move with its details; GAME_NOT_FOUND for an unknown id (GameService.load). */
     private readonly load: (id: string) => Promise<StoredGame>,
     private readonly engineFor: (kind: string) => AnyEngine,
   ) {}
@@ -29,7 +30,7 @@ export class GameMoves {
   /**
    * A page of a game's moves, oldest first: those after ply `after` (default 0), at most `limit`
    * (1–500, default 100). `next` is the `after` of the next page; null on the last one. O(limit),
-   * whatever the length of the game.
+   * whatever the length of the game (but a game whose stored moves lost their details is replayed).
    * The id is checked by the caller.
    */
   async page(
@@ -44,6 +45,13 @@ export class GameMoves {
     // A page has no head: the kind (for seat names) is one this node has seen, or read once.
     const kind = this.kinds.get(id) ?? (await this.load(id)).kind;
     const engine = this.engineFor(kind);
-    return { items: page.items.map((m) => toMoveView(engine.seatNames, m)), next: page.next };
+    if (!lacksDetails(engine, page.items)) {
+      return { items: page.items.map((m) => toMoveView(engine.seatNames, m)), next: page.next };
+    }
+    // A store compacted the moves of this finished game: the details come back by replaying it.
+    const game = await this.load(id);
+    const items = game.moves.slice(after, after + limit).map((m) => toMoveView(engine.seatNames, m));
+    const end = after + items.length;
+    return { items, next: end < game.moves.length ? end : null };
   }
 }

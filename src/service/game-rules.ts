@@ -1,9 +1,13 @@
 import type { AnyEngine } from '../engines/engine';
 import type { EngineError } from '../engines/types';
-import type { GameHead, StoredGame } from '../store/store';
+import type { GameHead, MoveRecord, StoredGame } from '../store/store';
 import { GameError } from './errors';
 
 // The rules as the service applies them to stored games: replays, a move's effect, its refusals.
+//
+// A store may drop the `details` of the moves of finished games (engine facts such as captures and
+// sowing traces) to keep them small: they follow from the moves. The service puts them back by
+// replaying the game before it builds any view, so the API answers the same either way.
 
 /** The engine state a game started from: the standard start, or the position it was created from. */
 export function startState(engine: AnyEngine, game: GameHead): unknown {
@@ -11,6 +15,30 @@ export function startState(engine: AnyEngine, game: GameHead): unknown {
   const start = engine.parseState(game.initialPosition, game.options);
   if (!start.ok) throw new Error(`stored game ${game.id}: its initial position does not parse`);
   return start.value;
+}
+
+/** True when some move lacks the details its engine gives every move. */
+export function lacksDetails(engine: AnyEngine, moves: readonly MoveRecord[]): boolean {
+  return engine.describeMove !== undefined && moves.some((m) => m.details === undefined);
+}
+
+/**
+ * `game` with the details of every move, replayed from its start when some are missing (the same
+ * object when none is). Costs one replay of the game, and nothing when every move has its details.
+ */
+export function withDetails(engine: AnyEngine, game: StoredGame): StoredGame {
+  const describe = engine.describeMove?.bind(engine);
+  if (!describe || !lacksDetails(engine, game.moves)) return game;
+  let state = startState(engine, game);
+  const moves = game.moves.map((record) => {
+    const move = engine.parseMove(state, record.notation);
+    const next = move.ok ? engine.play(state, move.value) : move;
+    if (!move.ok || !next.ok) throw new Error(`stored game ${game.id} does not replay at ply ${record.ply}`);
+    const details = record.details ?? describe(state, move.value);
+    state = next.value;
+    return record.details === undefined ? { ...record, details } : record;
+  });
+  return { ...game, moves };
 }
 
 /** The engine state after every move of `game`, replayed from its start (repetition history complete). */

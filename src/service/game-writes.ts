@@ -16,6 +16,7 @@ import {
   type MoveView,
 } from './game-view';
 import type { GameService } from './games';
+import { withDetails } from './game-rules';
 
 /** Idempotency keys: what clients commonly send (UUIDs, ULIDs, short random strings). */
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -195,7 +196,8 @@ export class GameWrites {
     if (seen.fingerprint !== fingerprint) {
       throw new GameError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for a different request');
     }
-    return toGameView(engine, seen.response);
+    // A store may have compacted the moves of a finished game since (see game-rules.ts).
+    return toGameView(engine, withDetails(engine, seen.response));
   }
 }
 

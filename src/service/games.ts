@@ -15,7 +15,7 @@ import { newSeatToken, type Authenticator } from './auth';
 import { NO_VACATIONS, startTiming, type Vacations } from './clock';
 import { GameError } from './errors';
 import { GameMoves } from './game-moves';
-import { applyMove, notYourTurn, positionFields, replayState } from './game-rules';
+import { applyMove, notYourTurn, positionFields, replayState, withDetails } from './game-rules';
 import { GameTime } from './game-time';
 import {
   toGameHeadView,
@@ -256,9 +256,10 @@ export class GameService {
     return engine;
   }
 
-  /** The public view of a stored game. */
+  /** The public view of a stored game (moves a store compacted get their details back). */
   view(game: StoredGame): GameView {
-    return toGameView(this.engineFor(game.kind), game);
+    const engine = this.engineFor(game.kind);
+    return toGameView(engine, withDetails(engine, game));
   }
 
   /** The public view of a game without its moves: O(1) in the length of the game. */
@@ -409,12 +410,12 @@ export class GameService {
     return game;
   }
 
-  /** Reads a game; undefined for an unknown one. */
+  /** Reads a game, every move with its details (see game-rules.ts); undefined for an unknown one. */
   private async read(id: string): Promise<StoredGame | undefined> {
     const game = await this.storage.games.get(id);
     if (!game) return undefined;
     this.movePages.remember(game);
-    return game;
+    return withDetails(this.engineFor(game.kind), game);
   }
 
   /** The game's engine state: this node's cached one when current, else replayed (see replayState). */
