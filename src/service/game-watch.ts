@@ -93,6 +93,8 @@ export class GameUpdate implements MovesSource {
   }
 
   moves(after = 0, limit = this.count): readonly MoveView[] {
+    // Every move: the whole view's list, built once per version and shared by every watcher.
+    if (after === 0 && limit >= this.count) return this.view.moves;
     const from = Math.min(after, this.count);
     return this.history.slice(from, Math.min(this.count, from + limit));
   }

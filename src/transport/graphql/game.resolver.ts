@@ -200,7 +200,8 @@ export class GameResolver {
     description:
       'The game now, then every change, in order, from any server node. No version is skipped silently: if ' +
       'some were lost on the way to this server, the subscription ends with the error UPDATES_LOST; subscribe ' +
-      'again for the game as it is now.',
+      'again for the game as it is now. Every field but `moves` costs the same however long the game is: select ' +
+      '`lastMove`, or `moves(after: <the ply you have>)`, to follow the moves.',
     subscribe: ({ args, context }) => watchGame((context as GraphQLContext).services.games, String(args.id)),
   })
   gameUpdated(@Arg('id', () => ID) _id: string, @Root() game: LiveGameView): LiveGameView {
