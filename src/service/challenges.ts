@@ -204,14 +204,16 @@ export class ChallengeService {
           ...(vacations ? { vacations } : {}),
         });
         const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
-        const view = this.games.view(game);
         // An acceptor that joined after the peek is unknown here: the quota still holds for it.
         const seated = pair.map((id) => players.get(id) ?? unknownAccount(id));
         return {
           next,
           game,
           limits: gameLimits(seated, this.quotas),
-          notices: [acceptedNotice(next), { to: pair, type: 'game.started', at, data: { game: view } }],
+          notices: [
+            acceptedNotice(next),
+            { to: pair, type: 'game.started', at, data: { game: this.games.headView(game) } },
+          ],
         };
       },
       (c) => c.status === 'accepted' && c.accepted.includes(account.id),

@@ -10,7 +10,7 @@ import {
 } from '../store/store';
 import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
-import type { GameView } from './game-view';
+import type { GameHeadView, MoveView } from './game-view';
 
 /** Events read from the store per round trip while catching up. */
 const PAGE = 500;
@@ -32,27 +32,34 @@ export function gameAccounts(game: StoredGame): string[] {
  * The feed events a game write causes, derived from the game before and after it, so that every
  * action (move, draw, resign, abort, timeout) notifies the same way. Every new version of a game is
  * an event: a change no other event names (a vacation moving the deadline or showing on a seat) is
- * `game.updated`, so that a client holding the old version always hears of the new one.
+ * `game.updated`, so that a client holding the old version always hears of the new one. Events carry
+ * the game's head (`game`, without its moves) and, for a move, the move: O(1) in the game's length.
  */
-export function gameNotices(before: StoredGame, after: StoredGame, view: GameView, at: string): Notice[] {
+export function gameNotices(
+  before: StoredGame,
+  after: StoredGame,
+  view: { readonly game: GameHeadView; readonly move: MoveView | null },
+  at: string,
+): Notice[] {
   const to = gameAccounts(after);
   if (to.length === 0) return [];
   const notices: Notice[] = [];
   const notice = (type: FeedEventType, data: Record<string, unknown>) => notices.push({ to, type, at, data });
-  const last = after.moves[after.moves.length - 1];
-  if (after.moves.length > before.moves.length && last) {
-    notice('game.moved', { game: view, move: last.notation, seat: last.seat });
+  const game = view.game;
+  if (after.moves.length > before.moves.length && view.move) {
+    const played = view.move;
+    notice('game.moved', { game, move: played.notation, seat: played.seat, played });
   }
   if (after.drawOffer !== null && after.drawOffer !== before.drawOffer) {
-    notice('draw.offered', { game: view, by: after.drawOffer });
+    notice('draw.offered', { game, by: after.drawOffer });
   }
   if (before.drawOffer !== null && after.drawOffer === null && after.status === 'ongoing') {
-    notice('draw.declined', { game: view, by: other(before.drawOffer) });
+    notice('draw.declined', { game, by: other(before.drawOffer) });
   }
   if (before.status === 'ongoing' && after.status === 'finished') {
-    notice('game.finished', { game: view, result: view.result });
+    notice('game.finished', { game, result: game.result });
   }
-  if (notices.length === 0 && after.version !== before.version) notice('game.updated', { game: view });
+  if (notices.length === 0 && after.version !== before.version) notice('game.updated', { game });
   return notices;
 }
 

@@ -3,7 +3,7 @@ import { clockIndexOf, type Storage, type StoredGame, type UpdateResult } from '
 import { isOverdue, NO_VACATIONS, retime, sameTiming, type Vacations } from './clock';
 import { GameError } from './errors';
 import { gameAccounts } from './feed';
-import type { GameView } from './game-view';
+import type { GameHeadView } from './game-view';
 import { WRITE_ATTEMPTS } from './game-writes';
 import { finish } from './game-writes';
 
@@ -18,8 +18,8 @@ export class GameTime {
   constructor(
     private readonly storage: Storage,
     private readonly now: () => Date,
-    /** The public view of a stored game (GameService.view). */
-    private readonly view: (game: StoredGame) => GameView,
+    /** The public view of a game without its moves (GameService.headView). */
+    private readonly view: (game: StoredGame) => GameHeadView,
     /** Compare-and-set a write made by the service itself, with its notices (GameService.commit). */
     private readonly commit: (game: StoredGame, next: StoredGame) => Promise<UpdateResult>,
   ) {}

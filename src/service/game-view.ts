@@ -1,6 +1,7 @@
 import type { AnyEngine } from '../engines/engine';
 import type { BoardView, GameKind, Options, OutcomeReason } from '../engines/types';
-import type { GameStatus, StoredGame, TimeControl } from '../store/store';
+import type { GameHead, GameStatus, MoveRecord, StoredGame, TimeControl } from '../store/store';
+import { GameError } from './errors';
 
 /** A seat as clients see it. */
 export interface SeatView {
@@ -70,8 +71,41 @@ export interface GameView {
   readonly updatedAt: string;
 }
 
-/** The public view of a stored game (no secrets), with its structured board. */
+/**
+ * The game without its moves: what live updates and feed events carry, O(1) in the length of the
+ * game (the board is the position's, the legal moves the side to move's).
+ */
+export type GameHeadView = Omit<GameView, 'moves'>;
+
+/** A played move as clients see it. */
+export function toMoveView(seatNames: readonly string[], m: MoveRecord): MoveView {
+  return {
+    ply: m.ply,
+    notation: m.notation,
+    seat: m.seat,
+    seatName: seatNames[m.seat] as string,
+    at: m.at,
+    details: m.details ?? null,
+  };
+}
+
+/** The public view of a stored game (no secrets), with its structured board and every move. */
 export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
+  const names = engine.seatNames;
+  return withMoves(
+    toGameHeadView(engine, game),
+    game.moves.map((m) => toMoveView(names, m)),
+  );
+}
+
+/** The head view with its moves, in the order of the GameView document (moves after legalMoves). */
+export function withMoves(head: GameHeadView, moves: readonly MoveView[]): GameView {
+  const { drawOffer, timeControl, clock, deadlineAt, createdAt, updatedAt, ...start } = head;
+  return { ...start, moves, drawOffer, timeControl, clock, deadlineAt, createdAt, updatedAt };
+}
+
+/** The public view of a game without its moves: the same fields as toGameView, but `moves`. */
+export function toGameHeadView(engine: AnyEngine, game: GameHead): GameHeadView {
   const names = engine.seatNames;
   const state = engine.parseState(game.position, game.options);
   if (!state.ok) throw new Error(`stored position of ${game.id} does not parse: ${state.error.message}`);
@@ -104,14 +138,6 @@ export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
     initialPosition: game.initialPosition ?? null,
     board: engine.board(state.value),
     legalMoves: game.legalMoves,
-    moves: game.moves.map((m) => ({
-      ply: m.ply,
-      notation: m.notation,
-      seat: m.seat,
-      seatName: names[m.seat],
-      at: m.at,
-      details: m.details ?? null,
-    })),
     drawOffer: game.drawOffer,
     timeControl: game.timeControl ?? { type: 'unlimited' },
     clock: game.clock
@@ -125,4 +151,47 @@ export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
     createdAt: game.createdAt,
     updatedAt: game.updatedAt,
   };
+}
+
+/** What a live update offers besides its head: its moves, built only when asked for. */
+export interface MovesSource {
+  /** The moves after ply `after` (default 0), at most `limit` (default all); O(what it returns). */
+  moves(after?: number, limit?: number): readonly MoveView[];
+  /** The game's last move (null before the first). */
+  readonly lastMove: MoveView | null;
+}
+
+/** The key under which a live game (GameUpdate.root) keeps its moves. */
+export const LIVE_MOVES: unique symbol = Symbol('live moves');
+
+/** A live update's game as GraphQL resolves it: the head, with the moves on demand. */
+export type LiveGameView = GameHeadView & { readonly [LIVE_MOVES]: MovesSource };
+
+/** The most moves one page holds (GET /games/{id}/moves, Game.moves(limit:)). */
+export const MOVE_PAGE_MAX = 500;
+
+/** INVALID_INPUT unless `after` is a ply ≥ 0 and `limit` 1–MOVE_PAGE_MAX (when given). */
+export function checkMovePage(after: number | undefined, limit: number | undefined): void {
+  if (after !== undefined && (!Number.isInteger(after) || after < 0)) {
+    throw new GameError('INVALID_INPUT', 'after must be a whole number ≥ 0 (a ply)', { field: 'after' });
+  }
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1 || limit > MOVE_PAGE_MAX)) {
+    throw new GameError('INVALID_INPUT', `limit must be a whole number from 1 to ${MOVE_PAGE_MAX}`, {
+      field: 'limit',
+    });
+  }
+}
+
+/** The moves of a game (a view, or a live game) after ply `after`, at most `limit` (default all). */
+export function movesOf(game: GameView | LiveGameView, after?: number, limit?: number): readonly MoveView[] {
+  checkMovePage(after, limit);
+  if (LIVE_MOVES in game) return game[LIVE_MOVES].moves(after, limit);
+  const from = Math.min(after ?? 0, game.moves.length);
+  return game.moves.slice(from, limit === undefined ? undefined : from + limit);
+}
+
+/** The last move of a game (a view, or a live game); null before the first. */
+export function lastMoveOf(game: GameView | LiveGameView): MoveView | null {
+  if (LIVE_MOVES in game) return game[LIVE_MOVES].lastMove;
+  return game.moves[game.moves.length - 1] ?? null;
 }

@@ -1,25 +1,113 @@
-import type { GameChange, GameEventBus, GameStore, StoredGame } from '../store/store';
+import type { GameChange, GameEventBus, GameHead, MoveRecord, StoredGame } from '../store/store';
 import { GameError, toGameError } from './errors';
-import type { GameView } from './game-view';
+import {
+  LIVE_MOVES,
+  withMoves,
+  type GameHeadView,
+  type GameView,
+  type LiveGameView,
+  type MoveView,
+  type MovesSource,
+} from './game-view';
 
 // Live game updates for every watcher on this node: one bus subscription per game, each message
-// parsed and turned into a view once, then handed to every watcher (and encoded once per format).
+// parsed and its head turned into a view once, then handed to every watcher. A change costs O(1) in
+// the length of the game: the full view (every move) is built only when a watcher asks for it
+// (a stream's first message, a client that wants whole documents), once per version and node.
 
-/** One version of a game, as every watcher on this node gets it. */
-export class GameUpdate {
-  private readonly encodings = new Map<string, string>();
+/** How the watchers of a node see games (GameService). */
+export interface GameViews {
+  /** The view of a version without its moves. */
+  head(game: GameHead): GameHeadView;
+  /** The view of one move of `game`. */
+  move(game: GameHead, move: MoveRecord): MoveView;
+  /** The game as stored, every move with its details; undefined for an unknown game. */
+  load(id: string): Promise<StoredGame | undefined>;
+}
 
-  constructor(readonly view: GameView) {}
+/** A game's moves as this node knows them: appended as versions arrive, each viewed once when asked. */
+class MoveHistory {
+  private readonly views: Array<MoveView | undefined> = [];
 
-  get version(): number {
-    return this.view.version;
+  constructor(
+    private readonly records: MoveRecord[],
+    private readonly toView: (move: MoveRecord) => MoveView,
+  ) {}
+
+  get length(): number {
+    return this.records.length;
   }
 
-  /** `encode(view)`, computed once per `format` and shared by every watcher of this node. */
-  encoded(format: string, encode: (view: GameView) => string): string {
+  append(move: MoveRecord): void {
+    this.records.push(move);
+  }
+
+  /** The view of move `index` (0 first). */
+  view(index: number): MoveView {
+    let view = this.views[index];
+    if (view === undefined) {
+      view = this.toView(this.records[index] as MoveRecord);
+      this.views[index] = view;
+    }
+    return view;
+  }
+
+  /** The views of moves `from` (inclusive) to `to` (exclusive). */
+  slice(from: number, to: number): MoveView[] {
+    const views: MoveView[] = [];
+    for (let index = from; index < to; index++) views.push(this.view(index));
+    return views;
+  }
+}
+
+/** One version of a game, as every watcher on this node gets it. */
+export class GameUpdate implements MovesSource {
+  private readonly encodings = new Map<string, string>();
+  private full: GameView | undefined;
+  private live: LiveGameView | undefined;
+
+  constructor(
+    /** The version without its moves (built once per node). */
+    readonly head: GameHeadView,
+    /** The move that made this version; null for a version no move made (or the first one read). */
+    readonly move: MoveView | null,
+    private readonly history: MoveHistory,
+    /** How many moves this version has (the history may hold later ones). */
+    private readonly count: number,
+  ) {}
+
+  get version(): number {
+    return this.head.version;
+  }
+
+  /** The whole game, every move included: built the first time a watcher asks, O(moves). */
+  get view(): GameView {
+    this.full ??= withMoves(this.head, this.history.slice(0, this.count));
+    return this.full;
+  }
+
+  /** The head with the moves on demand (GraphQL resolves `moves` and `lastMove` from it). */
+  get root(): LiveGameView {
+    this.live ??= { ...this.head, [LIVE_MOVES]: this };
+    return this.live;
+  }
+
+  moves(after = 0, limit = this.count): readonly MoveView[] {
+    // Every move: the whole view's list, built once per version and shared by every watcher.
+    if (after === 0 && limit >= this.count) return this.view.moves;
+    const from = Math.min(after, this.count);
+    return this.history.slice(from, Math.min(this.count, from + limit));
+  }
+
+  get lastMove(): MoveView | null {
+    return this.count === 0 ? null : this.history.view(this.count - 1);
+  }
+
+  /** `encode(this)`, computed once per `format` and shared by every watcher of this node. */
+  encoded(format: string, encode: (update: GameUpdate) => string): string {
     let text = this.encodings.get(format);
     if (text === undefined) {
-      text = encode(this.view);
+      text = encode(this);
       this.encodings.set(format, text);
     }
     return text;
@@ -48,8 +136,8 @@ class GameChannel {
   /** Watchers joined or joining; the subscription ends when this falls to 0. */
   members = 0;
   latest: GameUpdate | undefined;
-  /** The game as of `latest`, moves included: a change from the bus carries only the move it adds. */
-  private game: StoredGame | undefined;
+  /** The moves as of `latest`: a change from the bus carries only the move it adds. */
+  private history: MoveHistory | undefined;
   closed = false;
   /** Versions received from the bus and not yet handled (the chain holds them). */
   private readonly arriving = new Set<number>();
@@ -60,9 +148,8 @@ class GameChannel {
 
   constructor(
     readonly id: string,
-    private readonly store: GameStore,
     bus: GameEventBus,
-    private readonly toView: (game: StoredGame) => GameView,
+    private readonly views: GameViews,
     private readonly onClosed: (channel: GameChannel) => void,
   ) {
     this.ready = this.open(bus);
@@ -82,10 +169,10 @@ class GameChannel {
         },
         (flush) => this.enqueue(() => this.resync(flush)),
       );
-      const game = await this.store.get(this.id);
+      const game = await this.views.load(this.id);
       if (!game) throw new GameError('GAME_NOT_FOUND', `No game with id ${this.id}`);
-      this.game = game;
-      this.latest = new GameUpdate(this.toView(game));
+      this.history = this.historyOf(game);
+      this.latest = new GameUpdate(this.views.head(game), null, this.history, this.history.length);
     } catch (error) {
       await this.close();
       throw error;
@@ -111,15 +198,27 @@ class GameChannel {
     if (version <= this.version) return;
     if (version > this.version + 1) return this.fail(updatesLost(this.id, this.version, version));
     // The successor of the version this node holds: its moves are those plus the change's move.
-    const before = (this.game as StoredGame).moves;
-    this.publish({ ...change.game, moves: change.move ? [...before, change.move] : before });
+    const history = this.history as MoveHistory;
+    if (change.move) history.append(change.move);
+    const move = change.move ? history.view(history.length - 1) : null;
+    this.publish(new GameUpdate(this.views.head(change.game), move, history, history.length));
+  }
+
+  private historyOf(game: StoredGame): MoveHistory {
+    return new MoveHistory([...game.moves], (move) => this.views.move(game, move));
   }
 
   /** The bus was cut off for a while: what the store holds now tells whether anything was missed. */
   private async resync(flush: () => Promise<void>): Promise<void> {
-    const game = await this.store.get(this.id);
+    const game = await this.views.load(this.id);
     if (!game || this.closed || game.version <= this.version) return;
-    if (game.version === this.version + 1) return this.publish(game);
+    if (game.version === this.version + 1) {
+      const before = (this.history as MoveHistory).length;
+      // The history is rebuilt from the store's: older updates keep the one they were made with.
+      this.history = this.historyOf(game);
+      const move = game.moves.length > before ? this.history.view(game.moves.length - 1) : null;
+      return this.publish(new GameUpdate(this.views.head(game), move, this.history, game.moves.length));
+    }
     // Versions published since the connection came back are on their way (queued behind this
     // step once flushed); only those published while it was down are lost.
     await flush();
@@ -128,9 +227,7 @@ class GameChannel {
     }
   }
 
-  private publish(game: StoredGame): void {
-    this.game = game;
-    const update = new GameUpdate(this.toView(game));
+  private publish(update: GameUpdate): void {
     this.latest = update;
     for (const watcher of [...this.watchers]) {
       try {
@@ -163,9 +260,8 @@ export class GameWatchers {
   private readonly channels = new Map<string, GameChannel>();
 
   constructor(
-    private readonly store: GameStore,
     private readonly bus: GameEventBus,
-    private readonly toView: (game: StoredGame) => GameView,
+    private readonly views: GameViews,
   ) {}
 
   /**
@@ -180,7 +276,7 @@ export class GameWatchers {
   ): Promise<() => Promise<void>> {
     let channel = this.channels.get(id);
     if (!channel || channel.closed) {
-      channel = new GameChannel(id, this.store, this.bus, this.toView, (closed) => {
+      channel = new GameChannel(id, this.bus, this.views, (closed) => {
         if (this.channels.get(closed.id) === closed) this.channels.delete(closed.id);
       });
       this.channels.set(id, channel);

@@ -6,8 +6,17 @@ import { isOverdue } from './clock';
 import { GameError } from './errors';
 import { gameNotices } from './feed';
 import type { GameTime } from './game-time';
-import { toGameView, type GameView } from './game-view';
+import {
+  toGameHeadView,
+  toGameView,
+  toMoveView,
+  withMoves,
+  type GameHeadView,
+  type GameView,
+  type MoveView,
+} from './game-view';
 import type { GameService } from './games';
+import { withDetails } from './game-rules';
 
 /** Idempotency keys: what clients commonly send (UUIDs, ULIDs, short random strings). */
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -62,6 +71,14 @@ export class GameWrites {
       throw new GameError('INVALID_INPUT', 'expectedVersion must be a whole number ≥ 0');
     }
     const caller: Caller = await this.auth.identify(write.credential);
+    // A retried key is answered by the store's update itself (`replayed`), in the same round trip as
+    // the write. Only a refusal computed before it (the game moved on since the first attempt: not
+    // this seat's turn, a version conflict, over) asks the store for the key's first answer.
+    const replayed = async (engine: AnyEngine, fingerprint: string | undefined) => {
+      if (key === undefined || fingerprint === undefined) return undefined;
+      const seen = await this.storage.games.idempotencyRecord(id, key);
+      return seen ? this.replay(engine, seen, fingerprint) : undefined;
+    };
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       // First try the last-seen document (saves a read per move). A stale copy costs a failed
       // compare-and-set, and any refusal computed from it is re-checked against the store.
@@ -72,22 +89,18 @@ export class GameWrites {
       const now = this.now();
       const at = now.toISOString();
       let next: StoredGame;
-      let fingerprint: string;
+      let fingerprint: string | undefined;
       let timedOut: StoredGame | undefined;
       try {
         const seat = authorizeSeat(game, caller);
         fingerprint = `${seat}:${action}`;
-        if (key !== undefined) {
-          const seen = await this.storage.games.idempotencyRecord(id, key);
-          if (seen) return this.replay(engine, seen, fingerprint);
-        }
         const vacations = await this.time.vacationsOf(game);
         if (isOverdue(game, now.getTime(), vacations)) {
           // Too late: the service ends the game by timeout itself (the sweep may not have yet).
           timedOut = this.time.timedOut(game, now.getTime(), vacations);
         } else if (game.status === 'finished' && game.outcome?.reason === 'timeout') {
           // Whoever ended it (a sweep, or this write a moment ago), the answer is the same.
-          throw timeoutError(this.games.view(game));
+          throw timeoutError(this.games.headView(game));
         }
         if (!timedOut) {
           if (write.expectedVersion !== undefined && write.expectedVersion !== game.version) {
@@ -100,20 +113,27 @@ export class GameWrites {
         next = timedOut ?? this.time.timed(game, compute(game, seat, engine, at), now.getTime(), vacations);
       } catch (error) {
         if (cached && error instanceof GameError) continue;
+        if (error instanceof GameError) {
+          const first = await replayed(engine, fingerprint);
+          if (first) return first;
+        }
         throw error;
       }
       if (timedOut) {
+        // A retry of a write that was applied before the time ran out gets its first answer.
+        const first = await replayed(engine, fingerprint);
+        if (first) return first;
         const result = await this.commit(game, timedOut);
-        if (result.status === 'updated') throw timeoutError(this.games.view(timedOut));
+        if (result.status === 'updated') throw timeoutError(this.games.headView(timedOut));
         if (result.status === 'missing') throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
         continue;
       }
-      const view = toGameView(engine, next);
+      const views = this.viewsOf(engine, game, next);
       const result = await this.storage.games.update(
         next,
         game.version,
         key === undefined ? undefined : { key, fingerprint },
-        gameNotices(game, next, view, next.updatedAt),
+        gameNotices(game, next, views, next.updatedAt),
       );
       if (result.status === 'updated') {
         this.remember(next);
@@ -121,7 +141,10 @@ export class GameWrites {
       } else this.recent.delete(id);
       switch (result.status) {
         case 'updated':
-          return view;
+          return withMoves(
+            views.game,
+            next.moves.map((m) => toMoveView(engine.seatNames, m)),
+          );
         case 'replayed':
           return this.replay(engine, result.record, fingerprint);
         case 'missing':
@@ -133,14 +156,24 @@ export class GameWrites {
     throw new GameError('VERSION_CONFLICT', 'The game is changing too fast; read it and retry');
   }
 
+  /** The head view of `next`, and the view of the move it added to `game` (if any): O(1). */
+  private viewsOf(
+    engine: AnyEngine,
+    game: StoredGame,
+    next: StoredGame,
+  ): { readonly game: GameHeadView; readonly move: MoveView | null } {
+    const added = next.moves.length > game.moves.length ? next.moves[next.moves.length - 1] : undefined;
+    return { game: toGameHeadView(engine, next), move: added ? toMoveView(engine.seatNames, added) : null };
+  }
+
   /** Compare-and-set a write made by the service itself (no idempotency key), with its notices. */
   async commit(game: StoredGame, next: StoredGame) {
-    const view = this.games.view(next);
+    const views = this.viewsOf(this.games.engineFor(next.kind), game, next);
     const result = await this.storage.games.update(
       next,
       game.version,
       undefined,
-      gameNotices(game, next, view, next.updatedAt),
+      gameNotices(game, next, views, next.updatedAt),
     );
     if (result.status === 'updated') {
       this.remember(next);
@@ -163,11 +196,12 @@ export class GameWrites {
     if (seen.fingerprint !== fingerprint) {
       throw new GameError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for a different request');
     }
-    return toGameView(engine, seen.response);
+    // A store may have compacted the moves of a finished game since (see game-rules.ts).
+    return toGameView(engine, withDetails(engine, seen.response));
   }
 }
 
-function timeoutError(game: GameView): GameError {
+function timeoutError(game: GameHeadView): GameError {
   return new GameError('TIMEOUT', 'Time ran out before this action: the game ended by timeout', {
     result: game.result,
   });

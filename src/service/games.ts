@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
 import { ENGINES, getEngine } from '../engines/registry';
-import { GAME_KINDS, type EngineError, type Options, type Side } from '../engines/types';
+import { GAME_KINDS, type Options, type Side } from '../engines/types';
 import {
   type GameFilter,
+  type GameHead,
   type GameStatus,
   type MoveRecord,
   type Storage,
@@ -13,8 +14,17 @@ import {
 import { newSeatToken, type Authenticator } from './auth';
 import { NO_VACATIONS, startTiming, type Vacations } from './clock';
 import { GameError } from './errors';
+import { GameMoves } from './game-moves';
+import { applyMove, notYourTurn, positionFields, replayState, withDetails } from './game-rules';
 import { GameTime } from './game-time';
-import { toGameView, type GameView } from './game-view';
+import {
+  toGameHeadView,
+  toGameView,
+  toMoveView,
+  type GameHeadView,
+  type GameView,
+  type MoveView,
+} from './game-view';
 import { GameWatchers, type GameUpdate } from './game-watch';
 import { GameWrites, type WriteOptions } from './game-writes';
 import { once } from './idempotency';
@@ -81,6 +91,9 @@ export class GameService {
   /** Engine states (immutable) of games this node last moved, so a write need not replay history. */
   private readonly states: StateCache;
 
+  /** Pages of moves (see game-moves.ts). */
+  private readonly movePages: GameMoves;
+
   /** This node's watchers of live games: one subscription per game. */
   private readonly watchers: GameWatchers;
 
@@ -100,12 +113,21 @@ export class GameService {
   ) {
     this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
     this.states = new StateCache(engineCacheBytes);
-    this.watchers = new GameWatchers(storage.games, storage.events, (game) => this.view(game));
+    this.watchers = new GameWatchers(storage.events, {
+      head: (game) => this.headView(game),
+      move: (game, move) => toMoveView(this.engineFor(game.kind).seatNames, move),
+      load: (id) => this.read(id),
+    });
     this.time = new GameTime(
       storage,
       now,
-      (game) => this.view(game),
+      (game) => this.headView(game),
       (game, next) => this.writes.commit(game, next),
+    );
+    this.movePages = new GameMoves(
+      storage,
+      (id) => this.load(id),
+      (kind) => this.engineFor(kind),
     );
     this.writes = new GameWrites(storage, auth, now, this.time, this, (id) => this.load(id));
   }
@@ -209,7 +231,7 @@ export class GameService {
       createdAt: spec.at,
       updatedAt: spec.at,
       ...(spec.initialPosition === undefined ? {} : { initialPosition: spec.initialPosition }),
-      ...this.positionFields(engine, state),
+      ...positionFields(engine, state),
     };
     return { ...game, ...startTiming(game, Date.parse(spec.at), spec.vacations ?? NO_VACATIONS) };
   }
@@ -236,14 +258,37 @@ export class GameService {
     return engine;
   }
 
-  /** The public view of a stored game. */
+  /** The public view of a stored game (moves a store compacted get their details back). */
   view(game: StoredGame): GameView {
-    return toGameView(this.engineFor(game.kind), game);
+    const engine = this.engineFor(game.kind);
+    return toGameView(engine, withDetails(engine, game));
+  }
+
+  /** The public view of a game without its moves: O(1) in the length of the game. */
+  headView(game: GameHead): GameHeadView {
+    return toGameHeadView(this.engineFor(game.kind), game);
+  }
+
+  /** The public view of one move of `game`. */
+  moveView(game: GameHead, move: MoveRecord): MoveView {
+    return toMoveView(this.engineFor(game.kind).seatNames, move);
   }
 
   async getGame(id: string): Promise<GameView> {
-    const game = await this.load(id);
-    return toGameView(this.engineFor(game.kind), game);
+    return this.view(await this.load(id));
+  }
+
+  /**
+   * A page of a game's moves, oldest first: those after ply `after` (default 0), at most `limit`
+   * (1–500, default 100). `next` is the `after` of the next page; null on the last one. O(limit),
+   * whatever the length of the game (a game whose stored moves lost their details is replayed).
+   */
+  async moves(
+    id: string,
+    input: { readonly after?: number; readonly limit?: number } = {},
+  ): Promise<{ items: MoveView[]; next: number | null }> {
+    assertGameId(id);
+    return this.movePages.page(id, input);
   }
 
   async listGames(input: ListGamesInput): Promise<{ items: GameView[]; next: string | null }> {
@@ -263,7 +308,7 @@ export class GameService {
     const before = input.after === undefined ? undefined : decodeCursor(input.after);
     const page = await this.storage.games.list(filter, limit, before);
     return {
-      items: page.items.map((g) => toGameView(this.engineFor(g.kind), g)),
+      items: page.items.map((g) => this.view(g)),
       next: page.next === null ? null : encodeCursor(page.next),
     };
   }
@@ -277,9 +322,13 @@ export class GameService {
     const game = await this.load(id);
     const engine = this.engineFor(game.kind);
     const state = this.restore(engine, game);
-    const { next, notation, details } = this.applyMove(engine, game, state, move);
-    const after = this.positionFields(engine, next);
-    const view = toGameView(engine, { ...game, ...after, status: after.outcome ? 'finished' : 'ongoing' });
+    const { next, notation, details } = applyMove(engine, game, state, move);
+    const after = positionFields(engine, next);
+    const view = toGameHeadView(engine, {
+      ...game,
+      ...after,
+      status: after.outcome ? 'finished' : 'ongoing',
+    });
     return {
       move: notation,
       position: after.position,
@@ -300,10 +349,10 @@ export class GameService {
     const view = await this.writes.write(id, write, `move:${move}`, (game, seat, engine, at) => {
       if (game.toMove !== seat) throw notYourTurn(engine, game);
       const state = this.restore(engine, game);
-      const { next, notation, details } = this.applyMove(engine, game, state, move);
+      const { next, notation, details } = applyMove(engine, game, state, move);
       played = { version: game.version + 1, position: engine.formatState(next), state: next };
       const record: MoveRecord = { ply: game.ply + 1, notation, seat, at, ...(details ? { details } : {}) };
-      const fields = this.positionFields(engine, next);
+      const fields = positionFields(engine, next);
       return {
         ...game,
         ...fields,
@@ -358,75 +407,29 @@ export class GameService {
   /** Reads a game; GAME_NOT_FOUND / INVALID_INPUT for unknown or malformed ids. */
   private async load(id: string): Promise<StoredGame> {
     assertGameId(id);
-    const game = await this.storage.games.get(id);
+    const game = await this.read(id);
     if (!game) throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
     return game;
   }
 
-  /**
-   * The game's engine state, rebuilt by replaying its moves from its start (the standard start, or
-   * the position it was created from), so that repetition history is complete.
-   */
+  /** Reads a game, every move with its details (see game-rules.ts); undefined for an unknown one. */
+  private async read(id: string): Promise<StoredGame | undefined> {
+    const game = await this.storage.games.get(id);
+    if (!game) return undefined;
+    this.movePages.remember(game);
+    return withDetails(this.engineFor(game.kind), game);
+  }
+
+  /** The game's engine state: this node's cached one when current, else replayed (see replayState). */
   private restore(engine: AnyEngine, game: StoredGame): unknown {
     const known = this.states.get(game.id);
     if (known && known.version === game.version && known.position === game.position) return known.state;
-    let state: unknown;
-    if (game.initialPosition === undefined) state = engine.setup(game.options, game.first);
-    else {
-      const start = engine.parseState(game.initialPosition, game.options);
-      if (!start.ok) throw new Error(`stored game ${game.id}: its initial position does not parse`);
-      state = start.value;
-    }
-    for (const record of game.moves) {
-      const move = engine.parseMove(state, record.notation);
-      const next = move.ok ? engine.play(state, move.value) : move;
-      if (!next.ok) throw new Error(`stored game ${game.id} does not replay at ply ${record.ply}`);
-      state = next.value;
-    }
-    return state;
-  }
-
-  private applyMove(engine: AnyEngine, game: StoredGame, state: unknown, text: string) {
-    if (game.status === 'finished')
-      throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
-    const move = engine.parseMove(state, text.trim());
-    if (!move.ok) throw moveError(move.error, game);
-    const details = engine.describeMove?.(state, move.value) ?? null;
-    const notation = engine.formatMove(state, move.value);
-    const next = engine.play(state, move.value);
-    if (!next.ok) throw moveError(next.error, game);
-    return { next: next.value, notation, details };
-  }
-
-  private positionFields(engine: AnyEngine, state: unknown) {
-    const outcome = engine.outcome(state) ?? null;
-    return {
-      position: engine.formatState(state),
-      outcome,
-      toMove: outcome ? null : engine.turn(state),
-      legalMoves: outcome ? [] : engine.moves(state).map((m) => engine.formatMove(state, m)),
-    };
+    return replayState(engine, game);
   }
 }
 
 function assertGameId(id: string): void {
   if (!GAME_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed game id "${id}"`, { field: 'id' });
-}
-
-function notYourTurn(engine: AnyEngine, game: StoredGame): GameError {
-  const name = game.toMove === null ? 'nobody' : engine.seatNames[game.toMove];
-  return new GameError('NOT_YOUR_TURN', `It is ${name}'s turn`, { toMove: game.toMove });
-}
-
-function moveError(error: EngineError, game: StoredGame): GameError {
-  switch (error.code) {
-    case 'AMBIGUOUS_MOVE':
-      return new GameError('AMBIGUOUS_MOVE', error.message, { candidates: error.candidates ?? [] });
-    case 'GAME_OVER':
-      return new GameError('GAME_OVER', error.message, { result: game.outcome });
-    default:
-      return new GameError('ILLEGAL_MOVE', error.message, { legalMoves: game.legalMoves });
-  }
 }
 
 /** Cursors are opaque to clients: base64url of the sequence number to continue below. */

@@ -130,7 +130,14 @@ export class SeekService {
     try {
       created = await this.storage.games.create(
         game,
-        [{ to: accounts, type: 'game.started', at: seek.createdAt, data: { game: view } }],
+        [
+          {
+            to: accounts,
+            type: 'game.started',
+            at: seek.createdAt,
+            data: { game: this.games.headView(game) },
+          },
+        ],
         gameLimits([account, ...(other ? [other] : [])], this.quotas),
       );
     } catch (error) {

@@ -2,7 +2,7 @@
 // the player waiting claims victory or a draw once the opponent to move has stayed away for the
 // abandon period (3 days by default). Both stores, both transports.
 import { signUp, type TestAccount } from '../support/accounts';
-import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appHarness, headOf, type Running, type StoreKind } from '../support/app';
 import {
   DAY,
   HOUR,
@@ -66,7 +66,7 @@ describe.each<StoreKind>(['memory', 'redis'])('abandoned games and resigning on 
     for (const event of await lastEvents(game.id, ann, bob)) {
       expect(event).toMatchObject({
         type: 'game.finished',
-        data: { game: resigned.body, result: resigned.body.result },
+        data: { game: headOf(resigned.body), result: resigned.body.result },
       });
     }
     expectProblem(await restAs(run).post(`/games/${game.id}/resign`, ann), 409, 'GAME_OVER');
@@ -139,7 +139,10 @@ describe.each<StoreKind>(['memory', 'redis'])('abandoned games and resigning on 
       const over = await gameOf(run, game.id);
       expect(over.result).toMatchObject({ winner: claim === 'victory' ? 0 : null, reason: 'abandoned' });
       for (const event of await lastEvents(game.id, ann, bob)) {
-        expect(event).toMatchObject({ type: 'game.finished', data: { game: over, result: over.result } });
+        expect(event).toMatchObject({
+          type: 'game.finished',
+          data: { game: headOf(over), result: over.result },
+        });
       }
       expect((await claimBy(ann, game.id)).code).toBe('GAME_OVER');
     });

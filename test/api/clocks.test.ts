@@ -6,7 +6,7 @@ import { createApp } from '../../src/app';
 import { createMemoryStorage } from '../../src/store/memory';
 import { createRedisStorage } from '../../src/store/redis';
 import { signUp, type TestAccount } from '../support/accounts';
-import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appHarness, headOf, type Running, type StoreKind } from '../support/app';
 import {
   DAY,
   HOUR,
@@ -84,7 +84,7 @@ describe('correspondence timeouts with two app instances on one Redis', () => {
     for (const who of [ann, bob]) {
       const finished = (await feedOf(a, who)).filter((e) => e.type === 'game.finished');
       expect(finished).toHaveLength(1);
-      expect(finished[0].data).toEqual({ game: over, result: over.result });
+      expect(finished[0].data).toEqual({ game: headOf(over), result: over.result });
     }
     // Later sweeps find nothing to do.
     clock.set(deadline + DAY);
@@ -162,7 +162,7 @@ describe.each<StoreKind>(['memory', 'redis'])(
       expect(again.body.result).toEqual(late.body.result);
       for (const who of [ann, bob]) {
         const finished = (await feedOf(run, who)).filter((e) => e.type === 'game.finished');
-        expect(finished.map((e) => e.data.game)).toEqual([over]);
+        expect(finished.map((e) => e.data.game)).toEqual([headOf(over)]);
       }
     });
 
@@ -259,7 +259,7 @@ describe.each<StoreKind>(['memory', 'redis'])(
       expect(swept.reduce((n, r) => n + r.reminders, 0)).toBe(1);
       const [sent] = await reminders(ann);
       expect(sent).toMatchObject({ at: iso(remindAt), data: { seat: 0, deadlineAt: iso(T0 + DAY) } });
-      expect(sent.data.game).toEqual(await gameOf(run, game.id));
+      expect(sent.data.game).toEqual(headOf(await gameOf(run, game.id)));
       expect(await reminders(bob)).toEqual([]);
       clock.set(remindAt + HOUR);
       expect((await sweep()).reminders).toBe(0);

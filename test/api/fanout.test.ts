@@ -5,7 +5,7 @@ import Redis from 'ioredis';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { appHarness, type StoreKind } from '../support/app';
-import { openGameStream } from '../support/game-stream';
+import { openGameStream, versionOf } from '../support/game-stream';
 import { REDIS_URL, uniquePrefix } from '../support/redis';
 import { Keys } from '../../src/store/redis/keys';
 
@@ -72,7 +72,7 @@ describe.each<StoreKind>(['redis', 'memory'])('many watchers of one game (%s)', 
     }
     const last = game.version as number;
     const expected = Array.from({ length: last + 1 }, (_, v) => v);
-    await Promise.all(sse.map((w) => w.until((m) => m.type === 'game' && m.data.version === last)));
+    await Promise.all(sse.map((w) => w.until((m) => versionOf(m) === last)));
     for (const watcher of sse) {
       expect(watcher.versions()).toEqual(expected);
       watcher.close();

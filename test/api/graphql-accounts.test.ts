@@ -504,7 +504,9 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
         reason: 'aborted',
         score: null,
       });
-      expect(finished.data.game).toEqual((await run.app.services.games.getGame(game.id)) as unknown);
+      // Events carry the game's head: the game without its moves.
+      const { moves: _moves, ...head } = await run.app.services.games.getGame(game.id);
+      expect(finished.data.game).toEqual(head as unknown);
 
       const page = (await ok(url, q.token, EVENTS, { after: 1, limit: 2 })).events;
       expect(page.events.map((e: { seq: number }) => e.seq)).toEqual([2, 3]);

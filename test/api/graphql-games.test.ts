@@ -192,6 +192,52 @@ describe('subscriptions across server instances', () => {
     expect(received[received.length - 1]?.moves.map((m) => m.notation)).toEqual(played);
   });
 
+  it('lets a subscriber follow a game by lastMove and moves(after:, limit:) instead of every move', async () => {
+    const run = await harness.start('redis');
+    const { game, tokens } = await create(run, { kind: 'kalah' });
+    const client = wsClient(run.url);
+    const subscription = client.iterate<{ gameUpdated: any }>({
+      query: `subscription ($id: ID!) { gameUpdated(id: $id) {
+        version ply lastMove { ply notation seat detail { __typename } } later: moves(after: 1, limit: 2) { ply } } }`,
+      variables: { id: game.id },
+    });
+    const received = [(await subscription.next()).value.data.gameUpdated];
+    const pick = chooser(7);
+    let current = game;
+    const played: string[] = [];
+    for (let i = 0; i < 4 && current.status === 'ongoing'; i++) {
+      const move = pick(current.legalMoves);
+      const { body } = await gql(run.url, MOVE, { id: game.id, move, token: tokens[current.toMove] });
+      current = body.data!.submitMove;
+      played.push(move);
+    }
+    while (received.length < played.length + 1)
+      received.push((await subscription.next()).value.data.gameUpdated);
+    await subscription.return?.();
+    await client.dispose();
+    expect(received[0]).toEqual({ version: 0, ply: 0, lastMove: null, later: [] });
+    for (const [version, update] of received.slice(1).entries()) {
+      const ply = version + 1;
+      expect(update).toMatchObject({ version: ply, ply, lastMove: { ply, notation: played[version] } });
+      expect(update.lastMove.detail.__typename).toBe('MancalaMoveDetails');
+      expect(update.later.map((m: { ply: number }) => m.ply)).toEqual([2, 3].filter((p) => p <= ply));
+    }
+    // The same arguments on a query; a page size out of range is INVALID_INPUT.
+    const { body } = await gql(
+      run.url,
+      'query ($id: ID!) { game(id: $id) { lastMove { ply } moves(after: 2, limit: 1) { ply notation } } }',
+      { id: game.id },
+    );
+    expect(body.data!.game).toEqual({
+      lastMove: { ply: played.length },
+      moves: [{ ply: 3, notation: played[2] }],
+    });
+    const bad = await gql(run.url, 'query ($id: ID!) { game(id: $id) { moves(limit: 0) { ply } } }', {
+      id: game.id,
+    });
+    expect(bad.body.errors?.[0]?.extensions?.code).toBe('INVALID_INPUT');
+  });
+
   it('answers a subscription to an unknown game with GAME_NOT_FOUND', async () => {
     const run = await harness.start('redis');
     const client = wsClient(run.url);

@@ -195,6 +195,47 @@ describe.each<StoreKind>(['redis', 'memory'])('creates with Idempotency-Key on t
   });
 });
 
+describe.each<StoreKind>(['redis', 'memory'])('moves with Idempotency-Key on the %s store', (store) => {
+  let run: Running;
+  beforeAll(async () => {
+    run = await harness.start(store);
+  });
+
+  it('answers a retried move with its first answer after the game moved on, and plays nothing twice', async () => {
+    const created = await request(run.url).post('/api/v1/games').send({ kind: 'kalah' }).expect(201);
+    const id = created.body.game.id as string;
+    const [south, north] = created.body.seatTokens.map((t: { token: string }) => t.token) as string[];
+    const k = key();
+    const move = (token: string, body: object, headers: Record<string, string> = {}) =>
+      request(run.url).post(`/api/v1/games/${id}/moves`).set(bearer(token)).set(headers).send(body);
+    const first = await move(south as string, { move: '1' }, { 'Idempotency-Key': k }).expect(200);
+    expect(first.body.version).toBe(1);
+    // The opponent answers: the game moved on, and it is no longer South's turn.
+    await move(north as string, { move: '1' }).expect(200);
+    // Retries of the applied move (its answer lost on the way): each gets the first answer, though
+    // playing it now would be refused (NOT_YOUR_TURN; with If-Match "0", VERSION_CONFLICT).
+    const again = await move(south as string, { move: '1' }, { 'Idempotency-Key': k }).expect(200);
+    expect(again.body).toEqual(first.body);
+    const pinned = await move(south as string, { move: '1' }, { 'Idempotency-Key': k, 'If-Match': '"0"' });
+    expect(pinned.status).toBe(200);
+    expect(pinned.body).toEqual(first.body);
+    // Over, it is still the first answer; the same key for another move is refused.
+    await request(run.url)
+      .post(`/api/v1/games/${id}/resign`)
+      .set(bearer(north as string))
+      .expect(200);
+    expect((await move(south as string, { move: '1' }, { 'Idempotency-Key': k })).body).toEqual(first.body);
+    expectProblem(
+      await move(south as string, { move: '2' }, { 'Idempotency-Key': k }),
+      422,
+      'IDEMPOTENCY_KEY_REUSED',
+    );
+    const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+    expect(game.moves.map((m: { seat: number }) => m.seat)).toEqual([0, 1]);
+    expect(game.version).toBe(3);
+  });
+});
+
 describe('racing retries on Redis', () => {
   let run: Running;
   beforeAll(async () => {

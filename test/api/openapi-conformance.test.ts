@@ -174,14 +174,36 @@ async function scenario(
   const live = await newGame('kalah');
   const watching = await stream(`/api/v1/games/${live.id}/stream`, 'application/x-ndjson');
   await watching.next();
+  const whole = await stream(`/api/v1/games/${live.id}/stream?full=1`, 'text/event-stream');
+  await whole.next();
   await firstMove(live);
-  expect(await watching.next()).toMatchObject({ type: 'game', game: { version: 1 } });
+  // Later versions: the head and the move (whole documents with ?full=1).
+  expect(await watching.next()).toMatchObject({ type: 'update', game: { version: 1 }, move: { ply: 1 } });
+  expect(await whole.next()).toMatchObject({ event: 'game', id: '1', data: { moves: [{ ply: 1 }] } });
   watching.close();
+  whole.close();
   const resumed = await stream(`/api/v1/games/${live.id}/stream`, 'text/event-stream', undefined, {
     'last-event-id': '0',
   });
   expect(await resumed.next()).toMatchObject({ event: 'game', id: '1' });
+  const { toMove } = await ok(200, 'get', `/api/v1/games/${live.id}`);
+  const { moves: legal } = await ok(200, 'get', `/api/v1/games/${live.id}/legal-moves`);
+  await ok(200, 'post', `/api/v1/games/${live.id}/moves`, {
+    token: live.tokens[toMove],
+    body: { move: legal[0] },
+  });
+  expect(await resumed.next()).toMatchObject({ event: 'update', id: '2', data: { move: { ply: 2 } } });
   resumed.close();
+
+  // A game's moves, a page at a time (GET beside POST /games/{id}/moves).
+  const firstPage = await ok(200, 'get', `/api/v1/games/${live.id}/moves?limit=1`);
+  expect(firstPage).toMatchObject({ items: [{ ply: 1 }], next: 1 });
+  expect(await ok(200, 'get', `/api/v1/games/${live.id}/moves?after=${firstPage.next}`)).toMatchObject({
+    items: [{ ply: 2 }],
+    next: null,
+  });
+  await ok(400, 'get', `/api/v1/games/${live.id}/moves?limit=0`);
+  await ok(404, 'get', `/api/v1/games/${DUMMY.id}/moves`);
 
   // Accounts and tokens.
   const ann = await call('post', '/api/v1/accounts', { body: { username: `ann-${suffix}` } });

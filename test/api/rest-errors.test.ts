@@ -211,45 +211,70 @@ describe('REST writes are safe to retry', () => {
 });
 
 describe('REST live stream', () => {
-  it('streams the game now and each later version as Server-Sent Events', async () => {
+  it('streams the whole game first, then each later version as its head and its move (SSE)', async () => {
     const { id, tokens } = await newGame();
-    const events: Array<{ id: number; game: any }> = [];
-    const controller = new AbortController();
-    const res = await fetch(`${run.url}/api/v1/games/${id}/stream`, { signal: controller.signal });
-    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    const reader = res.body!.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    const readUntil = async (count: number) => {
-      while (events.length < count) {
-        const { value, done } = await reader.read();
-        if (done) break;
-        buffer += decoder.decode(value, { stream: true });
-        let cut;
-        while ((cut = buffer.indexOf('\n\n')) >= 0) {
-          const chunk = buffer.slice(0, cut);
-          buffer = buffer.slice(cut + 2);
-          const idLine = /^id: (\d+)$/m.exec(chunk);
-          const data = /^data: (.*)$/m.exec(chunk);
-          if (idLine && data && /^event: game$/m.test(chunk)) {
-            events.push({ id: Number(idLine[1]), game: JSON.parse(data[1] as string) });
-          }
-        }
+    const stream = await readStream(`${run.url}/api/v1/games/${id}/stream`, { accept: 'text/event-stream' });
+    try {
+      const first = await stream.next();
+      expect(first).toMatchObject({ event: 'game', id: '0', data: { id, version: 0, moves: [] } });
+      const played: string[] = [];
+      for (const move of ['1', '2']) {
+        const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+        const chosen = game.legalMoves.includes(move) ? move : game.legalMoves[0];
+        played.push(chosen);
+        await request(run.url)
+          .post(`/api/v1/games/${id}/moves`)
+          .set('Authorization', `Bearer ${tokens[game.toMove]}`)
+          .send({ move: chosen })
+          .expect(200);
       }
-    };
-    await readUntil(1);
-    for (const move of ['1', '2']) {
-      const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
-      await request(run.url)
-        .post(`/api/v1/games/${id}/moves`)
-        .set('Authorization', `Bearer ${tokens[game.toMove]}`)
-        .send({ move: game.legalMoves.includes(move) ? move : game.legalMoves[0] })
-        .expect(200);
+      const updates = [await stream.next(), await stream.next()];
+      expect(updates.map((u) => [u.event, u.id])).toEqual([
+        ['update', '1'],
+        ['update', '2'],
+      ]);
+      // Each carries the head (no moves) and the move that made it; together they are the game.
+      for (const [i, update] of updates.entries()) {
+        expect(update.data.game).toMatchObject({ id, version: i + 1, ply: i + 1 });
+        expect(update.data.game).not.toHaveProperty('moves');
+        expect(update.data.move).toMatchObject({
+          ply: i + 1,
+          notation: played[i],
+          details: expect.any(Object),
+        });
+      }
+      const now = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+      const { moves, ...head } = now;
+      expect(updates[1]?.data.game).toEqual(head);
+      expect(moves).toEqual(updates.map((u) => u.data.move));
+    } finally {
+      stream.close();
     }
-    await readUntil(3);
-    controller.abort();
-    expect(events.map((e) => e.id)).toEqual([0, 1, 2]);
-    expect(events[2]?.game.moves).toHaveLength(2);
+  });
+
+  it('sends the whole game in every message with ?full=1 (both forms)', async () => {
+    const { id, tokens } = await newGame();
+    const base = `${run.url}/api/v1/games/${id}/stream?full=1`;
+    const sse = await readStream(base, { accept: 'text/event-stream' });
+    const ndjson = await readStream(base, { accept: 'application/x-ndjson' });
+    try {
+      expect(await sse.next()).toMatchObject({ event: 'game', data: { version: 0, moves: [] } });
+      expect(await ndjson.next()).toMatchObject({ type: 'game', game: { version: 0, moves: [] } });
+      const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
+      const after = (
+        await request(run.url)
+          .post(`/api/v1/games/${id}/moves`)
+          .set('Authorization', `Bearer ${tokens[game.toMove]}`)
+          .send({ move: game.legalMoves[0] })
+          .expect(200)
+      ).body;
+      expect(await sse.next()).toMatchObject({ event: 'game', id: '1', data: after });
+      expect(await ndjson.next()).toEqual({ type: 'game', game: after });
+    } finally {
+      sse.close();
+      ndjson.close();
+    }
+    expectProblem(await request(run.url).get(`/api/v1/games/${id}/stream?full=yes`), 400, 'INVALID_INPUT');
   });
 });
 
@@ -272,15 +297,24 @@ describe('REST live stream formats', () => {
       expect(stream.response.headers.get('content-type')).toMatch(/^application\/x-ndjson/);
       expect(stream.response.headers.get('vary')).toMatch(/Accept/);
       const first = await stream.next();
-      expect(first).toMatchObject({ type: 'game', game: { id, version: 0 } });
+      expect(first).toMatchObject({ type: 'game', game: { id, version: 0, moves: [] } });
       await play(id, tokens);
-      expect(await stream.next()).toMatchObject({ type: 'game', game: { version: 1 } });
+      expect(await stream.next()).toMatchObject({
+        type: 'update',
+        game: { version: 1 },
+        move: { ply: 1, seat: 0 },
+      });
       const game = (await request(run.url).get(`/api/v1/games/${id}`)).body;
       await request(run.url)
         .post(`/api/v1/games/${id}/resign`)
         .set('Authorization', `Bearer ${tokens[game.toMove]}`)
         .expect(200);
-      expect(await stream.next()).toMatchObject({ type: 'game', game: { version: 2, status: 'finished' } });
+      // A version no move made: its move is null.
+      expect(await stream.next()).toMatchObject({
+        type: 'update',
+        game: { version: 2, status: 'finished' },
+        move: null,
+      });
       expect(await stream.next()).toEqual({ type: 'end' });
     } finally {
       stream.close();
@@ -317,11 +351,12 @@ describe('REST live stream formats', () => {
     const ndjson = await readStream(`${base}?after=1`, { accept: 'application/x-ndjson' });
     const sse = await readStream(`${base}?after=0`, { accept: 'text/event-stream', 'last-event-id': '1' });
     try {
+      // A resumed stream starts with the whole game too (the versions between may hold moves).
       expect(await ndjson.next()).toMatchObject({ type: 'game', game: { version: 2 } });
       expect(await sse.next()).toMatchObject({ event: 'game', id: '2', data: { version: 2 } });
       await play(id, tokens);
-      expect(await ndjson.next()).toMatchObject({ game: { version: 3 } });
-      expect(await sse.next()).toMatchObject({ id: '3', data: { version: 3 } });
+      expect(await ndjson.next()).toMatchObject({ type: 'update', game: { version: 3 } });
+      expect(await sse.next()).toMatchObject({ event: 'update', id: '3', data: { game: { version: 3 } } });
     } finally {
       ndjson.close();
       sse.close();

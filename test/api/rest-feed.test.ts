@@ -143,6 +143,12 @@ describe.each<StoreKind>(['redis', 'memory'])('the account event feed on the %s 
     const played = await game.move();
     const [moved] = await take(feed, 1);
     expect(moved!.data).toMatchObject({ seq: 3, type: 'game.moved', data: { move: played, seat: 0 } });
+    // The game's head (no moves: an event costs the same however long the game is) and the move.
+    const { data } = moved!.data;
+    const { moves, ...head } = (await request(run.url).get(`/api/v1/games/${data.game.id}`).expect(200)).body;
+    expect(data.game).toEqual(head);
+    expect(data.played).toEqual(moves[0]);
+    expect(data.played).toMatchObject({ ply: 1, notation: played, seat: 0, details: { legal: true } });
     expect(feed.buffered).toBe(0);
     feed.close();
   });

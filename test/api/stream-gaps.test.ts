@@ -10,7 +10,7 @@ import request from 'supertest';
 import WebSocket from 'ws';
 import { createApp, type App } from '../../src/app';
 import { createRedisStorage } from '../../src/store/redis';
-import { openGameStream } from '../support/game-stream';
+import { openGameStream, versionOf } from '../support/game-stream';
 import { subscriptionFailure } from '../support/graphql';
 import { startRedisServer, type OwnRedis } from '../support/redis-server';
 
@@ -90,11 +90,11 @@ describe('game watchers when the node loses its pub/sub connection', () => {
     await cutOff(async () => {
       expect(await play()).toBe(1);
     });
-    await sse.until((m) => m.type === 'game' && m.data.version === 1, 5000);
+    await sse.until((m) => versionOf(m) === 1, 5000);
     expect(await gql.next()).toBe(1);
     // And it goes on live afterwards.
     expect(await play()).toBe(2);
-    await sse.until((m) => m.type === 'game' && m.data.version === 2, 5000);
+    await sse.until((m) => versionOf(m) === 2, 5000);
     expect(await gql.next()).toBe(2);
     expect(sse.versions()).toEqual([0, 1, 2]);
     sse.close();
@@ -122,7 +122,7 @@ describe('game watchers when the node loses its pub/sub connection', () => {
     await gql.close();
     // Watching again starts from the game as it is now.
     const again = await openGameStream(watching.url, id);
-    await again.until((m) => m.type === 'game' && m.data.version === 2);
+    await again.until((m) => versionOf(m) === 2);
     again.close();
   });
 

@@ -132,3 +132,9 @@ export function chooser(seed: number): (moves: readonly string[]) => string {
     return moves[(state >>> 0) % moves.length] as string;
   };
 }
+
+/** A game view without its moves: the head that feed events and stream updates carry. */
+export function headOf<T extends { readonly moves?: unknown }>(game: T): Omit<T, 'moves'> {
+  const { moves: _moves, ...head } = game;
+  return head;
+}

@@ -186,7 +186,7 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'challenge.canceled': 'challenge',
   'challenge.expired': 'challenge',
   'game.started': 'game',
-  'game.moved': 'game, move (notation), seat',
+  'game.moved': 'game, move (notation), seat, played (the Move, with details)',
   'draw.offered': 'game, by (seat)',
   'draw.declined': 'game, by (seat)',
   'game.finished': 'game, result',
@@ -203,7 +203,7 @@ export class FeedEvent {
   })
   epoch!: string;
   @Field(() => String, {
-    description: `One of ${FEED_EVENT_TYPES.map((t) => `${t} (data: ${FEED_EVENT_DATA[t]})`).join('; ')}. A game in data is a Game, a challenge a Challenge.`,
+    description: `One of ${FEED_EVENT_TYPES.map((t) => `${t} (data: ${FEED_EVENT_DATA[t]})`).join('; ')}. A game in data is a Game without its moves (the head: every other field; query game(id) { moves(after:) } for them), a challenge a Challenge.`,
   })
   type!: string;
   @Field(() => String, { description: 'Server time of the event (ISO 8601).' }) at!: string;

@@ -4,6 +4,7 @@ import {
   ArgsType,
   Ctx,
   Field,
+  FieldResolver,
   ID,
   Int,
   Mutation,
@@ -12,7 +13,14 @@ import {
   Root,
   Subscription,
 } from 'type-graphql';
-import type { GameView } from '../../service/game-view';
+import {
+  lastMoveOf,
+  MOVE_PAGE_MAX,
+  movesOf,
+  type GameView,
+  type LiveGameView,
+  type MoveView,
+} from '../../service/game-view';
 import type { KindView } from '../../service/kinds';
 import type { WriteOptions } from '../../service/game-writes';
 import {
@@ -23,7 +31,7 @@ import {
   type GraphQLContext,
 } from './context';
 import { kindInput } from './enums';
-import { CreatedGame, CreateGameInput, Game, GameKindInfo, GamePage, MoveCheck } from './types';
+import { CreatedGame, CreateGameInput, Game, GameKindInfo, GamePage, Move, MoveCheck } from './types';
 import { watchGame } from './watch';
 
 /** The arguments every in-game action takes besides its own. */
@@ -192,11 +200,41 @@ export class GameResolver {
     description:
       'The game now, then every change, in order, from any server node. No version is skipped silently: if ' +
       'some were lost on the way to this server, the subscription ends with the error UPDATES_LOST; subscribe ' +
-      'again for the game as it is now.',
+      'again for the game as it is now. Every field but `moves` costs the same however long the game is: select ' +
+      '`lastMove`, or `moves(after: <the ply you have>)`, to follow the moves.',
     subscribe: ({ args, context }) => watchGame((context as GraphQLContext).services.games, String(args.id)),
   })
-  gameUpdated(@Arg('id', () => ID) _id: string, @Root() game: GameView): GameView {
+  gameUpdated(@Arg('id', () => ID) _id: string, @Root() game: LiveGameView): LiveGameView {
     return game;
+  }
+
+  @FieldResolver(() => [Move], {
+    description:
+      'The moves, oldest first: those after ply `after` (default 0), at most `limit` (default all). In ' +
+      'gameUpdated, selecting every move costs as much as the game is long on each update: select ' +
+      '`lastMove`, or `moves(after: <the ply you have>)`, to follow a game.',
+  })
+  moves(
+    @Root() game: GameView | LiveGameView,
+    @Arg('after', () => Int, {
+      nullable: true,
+      description: 'Only moves after this ply (0: from the first).',
+    })
+    after?: number | null,
+    @Arg('limit', () => Int, { nullable: true, description: `At most this many (1–${MOVE_PAGE_MAX}).` })
+    limit?: number | null,
+  ): readonly MoveView[] {
+    return movesOf(game, after ?? undefined, limit ?? undefined);
+  }
+
+  @FieldResolver(() => Move, {
+    nullable: true,
+    description:
+      'The last move played (null before the first); a version no move made (a draw offer, a resignation…) ' +
+      'has the same lastMove as the one before it (compare `ply`).',
+  })
+  lastMove(@Root() game: GameView | LiveGameView): MoveView | null {
+    return lastMoveOf(game);
   }
 }
 

@@ -112,7 +112,11 @@ export class GameClock {
   runningSince!: string | null;
 }
 
-@ObjectType({ description: 'A game: the same document every read returns and every update pushes.' })
+@ObjectType({
+  description:
+    'A game: the same document every read returns and every update pushes. In gameUpdated, every field but ' +
+    '`moves` costs the same however long the game is: select `lastMove` (or `moves(after: …)`) to follow it.',
+})
 export class Game {
   @Field(() => ID) id!: string;
   @Field(() => GameKindEnum) kind!: string;
@@ -138,7 +142,7 @@ export class Game {
   initialPosition!: string | null;
   @Field(() => Board) board!: BoardView;
   @Field(() => [String]) legalMoves!: string[];
-  @Field(() => [Move]) moves!: Move[];
+  // moves(after, limit) and lastMove: field resolvers (game.resolver.ts).
   @Field(() => Int, { nullable: true, description: 'The seat with a standing draw offer.' })
   drawOffer!: number | null;
   @Field(() => TimeControl, { description: 'Chosen at creation (by challenge, seek or createGame).' })

@@ -1,6 +1,6 @@
 import type { Credential } from '../../service/auth';
 import type { FeedCursor, FeedService } from '../../service/feed';
-import type { GameView } from '../../service/game-view';
+import type { LiveGameView } from '../../service/game-view';
 import type { GameService } from '../../service/games';
 import type { FeedEvent } from '../../store/store';
 
@@ -73,12 +73,13 @@ export async function callbackIterator<T>(start: StartFeed<T>): Promise<AsyncIte
  * One game: the game now, then every later version in order (see GameService.watch); versions
  * lost on the way to this node end the iterator with UPDATES_LOST.
  */
-export function watchGame(service: GameService, id: string): Promise<AsyncIterableIterator<GameView>> {
-  // Every subscriber of this node gets the same view object of a version (built once).
-  return callbackIterator<GameView>((push, fail) =>
+export function watchGame(service: GameService, id: string): Promise<AsyncIterableIterator<LiveGameView>> {
+  // Every subscriber of this node gets the same object of a version: its head view (built once),
+  // with the moves built only when a subscriber selects them (Game.moves, Game.lastMove).
+  return callbackIterator<LiveGameView>((push, fail) =>
     service.watch(
       id,
-      (update) => push(update.view),
+      (update) => push(update.root),
       (error) => fail(error),
     ),
   );

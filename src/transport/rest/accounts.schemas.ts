@@ -9,7 +9,16 @@ import {
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
 } from '../../store/store';
-import { Game, GameResult, orNull, StartPosition, TimeControl, TimeControlInput } from './schemas';
+import {
+  Game,
+  GameHead,
+  GameResult,
+  Move,
+  orNull,
+  StartPosition,
+  TimeControl,
+  TimeControlInput,
+} from './schemas';
 
 export { TimeControlInput };
 
@@ -255,21 +264,22 @@ export const FeedEvent = z
     envelope('challenge.declined', challengeData),
     envelope('challenge.canceled', challengeData),
     envelope('challenge.expired', challengeData),
-    envelope('game.started', z.object({ game: Game })),
+    envelope('game.started', z.object({ game: GameHead })),
     envelope(
       'game.moved',
       z.object({
-        game: Game,
-        move: z.string(),
+        game: GameHead,
+        move: z.string().openapi({ description: 'The move played, in notation' }),
         seat: z.number().int().openapi({ description: 'Who moved' }),
+        played: Move,
       }),
     ),
-    envelope('draw.offered', z.object({ game: Game, by: z.number().int() })),
-    envelope('draw.declined', z.object({ game: Game, by: z.number().int() })),
-    envelope('game.finished', z.object({ game: Game, result: GameResult })),
+    envelope('draw.offered', z.object({ game: GameHead, by: z.number().int() })),
+    envelope('draw.declined', z.object({ game: GameHead, by: z.number().int() })),
+    envelope('game.finished', z.object({ game: GameHead, result: GameResult })),
     envelope(
       'game.updated',
-      z.object({ game: Game }).openapi({
+      z.object({ game: GameHead }).openapi({
         description:
           'A new version of the game that no other event names, e.g. a vacation that moved the deadline ' +
           'or shows on a seat (`seats[].vacationUntil`); every version change of a game is an event',
@@ -279,7 +289,7 @@ export const FeedEvent = z
       'game.deadline_soon',
       z
         .object({
-          game: Game,
+          game: GameHead,
           seat: z.number().int().openapi({ description: 'The seat to move (the account this goes to)' }),
           deadlineAt: DateTime,
         })
@@ -291,7 +301,9 @@ export const FeedEvent = z
   ])
   .openapi('FeedEvent', {
     description:
-      'One event of an account feed: `seq` numbers the account’s events, `type` says what `data` holds',
+      'One event of an account feed: `seq` numbers the account’s events, `type` says what `data` holds. A game ' +
+      'in `data` is a GameHead: the game without its moves (read them with GET /games/{id}/moves or ' +
+      'GET /games/{id}); `game.moved` carries the move played',
   });
 
 export const FeedPage = z

@@ -55,17 +55,33 @@ const StreamQuery = z
       type: 'integer',
       description: 'Resume: only versions after this one (the last one seen). SSE: Last-Event-ID wins',
     }),
+    full: z
+      .enum(['0', '1', 'true', 'false'])
+      .optional()
+      .openapi({
+        description:
+          '1 (or true): every message is the whole game (`game`), moves included, for clients that want whole ' +
+          'documents; default: the first message is the whole game, later ones (`update`) its head and the move',
+      }),
   })
   .strict();
 
-const GAME_STREAM_DESCRIPTION = `The game now, then every change in order, until the game is over. The Accept header chooses the
-form (the default is SSE):
+const GAME_STREAM_DESCRIPTION = `The game now, then every change in order, until the game is over. The first message is the whole
+game (\`game\`, a Game); every later one (\`update\`) is the new version's head (a GameHead: the Game without \`moves\`)
+and \`move\`, the move that made it (a Move; null for a version no move made: a draw offer, a resignation, a timeout…).
+Its moves are those of the previous version plus \`move\`, so a message costs the same however long the game is. With
+\`?full=1\` every message is the whole game (\`game\`), as for clients that want whole documents. The Accept header
+chooses the form (the default is SSE):
 
-- \`${SSE_MEDIA}\` (also for \`*/*\` or no Accept): Server-Sent Events. Event \`game\` (id = version, data = the Game), then
-  \`end\` (data \`{}\`) once the game is finished; a \`: keep-alive\` comment every 15 s, and \`shutdown\` when the server
-  stops. Resume with the \`Last-Event-ID\` header (browsers send it on reconnect) or \`?after=\`.
-- \`${NDJSON_MEDIA}\`: one JSON document per line: \`{"type":"game","game":{…}}\` per version, \`{"type":"end"}\` once the
-  game is finished, \`{"type":"shutdown"}\` when the server stops; an empty line every 15 s. Resume with \`?after=\`.
+- \`${SSE_MEDIA}\` (also for \`*/*\` or no Accept): Server-Sent Events. Event \`game\` (id = version, data = the Game)
+  first, then \`update\` per version (id = version, data = \`{"game":{…head},"move":{…}}\`), then \`end\` (data \`{}\`)
+  once the game is finished; a \`: keep-alive\` comment every 15 s, and \`shutdown\` when the server stops. Resume
+  with the \`Last-Event-ID\` header (browsers send it on reconnect) or \`?after=\`.
+- \`${NDJSON_MEDIA}\`: one JSON document per line: \`{"type":"game","game":{…}}\` first, then
+  \`{"type":"update","game":{…head},"move":{…}}\` per version, \`{"type":"end"}\` once the game is finished,
+  \`{"type":"shutdown"}\` when the server stops; an empty line every 15 s. Resume with \`?after=\`.
+
+A resumed stream (\`after\`, \`Last-Event-ID\`) also starts with the whole game, at its current version.
 
 No version is ever skipped silently: if versions were lost on the way to this server (its connection to the store
 dropped), the stream ends with an error frame (SSE \`event: error\`, NDJSON \`{"type":"error","problem":…}\`) whose
@@ -282,6 +298,26 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         sendGame(res, await service.submitMove(id, body.move, writeOptions(req, body.expectedVersion)));
       },
     },
+    {
+      spec: {
+        method: 'get',
+        path: '/games/{id}/moves',
+        operationId: 'listMoves',
+        summary: "A page of the game's moves, oldest first",
+        description:
+          'Moves after ply `after` (default 0: from the first), at most `limit` (default 100); `next` is the ' +
+          '`after` of the next page, null on the last one. A page costs the same however long the game is. ' +
+          '(POST on the same path plays a move.)',
+        security: PUBLIC,
+        request: { params: idParams, query: S.MovesQuery },
+        responses: { 200: json(S.MovePage, 'A page of moves'), ...problems(400, 404, 503) },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        const query = parse(S.MovesQuery, req.query, 'query');
+        res.json(await service.moves(id, query));
+      },
+    },
     action(
       '/games/{id}/resign',
       'resignGame',
@@ -394,7 +430,9 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         const { id } = parse(idParams, req.params, 'path');
         const query = parse(StreamQuery, req.query, 'query');
         const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
-        await streamGame(service, id, resumeAfter(req, format, query.after), res, streams, format);
+        const after = resumeAfter(req, format, query.after);
+        const full = query.full === '1' || query.full === 'true';
+        await streamGame(service, id, { after, full }, res, streams, format);
       },
     },
   ];

@@ -68,23 +68,37 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
   const error = sse({ const: 'error' }, ref('schemas', 'Problem'));
   schema('GameStreamEvent', {
     description:
-      'One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` per version, `end` once the ' +
-      'game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it ' +
-      'fails: reconnect',
+      'One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, ' +
+      'with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is ' +
+      'finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect',
     oneOf: [
       sse({ const: 'game' }, ref('schemas', 'Game'), 'The game version'),
+      sse({ const: 'update' }, ref('schemas', 'GameStreamUpdate'), 'The game version'),
       sse({ const: 'end' }, empty),
       shutdown,
       error,
     ],
   });
   schema('GameStreamLine', {
-    description: 'One line of an NDJSON game stream',
+    description:
+      'One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; ' +
+      '`update` (the head and the move) per later version',
     oneOf: [
       {
         type: 'object',
         properties: { type: { const: 'game' }, game: ref('schemas', 'Game') },
         required: ['type', 'game'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        description: 'A later version: its head and the move that made it (see GameStreamUpdate)',
+        properties: {
+          type: { const: 'update' },
+          game: ref('schemas', 'GameHead'),
+          move: { oneOf: [ref('schemas', 'Move'), { type: 'null' }] },
+        },
+        required: ['type', 'game', 'move'],
         additionalProperties: false,
       },
       {
@@ -229,6 +243,7 @@ export function buildOpenApiDocument(
   registry.register('StreamRevoked', StreamRevoked);
   registry.register('FeedEpochChanged', FeedEpochChanged);
   registry.register('Problem', S.Problem);
+  registry.register('GameStreamUpdate', S.GameStreamUpdate);
   registerStreamItems(registry);
   // What Boardhost sends to webhook endpoints (OpenAPI 3.1 `webhooks`).
   registry.registerWebhook(WEBHOOK_DELIVERY);

@@ -204,6 +204,53 @@ export const Game = z
   })
   .openapi('Game');
 
+/** The game without its moves: what feed events and the later messages of game streams carry. */
+export const GameHead = Game.omit({ moves: true }).openapi('GameHead', {
+  description:
+    'A Game without `moves`: the same fields, O(1) in the length of the game. The moves are in ' +
+    'GET /games/{id} and, a page at a time, GET /games/{id}/moves',
+});
+
+/** A later message of a game stream: the new version's head and the move that made it. */
+export const GameStreamUpdate = z
+  .object({
+    game: GameHead,
+    move: orNull(Move).openapi({
+      description:
+        'The move that made this version; null for a version no move made (a draw offer, a resignation, a timeout…)',
+    }),
+  })
+  .openapi('GameStreamUpdate', {
+    description:
+      'A version after the first message of a game stream. Its moves are those of the previous version plus `move`',
+  });
+
+export const MovesQuery = z
+  .object({
+    after: z.coerce.number().int().min(0).optional().openapi({
+      type: 'integer',
+      description: 'Only moves after this ply (`next` of the previous page); default 0: from the first move',
+    }),
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .optional()
+      .openapi({ type: 'integer', description: '1–500, default 100' }),
+  })
+  .strict();
+
+export const MovePage = z
+  .object({
+    items: z.array(Move).openapi({ description: 'Oldest first' }),
+    next: z.number().int().nullable().openapi({
+      description:
+        'Pass as `after` for the next page (the ply of the last move here); null: this is the last page',
+    }),
+  })
+  .openapi('MovePage');
+
 /** Who moves first: the same words as GraphQL's `first`, plus the JSON numbers 0 and 1. */
 export const FirstInput = z.union([z.string(), z.number().int()]).openapi({
   description:

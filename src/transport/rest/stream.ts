@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Credential } from '../../service/auth';
 import { GameError } from '../../service/errors';
 import type { FeedCursor, FeedService } from '../../service/feed';
-import type { GameView } from '../../service/game-view';
+import type { GameUpdate } from '../../service/game-watch';
 import type { GameService } from '../../service/games';
 import type { TokenStreams } from '../../service/token-streams';
 import type { FeedEvent } from '../../store/store';
@@ -149,47 +149,66 @@ export type StreamFormatName = 'sse' | 'ndjson';
 /** How a game's versions, and its end, look in each format. */
 const GAME_FRAMES: Record<
   StreamFormatName,
-  { stream: StreamFormat; game: (game: GameView) => string; end: string }
+  {
+    stream: StreamFormat;
+    /** The whole game (the first message, and every one with ?full=1). */
+    game: (update: GameUpdate) => string;
+    /** A later version: its head and the move that made it. */
+    update: (update: GameUpdate) => string;
+    end: string;
+  }
 > = {
   sse: {
     stream: SSE,
-    game: (view) => `id: ${view.version}\nevent: game\ndata: ${JSON.stringify(view)}\n\n`,
+    game: (update) => `id: ${update.version}\nevent: game\ndata: ${JSON.stringify(update.view)}\n\n`,
+    update: (update) =>
+      `id: ${update.version}\nevent: update\ndata: ${JSON.stringify({ game: update.head, move: update.move })}\n\n`,
     end: 'event: end\ndata: {}\n\n',
   },
   ndjson: {
     stream: NDJSON,
-    game: (view) => `${JSON.stringify({ type: 'game', game: view })}\n`,
+    game: (update) => `${JSON.stringify({ type: 'game', game: update.view })}\n`,
+    update: (update) => `${JSON.stringify({ type: 'update', game: update.head, move: update.move })}\n`,
     end: '{"type":"end"}\n',
   },
 };
 
 /**
- * One game as a stream: now, then every version after `after` (undefined: all), then `end`. Each
- * version is encoded once per node and format (see GameUpdate). When versions were lost on the way
- * to this node, it ends with an error frame (UPDATES_LOST): the client reconnects and gets the game
- * as it is now.
+ * One game as a stream: now, then every version after `after` (undefined: all), then `end`. The
+ * first message is the whole game; each later one is the version's head and the move that made it
+ * (O(1) in the length of the game), or with `full` the whole game again. Each message is encoded
+ * once per node, format and form (see GameUpdate). When versions were lost on the way to this node,
+ * it ends with an error frame (UPDATES_LOST): the client reconnects and gets the game as it is now.
  */
 export async function streamGame(
   service: GameService,
   id: string,
-  after: number | undefined,
+  options: { readonly after: number | undefined; readonly full: boolean },
   res: Response,
   open: OpenStreams,
   format: StreamFormatName,
 ): Promise<void> {
   const frames = GAME_FRAMES[format];
+  const { after, full } = options;
   // Until the headers are out, chunks wait here, and a failure is remembered.
   const pending: string[] = [];
   let failure: GameError | undefined;
   let send: (chunk: string) => void = (chunk) => pending.push(chunk);
   let fail: (error: GameError) => void = (error) => (failure = error);
+  let first = true;
   // watch() fails with GAME_NOT_FOUND / INVALID_INPUT before any byte is written.
   const unsubscribe = await service.watch(
     id,
     (update) => {
       if (after !== undefined && update.version <= after) return;
-      send(update.encoded(format, frames.game));
-      if (update.view.status === 'finished') send(frames.end);
+      const whole = full || first;
+      first = false;
+      send(
+        whole
+          ? update.encoded(`${format}:game`, frames.game)
+          : update.encoded(`${format}:update`, frames.update),
+      );
+      if (update.head.status === 'finished') send(frames.end);
     },
     (error) => fail(error),
   );
