@@ -1,4 +1,5 @@
 import Redis, { type RedisOptions } from 'ioredis';
+import { CHALLENGE_SCRIPTS } from './challenge-scripts';
 import { GAME_SCRIPTS } from './game-scripts';
 import { SCRIPTS } from './lua';
 import { RELAY_SCRIPTS } from './relay-scripts';
@@ -24,11 +25,12 @@ export interface ScriptedRedis extends Redis {
   boardhostRevokeToken(...args: Arg[]): Promise<'revoked' | 'changed' | 'last-root'>;
   boardhostClaimIdempotency(...args: Arg[]): Promise<string[]>;
   boardhostReleaseIdempotency(...args: Arg[]): Promise<number>;
-  boardhostCreateChallenge(...args: Arg[]): Promise<number>;
-  boardhostUpdateChallenge(...args: Arg[]): Promise<string>;
+  boardhostCreateChallenge(...args: Arg[]): Promise<[0] | [1, string, string]>;
+  boardhostUpdateChallenge(
+    ...args: Arg[]
+  ): Promise<['updated', string, string, string, string] | ['missing' | 'conflict' | 'game-exists']>;
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
-  boardhostAppend(...args: Arg[]): Promise<number>;
   boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string, string, string]>;
 }
 
@@ -37,7 +39,7 @@ const scriptedClients = new WeakSet<Redis>();
 /** The client with every script defined (once per client, whichever store asks first). */
 export function scripted(redis: Redis): ScriptedRedis {
   if (!scriptedClients.has(redis)) {
-    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS]) {
+    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS, CHALLENGE_SCRIPTS]) {
       for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
     }
     scriptedClients.add(redis);

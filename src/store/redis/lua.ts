@@ -1,46 +1,9 @@
-import { APPEND_TO_FEED, FEED_EPOCH } from './feed-scripts';
-import { CREATE_GAME_SNIPPET } from './game-scripts';
+import { FEED_EPOCH } from './feed-scripts';
 
-// The Lua run by the Redis stores other than the games' (game-scripts.ts) and the relay's
-// (relay-scripts.ts): the shared snippets (append_notices, index_challenge, save_token), each
-// written once, the scripts built from them, and SCRIPTS, the commands every data client gets (see
-// scripted() in client.ts). The webhook scripts live with their store in webhooks.ts.
-
-/**
- * Lua: append each notice to its accounts' feeds (append_to_feed, one account at a time). \`notices\`
- * is JSON from noticesArgument(). Used by the scripts that are not yet single-slot (challenges):
- * on one Redis only.
- */
-const APPEND_NOTICES = `${APPEND_TO_FEED}
-local function append_notices(p, notices)
-  local arg = cjson.decode(notices)
-  for _, n in ipairs(arg.notices) do
-    for _, account in ipairs(n.to) do
-      append_to_feed(p, account, cjson.encode({notices = {n}}), arg.epoch, 'PUBLISH',
-        p .. 'webhooks:account:' .. account, p .. 'webhooks:due')
-    end
-  end
-end
-`;
-
-/** Lua: keep a challenge in the open and expiry indexes exactly while it is open. */
-const INDEX_CHALLENGE = `
-local function index_challenge(p, id, index)
-  local c = cjson.decode(index)
-  for _, account in ipairs(c.accounts) do
-    if c.open then
-      redis.call('ZADD', p .. 'challenges:open:' .. account, c.created, id)
-    else
-      redis.call('ZREM', p .. 'challenges:open:' .. account, id)
-    end
-  end
-  if c.open then
-    redis.call('ZADD', p .. 'challenges:expiry', c.expires, id)
-  else
-    redis.call('ZREM', p .. 'challenges:expiry', id)
-  end
-end
-`;
+// The Lua run by the Redis stores other than the games' (game-scripts.ts), the relay's
+// (relay-scripts.ts) and the challenges' (challenge-scripts.ts): each script touches the
+// keys of one hash slot. SCRIPTS are commands every data client gets (see scripted() in client.ts).
+// The webhook scripts live with their store in webhooks.ts.
 
 /**
  * Due entries of a sorted set, earliest first, each leased (re-scored) until ARGV[3].
@@ -145,45 +108,6 @@ return 1
 `;
 
 /**
- * Create only if absent, with its indexes and notices.
- * KEYS[1] challenge; ARGV: prefix, id, doc, version, index (JSON), notices (JSON).
- */
-const CREATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${INDEX_CHALLENGE}
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'doc', ARGV[3], 'version', ARGV[4])
-index_challenge(ARGV[1], ARGV[2], ARGV[5])
-append_notices(ARGV[1], ARGV[6])
-return 1
-`;
-
-/**
- * Compare-and-set on version; the game the challenge became (checked first, so that a taken game id
- * writes nothing), indexes and notices in the same step. The players' limits are reserved before
- * (RedisGameStore.reserve), in their shards.
- * The game has the challenge's id. KEYS[1] challenge, KEYS[2] game, KEYS[3] its moves; ARGV: 1 prefix,
- * 2 expected version, 3 id, 4 doc, 5 version, 6 index (JSON), 7 notices (JSON), 8 '1' with a game,
- * 9 (unused), 10–20 the game's create arguments (createArguments()), 21… its outbox fields.
- * Returns 'updated:<the game's outbox entry id>:<its listing score>', or why not.
- */
-const UPDATE_CHALLENGE_SCRIPT = `${APPEND_NOTICES}${CREATE_GAME_SNIPPET}${INDEX_CHALLENGE}
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return 'missing' end
-if version ~= ARGV[2] then return 'conflict' end
-local entry, lseq = '', ''
-if ARGV[8] == '1' then
-  local fields = {}
-  for i = 21, #ARGV do fields[#fields + 1] = ARGV[i] end
-  entry, lseq = create_game_v2(ARGV[10], ARGV[11], KEYS[2], KEYS[3], ARGV[12], ARGV[13], ARGV[14], ARGV[15], ARGV[16],
-    ARGV[17], ARGV[18], ARGV[19], ARGV[20], fields)
-  if entry == false then return 'game-exists' end
-end
-redis.call('HSET', KEYS[1], 'doc', ARGV[4], 'version', ARGV[5])
-index_challenge(ARGV[1], ARGV[3], ARGV[6])
-append_notices(ARGV[1], ARGV[7])
-return 'updated:' .. entry .. ':' .. lseq
-`;
-
-/**
  * Oldest first: drop expired (and dangling) seeks, take the first by another account, else queue the
  * new one. KEYS[1] pool, KEYS[2] new seek; ARGV: prefix, now ms, id, account, doc, expires ms, pool sha1.
  */
@@ -215,12 +139,6 @@ redis.call('DEL', KEYS[1])
 return 1
 `;
 
-/** Append notices on their own. ARGV: prefix, notices (JSON). */
-const APPEND_SCRIPT = `${APPEND_NOTICES}
-append_notices(ARGV[1], ARGV[2])
-return 1
-`;
-
 /**
  * A page of a feed with its bounds and epochs, read at one instant (a read may begin an epoch).
  * KEYS[1] feed, KEYS[2] feed counter, KEYS[3] feed epoch; ARGV: after, limit, epoch candidate.
@@ -244,10 +162,7 @@ export const SCRIPTS = {
   boardhostRevokeToken: { numberOfKeys: 2, lua: REVOKE_TOKEN_SCRIPT },
   boardhostClaimIdempotency: { numberOfKeys: 1, lua: CLAIM_IDEMPOTENCY_SCRIPT },
   boardhostReleaseIdempotency: { numberOfKeys: 1, lua: RELEASE_IDEMPOTENCY_SCRIPT },
-  boardhostCreateChallenge: { numberOfKeys: 1, lua: CREATE_CHALLENGE_SCRIPT },
-  boardhostUpdateChallenge: { numberOfKeys: 3, lua: UPDATE_CHALLENGE_SCRIPT },
   boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },
   boardhostRemoveSeek: { numberOfKeys: 1, lua: REMOVE_SEEK_SCRIPT },
-  boardhostAppend: { numberOfKeys: 0, lua: APPEND_SCRIPT },
   boardhostReadFeed: { numberOfKeys: 3, lua: READ_FEED_SCRIPT },
 } as const;
