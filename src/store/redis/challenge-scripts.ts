@@ -3,7 +3,7 @@ import { CREATE_GAME_SNIPPET, GAME_INDEXES_SNIPPET } from './game-scripts';
 // The challenge and seek scripts (docs/data-model.md). A challenge's script touches its shard only
 // (the shard of its id, which the game it becomes shares): the challenge, the shard's expiry index
 // and outbox, and the game. What a challenge write means for accounts (feed notices, their open
-// challenges) goes into the outbox, for the relay.
+// challenges) goes into the outbox, for the relay. A seek pool and its seeks share a shard.
 
 /**
  * Lua: append the challenge's outbox entry (fields: origin, version, before, then account, notices,
@@ -83,7 +83,41 @@ local entry, befores = challenge_entry(shard_keys(ARGV[1], ARGV[2]), KEYS[1], ar
 return {'updated', game_entry, lseq, entry, befores}
 `;
 
+/**
+ * Oldest first: drop expired (and dangling) seeks, take the first by another account, else queue the
+ * new one. A pool and its seeks share the shard of the pool's sha1. KEYS[1] pool, KEYS[2] new seek;
+ * ARGV: now ms, id, account, doc, expires ms, pool sha1, the key of a seek of the pool without its id.
+ */
+const MATCH_OR_ADD_SCRIPT = `
+local now = tonumber(ARGV[1])
+for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
+  local key = ARGV[7] .. id
+  local seek = redis.call('HMGET', key, 'doc', 'account', 'expires')
+  if not seek[1] or tonumber(seek[3]) <= now then
+    redis.call('LREM', KEYS[1], 1, id)
+    redis.call('DEL', key)
+  elseif seek[2] ~= ARGV[3] then
+    redis.call('LREM', KEYS[1], 1, id)
+    redis.call('DEL', key)
+    return seek[1]
+  end
+end
+redis.call('HSET', KEYS[2], 'doc', ARGV[4], 'account', ARGV[3], 'expires', ARGV[5], 'pool', ARGV[6])
+redis.call('RPUSH', KEYS[1], ARGV[2])
+return false
+`;
+
+/** Take a waiting seek out of its pool. KEYS[1] seek, KEYS[2] its pool; ARGV: id. */
+const REMOVE_SEEK_SCRIPT = `
+if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+redis.call('LREM', KEYS[2], 1, ARGV[1])
+redis.call('DEL', KEYS[1])
+return 1
+`;
+
 export const CHALLENGE_SCRIPTS = {
   boardhostCreateChallenge: { numberOfKeys: 2, lua: CREATE_CHALLENGE_SCRIPT },
   boardhostUpdateChallenge: { numberOfKeys: 4, lua: UPDATE_CHALLENGE_SCRIPT },
+  boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },
+  boardhostRemoveSeek: { numberOfKeys: 2, lua: REMOVE_SEEK_SCRIPT },
 } as const;

@@ -1,7 +1,7 @@
 import { FEED_EPOCH } from './feed-scripts';
 
 // The Lua run by the Redis stores other than the games' (game-scripts.ts), the relay's
-// (relay-scripts.ts) and the challenges' (challenge-scripts.ts): each script touches the
+// (relay-scripts.ts) and the challenges' and seeks' (challenge-scripts.ts): each script touches the
 // keys of one hash slot. SCRIPTS are commands every data client gets (see scripted() in client.ts).
 // The webhook scripts live with their store in webhooks.ts.
 
@@ -108,38 +108,6 @@ return 1
 `;
 
 /**
- * Oldest first: drop expired (and dangling) seeks, take the first by another account, else queue the
- * new one. KEYS[1] pool, KEYS[2] new seek; ARGV: prefix, now ms, id, account, doc, expires ms, pool sha1.
- */
-const MATCH_OR_ADD_SCRIPT = `
-local now = tonumber(ARGV[2])
-for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
-  local key = ARGV[1] .. 'seek:' .. id
-  local seek = redis.call('HMGET', key, 'doc', 'account', 'expires')
-  if not seek[1] or tonumber(seek[3]) <= now then
-    redis.call('LREM', KEYS[1], 1, id)
-    redis.call('DEL', key)
-  elseif seek[2] ~= ARGV[4] then
-    redis.call('LREM', KEYS[1], 1, id)
-    redis.call('DEL', key)
-    return seek[1]
-  end
-end
-redis.call('HSET', KEYS[2], 'doc', ARGV[5], 'account', ARGV[4], 'expires', ARGV[6], 'pool', ARGV[7])
-redis.call('RPUSH', KEYS[1], ARGV[3])
-return false
-`;
-
-/** Take a waiting seek out of its pool. KEYS[1] seek; ARGV: prefix, id. */
-const REMOVE_SEEK_SCRIPT = `
-local pool = redis.call('HGET', KEYS[1], 'pool')
-if not pool then return 0 end
-redis.call('LREM', ARGV[1] .. 'seeks:pool:' .. pool, 1, ARGV[2])
-redis.call('DEL', KEYS[1])
-return 1
-`;
-
-/**
  * A page of a feed with its bounds and epochs, read at one instant (a read may begin an epoch).
  * KEYS[1] feed, KEYS[2] feed counter, KEYS[3] feed epoch; ARGV: after, limit, epoch candidate.
  */
@@ -162,7 +130,5 @@ export const SCRIPTS = {
   boardhostRevokeToken: { numberOfKeys: 2, lua: REVOKE_TOKEN_SCRIPT },
   boardhostClaimIdempotency: { numberOfKeys: 1, lua: CLAIM_IDEMPOTENCY_SCRIPT },
   boardhostReleaseIdempotency: { numberOfKeys: 1, lua: RELEASE_IDEMPOTENCY_SCRIPT },
-  boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },
-  boardhostRemoveSeek: { numberOfKeys: 1, lua: REMOVE_SEEK_SCRIPT },
   boardhostReadFeed: { numberOfKeys: 3, lua: READ_FEED_SCRIPT },
 } as const;
