@@ -66,6 +66,10 @@ export function redisStorage(
   options: RedisStorageOptions = {},
 ): Storage {
   const feedOptions = options.feed ?? {};
+  // rate-limiter-flexible defines its script on the client when a limiter is made, and a pipeline
+  // (enableAutoPipelining) begun before that lacks it ("pipeline[functionName] is not a function",
+  // the pipeline's answers then misaligned): one limiter made now defines it before any command.
+  createLimiter({ name: 'define', points: 1, windowSeconds: 1 }, { client: data, prefix });
   const fanout = new ChannelFanout(subscriber);
   const games = new RedisGameStore(data, prefix, { feed: feedOptions });
   return {
