@@ -539,6 +539,9 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         const winner = results.indexOf(true);
         expect((await storage.accounts.getAccount(id))?.username).toBe(`u${winner}`);
         expect(await storage.accounts.listTokens(id)).toEqual([tokens[winner]]);
+        for (const [i, token] of tokens.entries()) {
+          expect(await storage.accounts.tokenByHash(token.hash)).toEqual(i === winner ? token : undefined);
+        }
       });
 
       it('reads unknown accounts and tokens as undefined', async () => {

@@ -31,9 +31,9 @@ end
 `;
 
 /**
- * A new account and its first token, or nothing when the id is taken.
- * KEYS[1] account, KEYS[2] token, KEYS[3] the token's account index; ARGV: account doc, token doc,
- * token hash, token createdAt ms.
+ * A new account and its first token, or nothing when the id is taken. The account's keys and its
+ * tokens' share its shard. KEYS[1] account, KEYS[2] token, KEYS[3] the account's token index;
+ * ARGV: account doc, token doc, token hash, token createdAt ms.
  */
 const CREATE_ACCOUNT_SCRIPT = `${SAVE_TOKEN}
 if not redis.call('SET', KEYS[1], ARGV[1], 'NX') then return 0 end
@@ -57,9 +57,10 @@ return 1
 /**
  * Revoke a token (its doc replaced only if still the one read), unless it is the account's last
  * root token: one that is not revoked, never expires and holds every scope of ARGV[4] (JSON; '' to
- * skip the guard); and tell every node (same step). KEYS[1] token, KEYS[2] the account's token
- * index; ARGV: doc read, revoked doc, prefix, root scopes, token hash, revocation channel.
- * Returns 'revoked', 'changed' (read again) or 'last-root'.
+ * skip the guard); and tell every node (same step: PUBLISH reaches every node of a Cluster from
+ * any slot). The account's token docs are all in its shard. KEYS[1] token, KEYS[2] the account's
+ * token index; ARGV: doc read, revoked doc, the key of an account's token without its hash, root
+ * scopes, token hash, revocation channel. Returns 'revoked', 'changed' (read again) or 'last-root'.
  */
 const REVOKE_TOKEN_SCRIPT = `
 local function is_root(doc, scopes)
@@ -77,7 +78,7 @@ if ARGV[4] ~= '' then
     local others = 0
     for _, hash in ipairs(redis.call('ZRANGE', KEYS[2], 0, -1)) do
       if hash ~= ARGV[5] then
-        local doc = redis.call('GET', ARGV[3] .. 'token:' .. hash)
+        local doc = redis.call('GET', ARGV[3] .. hash)
         if doc and is_root(doc, scopes) then others = others + 1 end
       end
     end
