@@ -12,7 +12,7 @@ import { Keys } from './keys';
 // shard cannot be read off them; cancelling a seek is rare, so its extra GET is cheap.
 
 /** How long a seek's pointer outlives the seek's expiry. */
-const POINTER_MARGIN_MS = 60 * 60 * 1000;
+export const SEEK_POINTER_MARGIN_MS = 60 * 60 * 1000;
 
 export class RedisSeekStore implements SeekStore {
   private readonly redis: ScriptedRedis;
@@ -42,7 +42,7 @@ export class RedisSeekStore implements SeekStore {
     if (matched) return JSON.parse(matched) as StoredSeek;
     // Waiting: findable by id while in its pool. The pointer outlives the seek by a margin (times
     // here are the caller's clock, the TTL the server's); one left behind by a match finds nothing.
-    const ttl = Math.max(0, Number(expires) - Number(nowMs)) + POINTER_MARGIN_MS;
+    const ttl = Math.max(0, Number(expires) - Number(nowMs)) + SEEK_POINTER_MARGIN_MS;
     await this.redis.set(this.keys.seekPoolOf(seek.id), pool, 'PX', ttl);
     return undefined;
   }
