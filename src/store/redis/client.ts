@@ -21,7 +21,6 @@ export interface ScriptedRedis extends Redis {
   boardhostSaveVacation(...args: Arg[]): Promise<number>;
   boardhostCreateAccount(...args: Arg[]): Promise<number>;
   boardhostAddToken(...args: Arg[]): Promise<number>;
-  boardhostCompareAndSet(...args: Arg[]): Promise<number>;
   boardhostRevokeToken(...args: Arg[]): Promise<'revoked' | 'changed' | 'last-root'>;
   boardhostClaimIdempotency(...args: Arg[]): Promise<string[]>;
   boardhostReleaseIdempotency(...args: Arg[]): Promise<number>;

@@ -47,13 +47,6 @@ save_token(KEYS[1], KEYS[2], ARGV[1], ARGV[2], ARGV[3])
 return 1
 `;
 
-/** Replace a document only if it is still the one read (for read-modify-write in JS). */
-const COMPARE_AND_SET_SCRIPT = `
-if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
-redis.call('SET', KEYS[1], ARGV[2])
-return 1
-`;
-
 /**
  * Revoke a token (its doc replaced only if still the one read), unless it is the account's last
  * root token: one that is not revoked, never expires and holds every scope of ARGV[4] (JSON; '' to
@@ -127,7 +120,6 @@ export const SCRIPTS = {
   boardhostSaveVacation: { numberOfKeys: 1, lua: SAVE_VACATION_SCRIPT },
   boardhostCreateAccount: { numberOfKeys: 3, lua: CREATE_ACCOUNT_SCRIPT },
   boardhostAddToken: { numberOfKeys: 2, lua: ADD_TOKEN_SCRIPT },
-  boardhostCompareAndSet: { numberOfKeys: 1, lua: COMPARE_AND_SET_SCRIPT },
   boardhostRevokeToken: { numberOfKeys: 2, lua: REVOKE_TOKEN_SCRIPT },
   boardhostClaimIdempotency: { numberOfKeys: 1, lua: CLAIM_IDEMPOTENCY_SCRIPT },
   boardhostReleaseIdempotency: { numberOfKeys: 1, lua: RELEASE_IDEMPOTENCY_SCRIPT },
