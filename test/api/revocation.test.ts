@@ -7,6 +7,7 @@ import request from 'supertest';
 import WebSocket from 'ws';
 import { createApp, type App } from '../../src/app';
 import { createRedisStorage } from '../../src/store/redis';
+import { Keys } from '../../src/store/redis/keys';
 import { TOKEN_REVOKED_CLOSE_CODE } from '../../src/transport/graphql/websocket';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, type StoreKind } from '../support/app';
@@ -117,8 +118,9 @@ describe('a revocation whose notice a node missed (its subscriber connection was
     const admin = new Redis(redis.url);
     try {
       // The revocation is written without its notice (as if published while the node was away)…
-      const [hash] = await admin.zrange(`missed:tokens:${account.id}`, 0, -1);
-      const key = `missed:token:${hash}`;
+      const keys = new Keys('missed:');
+      const [hash] = await admin.zrange(keys.tokens(account.id), 0, -1);
+      const key = keys.token(account.id, hash as string);
       const token = JSON.parse((await admin.get(key)) as string);
       await admin.set(key, JSON.stringify({ ...token, revokedAt: new Date().toISOString() }));
       await delay(200);

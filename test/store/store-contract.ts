@@ -236,7 +236,12 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       const challenge = sampleChallenge(a, b, { initialPosition });
       await storage.challenges.createChallenge(challenge, []);
       expect(await storage.challenges.getChallenge(challenge.id)).toEqual(challenge);
-      const started = sampleGame({ kind: 'russian-draughts', initialPosition, position: initialPosition });
+      const started = sampleGame({
+        id: challenge.id,
+        kind: 'russian-draughts',
+        initialPosition,
+        position: initialPosition,
+      });
       const accepted: StoredChallenge = { ...challenge, version: 1, status: 'accepted', gameId: started.id };
       expect(await storage.challenges.updateChallenge(accepted, 0, { notices: [], game: started })).toBe(
         'updated',
@@ -534,6 +539,9 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         const winner = results.indexOf(true);
         expect((await storage.accounts.getAccount(id))?.username).toBe(`u${winner}`);
         expect(await storage.accounts.listTokens(id)).toEqual([tokens[winner]]);
+        for (const [i, token] of tokens.entries()) {
+          expect(await storage.accounts.tokenByHash(token.hash)).toEqual(i === winner ? token : undefined);
+        }
       });
 
       it('reads unknown accounts and tokens as undefined', async () => {
@@ -684,7 +692,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
           const human = uid('h');
           const challenge = sampleChallenge(human, bot);
           await storage.challenges.createChallenge(challenge, []);
-          const game = gameOf([human, bot]);
+          const game = gameOf([human, bot], { id: challenge.id });
           return storage.challenges.updateChallenge(
             { ...challenge, version: 1, status: 'accepted', accepted: [bot], gameId: game.id },
             0,
@@ -834,7 +842,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         const [a, b] = [uid('a'), uid('b')];
         const challenge = sampleChallenge(a, b, { kind: 'congkak' });
         await storage.challenges.createChallenge(challenge, []);
-        const game = gameOf([b, a], { kind: 'congkak' });
+        const game = gameOf([b, a], { id: challenge.id, kind: 'congkak' });
         const accepted: StoredChallenge = {
           ...challenge,
           version: 1,
@@ -865,21 +873,69 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect(await storage.challenges.listOpen(a)).toEqual([]);
 
         // A game id that is taken fails the whole update: nothing written, nothing appended.
-        const again = sampleChallenge(a, b);
+        const taken = gameOf([a, b]);
+        await storage.games.create(taken);
+        const again = sampleChallenge(a, b, { id: taken.id });
         await storage.challenges.createChallenge(again, []);
         await expect(
           storage.challenges.updateChallenge(
-            { ...again, version: 1, status: 'accepted', gameId: game.id },
+            { ...again, version: 1, status: 'accepted', gameId: taken.id },
             0,
             {
               notices: [notice([a, b], 'game.started')],
-              game,
+              game: { ...game, id: taken.id },
             },
           ),
         ).rejects.toThrow();
         expect(await storage.challenges.getChallenge(again.id)).toEqual(again);
         expect((await storage.feed.read(a, 0, 10)).last).toBe(2);
         expect((await storage.challenges.listOpen(a)).map((c) => c.id)).toEqual([again.id]);
+      });
+
+      it('gives the accounts that join an open challenge its later notices, each once and in order', async () => {
+        const [x, a, b] = [uid('x'), uid('a'), uid('b')];
+        const challenge = sampleChallenge(x, null);
+        await storage.challenges.createChallenge(challenge, []);
+        const first = { ...challenge, version: 1, accepted: [a] };
+        expect(
+          await storage.challenges.updateChallenge(first, 0, {
+            notices: [notice([x, a], 'challenge.accepted', { by: a })],
+          }),
+        ).toBe('updated');
+        const game = gameOf([a, b], { id: challenge.id });
+        const started = {
+          ...first,
+          version: 2,
+          status: 'accepted' as const,
+          accepted: [a, b],
+          gameId: game.id,
+        };
+        expect(
+          await storage.challenges.updateChallenge(started, 1, {
+            notices: [
+              notice([x, a, b], 'challenge.accepted', { by: b }),
+              notice([a, b], 'game.started', { game: game.id }),
+            ],
+            game,
+          }),
+        ).toBe('updated');
+        const feed = async (account: string) =>
+          (await storage.feed.read(account, 0, 10)).events.map((e) => [e.seq, e.type, e.data]);
+        expect(await feed(x)).toEqual([
+          [1, 'challenge.accepted', { by: a }],
+          [2, 'challenge.accepted', { by: b }],
+        ]);
+        expect(await feed(a)).toEqual([
+          [1, 'challenge.accepted', { by: a }],
+          [2, 'challenge.accepted', { by: b }],
+          [3, 'game.started', { game: game.id }],
+        ]);
+        expect(await feed(b)).toEqual([
+          [1, 'challenge.accepted', { by: b }],
+          [2, 'game.started', { game: game.id }],
+        ]);
+        expect((await storage.games.list({ account: b }, 10)).items).toEqual([game]);
+        expect(await storage.challenges.listOpen(x)).toEqual([]);
       });
 
       it('lists the open challenges of each involved account, newest first', async () => {
@@ -1309,7 +1365,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         const [a, b] = [uid('a'), uid('b')];
         const challenge = sampleChallenge(a, b);
         await fresh.challenges.createChallenge(challenge, []);
-        const game = timed([b, a], T0 + 10, T0 + 5);
+        const game = timed([b, a], T0 + 10, T0 + 5, { id: challenge.id });
         const accepted = { ...challenge, version: 1, status: 'accepted' as const, gameId: game.id };
         expect(await fresh.challenges.updateChallenge(accepted, 0, { notices: [], game })).toBe('updated');
         expect(await fresh.clocks.claimDeadlines(T0 + 10, 10, T0 + 60_000)).toEqual([game.id]);

@@ -34,6 +34,7 @@ export class MemoryChallengeStore implements ChallengeStore {
     expectedVersion: number,
     effects: { notices: readonly Notice[]; game?: StoredGame; limits?: readonly GameLimit[] },
   ): Promise<ChallengeUpdateResult> {
+    if (effects.game && effects.game.id !== next.id) throw new Error('a challenge becomes a game of its id');
     const json = this.challenges.get(next.id);
     if (!json) return 'missing';
     if ((JSON.parse(json) as StoredChallenge).version !== expectedVersion) return 'conflict';

@@ -60,8 +60,8 @@ export interface ChallengeStore {
   getChallenge(id: string): Promise<StoredChallenge | undefined>;
   /**
    * Compare-and-set on `version`: if the stored version is `expectedVersion`, write `next`, create
-   * `game` (when given; the challenge became it) and append `notices`, all atomically. With a
-   * game, `limits` are checked in the same step (tooManyGames, nothing written).
+   * `game` (when given; the challenge became it, and has its id) and append `notices`, all
+   * atomically. With a game, `limits` are checked in the same step (tooManyGames, nothing written).
    */
   updateChallenge(
     next: StoredChallenge,

@@ -2,66 +2,87 @@ import type Redis from 'ioredis';
 import type { AccountStore, RevokeResult, StoredAccount, StoredToken, TokenScope } from '../store';
 import { msOf } from './arguments';
 import { scripted, type ScriptedRedis } from './client';
+import { Keys } from './keys';
 
 /** The pub/sub channel carrying the hash of each revoked token (see RedisEventBus). */
 export function revocationChannel(prefix: string): string {
   return `${prefix}revocations`;
 }
 
+/** Token hashes whose account this node remembers (the pointer never changes; oldest dropped). */
+const ACCOUNT_OF_TOKEN_MAX = 10_000;
+
+// Accounts and tokens (docs/data-model.md): an account, its token index, its token docs and their
+// last-use times live in the account's shard, so that revoking reads every token of the account
+// and writes one in one step (the last-root guard). A request presents a token, not an account:
+// a pointer in the shard of the token's hash (`tokenat`: hash → account id) finds the account. It
+// is written before the token doc and never changes, so a node keeps the ones it has read.
+
 export class RedisAccountStore implements AccountStore {
   private readonly redis: ScriptedRedis;
+  private readonly keys: Keys;
+  private readonly accountOfToken = new Map<string, string>();
 
   constructor(
     redis: Redis,
     private readonly prefix: string,
   ) {
     this.redis = scripted(redis);
+    this.keys = new Keys(prefix);
   }
 
-  private accountKey(id: string): string {
-    return `${this.prefix}account:${id}`;
+  /** The account a token hash belongs to (its pointer), or undefined. */
+  private async accountOf(hash: string): Promise<string | undefined> {
+    const known = this.accountOfToken.get(hash);
+    if (known !== undefined) return known;
+    const account = await this.redis.get(this.keys.tokenAccount(hash));
+    if (account === null) return undefined;
+    this.accountOfToken.set(hash, account);
+    if (this.accountOfToken.size > ACCOUNT_OF_TOKEN_MAX) {
+      this.accountOfToken.delete(this.accountOfToken.keys().next().value as string);
+    }
+    return account;
   }
 
-  private tokenKey(hash: string): string {
-    return `${this.prefix}token:${hash}`;
-  }
-
-  /** When the token last authenticated a request: apart from its doc, so a touch never races a revoke. */
-  private usedKey(hash: string): string {
-    return `${this.prefix}tokenused:${hash}`;
-  }
-
-  private tokensKey(account: string): string {
-    return `${this.prefix}tokens:${account}`;
+  /** Writes a token's pointer (before its doc: a doc is always findable). */
+  private async point(token: StoredToken): Promise<void> {
+    await this.redis.set(this.keys.tokenAccount(token.hash), token.account);
   }
 
   async createAccount(account: StoredAccount, firstToken: StoredToken): Promise<boolean> {
+    if (firstToken.account !== account.id) throw new Error('the first token must be the account’s');
+    await this.point(firstToken);
     const created = await this.redis.boardhostCreateAccount(
-      this.accountKey(account.id),
-      this.tokenKey(firstToken.hash),
-      this.tokensKey(firstToken.account),
+      this.keys.account(account.id),
+      this.keys.token(account.id, firstToken.hash),
+      this.keys.tokens(account.id),
       JSON.stringify(account),
       JSON.stringify(firstToken),
       firstToken.hash,
       msOf(firstToken.createdAt, 'token createdAt'),
     );
+    // The id is taken: the pointer leads to no doc; drop it unless the doc exists after all (a retry).
+    if (created !== 1 && (await this.redis.exists(this.keys.token(account.id, firstToken.hash))) === 0) {
+      await this.redis.del(this.keys.tokenAccount(firstToken.hash));
+    }
     return created === 1;
   }
 
   async getAccount(id: string): Promise<StoredAccount | undefined> {
-    const json = await this.redis.get(this.accountKey(id));
+    const json = await this.redis.get(this.keys.account(id));
     return json ? (JSON.parse(json) as StoredAccount) : undefined;
   }
 
   async saveAccount(account: StoredAccount): Promise<void> {
-    const saved = await this.redis.set(this.accountKey(account.id), JSON.stringify(account), 'XX');
+    const saved = await this.redis.set(this.keys.account(account.id), JSON.stringify(account), 'XX');
     if (saved !== 'OK') throw new Error(`account ${account.id} does not exist`);
   }
 
   async addToken(token: StoredToken): Promise<void> {
+    await this.point(token);
     await this.redis.boardhostAddToken(
-      this.tokenKey(token.hash),
-      this.tokensKey(token.account),
+      this.keys.token(token.account, token.hash),
+      this.keys.tokens(token.account),
       JSON.stringify(token),
       token.hash,
       msOf(token.createdAt, 'token createdAt'),
@@ -69,28 +90,35 @@ export class RedisAccountStore implements AccountStore {
   }
 
   async tokenByHash(hash: string): Promise<StoredToken | undefined> {
-    // One round trip for the doc and its last use.
-    const [json, used] = await this.redis.mget(this.tokenKey(hash), this.usedKey(hash));
+    const account = await this.accountOf(hash);
+    if (account === undefined) return undefined;
+    // One round trip for the doc and its last use (one slot).
+    const [json, used] = await this.redis.mget(
+      this.keys.token(account, hash),
+      this.keys.tokenUsed(account, hash),
+    );
     return json ? withUse(JSON.parse(json) as StoredToken, used) : undefined;
   }
 
   async listTokens(account: string): Promise<StoredToken[]> {
     const tokens = await this.readTokens(account);
     if (tokens.length === 0) return [];
-    const used = await this.redis.mget(tokens.map((t) => this.usedKey(t.token.hash)));
+    const used = await this.redis.mget(tokens.map((t) => this.keys.tokenUsed(account, t.token.hash)));
     return tokens.map((t, i) => withUse(t.token, used[i]));
   }
 
   async touchToken(hash: string, at: string): Promise<void> {
+    const account = await this.accountOf(hash);
+    if (account === undefined) return;
     // Kept as long as a token is useful without a use; a token unused for a year shows none.
-    await this.redis.set(this.usedKey(hash), at, 'EX', 366 * 24 * 60 * 60);
+    await this.redis.set(this.keys.tokenUsed(account, hash), at, 'EX', 366 * 24 * 60 * 60);
   }
 
   /** The account's tokens with the JSON each was read as (for compare-and-set). */
   private async readTokens(account: string): Promise<Array<{ token: StoredToken; json: string }>> {
-    const hashes = await this.redis.zrange(this.tokensKey(account), 0, -1);
+    const hashes = await this.redis.zrange(this.keys.tokens(account), 0, -1);
     if (hashes.length === 0) return [];
-    const docs = await this.redis.mget(hashes.map((h) => this.tokenKey(h)));
+    const docs = await this.redis.mget(hashes.map((h) => this.keys.token(account, h)));
     return docs.flatMap((json) => {
       if (!json) return [];
       const token = JSON.parse(json) as StoredToken;
@@ -109,15 +137,15 @@ export class RedisAccountStore implements AccountStore {
     for (let attempt = 0; attempt < 10; attempt++) {
       const found = (await this.readTokens(account)).find((t) => t.token.id === tokenId);
       if (!found) return { status: 'missing' };
-      const used = await this.redis.get(this.usedKey(found.token.hash));
+      const used = await this.redis.get(this.keys.tokenUsed(account, found.token.hash));
       if (found.token.revokedAt !== null) return { status: 'revoked', token: withUse(found.token, used) };
       const revoked: StoredToken = { ...found.token, revokedAt: at };
       const result = await this.redis.boardhostRevokeToken(
-        this.tokenKey(found.token.hash),
-        this.tokensKey(account),
+        this.keys.token(account, found.token.hash),
+        this.keys.tokens(account),
         found.json,
         JSON.stringify(revoked),
-        this.prefix,
+        this.keys.token(account, ''),
         rootScopes ? JSON.stringify(rootScopes) : '',
         found.token.hash,
         revocationChannel(this.prefix),

@@ -25,7 +25,7 @@ export function epochCandidate(): string {
 }
 
 /**
- * Notices as the append_notices Lua snippet reads them (one JSON argument): the notices, each with
+ * Notices as append_to_feed (feed-scripts.ts) reads them (one JSON argument): the notices, each with
  * its trimming cutoff (its time less the feed retention), and an epoch id for feeds that begin one.
  */
 export function noticesArgument(notices: readonly Notice[], feed: FeedOptions = {}): string {

@@ -8,54 +8,97 @@ import type {
   StoredChallenge,
   StoredGame,
 } from '../store';
-import { msOf, noticesArgument, involved, wholeNumber } from './arguments';
+import { msOf, involved, wholeNumber } from './arguments';
+import { mergeDue } from './clocks';
 import { createArguments, type RedisGameStore } from './games';
-import { shardOf } from './keys';
-import { gameParts, outboxFields } from './relay';
+import { ALL_SHARDS, shardOf, shardTag, type Keys } from './keys';
+import { gameParts, outboxFields, type AccountPart, type Befores, type IndexOp } from './relay';
 import { scripted, type ScriptedRedis } from './client';
+
+// Challenges (docs/data-model.md): a challenge, its expiry entry and the game it becomes live in
+// the shard of its id; the notices and each involved account's open-challenges index reach the
+// accounts' shards through the outbox (origin c:<id>, relay version = challenge version + 1).
 
 export class RedisChallengeStore implements ChallengeStore {
   private readonly redis: ScriptedRedis;
+  private readonly keys: Keys;
 
   constructor(
     redis: Redis,
     private readonly prefix: string,
-    /** The game store: a challenge's game is written in its format, and its entry relayed. */
+    /** The game store: a challenge's game is written in its format, and the entries relayed. */
     private readonly games: RedisGameStore,
     private readonly feed: FeedOptions = {},
   ) {
     this.redis = scripted(redis);
+    this.keys = games.keys;
   }
 
-  private challengeKey(id: string): string {
-    return `${this.prefix}challenge:${id}`;
-  }
-
-  /** What index_challenge needs to (un)index the challenge. */
-  private static index(challenge: StoredChallenge): string {
-    return JSON.stringify({
-      open: challenge.status === 'open',
-      created: msOf(challenge.createdAt, 'challenge createdAt'),
-      expires: msOf(challenge.expiresAt, 'challenge expiresAt'),
-      accounts: involved(challenge),
+  /**
+   * The challenge's outbox fields: a part for each account involved (its open-challenges entry, in
+   * or out) or addressed by a notice (its notices).
+   */
+  private fields(challenge: StoredChallenge, expectedVersion: number | null, notices: readonly Notice[]) {
+    const listed = involved(challenge);
+    const open = challenge.status === 'open';
+    const created = Number(msOf(challenge.createdAt, 'challenge createdAt'));
+    const accounts = [...new Set([...listed, ...notices.flatMap((n) => n.to)])];
+    const parts = accounts.map((account): AccountPart => {
+      const key = this.keys.openChallenges(account);
+      const ops: IndexOp[] = listed.includes(account)
+        ? [open ? ['zadd', key, created, challenge.id] : ['zrem', key, challenge.id]]
+        : [];
+      return { account, notices: notices.filter((n) => n.to.includes(account)), ops };
     });
+    return outboxFields(
+      {
+        origin: `c:${challenge.id}`,
+        version: challenge.version + 1,
+        // Each account's own before is the script's (the `relayed` field); this one is for reading.
+        before: expectedVersion === null ? 0 : expectedVersion + 1,
+        parts,
+      },
+      this.feed,
+    );
+  }
+
+  /** The script arguments common to create and update: prefix, tag … (see challenge-scripts.ts). */
+  private static state(challenge: StoredChallenge): string[] {
+    return [
+      JSON.stringify(challenge),
+      String(challenge.version),
+      challenge.status === 'open' ? '1' : '',
+      msOf(challenge.expiresAt, 'challenge expiresAt'),
+    ];
   }
 
   async createChallenge(challenge: StoredChallenge, notices: readonly Notice[]): Promise<void> {
-    const created = await this.redis.boardhostCreateChallenge(
-      this.challengeKey(challenge.id),
+    const shard = shardOf(challenge.id);
+    const fields = this.fields(challenge, null, notices);
+    const [doc, version, open, expires] = RedisChallengeStore.state(challenge) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    const [created, , befores] = await this.redis.boardhostCreateChallenge(
+      this.keys.challenge(challenge.id),
+      this.keys.challengeExpiry(shard),
       this.prefix,
+      shardTag(shard),
       challenge.id,
-      JSON.stringify(challenge),
-      challenge.version,
-      RedisChallengeStore.index(challenge),
-      noticesArgument(notices, this.feed),
+      doc,
+      version,
+      open,
+      expires,
+      ...fields,
     );
     if (created !== 1) throw new Error(`challenge ${challenge.id} exists`);
+    await this.games.relay.deliver(shard, fields, '0', parseBefores(befores));
   }
 
   async getChallenge(id: string): Promise<StoredChallenge | undefined> {
-    const doc = await this.redis.hget(this.challengeKey(id), 'doc');
+    const doc = await this.redis.hget(this.keys.challenge(id), 'doc');
     return doc ? (JSON.parse(doc) as StoredChallenge) : undefined;
   }
 
@@ -65,9 +108,13 @@ export class RedisChallengeStore implements ChallengeStore {
     effects: { notices: readonly Notice[]; game?: StoredGame; limits?: readonly GameLimit[] },
   ): Promise<ChallengeUpdateResult> {
     const { game } = effects;
-    const keys = this.games.keys;
-    // The game's own index changes go through the outbox (game.started is among the notices here).
-    const fields = game
+    const keys = this.keys;
+    const shard = shardOf(next.id);
+    // One shard for the step: the game takes the challenge's id.
+    if (game && game.id !== next.id) throw new Error('a challenge becomes a game of its id');
+    const fields = this.fields(next, expectedVersion, effects.notices);
+    // The game's own index changes go through its own entry (game.started is among the notices here).
+    const gameFields = game
       ? outboxFields(
           { origin: `g:${game.id}`, version: game.version + 1, before: 0, parts: gameParts(keys, game, []) },
           this.feed,
@@ -77,38 +124,38 @@ export class RedisChallengeStore implements ChallengeStore {
     if (reserved && !reserved.ok) return { tooManyGames: reserved.account };
     const reply = await this.redis
       .boardhostUpdateChallenge(
-        this.challengeKey(next.id),
-        game ? keys.game(game.id) : this.challengeKey(next.id),
-        game ? keys.moves(game.id) : this.challengeKey(next.id),
+        keys.challenge(next.id),
+        keys.challengeExpiry(shard),
+        game ? keys.game(game.id) : keys.challenge(next.id),
+        game ? keys.moves(game.id) : keys.challenge(next.id),
         this.prefix,
+        shardTag(shard),
         String(expectedVersion),
         next.id,
-        JSON.stringify(next),
-        String(next.version),
-        RedisChallengeStore.index(next),
-        noticesArgument(effects.notices, this.feed),
+        ...RedisChallengeStore.state(next),
         game ? '1' : '',
-        JSON.stringify(effects.limits ?? []),
-        ...(game ? createArguments(this.prefix, game) : Array.from({ length: 11 }, () => '')),
+        fields.length,
         ...fields,
+        ...(game ? [...createArguments(this.prefix, game), ...gameFields] : []),
       )
       .catch(async (error: unknown) => {
         if (reserved?.ok) await reserved.release().catch(() => undefined);
         throw error;
       });
-    if (!reply.startsWith('updated:') && reserved?.ok) await reserved.release();
-    if (reply.startsWith('updated:')) {
-      if (game) await this.games.relay.deliver(shardOf(game.id), fields, reply.split(':')[2]);
-      return 'updated';
+    const [status, , lseq, , befores] = reply;
+    if (status !== 'updated') {
+      if (reserved?.ok) await reserved.release();
+      if (status === 'game-exists') throw new Error(`game ${game?.id} exists`);
+      return status;
     }
-    const result = reply;
-    if (result === 'game-exists') throw new Error(`game ${game?.id} exists`);
-    if (result.startsWith('too-many-games:')) return { tooManyGames: result.slice('too-many-games:'.length) };
-    return result as Exclude<ChallengeUpdateResult, object>;
+    // The game's entry first (its listings), then the challenge's (the notices): the outbox order.
+    if (game) await this.games.relay.deliver(shard, gameFields, lseq);
+    await this.games.relay.deliver(shard, fields, '0', parseBefores(befores));
+    return 'updated';
   }
 
   async listOpen(account: string): Promise<StoredChallenge[]> {
-    const index = `${this.prefix}challenges:open:${account}`;
+    const index = this.keys.openChallenges(account);
     const ids = await this.redis.zrevrange(index, 0, -1);
     const docs = await Promise.all(ids.map((id) => this.getChallenge(id)));
     const open: StoredChallenge[] = [];
@@ -117,7 +164,8 @@ export class RedisChallengeStore implements ChallengeStore {
       if (c && c.status === 'open' && involved(c).includes(account)) open.push(c);
       else stale.push(ids[i] as string);
     });
-    // Statuses other than open are final, so an entry seen stale stays stale.
+    // Statuses other than open are final, so an entry seen stale stays stale (and the relay's
+    // entry that closed the challenge was applied already: the account applies them in order).
     if (stale.length > 0) await this.redis.zrem(index, ...stale);
     return open;
   }
@@ -126,6 +174,26 @@ export class RedisChallengeStore implements ChallengeStore {
     const count = wholeNumber(limit);
     if (count === 0) return [];
     const nowMs = msOf(now, 'now');
-    return this.redis.zrangebyscore(`${this.prefix}challenges:expiry`, '-inf', nowMs, 'LIMIT', 0, count);
+    // Up to `count` from each shard, merged oldest first.
+    const pages = await Promise.all(
+      ALL_SHARDS.map((shard) =>
+        this.redis.zrangebyscore(
+          this.keys.challengeExpiry(shard),
+          '-inf',
+          nowMs,
+          'WITHSCORES',
+          'LIMIT',
+          0,
+          count,
+        ),
+      ),
+    );
+    return mergeDue(pages)
+      .slice(0, count)
+      .map((d) => d.id);
   }
+}
+
+function parseBefores(json: string | undefined): Befores | undefined {
+  return json ? (JSON.parse(json) as Befores) : undefined;
 }

@@ -1,4 +1,5 @@
 import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { CHALLENGE_SCRIPTS } from './challenge-scripts';
 import { parseClusterNode } from './cluster-nodes';
 import { GAME_SCRIPTS } from './game-scripts';
 import { SCRIPTS } from './lua';
@@ -32,15 +33,15 @@ export interface BoardhostScripts {
   boardhostSaveVacation(...args: Arg[]): Promise<number>;
   boardhostCreateAccount(...args: Arg[]): Promise<number>;
   boardhostAddToken(...args: Arg[]): Promise<number>;
-  boardhostCompareAndSet(...args: Arg[]): Promise<number>;
   boardhostRevokeToken(...args: Arg[]): Promise<'revoked' | 'changed' | 'last-root'>;
   boardhostClaimIdempotency(...args: Arg[]): Promise<string[]>;
   boardhostReleaseIdempotency(...args: Arg[]): Promise<number>;
-  boardhostCreateChallenge(...args: Arg[]): Promise<number>;
-  boardhostUpdateChallenge(...args: Arg[]): Promise<string>;
+  boardhostCreateChallenge(...args: Arg[]): Promise<[0] | [1, string, string]>;
+  boardhostUpdateChallenge(
+    ...args: Arg[]
+  ): Promise<['updated', string, string, string, string] | ['missing' | 'conflict' | 'game-exists']>;
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
-  boardhostAppend(...args: Arg[]): Promise<number>;
   boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string, string, string]>;
 }
 
@@ -53,7 +54,7 @@ const scriptedClients = new WeakSet<RedisClient>();
 /** The client with every script defined (once per client, whichever store asks first). */
 export function scripted<C extends RedisClient>(redis: C): ScriptedClient<C> {
   if (!scriptedClients.has(redis)) {
-    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS]) {
+    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS, CHALLENGE_SCRIPTS]) {
       for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
     }
     scriptedClients.add(redis);

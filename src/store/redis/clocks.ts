@@ -39,35 +39,37 @@ export class RedisClockStore implements ClockStore {
     return this.claim((shard) => this.games.keys.reminders(shard), now, limit, leaseUntil);
   }
 
-  /** Claims from the shards that have something due, earliest shards first, up to `limit` in all. */
+  /**
+   * Claims up to `limit` due entries over all shards, earliest first (ties by id): the earliest
+   * due of every shard are read and merged, then each shard claims as many as it has among the
+   * first `limit` (its earliest due at that moment, so a concurrent claimer may take some first).
+   */
   private async claim(
     keyOf: (shard: number) => string,
     now: number,
     limit: number,
     leaseUntil: number,
   ): Promise<string[]> {
-    let count = wholeNumber(limit);
+    const count = wholeNumber(limit);
     if (count === 0) return [];
-    const firsts = await Promise.all(
-      ALL_SHARDS.map((shard) => this.redis.zrange(keyOf(shard), 0, 0, 'WITHSCORES')),
+    const at = String(Math.floor(now));
+    const pages = await Promise.all(
+      ALL_SHARDS.map((shard) =>
+        this.redis.zrangebyscore(keyOf(shard), '-inf', at, 'WITHSCORES', 'LIMIT', 0, count),
+      ),
     );
-    const due = ALL_SHARDS.filter((shard) => {
-      const score = firsts[shard]?.[1];
-      return score !== undefined && Number(score) <= now;
-    }).sort((a, b) => Number(firsts[a]?.[1]) - Number(firsts[b]?.[1]));
-    const claimed: string[] = [];
-    for (const shard of due) {
-      if (count === 0) break;
-      const ids = await this.redis.boardhostClaimDue(
-        keyOf(shard),
-        String(Math.floor(now)),
-        count,
-        String(Math.floor(leaseUntil)),
-      );
-      claimed.push(...ids);
-      count -= ids.length;
-    }
-    return claimed;
+    const due = mergeDue(pages).slice(0, count);
+    const perShard = new Map<number, number>();
+    for (const entry of due) perShard.set(entry.shard, (perShard.get(entry.shard) ?? 0) + 1);
+    const scores = new Map(due.map((entry) => [entry.id, entry.score]));
+    const claimed = await Promise.all(
+      [...perShard].map(([shard, n]) =>
+        this.redis.boardhostClaimDue(keyOf(shard), at, n, String(Math.floor(leaseUntil))),
+      ),
+    );
+    return byScoreThenId(claimed.flat().map((id) => ({ id, score: scores.get(id) ?? Infinity }))).map(
+      (entry) => entry.id,
+    );
   }
 
   async nextDue(): Promise<number | null> {
@@ -173,4 +175,21 @@ export class RedisClockStore implements ClockStore {
     );
     return saved === 1;
   }
+}
+
+/** Due entries of every shard (ZRANGEBYSCORE … WITHSCORES pages, indexed by shard), earliest first, ties by id. */
+export function mergeDue(
+  pages: ReadonlyArray<readonly string[]>,
+): Array<{ id: string; score: number; shard: number }> {
+  const due: Array<{ id: string; score: number; shard: number }> = [];
+  pages.forEach((page, shard) => {
+    for (let i = 0; i + 1 < page.length; i += 2) {
+      due.push({ id: page[i] as string, score: Number(page[i + 1]), shard });
+    }
+  });
+  return byScoreThenId(due);
+}
+
+function byScoreThenId<T extends { id: string; score: number }>(entries: T[]): T[] {
+  return entries.sort((x, y) => x.score - y.score || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
 }

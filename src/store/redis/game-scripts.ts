@@ -59,11 +59,15 @@ local function shard_keys(p, tag)
     outbox = p .. 'outbox:' .. tag, gseq = p .. 'gseq:' .. tag }
 end
 -- Appends an outbox entry (fields: origin, version, before, then account, notices, ops per
--- account) with the listing score in place of @lseq. Returns its id, or '' when it has no account.
-local function to_outbox_fields(pt, lseq, fields)
+-- account) with the listing score in place of @lseq, and the accounts' own befores when given
+-- (JSON; see OutboxEntry in relay.ts). Returns its id, or '' when it has no account.
+local function to_outbox_fields(pt, lseq, fields, befores)
   if #fields < 6 then return '' end
   local parts = {}
   for i = 4, #fields do parts[#parts + 1] = (string.gsub(fields[i], '"@lseq"', lseq)) end
+  if befores then
+    return redis.call('XADD', pt.outbox, '*', 'o', fields[1], 'v', fields[2], 'b', fields[3], 'd', cjson.encode(parts), 'a', befores)
+  end
   return redis.call('XADD', pt.outbox, '*', 'o', fields[1], 'v', fields[2], 'b', fields[3], 'd', cjson.encode(parts))
 end
 -- The outbox entry whose fields are ARGV[from] to the end.

@@ -29,7 +29,12 @@ export class Keys {
 
   /** `p <name>:{s<shard of id>}:<id>` */
   private of(name: string, id: string): string {
-    return `${this.prefix}${name}:${shardTag(shardOf(id))}:${id}`;
+    return this.beside(name, id, id);
+  }
+
+  /** `p <name>:{s<shard of owner>}:<id>`: a key of `id` kept in the shard of `owner`. */
+  private beside(name: string, owner: string, id: string): string {
+    return `${this.prefix}${name}:${shardTag(shardOf(owner))}:${id}`;
   }
 
   /** `p <name>:{s<shard>}` — a key per shard. */
@@ -89,8 +94,46 @@ export class Keys {
     if (status !== undefined) key += `:status:${status}`;
     return key;
   }
+  /** Sorted set of the open challenges that involve the account (score: createdAt ms), via the relay. */
   openChallenges(account: string): string {
     return this.of('challenges:open', account);
+  }
+  /** The account document (a string: StoredAccount JSON). */
+  account(id: string): string {
+    return this.of('account', id);
+  }
+  /** Sorted set of the account's token hashes (score: createdAt ms). */
+  tokens(account: string): string {
+    return this.of('tokens', account);
+  }
+  /** A token document, in its account's shard (so that the last-root guard reads them all in one step). */
+  token(account: string, hash: string): string {
+    return this.beside('token', account, hash);
+  }
+  /** When a token was last used, beside its document. */
+  tokenUsed(account: string, hash: string): string {
+    return this.beside('tokenused', account, hash);
+  }
+  /** A token hash → its account id (written once, never changed), in the hash's own shard. */
+  tokenAccount(hash: string): string {
+    return this.of('tokenat', hash);
+  }
+
+  // A challenge's own keys (its shard: that of its id, which its game shares).
+  challenge(id: string): string {
+    return this.of('challenge', id);
+  }
+
+  // Seeks: a pool and its seeks live in the shard of the pool's sha1.
+  seekPool(pool: string): string {
+    return this.of('seeks:pool', pool);
+  }
+  seek(pool: string, id: string): string {
+    return this.beside('seek', pool, id);
+  }
+  /** A waiting seek's id → its pool's sha1 (expires with the seek), in the shard of the seek id. */
+  seekPoolOf(id: string): string {
+    return this.of('seekat', id);
   }
   webhooksOf(account: string): string {
     return this.of('webhooks', account);
@@ -111,6 +154,10 @@ export class Keys {
   }
   reminders(shard: number): string {
     return this.shardKey('reminders', shard);
+  }
+  /** Sorted set of the shard's open challenges (score: expiresAt ms). */
+  challengeExpiry(shard: number): string {
+    return this.shardKey('challenges:expiry', shard);
   }
   webhooksDue(shard: number): string {
     return this.shardKey('webhooks:due', shard);

@@ -12,6 +12,9 @@ import { ALL_SHARDS, shardOf, type Keys } from './keys';
 export type IndexOp =
   readonly ['zadd', string, number | '@lseq', string] | readonly ['zrem' | 'sadd' | 'srem', string, string];
 
+/** Per account, the version before an entry (stream field `a`; see OutboxEntry). */
+export type Befores = Readonly<Record<string, number>>;
+
 /** What one entry means for one account. */
 export interface AccountPart {
   readonly account: string;
@@ -22,6 +25,11 @@ export interface AccountPart {
 /**
  * One outbox entry: its origin (`g:<id>`…), the origin's version, the version before ('' for any).
  * Relay versions start at 1 (a game's are its versions + 1: a game begins at version 0).
+ *
+ * An origin whose accounts change over time (a challenge: whoever accepts an open one joins it)
+ * cannot give one `before` for all: its script keeps, per account, the version of the last entry
+ * that had a part for it, and writes those in the entry (stream field `a`: account → before, which
+ * wins over `before`). So each account still gets the origin's entries once and in order.
  */
 export interface OutboxEntry {
   readonly origin: string;
@@ -183,26 +191,31 @@ export class OutboxRelay {
    * for the shard to be drained (which finds it applied). Failures are left to the drain and the
    * sweep. `lseq` is the game's listing score the script answered.
    */
-  async deliver(shard: number, fields: readonly string[], lseq = '0'): Promise<void> {
+  async deliver(shard: number, fields: readonly string[], lseq = '0', befores?: Befores): Promise<void> {
     if (this.options.relayOwnWrites === false) return;
     if (fields.length > 3) {
-      await this.applyFields(withScore(fields, lseq)).catch((error: unknown) =>
+      await this.applyFields(withScore(fields, lseq), befores).catch((error: unknown) =>
         this.options.onError?.(error),
       );
     }
     this.kick(shard);
   }
 
-  private async applyFields(fields: readonly string[]): Promise<Array<'applied' | 'dup' | 'gap'>> {
+  private async applyFields(
+    fields: readonly string[],
+    befores?: Befores,
+  ): Promise<Array<'applied' | 'dup' | 'gap'>> {
     const [origin, version, before] = fields as [string, string, string];
     const work: Array<Promise<'applied' | 'dup' | 'gap'>> = [];
     for (let i = 3; i + 2 < fields.length; i += 3) {
+      const account = fields[i] as string;
+      const own = befores?.[account];
       work.push(
         this.applyPart(
           origin,
           Number(version),
-          before === '' ? '' : Number(before),
-          fields[i] as string,
+          own ?? (before === '' ? '' : Number(before)),
+          account,
           fields[i + 1] as string,
           fields[i + 2] as string,
         ),
@@ -240,12 +253,16 @@ export class OutboxRelay {
       >;
       let last: string | undefined;
       for (const [id, raw] of entries) {
-        const field = (name: string) => raw[raw.indexOf(name) + 1] as string;
-        const parts = JSON.parse(field('d')) as string[];
-        const results = await this.applyFields([field('o'), field('v'), field('b'), ...parts]);
+        const field: Record<string, string> = {};
+        for (let i = 0; i + 1 < raw.length; i += 2) field[raw[i] as string] = raw[i + 1] as string;
+        const parts = JSON.parse(field.d ?? '[]') as string[];
+        const results = await this.applyFields(
+          [field.o ?? '', field.v ?? '', field.b ?? '', ...parts],
+          field.a === undefined ? undefined : (JSON.parse(field.a) as Befores),
+        );
         if (results.includes('gap')) {
           throw new Error(
-            `outbox ${outbox}: entry ${id} of ${field('o')} skips a version; left for the next drain`,
+            `outbox ${outbox}: entry ${id} of ${field.o} skips a version; left for the next drain`,
           );
         }
         last = id;
