@@ -48,11 +48,12 @@ export { RedisWebhookStore } from './webhooks';
 //   p applied:{s}:a         hash: origin (g:<id>, r:<id>) → the newest version a has applied
 //   p feed:{s}:a            stream, entry id <seq>-0, fields type, at, ms, epoch, data; trimmed by age
 //   p feedseq:{s}:a, p feedepoch:{s}:a (id, origin, epochs), channel p feedlive:{s}:a
+//   p webhook:{s}:w, p webhooklog:{s}:w  an endpoint of a and its delivery log (webhooks.ts)
+//   p webhooks:{s}:a        set of a's webhook endpoints; p webhooks:due:{s} the shard's due set
 // Not yet in shards (one Redis only until they are; see docs/data-model.md):
 //   p account:<a>, p token:<hash>, p tokens:<a>, p tokenused:<hash>, p revocations (channel),
 //   p idemcreate:<key>, p challenge:<c> (hash: doc, version), p challenges:open:<a>,
-//   p challenges:expiry, p seek:<s>, p seeks:pool:<sha1>, p vacation:<a>, p rl:<name>…, and the
-//   webhook keys (webhooks.ts).
+//   p challenges:expiry, p seek:<s>, p seeks:pool:<sha1>, p vacation:<a>, p rl:<name>…
 
 export interface RedisStorageOptions extends RedisClientSettings {
   readonly feed?: FeedOptions;
@@ -67,7 +68,9 @@ export function redisStorage(
 ): Storage {
   const feedOptions = options.feed ?? {};
   const fanout = new ChannelFanout(subscriber);
-  const games = new RedisGameStore(data, prefix, { feed: feedOptions });
+  // Events appended to an account's feed mark its endpoints due in the webhook store's keys.
+  const webhooks = new RedisWebhookStore(data, prefix);
+  const games = new RedisGameStore(data, prefix, { feed: feedOptions, webhookKeys: webhooks.marks });
   return {
     name: 'redis',
     games,
@@ -76,8 +79,8 @@ export function redisStorage(
     accounts: new RedisAccountStore(data, prefix),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
-    feed: new RedisEventFeed(data, prefix, fanout, feedOptions),
-    webhooks: new RedisWebhookStore(data, prefix),
+    feed: new RedisEventFeed(data, prefix, fanout, feedOptions, 'PUBLISH', webhooks.marks),
+    webhooks,
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
   };

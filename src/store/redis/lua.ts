@@ -16,8 +16,9 @@ local function append_notices(p, notices)
   local arg = cjson.decode(notices)
   for _, n in ipairs(arg.notices) do
     for _, account in ipairs(n.to) do
+      local t = shard_tag(account)
       append_to_feed(p, account, cjson.encode({notices = {n}}), arg.epoch, 'PUBLISH',
-        p .. 'webhooks:account:' .. account, p .. 'webhooks:due')
+        p .. 'webhooks:' .. t .. ':' .. account, p .. 'webhooks:due:' .. t)
     end
   end
 end
