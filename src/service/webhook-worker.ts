@@ -180,7 +180,7 @@ export class WebhookWorker {
     let attempts = 0;
     const until = performance.now() + BATCH_MS;
     const release = (next: WebhookState) =>
-      this.storage.webhooks.release(webhook.id, lease, next, log, this.nowIso());
+      this.storage.webhooks.release(webhook, lease, next, log, this.nowIso());
     for (;;) {
       const page = await this.storage.feed.read(webhook.account, state.cursor, SCAN);
       const reconciled = this.reconcile(state, page);
@@ -254,7 +254,7 @@ export class WebhookWorker {
           return attempts;
         }
         const held = await this.storage.webhooks.checkpoint(
-          webhook.id,
+          webhook,
           lease,
           state,
           log,

@@ -129,7 +129,7 @@ export class WebhookService {
   /** Removes an endpoint and its log; nothing more is sent to it. */
   async delete(credential: Credential, id: string): Promise<WebhookView> {
     const record = await this.owned(credential, id);
-    if (!(await this.storage.webhooks.deleteWebhook(id))) throw notFound(id);
+    if (!(await this.storage.webhooks.deleteWebhook(record.webhook))) throw notFound(id);
     return webhookView(record);
   }
 
@@ -139,7 +139,7 @@ export class WebhookService {
     id: string,
     page: { limit?: number; after?: number } = {},
   ): Promise<{ items: DeliveryAttempt[]; next: number | null }> {
-    await this.owned(credential, id);
+    const { webhook } = await this.owned(credential, id);
     const limit = page.limit ?? 50;
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
       throw new GameError('INVALID_INPUT', 'limit must be a whole number from 1 to 100', { field: 'limit' });
@@ -150,7 +150,7 @@ export class WebhookService {
       });
     }
     // Newest first: the attempts after `after` in the list are those older than it.
-    const log = await this.storage.webhooks.deliveryLog(id, limit, page.after);
+    const log = await this.storage.webhooks.deliveryLog(webhook, limit, page.after);
     return { items: [...log.items], next: log.next };
   }
 
@@ -163,7 +163,7 @@ export class WebhookService {
     if (!DELIVERY_ID.test(deliveryId)) {
       throw new GameError('INVALID_INPUT', `Malformed delivery id "${deliveryId}"`, { field: 'deliveryId' });
     }
-    const previous = await this.storage.webhooks.findDelivery(id, deliveryId);
+    const previous = await this.storage.webhooks.findDelivery(webhook, deliveryId);
     if (!previous) {
       throw new GameError('DELIVERY_NOT_FOUND', `No delivery ${deliveryId} in the log of webhook ${id}`);
     }
@@ -208,7 +208,7 @@ export class WebhookService {
       nextAttemptAt: null,
       redelivery: true,
     };
-    const logged = await this.storage.webhooks.logAttempt(id, attempt);
+    const logged = await this.storage.webhooks.logAttempt(webhook, attempt);
     if (!logged) throw notFound(id);
     return logged;
   }
@@ -219,7 +219,8 @@ export class WebhookService {
     if (!WEBHOOK_ID.test(id)) {
       throw new GameError('INVALID_INPUT', `Malformed webhook id "${id}"`, { field: 'id' });
     }
-    const record = await this.storage.webhooks.getWebhook(id);
+    // Endpoints are kept with their account: the token's account says where to look.
+    const record = await this.storage.webhooks.getWebhook({ account: account.id, id });
     if (!record || record.webhook.account !== account.id) throw notFound(id);
     return record;
   }

@@ -14,9 +14,11 @@ import {
   type NewDeliveryAttempt,
   type StoredWebhook,
   type WebhookClaim,
+  type WebhookRef,
   type StoredVacation,
   type TurnCursor,
 } from '../../src/store/store';
+import { shardOf } from '../../src/store/redis/keys';
 
 let counter = 0;
 let unique = 0;
@@ -1576,13 +1578,13 @@ export function sampleAttempt(overrides: Partial<NewDeliveryAttempt> = {}): NewD
 
 /** Webhook endpoints, their claims and logs (every endpoint made here is deleted after each test). */
 function describeWebhookContract(store: () => Storage): void {
-  const made: string[] = [];
+  const made: WebhookRef[] = [];
   let storage: Storage;
   beforeEach(() => {
     storage = store();
   });
   afterEach(async () => {
-    await Promise.all(made.splice(0).map((id) => storage.webhooks.deleteWebhook(id)));
+    await Promise.all(made.splice(0).map((ref) => storage.webhooks.deleteWebhook(ref)));
   });
   const LEASE = 30 * SECOND;
 
@@ -1591,7 +1593,7 @@ function describeWebhookContract(store: () => Storage): void {
     const webhook = sampleWebhook(account, overrides);
     const state = await storage.webhooks.createWebhook(webhook, 10);
     if (!state) throw new Error('limit reached');
-    made.push(webhook.id);
+    made.push(webhook);
     return webhook;
   }
   /** The claims of our own endpoints among those due at `now`. */
@@ -1612,26 +1614,56 @@ function describeWebhookContract(store: () => Storage): void {
     const w1 = sampleWebhook(a, { createdAt: iso(t), events: ['game.moved', 'game.finished'] });
     const e = await epochOf(a);
     expect(await storage.webhooks.createWebhook(w1, 10)).toEqual({ cursor: 2, epoch: e, pending: null });
-    made.push(w1.id);
+    made.push(w1);
     const w2 = await hook(a, { createdAt: iso(t + SECOND) });
     const w3 = await hook(b);
-    expect(await storage.webhooks.getWebhook(w1.id)).toEqual({
+    expect(await storage.webhooks.getWebhook(w1)).toEqual({
       webhook: w1,
       state: { cursor: 2, epoch: e, pending: null },
     });
-    expect(await storage.webhooks.getWebhook(w3.id)).toEqual({
+    expect(await storage.webhooks.getWebhook(w3)).toEqual({
       webhook: w3,
       state: { cursor: 0, epoch: await epochOf(b), pending: null },
     });
     expect((await storage.webhooks.listWebhooks(a)).map((r) => r.webhook)).toEqual([w1, w2]);
     expect(await storage.webhooks.listWebhooks(uid('nobody'))).toEqual([]);
-    expect(await storage.webhooks.logAttempt(w1.id, sampleAttempt())).toMatchObject({ n: 1 });
-    expect(await storage.webhooks.deleteWebhook(w1.id)).toBe(true);
-    expect(await storage.webhooks.deleteWebhook(w1.id)).toBe(false);
-    expect(await storage.webhooks.getWebhook(w1.id)).toBeUndefined();
-    expect(await storage.webhooks.deliveryLog(w1.id, 10)).toEqual({ items: [], next: null });
+    expect(await storage.webhooks.logAttempt(w1, sampleAttempt())).toMatchObject({ n: 1 });
+    expect(await storage.webhooks.deleteWebhook(w1)).toBe(true);
+    expect(await storage.webhooks.deleteWebhook(w1)).toBe(false);
+    expect(await storage.webhooks.getWebhook(w1)).toBeUndefined();
+    expect(await storage.webhooks.deliveryLog(w1, 10)).toEqual({ items: [], next: null });
     expect((await storage.webhooks.listWebhooks(a)).map((r) => r.webhook.id)).toEqual([w2.id]);
-    expect(await storage.webhooks.getWebhook(uid('wh'))).toBeUndefined();
+    expect(await storage.webhooks.getWebhook({ id: uid('wh'), account: a })).toBeUndefined();
+  });
+
+  it('finds no endpoint named with another account than its own: no read, log, claim end or delete', async () => {
+    const a = uid('a');
+    // Another account, and one that Redis keeps in the same shard (where the endpoint's keys are).
+    let near = uid('b');
+    while (shardOf(near) !== shardOf(a)) near = uid('b');
+    const w = await hook(a);
+    const e = await epochOf(a);
+    const t = Date.now();
+    await event(a, t);
+    const [c] = await claim(t, [w.id]);
+    const done = { cursor: 1, epoch: e, pending: null };
+    const d1 = sampleAttempt();
+    expect(await storage.webhooks.checkpoint(w, c!.lease, done, [d1], iso(t), LEASE)).toBe(true);
+    for (const foreign of [
+      { id: w.id, account: uid('b') },
+      { id: w.id, account: near },
+    ]) {
+      expect(await storage.webhooks.getWebhook(foreign)).toBeUndefined();
+      expect(await storage.webhooks.deliveryLog(foreign, 10)).toEqual({ items: [], next: null });
+      expect(await storage.webhooks.findDelivery(foreign, d1.deliveryId)).toBeUndefined();
+      expect(await storage.webhooks.logAttempt(foreign, sampleAttempt())).toBeUndefined();
+      expect(await storage.webhooks.checkpoint(foreign, c!.lease, done, [], iso(t), LEASE)).toBe(false);
+      expect(await storage.webhooks.release(foreign, c!.lease, done, [], iso(t))).toBe(false);
+      expect(await storage.webhooks.deleteWebhook(foreign)).toBe(false);
+    }
+    expect(await storage.webhooks.getWebhook(w)).toEqual({ webhook: w, state: done });
+    expect(await storage.webhooks.findDelivery(w, d1.deliveryId)).toEqual({ n: 1, ...d1 });
+    expect(await storage.webhooks.release(w, c!.lease, done, [], iso(t))).toBe(true);
   });
 
   it('refuses an endpoint beyond the account’s limit, storing nothing', async () => {
@@ -1640,16 +1672,16 @@ function describeWebhookContract(store: () => Storage): void {
     await hook(a);
     const third = sampleWebhook(a);
     expect(await storage.webhooks.createWebhook(third, 2)).toBeUndefined();
-    expect(await storage.webhooks.getWebhook(third.id)).toBeUndefined();
+    expect(await storage.webhooks.getWebhook(third)).toBeUndefined();
     expect(await storage.webhooks.listWebhooks(a)).toHaveLength(2);
     await hook(b);
-    await storage.webhooks.deleteWebhook(first.id);
+    await storage.webhooks.deleteWebhook(first);
     expect(await storage.webhooks.createWebhook(third, 2)).toEqual({
       cursor: 0,
       epoch: await epochOf(a),
       pending: null,
     });
-    made.push(third.id);
+    made.push(third);
   });
 
   it('claims an endpoint once its feed moves past its cursor, one claim per lease', async () => {
@@ -1668,12 +1700,12 @@ function describeWebhookContract(store: () => Storage): void {
     expect(second?.lease).toEqual(expect.any(String));
     expect(second?.lease).not.toBe(first?.lease);
     const done = { cursor: 1, epoch: e, pending: null };
-    expect(await storage.webhooks.release(w.id, first!.lease, done, [sampleAttempt()], iso(t))).toBe(false);
-    expect(await storage.webhooks.deliveryLog(w.id, 10)).toEqual({ items: [], next: null });
-    expect(await storage.webhooks.release(w.id, second!.lease, done, [], iso(t + LEASE))).toBe(true);
-    expect(await storage.webhooks.release(w.id, second!.lease, done, [], iso(t + LEASE))).toBe(false);
+    expect(await storage.webhooks.release(w, first!.lease, done, [sampleAttempt()], iso(t))).toBe(false);
+    expect(await storage.webhooks.deliveryLog(w, 10)).toEqual({ items: [], next: null });
+    expect(await storage.webhooks.release(w, second!.lease, done, [], iso(t + LEASE))).toBe(true);
+    expect(await storage.webhooks.release(w, second!.lease, done, [], iso(t + LEASE))).toBe(false);
     expect(await claim(t + 2 * LEASE, [w.id])).toEqual([]);
-    expect(await storage.webhooks.getWebhook(w.id)).toEqual({ webhook: w, state: done });
+    expect(await storage.webhooks.getWebhook(w)).toEqual({ webhook: w, state: done });
   });
 
   it('makes endpoints due through the notices of game and challenge writes too', async () => {
@@ -1698,20 +1730,20 @@ function describeWebhookContract(store: () => Storage): void {
     await event(a, t);
     const [c1] = await claim(t, [w.id]);
     const pending = { seq: 1, deliveryId: uid('d'), attempts: 1, nextAttemptAt: iso(t + 10 * SECOND) };
-    expect(
-      await storage.webhooks.release(w.id, c1!.lease, { cursor: 0, epoch: e, pending }, [], iso(t)),
-    ).toBe(true);
+    expect(await storage.webhooks.release(w, c1!.lease, { cursor: 0, epoch: e, pending }, [], iso(t))).toBe(
+      true,
+    );
     expect(await claim(t + 9 * SECOND, [w.id])).toEqual([]);
     const [c2] = await claim(t + 10 * SECOND, [w.id]);
     expect(c2?.state).toEqual({ cursor: 0, epoch: e, pending });
     const now = iso(t + 10 * SECOND);
     expect(
-      await storage.webhooks.release(w.id, c2!.lease, { cursor: 1, epoch: e, pending: null }, [], now),
+      await storage.webhooks.release(w, c2!.lease, { cursor: 1, epoch: e, pending: null }, [], now),
     ).toBe(true);
     const [c3] = await claim(t + 10 * SECOND, [w.id]);
     expect(c3?.state).toEqual({ cursor: 1, epoch: e, pending: null });
     expect(
-      await storage.webhooks.release(w.id, c3!.lease, { cursor: 2, epoch: e, pending: null }, [], now),
+      await storage.webhooks.release(w, c3!.lease, { cursor: 2, epoch: e, pending: null }, [], now),
     ).toBe(true);
     expect(await claim(t + DAY, [w.id])).toEqual([]);
   });
@@ -1725,12 +1757,12 @@ function describeWebhookContract(store: () => Storage): void {
     const [c1] = await claim(t, [w.id]);
     await event(a, t + SECOND);
     expect(
-      await storage.webhooks.release(w.id, c1!.lease, { cursor: 1, epoch: e, pending: null }, [], iso(t)),
+      await storage.webhooks.release(w, c1!.lease, { cursor: 1, epoch: e, pending: null }, [], iso(t)),
     ).toBe(true);
     const [c2] = await claim(t + SECOND, [w.id]);
     expect(c2?.state.cursor).toBe(1);
     const pending = { seq: 2, deliveryId: uid('d'), attempts: 1, nextAttemptAt: iso(t + 60 * SECOND) };
-    await storage.webhooks.release(w.id, c2!.lease, { cursor: 1, epoch: e, pending }, [], iso(t + SECOND));
+    await storage.webhooks.release(w, c2!.lease, { cursor: 1, epoch: e, pending }, [], iso(t + SECOND));
     await event(a, t + 2 * SECOND);
     expect(await claim(t + 2 * SECOND, [w.id])).toEqual([]);
     expect(await claim(t + 59 * SECOND, [w.id])).toEqual([]);
@@ -1748,7 +1780,7 @@ function describeWebhookContract(store: () => Storage): void {
     const at = (ms: number) => iso(t + ms);
     expect(
       await storage.webhooks.checkpoint(
-        w.id,
+        w,
         c!.lease,
         { cursor: 1, epoch: e, pending: null },
         [d1],
@@ -1756,15 +1788,15 @@ function describeWebhookContract(store: () => Storage): void {
         LEASE,
       ),
     ).toBe(true);
-    expect((await storage.webhooks.getWebhook(w.id))?.state).toEqual({ cursor: 1, epoch: e, pending: null });
-    expect((await storage.webhooks.deliveryLog(w.id, 10)).items).toEqual([{ n: 1, ...d1 }]);
+    expect((await storage.webhooks.getWebhook(w))?.state).toEqual({ cursor: 1, epoch: e, pending: null });
+    expect((await storage.webhooks.deliveryLog(w, 10)).items).toEqual([{ n: 1, ...d1 }]);
     // The lease now ends at 20 s + LEASE, not at LEASE: nobody else claims it before.
     expect(await claim(t + LEASE, [w.id])).toEqual([]);
     expect(await claim(t + 20 * SECOND + LEASE - 1, [w.id])).toEqual([]);
     const d2 = sampleAttempt({ seq: 2, epoch: e });
     expect(
       await storage.webhooks.release(
-        w.id,
+        w,
         c!.lease,
         { cursor: 2, epoch: e, pending: null },
         [d2],
@@ -1776,7 +1808,7 @@ function describeWebhookContract(store: () => Storage): void {
     expect(again?.state).toEqual({ cursor: 2, epoch: e, pending: null });
     expect(
       await storage.webhooks.checkpoint(
-        w.id,
+        w,
         c!.lease,
         { cursor: 3, epoch: e, pending: null },
         [sampleAttempt()],
@@ -1784,8 +1816,8 @@ function describeWebhookContract(store: () => Storage): void {
         LEASE,
       ),
     ).toBe(false);
-    expect((await storage.webhooks.getWebhook(w.id))?.state.cursor).toBe(2);
-    expect((await storage.webhooks.deliveryLog(w.id, 10)).items.map((i) => i.n)).toEqual([2, 1]);
+    expect((await storage.webhooks.getWebhook(w))?.state.cursor).toBe(2);
+    expect((await storage.webhooks.deliveryLog(w, 10)).items.map((i) => i.n)).toEqual([2, 1]);
   });
 
   it('never gives one endpoint to two of several concurrent claimers', async () => {
@@ -1813,13 +1845,13 @@ function describeWebhookContract(store: () => Storage): void {
     const t = Date.now();
     await event(a, t);
     const [c] = await claim(t, [w.id]);
-    expect(await storage.webhooks.deleteWebhook(w.id)).toBe(true);
+    expect(await storage.webhooks.deleteWebhook(w)).toBe(true);
     const done = { cursor: 1, epoch: e, pending: null };
-    expect(await storage.webhooks.release(w.id, c!.lease, done, [sampleAttempt()], iso(t))).toBe(false);
+    expect(await storage.webhooks.release(w, c!.lease, done, [sampleAttempt()], iso(t))).toBe(false);
     await event(a, t);
     expect(await claim(t + 2 * LEASE, [w.id])).toEqual([]);
-    expect(await storage.webhooks.getWebhook(w.id)).toBeUndefined();
-    expect(await storage.webhooks.logAttempt(w.id, sampleAttempt())).toBeUndefined();
+    expect(await storage.webhooks.getWebhook(w)).toBeUndefined();
+    expect(await storage.webhooks.logAttempt(w, sampleAttempt())).toBeUndefined();
   });
 
   it('logs attempts newest first with a cursor, and finds the newest attempt of a delivery', async () => {
@@ -1845,17 +1877,11 @@ function describeWebhookContract(store: () => Storage): void {
       outcome: 'failed',
     });
     expect(
-      await storage.webhooks.release(
-        w.id,
-        c!.lease,
-        { cursor: 1, epoch: e, pending: null },
-        [a1, a2],
-        iso(t),
-      ),
+      await storage.webhooks.release(w, c!.lease, { cursor: 1, epoch: e, pending: null }, [a1, a2], iso(t)),
     ).toBe(true);
     const a3 = sampleAttempt({ redelivery: true, type: 'game.finished' });
-    expect(await storage.webhooks.logAttempt(w.id, a3)).toEqual({ n: 3, ...a3 });
-    const page = await storage.webhooks.deliveryLog(w.id, 2);
+    expect(await storage.webhooks.logAttempt(w, a3)).toEqual({ n: 3, ...a3 });
+    const page = await storage.webhooks.deliveryLog(w, 2);
     expect(page).toEqual({
       items: [
         { n: 3, ...a3 },
@@ -1863,8 +1889,8 @@ function describeWebhookContract(store: () => Storage): void {
       ],
       next: 2,
     });
-    expect(await storage.webhooks.deliveryLog(w.id, 2, 2)).toEqual({ items: [{ n: 1, ...a1 }], next: null });
-    expect(await storage.webhooks.deliveryLog(w.id, 3)).toEqual({
+    expect(await storage.webhooks.deliveryLog(w, 2, 2)).toEqual({ items: [{ n: 1, ...a1 }], next: null });
+    expect(await storage.webhooks.deliveryLog(w, 3)).toEqual({
       items: [
         { n: 3, ...a3 },
         { n: 2, ...a2 },
@@ -1872,10 +1898,10 @@ function describeWebhookContract(store: () => Storage): void {
       ],
       next: null,
     });
-    expect(await storage.webhooks.findDelivery(w.id, d1)).toEqual({ n: 2, ...a2 });
-    expect(await storage.webhooks.findDelivery(w.id, a3.deliveryId)).toEqual({ n: 3, ...a3 });
-    expect(await storage.webhooks.findDelivery(w.id, uid('d'))).toBeUndefined();
-    expect(await storage.webhooks.findDelivery(other.id, d1)).toBeUndefined();
-    expect(await storage.webhooks.deliveryLog(other.id, 10)).toEqual({ items: [], next: null });
+    expect(await storage.webhooks.findDelivery(w, d1)).toEqual({ n: 2, ...a2 });
+    expect(await storage.webhooks.findDelivery(w, a3.deliveryId)).toEqual({ n: 3, ...a3 });
+    expect(await storage.webhooks.findDelivery(w, uid('d'))).toBeUndefined();
+    expect(await storage.webhooks.findDelivery(other, d1)).toBeUndefined();
+    expect(await storage.webhooks.deliveryLog(other, 10)).toEqual({ items: [], next: null });
   });
 }

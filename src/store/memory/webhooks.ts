@@ -7,6 +7,7 @@ import {
   type StoredWebhook,
   type WebhookClaim,
   type WebhookRecord,
+  type WebhookRef,
   type WebhookState,
   type WebhookStore,
 } from '../store';
@@ -14,6 +15,7 @@ import {
 // Webhooks.
 
 interface MemoryWebhook {
+  readonly account: string;
   readonly webhook: string;
   state: string;
   lease: { readonly token: string; readonly until: number } | null;
@@ -43,6 +45,7 @@ export class MemoryWebhookStore implements WebhookStore {
     const { last, epoch } = this.head(webhook.account);
     const state: WebhookState = { cursor: last, epoch, pending: null };
     this.hooks.set(webhook.id, {
+      account: webhook.account,
       webhook: JSON.stringify(webhook),
       state: JSON.stringify(state),
       lease: null,
@@ -52,8 +55,8 @@ export class MemoryWebhookStore implements WebhookStore {
     return state;
   }
 
-  async getWebhook(id: string): Promise<WebhookRecord | undefined> {
-    const hook = this.hooks.get(id);
+  async getWebhook(ref: WebhookRef): Promise<WebhookRecord | undefined> {
+    const hook = this.find(ref);
     return hook ? this.parse(hook) : undefined;
   }
 
@@ -67,8 +70,8 @@ export class MemoryWebhookStore implements WebhookStore {
       );
   }
 
-  async deleteWebhook(id: string): Promise<boolean> {
-    return this.hooks.delete(id);
+  async deleteWebhook(ref: WebhookRef): Promise<boolean> {
+    return this.find(ref) !== undefined && this.hooks.delete(ref.id);
   }
 
   async claimDue(now: string, limit: number, leaseMs: number): Promise<WebhookClaim[]> {
@@ -93,12 +96,12 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async release(
-    id: string,
+    ref: WebhookRef,
     lease: string,
     state: WebhookState,
     attempts: readonly NewDeliveryAttempt[],
   ): Promise<boolean> {
-    const hook = this.hooks.get(id);
+    const hook = this.find(ref);
     if (!hook || hook.lease?.token !== lease) return false;
     hook.state = JSON.stringify(state);
     hook.lease = null;
@@ -107,14 +110,14 @@ export class MemoryWebhookStore implements WebhookStore {
   }
 
   async checkpoint(
-    id: string,
+    ref: WebhookRef,
     lease: string,
     state: WebhookState,
     attempts: readonly NewDeliveryAttempt[],
     now: string,
     leaseMs: number,
   ): Promise<boolean> {
-    const hook = this.hooks.get(id);
+    const hook = this.find(ref);
     if (!hook || hook.lease?.token !== lease) return false;
     hook.state = JSON.stringify(state);
     hook.lease = { token: lease, until: Date.parse(now) + leaseMs };
@@ -122,23 +125,29 @@ export class MemoryWebhookStore implements WebhookStore {
     return true;
   }
 
-  async logAttempt(id: string, attempt: NewDeliveryAttempt): Promise<DeliveryAttempt | undefined> {
-    const hook = this.hooks.get(id);
+  async logAttempt(ref: WebhookRef, attempt: NewDeliveryAttempt): Promise<DeliveryAttempt | undefined> {
+    const hook = this.find(ref);
     return hook ? this.append(hook, attempt) : undefined;
   }
 
-  async deliveryLog(id: string, limit: number, before?: number): Promise<DeliveryLogPage> {
-    const log = this.hooks.get(id)?.log ?? [];
+  async deliveryLog(ref: WebhookRef, limit: number, before?: number): Promise<DeliveryLogPage> {
+    const log = this.find(ref)?.log ?? [];
     const older = log.filter((a) => before === undefined || a.n < before).reverse();
     const items = older.slice(0, Math.max(0, limit));
     const last = items[items.length - 1];
     return { items: clone(items), next: older.length > items.length && last ? last.n : null };
   }
 
-  async findDelivery(id: string, deliveryId: string): Promise<DeliveryAttempt | undefined> {
-    const log = this.hooks.get(id)?.log ?? [];
+  async findDelivery(ref: WebhookRef, deliveryId: string): Promise<DeliveryAttempt | undefined> {
+    const log = this.find(ref)?.log ?? [];
     const found = log.findLast((a) => a.deliveryId === deliveryId);
     return found ? clone(found) : undefined;
+  }
+
+  /** The endpoint, if it is the account's. */
+  private find(ref: WebhookRef): MemoryWebhook | undefined {
+    const hook = this.hooks.get(ref.id);
+    return hook?.account === ref.account ? hook : undefined;
   }
 
   private append(hook: MemoryWebhook, attempt: NewDeliveryAttempt): DeliveryAttempt {

@@ -33,6 +33,16 @@ export interface WebhookState {
   readonly pending: PendingDelivery | null;
 }
 
+/**
+ * Names an endpoint: its id and its account. Stores keep an endpoint with its account (in the
+ * account's shard on Redis), so the account says where to look; an endpoint named with another
+ * account than its own is not found. A StoredWebhook is one.
+ */
+export interface WebhookRef {
+  readonly id: string;
+  readonly account: string;
+}
+
 export interface WebhookRecord {
   readonly webhook: StoredWebhook;
   readonly state: WebhookState;
@@ -103,11 +113,11 @@ export interface WebhookStore {
    * `max` endpoints.
    */
   createWebhook(webhook: StoredWebhook, max: number): Promise<WebhookState | undefined>;
-  getWebhook(id: string): Promise<WebhookRecord | undefined>;
+  getWebhook(ref: WebhookRef): Promise<WebhookRecord | undefined>;
   /** The account's endpoints, oldest first. */
   listWebhooks(account: string): Promise<WebhookRecord[]>;
   /** Removes the endpoint, its state and its log; false when there was none. */
-  deleteWebhook(id: string): Promise<boolean>;
+  deleteWebhook(ref: WebhookRef): Promise<boolean>;
   /**
    * Atomically claims up to `limit` endpoints with work due at `now` (ISO): a pending delivery whose
    * next attempt is due, or a cursor behind the account's feed. Each claim holds a lease for
@@ -122,7 +132,7 @@ export interface WebhookStore {
    * another claim took over) or the endpoint was deleted.
    */
   release(
-    id: string,
+    ref: WebhookRef,
     lease: string,
     state: WebhookState,
     attempts: readonly NewDeliveryAttempt[],
@@ -134,7 +144,7 @@ export interface WebhookStore {
    * False, saving nothing, when the lease is no longer the endpoint's.
    */
   checkpoint(
-    id: string,
+    ref: WebhookRef,
     lease: string,
     state: WebhookState,
     attempts: readonly NewDeliveryAttempt[],
@@ -142,11 +152,11 @@ export interface WebhookStore {
     leaseMs: number,
   ): Promise<boolean>;
   /** Appends an attempt made outside the ordered stream (a redelivery); undefined when the endpoint is gone. */
-  logAttempt(id: string, attempt: NewDeliveryAttempt): Promise<DeliveryAttempt | undefined>;
+  logAttempt(ref: WebhookRef, attempt: NewDeliveryAttempt): Promise<DeliveryAttempt | undefined>;
   /** The endpoint's log, newest first; `before` is a previous page's `next`. */
-  deliveryLog(id: string, limit: number, before?: number): Promise<DeliveryLogPage>;
+  deliveryLog(ref: WebhookRef, limit: number, before?: number): Promise<DeliveryLogPage>;
   /** The newest kept attempt of a delivery, if any. */
-  findDelivery(id: string, deliveryId: string): Promise<DeliveryAttempt | undefined>;
+  findDelivery(ref: WebhookRef, deliveryId: string): Promise<DeliveryAttempt | undefined>;
 }
 
 /** Each endpoint's log keeps about this many newest attempts. */

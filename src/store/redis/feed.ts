@@ -24,10 +24,8 @@ export class RedisEventFeed implements EventFeed {
     private readonly fanout: ChannelFanout,
     private readonly options: FeedOptions = {},
     private readonly publish: 'PUBLISH' | 'SPUBLISH' = 'PUBLISH',
-    private readonly webhookKeys: (account: string) => readonly [string, string] = (account) => [
-      `${prefix}webhooks:account:${account}`,
-      `${prefix}webhooks:due`,
-    ],
+    /** The webhook keys an account's events mark (the webhook store's layout). */
+    private readonly webhookKeys?: (account: string) => readonly [string, string],
   ) {
     this.redis = scripted(redis);
     this.keys = new Keys(prefix);
@@ -37,7 +35,7 @@ export class RedisEventFeed implements EventFeed {
   async append(notices: readonly Notice[]): Promise<void> {
     const accounts = [...new Set(notices.flatMap((n) => n.to))];
     for (const account of accounts) {
-      const [hooks, due] = this.webhookKeys(account);
+      const [hooks, due] = this.webhookKeys?.(account) ?? this.keys.webhookMarks(account);
       await this.redis.boardhostAppendAccount(
         this.keys.feed(account),
         this.keys.prefix,

@@ -107,9 +107,7 @@ export class RedisGameStore implements GameStore {
     this.relay = new OutboxRelay(this.redis, this.keys, {
       feed: this.feed,
       publish: this.publish,
-      webhookKeys:
-        options.webhookKeys ??
-        ((account) => [`${prefix}webhooks:account:${account}`, `${prefix}webhooks:due`] as const),
+      webhookKeys: options.webhookKeys ?? ((account) => this.keys.webhookMarks(account)),
       ...(options.onError ? { onError: options.onError } : {}),
       ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
       ...(options.replication ? { replication: options.replication } : {}),

@@ -75,7 +75,9 @@ export { RedisWebhookStore } from './webhooks';
 //   p seek:{s}:k            hash: doc, account, expires, pool (q); s: the shard of q
 //   p seekat:{s}:k          q while k waits (expires an hour after the seek)
 // Single keys outside shards: p vacation:<a> (hash: doc, version), p idemcreate:<key>, p rl:<name>…;
-// channel p revocations. Not yet in shards: the webhook keys (webhooks.ts).
+// channel p revocations.
+//   p webhook:{s}:w, p webhooklog:{s}:w  an endpoint of a and its delivery log (webhooks.ts)
+//   p webhooks:{s}:a        set of a's webhook endpoints; p webhooks:due:{s} the shard's due set
 
 export interface RedisStorageOptions extends RedisClientSettings {
   readonly feed?: FeedOptions;
@@ -118,11 +120,14 @@ export function redisStorage(
   // the pipeline's answers then misaligned): one limiter made now defines it before any command.
   createLimiter({ name: 'define', points: 1, windowSeconds: 1 }, { client: data, prefix });
   const fanout = new ChannelFanout(subscriber);
+  // Events appended to an account's feed mark its endpoints due in the webhook store's keys.
+  const webhooks = new RedisWebhookStore(data, prefix);
   // Live messages go out on sharded pub/sub on a Cluster (each channel lives in its key's slot).
   const publish = client instanceof Cluster ? 'SPUBLISH' : 'PUBLISH';
   const games = new RedisGameStore(data, prefix, {
     feed: feedOptions,
     publish,
+    webhookKeys: webhooks.marks,
     ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
     ...(options.relayLeaseMs ? { leaseMs: options.relayLeaseMs } : {}),
     ...(options.waitReplicas
@@ -143,8 +148,8 @@ export function redisStorage(
     accounts: new RedisAccountStore(data, prefix),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
-    feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish),
-    webhooks: new RedisWebhookStore(data, prefix),
+    feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish, webhooks.marks),
+    webhooks,
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
   };

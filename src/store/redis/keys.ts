@@ -135,8 +135,21 @@ export class Keys {
   seekPoolOf(id: string): string {
     return this.of('seekat', id);
   }
+  /** Set of the account's webhook endpoint ids. */
   webhooksOf(account: string): string {
     return this.of('webhooks', account);
+  }
+  /** A webhook endpoint (hash), in its account's shard: `p webhook:{s of account}:<id>`. */
+  webhook(account: string, id: string): string {
+    return `${this.prefix}webhook:${shardTag(shardOf(account))}:${id}`;
+  }
+  /** A webhook endpoint's delivery log (stream), beside the endpoint. */
+  webhookLog(account: string, id: string): string {
+    return `${this.prefix}webhooklog:${shardTag(shardOf(account))}:${id}`;
+  }
+  /** What an event appended to the account's feed marks due: its endpoint set and its shard's due set. */
+  webhookMarks(account: string): readonly [hooks: string, due: string] {
+    return [this.webhooksOf(account), this.webhooksDue(shardOf(account))];
   }
 
   // Per shard.
@@ -159,6 +172,7 @@ export class Keys {
   challengeExpiry(shard: number): string {
     return this.shardKey('challenges:expiry', shard);
   }
+  /** Sorted set of the shard's webhook endpoints with work (score: when). */
   webhooksDue(shard: number): string {
     return this.shardKey('webhooks:due', shard);
   }
