@@ -20,6 +20,9 @@ async function main(): Promise<void> {
     ? await createRedisStorage(config.REDIS_URL, config.REDIS_KEY_PREFIX, {
         commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
         feed,
+        onMigrated: (report) => {
+          if (report.outcome === 'done') logger.info({ migration: report }, 'v1 data moved to the v2 layout');
+        },
       })
     : createMemoryStorage(undefined, { feed });
   const app = await createApp({

@@ -8,6 +8,7 @@ import { RedisClockStore } from './clocks';
 import { RedisEventFeed } from './feed';
 import { RedisEventBus, RedisGameStore } from './games';
 import { RedisIdempotencyStore } from './idempotency';
+import { migrateV1, type MigrationReport } from './migrate';
 import { RedisSeekStore } from './seeks';
 import { RedisWebhookStore } from './webhooks';
 
@@ -24,6 +25,7 @@ export { RedisClockStore } from './clocks';
 export { RedisEventFeed } from './feed';
 export { RedisEventBus, RedisGameStore } from './games';
 export { RedisIdempotencyStore } from './idempotency';
+export { migrateV1, type MigrationReport } from './migrate';
 export { RedisSeekStore } from './seeks';
 export { RedisWebhookStore } from './webhooks';
 
@@ -48,6 +50,7 @@ export { RedisWebhookStore } from './webhooks';
 //   p applied:{s}:a         hash: origin (g:<id>, r:<id>) → the newest version a has applied
 //   p feed:{s}:a            stream, entry id <seq>-0, fields type, at, ms, epoch, data; trimmed by age
 //   p feedseq:{s}:a, p feedepoch:{s}:a (id, origin, epochs), channel p feedlive:{s}:a
+//   p layout                '2' once the v1 layout's data is moved (migrateV1, migrate.ts)
 // Not yet in shards (one Redis only until they are; see docs/data-model.md):
 //   p account:<a>, p token:<hash>, p tokens:<a>, p tokenused:<hash>, p revocations (channel),
 //   p idemcreate:<key>, p challenge:<c> (hash: doc, version), p challenges:open:<a>,
@@ -56,6 +59,8 @@ export { RedisWebhookStore } from './webhooks';
 
 export interface RedisStorageOptions extends RedisClientSettings {
   readonly feed?: FeedOptions;
+  /** Told what migrateV1 did at startup (see migrate.ts). */
+  readonly onMigrated?: (report: MigrationReport) => void;
 }
 
 /** The whole storage over two connections: `data` for commands, `subscriber` for pub/sub. */
@@ -94,6 +99,14 @@ export async function createRedisStorage(
     data.disconnect();
     throw error;
   });
+  // Data of the v1 layout is moved to v2 once, before the node serves (migrate.ts).
+  try {
+    options.onMigrated?.(await migrateV1(data, prefix));
+  } catch (error) {
+    data.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
   const storage = redisStorage(data, subscriber, prefix, options);
   // Every node sweeps the outboxes, so that entries a node left behind when it died are relayed.
   (storage.games as RedisGameStore).relay.start();
