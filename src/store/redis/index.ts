@@ -100,13 +100,15 @@ export async function createRedisStorage(
     throw error;
   });
   // Data of the v1 layout is moved to v2 once, before the node serves (migrate.ts).
+  let report: MigrationReport;
   try {
-    options.onMigrated?.(await migrateV1(data, prefix));
+    report = await migrateV1(data, prefix);
   } catch (error) {
     data.disconnect();
     subscriber.disconnect();
     throw error;
   }
+  options.onMigrated?.(report);
   const storage = redisStorage(data, subscriber, prefix, options);
   // Every node sweeps the outboxes, so that entries a node left behind when it died are relayed.
   (storage.games as RedisGameStore).relay.start();
