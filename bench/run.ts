@@ -1,7 +1,8 @@
-// npm run bench -- <perft|api|listings|fanout|webhooks> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|api|listings|fanout|webhooks|migrate> [args]: benchmarks, never part of `npm test`.
 import { runApiBench } from './api';
 import { runFanoutBench } from './fanout';
 import { runListingsBench } from './listings';
+import { runMigrateBench } from './migrate';
 import { runPerftBench } from './perft';
 import { runWebhooksBench } from './webhooks';
 
@@ -36,6 +37,9 @@ switch (which) {
   case 'fanout':
     run('fanout', runFanoutBench(rest));
     break;
+  case 'migrate':
+    run('migrate', runMigrateBench(rest));
+    break;
   case 'webhooks':
     runWebhooksBench().then(
       () => process.exit(0),
@@ -46,6 +50,8 @@ switch (which) {
     );
     break;
   default:
-    console.error('usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks>');
+    console.error(
+      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|migrate [games…]>',
+    );
     process.exit(2);
 }
