@@ -268,6 +268,21 @@ describe('migrateV1', () => {
     expect(await snapshot(redis, rough)).toEqual(await snapshot(redis, clean));
   });
 
+  it('moves early v1 documents: no status field in the hash, a seat without an account field', async () => {
+    const prefix = newPrefix();
+    const ann = uid('ann');
+    const base = gameOf([ann, null]);
+    const early = { ...base, seats: [base.seats[0], { seat: 1, name: 'north' }] } as unknown as StoredGame;
+    await writeV1Game(redis, prefix, early);
+    await redis.hdel(`${prefix}game:{${early.id}}`, 'status');
+    const { storage } = await open(prefix);
+    expect(await storage.games.get(early.id)).toEqual(early);
+    expect((await storage.games.list({ account: ann, status: 'ongoing' }, 5)).items).toEqual([early]);
+    expect((await storage.clocks.listTurn(ann, {}, 5)).items).toEqual([early]);
+    expect(await storage.games.countOngoing(ann)).toBe(1);
+    expect(Object.keys(await snapshot(redis, prefix)).filter((k) => k.includes('undefined'))).toEqual([]);
+  });
+
   it('feeds keep their epoch: the Redis origin moves with them', async () => {
     const prefix = newPrefix();
     const ann = uid('ann');

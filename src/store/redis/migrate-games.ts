@@ -39,6 +39,9 @@ export function v2GameOps(
 ): Op[] {
   const { id, kind, status } = game;
   const shard = shardOf(id);
+  // The indexes from the document with every seat's account given (null when none: early
+  // documents may lack the field); the head is kept as stored.
+  const indexed = { ...game, seats: game.seats.map((s) => ({ ...s, account: s.account ?? null })) };
   const hash = [
     'HSET',
     keys.game(id),
@@ -57,7 +60,7 @@ export function v2GameOps(
   if (status === 'finished') {
     hash.push('packed', packMoves(game.moves, game.createdAt), 'nmoves', String(game.moves.length));
   } else {
-    hash.push('turn', clockIndexOf(game).turn);
+    hash.push('turn', clockIndexOf(indexed).turn);
     if (v1.reminded !== undefined) hash.push('reminded', v1.reminded);
     for (let i = 0; i < game.moves.length; i += RPUSH_CHUNK) {
       const chunk = game.moves.slice(i, i + RPUSH_CHUNK).map((m) => JSON.stringify(m));
@@ -68,7 +71,7 @@ export function v2GameOps(
   for (const [k, s] of listings) ops.push(['ZADD', keys.shardListing(shard, k, s), v1.lseq, id]);
   if (v1.deadline !== null) ops.push(['ZADD', keys.deadlines(shard), v1.deadline, id]);
   if (v1.reminder !== null) ops.push(['ZADD', keys.reminders(shard), v1.reminder, id]);
-  for (const part of gameParts(keys, game, [])) {
+  for (const part of gameParts(keys, indexed, [])) {
     for (const [op, key, ...rest] of part.ops) {
       ops.push([op.toUpperCase(), key, ...rest.map((v) => (v === '@lseq' ? v1.lseq : String(v)))]);
     }
@@ -80,12 +83,11 @@ export function v2GameOps(
 /**
  * One v1 game to v2, all or nothing: only while the v1 hash is at the version read ('gone' once
  * moved, 'changed' if written since), never over a v2 game of that id ('conflict': both kept).
- * KEYS[1] the v1 game, KEYS[2] the v2 game; ARGV: version read, the ops (JSON [[command, …]]).
+ * KEYS[1] the v1 game, KEYS[2] the v2 game; ARGV: version read ('' for none), the ops (JSON [[command, …]]).
  */
 const moveGame = script(`
-local version = redis.call('HGET', KEYS[1], 'version')
-if not version then return 'gone' end
-if version ~= ARGV[1] then return 'changed' end
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
+if (redis.call('HGET', KEYS[1], 'version') or '') ~= ARGV[1] then return 'changed' end
 if redis.call('EXISTS', KEYS[2]) == 1 then return 'conflict' end
 for _, op in ipairs(cjson.decode(ARGV[2])) do redis.call(unpack(op)) end
 redis.call('DEL', KEYS[1])
@@ -103,10 +105,10 @@ export async function migrateGame(redis: Redis, prefix: string, keys: Keys, id: 
       redis.zscore(`${prefix}deadlines`, id),
       redis.zscore(`${prefix}reminders`, id),
     ]);
-    if (fields.doc === undefined || fields.version === undefined) return 'gone';
+    if (fields.doc === undefined) return 'gone';
     const game = JSON.parse(fields.doc) as StoredGame;
     const ops = v2GameOps(keys, game, { lseq, reminded: fields.reminded, deadline, reminder });
-    const result = await moveGame(redis, [v1Key, keys.game(id)], [fields.version, JSON.stringify(ops)]);
+    const result = await moveGame(redis, [v1Key, keys.game(id)], [fields.version ?? '', JSON.stringify(ops)]);
     if (result !== 'changed') return result as Moved;
   }
   throw new Error(`v1 game ${id} kept changing while it was moved (is a v1 node still running?)`);
