@@ -1,9 +1,10 @@
-// npm run bench -- <perft|api|listings|fanout|webhooks|events|delivery> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|api|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
 import { runApiBench } from './api';
 import { runDeliveryBench } from './delivery';
 import { runEventsBench } from './events';
 import { runFanoutBench } from './fanout';
 import { runListingsBench } from './listings';
+import { runMigrateBench } from './migrate';
 import { runPerftBench } from './perft';
 import { runWebhooksBench } from './webhooks';
 
@@ -32,6 +33,9 @@ switch (which) {
   case 'fanout':
     run('fanout', runFanoutBench(rest));
     break;
+  case 'migrate':
+    run('migrate', runMigrateBench(rest));
+    break;
   case 'webhooks':
     run('webhooks', runWebhooksBench());
     break;
@@ -43,7 +47,7 @@ switch (which) {
     break;
   default:
     console.error(
-      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery>',
+      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
     );
     process.exit(2);
 }

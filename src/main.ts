@@ -23,6 +23,9 @@ async function main(): Promise<void> {
         commandTimeoutMs: config.REDIS_COMMAND_TIMEOUT_MS,
         waitReplicas: config.REDIS_WAIT_REPLICAS,
         feed,
+        onMigrated: (report) => {
+          if (report.outcome === 'done') logger.info({ migration: report }, 'v1 data moved to the v2 layout');
+        },
       })
     : createMemoryStorage(undefined, { feed });
   const app = await createApp({

@@ -61,10 +61,10 @@ interface Packed {
 }
 
 /**
- * Whether packed moves keep their details (engine facts that a replay derives again). Kept until
- * the service derives them for moves that come without (then finished games shrink further).
+ * Whether packed moves keep their details (engine facts: captures, sowing traces). They do not:
+ * the service derives them again by replaying a game whose moves come without (game-rules.ts).
  */
-const PACK_DETAILS = true;
+const PACK_DETAILS = false;
 
 /** A finished game's moves in a few bytes each. */
 export function packMoves(moves: readonly MoveRecord[], createdAt: string): string {

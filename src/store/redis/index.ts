@@ -15,6 +15,7 @@ import { RedisClockStore } from './clocks';
 import { RedisEventFeed } from './feed';
 import { RedisEventBus, RedisGameStore } from './games';
 import { RedisIdempotencyStore } from './idempotency';
+import { migrateV1, type MigrationReport } from './migrate';
 import { RedisSeekStore } from './seeks';
 import { RedisWebhookStore } from './webhooks';
 
@@ -36,6 +37,7 @@ export { RedisClockStore } from './clocks';
 export { RedisEventFeed } from './feed';
 export { RedisEventBus, RedisGameStore } from './games';
 export { RedisIdempotencyStore } from './idempotency';
+export { migrateV1, type MigrationReport } from './migrate';
 export { RedisSeekStore } from './seeks';
 export { RedisWebhookStore } from './webhooks';
 
@@ -78,9 +80,12 @@ export { RedisWebhookStore } from './webhooks';
 // channel p revocations.
 //   p webhook:{s}:w, p webhooklog:{s}:w  an endpoint of a and its delivery log (webhooks.ts)
 //   p webhooks:{s}:a        set of a's webhook endpoints; p webhooks:due:{s} the shard's due set
+//   p layout                '2' once the v1 layout's data is moved (migrateV1, migrate.ts)
 
 export interface RedisStorageOptions extends RedisClientSettings {
   readonly feed?: FeedOptions;
+  /** Told what migrateV1 did at startup (see migrate.ts). */
+  readonly onMigrated?: (report: MigrationReport) => void;
   /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
   readonly relayOwnWrites?: boolean;
   /** How long a node holds a shard's outbox while relaying it (RelayOptions.leaseMs; default 10 s). */
@@ -173,6 +178,16 @@ export async function createRedisStorage(
     data.disconnect();
     throw error;
   });
+  // Data of the v1 layout is moved to v2 once, before the node serves (migrate.ts).
+  let report: MigrationReport;
+  try {
+    report = await migrateV1(data, prefix);
+  } catch (error) {
+    data.disconnect();
+    subscriber.disconnect();
+    throw error;
+  }
+  options.onMigrated?.(report);
   const storage = redisStorage(data, subscriber, prefix, options);
   // Every node sweeps the outboxes, so that entries a node left behind when it died are relayed.
   (storage.games as RedisGameStore).relay.start();
