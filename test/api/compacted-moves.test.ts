@@ -54,7 +54,8 @@ describe.each<StoreKind>(['memory', 'redis'])(
     ])('%s: every read answers as for the game with its details', async (kind, seed) => {
       const original = await finishedGame(run, kind, seed);
       const stored = (await run.storage.games.get(original)) as StoredGame;
-      expect(stored.moves.every((m) => m.details !== undefined)).toBe(true);
+      // The memory store keeps every detail; the Redis store packs a finished game without them.
+      expect(stored.moves.every((m) => m.details !== undefined)).toBe(store === 'memory');
       // The copy, written through the store port as a compacting store would keep it.
       const copy = randomBytes(9).toString('base64url');
       const compacted: StoredGame = {

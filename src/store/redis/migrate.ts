@@ -147,7 +147,10 @@ export async function migrateV1(
   const started = Date.now();
   const marker = `${prefix}layout`;
   if ((await redis.get(marker)) === LAYOUT) return { outcome: 'marked', steps: {}, ms: Date.now() - started };
-  if (redis.isCluster) {
+  // A server in cluster mode (reached through a Cluster client or a plain one) never held v1 data.
+  const clustered =
+    redis.isCluster || /cluster_enabled:1/.test(await (redis as Redis).info('cluster').catch(() => ''));
+  if (clustered) {
     if ((await redis.exists(`${prefix}games:all`)) === 1) {
       throw new Error(`${prefix}games:all exists on a Redis Cluster: move v1 data on one Redis first`);
     }
