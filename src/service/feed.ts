@@ -132,10 +132,18 @@ export class FeedService {
     // One chain orders catch-up reads and live deliveries.
     let chain = Promise.resolve();
     // Subscribe before reading, so that nothing appended in between is missed.
-    const unsubscribe = await feed.subscribe(account.id, (event) => {
-      live.push(event);
-      if (ready) chain = chain.then(drain).catch(fail);
-    });
+    const unsubscribe = await feed.subscribe(
+      account.id,
+      (event) => {
+        live.push(event);
+        if (ready) chain = chain.then(drain).catch(fail);
+      },
+      // The live connection dropped and is back: what was appended meanwhile never came live,
+      // so read it from the stored feed (an event seen live later is skipped by its seq).
+      () => {
+        if (ready) chain = chain.then(() => fill(Number.MAX_SAFE_INTEGER)).catch(fail);
+      },
+    );
     let first;
     try {
       first = await feed.read(account.id, after ?? 0, after === undefined ? 1 : PAGE);

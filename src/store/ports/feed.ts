@@ -85,8 +85,16 @@ export interface EventFeed {
    * may begin a new epoch (see FeedEpoch), like an append.
    */
   read(account: string, after: number, limit: number): Promise<FeedPage>;
-  /** Calls `listener` with each event appended to the account's feed from now on. */
-  subscribe(account: string, listener: (event: FeedEvent) => void): Promise<() => Promise<void>>;
+  /**
+   * Calls `listener` with each event appended to the account's feed from now on. Live delivery is
+   * best effort: `onResync` is called once a dropped connection is back (events appended while it
+   * was down were not delivered; read them from the feed).
+   */
+  subscribe(
+    account: string,
+    listener: (event: FeedEvent) => void,
+    onResync?: () => void,
+  ): Promise<() => Promise<void>>;
 }
 
 /**

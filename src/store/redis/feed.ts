@@ -83,9 +83,16 @@ export class RedisEventFeed implements EventFeed {
     };
   }
 
-  async subscribe(account: string, listener: (event: FeedEvent) => void): Promise<() => Promise<void>> {
-    return this.fanout.listen(this.keys.feedChannel(account), (message) =>
-      listener(JSON.parse(message) as FeedEvent),
+  async subscribe(
+    account: string,
+    listener: (event: FeedEvent) => void,
+    onResync?: () => void,
+  ): Promise<() => Promise<void>> {
+    return this.fanout.listen(
+      this.keys.feedChannel(account),
+      (message) => listener(JSON.parse(message) as FeedEvent),
+      onResync,
     );
   }
+
 }
