@@ -94,5 +94,4 @@ export class RedisEventFeed implements EventFeed {
       onResync,
     );
   }
-
 }
