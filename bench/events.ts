@@ -103,7 +103,8 @@ interface Ply {
 /** The game a frame carries: a game stream's version, or a feed event's `data.game`. */
 function gameOf(frame: Frame): Ply | undefined {
   const data = frame.data as { game?: Ply; data?: { game?: Ply } };
-  return frame.event === 'game' ? ((data.game ?? data) as Ply) : data.data?.game;
+  // A game stream's first message is the game; each later one an update (the head and the move).
+  return frame.event === 'game' || frame.event === 'update' ? ((data.game ?? data) as Ply) : data.data?.game;
 }
 
 interface Watched {
@@ -121,8 +122,13 @@ async function messageBytes(base: string, alpha: BenchAccount, beta: BenchAccoun
   const feedUrl = `${base}/api/v1/account/events`;
   const auth = { authorization: `Bearer ${alpha.token}` };
   const watched: Watched[] = [
-    { label: 'game stream, SSE', stream: await openFrames(gameUrl, 'sse'), event: 'game' },
-    { label: 'game stream, NDJSON', stream: await openFrames(gameUrl, 'ndjson'), event: 'game' },
+    { label: 'game stream, SSE', stream: await openFrames(gameUrl, 'sse'), event: 'update' },
+    { label: 'game stream, NDJSON', stream: await openFrames(gameUrl, 'ndjson'), event: 'update' },
+    {
+      label: 'game stream ?full=1, NDJSON',
+      stream: await openFrames(`${gameUrl}?full=1`, 'ndjson'),
+      event: 'game',
+    },
     {
       label: 'account feed game.moved, SSE',
       stream: await openFrames(feedUrl, 'sse', auth),
