@@ -110,7 +110,9 @@ async function playOne(
   let game: GameJson = created.game;
   const stream = await openFrames(`${b}/api/v1/games/${game.id}/stream`, 'sse');
   try {
-    const versionOf = (data: Record<string, unknown>) => (data as { version?: number }).version;
+    // The first message is the game; each later one an update: {game: the head, move}.
+    const versionOf = (data: Record<string, unknown>) =>
+      ((data as { game?: { version?: number } }).game ?? (data as { version?: number })).version;
     await stream.until((f) => f.event === 'game' && versionOf(f.data) === game.version);
     while (game.status === 'ongoing' && game.toMove !== null && progress.played < progress.total) {
       const move = game.legalMoves[Math.floor(random() * game.legalMoves.length)] as string;
@@ -119,7 +121,7 @@ async function playOne(
       game = await playMove(a, game.id, move, tokens.get(game.toMove) as string);
       const answered = performance.now();
       if (game.version !== version) throw new Error(`move made version ${game.version}, not ${version}`);
-      const frame = await stream.until((f) => f.event === 'game' && versionOf(f.data) === version);
+      const frame = await stream.until((f) => f.event === 'update' && versionOf(f.data) === version);
       const bare = await roundTrip.once();
       if (++progress.played <= progress.warmup) continue;
       samples.sent.push(frame.at - sent);
