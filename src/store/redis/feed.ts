@@ -25,7 +25,6 @@ export class RedisEventFeed implements EventFeed {
     private readonly options: FeedOptions = {},
     private readonly publish: 'PUBLISH' | 'SPUBLISH' = 'PUBLISH',
     /** The webhook keys an account's events mark (the webhook store's layout). */
-    private readonly webhookKeys?: (account: string) => readonly [string, string],
   ) {
     this.redis = scripted(redis);
     this.keys = new Keys(prefix);
@@ -35,7 +34,7 @@ export class RedisEventFeed implements EventFeed {
   async append(notices: readonly Notice[]): Promise<void> {
     const accounts = [...new Set(notices.flatMap((n) => n.to))];
     for (const account of accounts) {
-      const [hooks, due] = this.webhookKeys?.(account) ?? this.keys.webhookMarks(account);
+      const [hooks, due] = this.keys.webhookMarks(account);
       await this.redis.boardhostAppendAccount(
         this.keys.feed(account),
         this.keys.prefix,

@@ -23,14 +23,7 @@ import { clockIndexArgument } from './arguments';
 import { scripted, type Arg, type ScriptedRedis, type ChannelFanout } from './client';
 import { LISTING_EPOCH_US } from './game-scripts';
 import { ALL_SHARDS, Keys, shardOf, shardTag } from './keys';
-import {
-  OutboxRelay,
-  gameParts,
-  outboxFields,
-  runReplicated,
-  type RelayOptions,
-  type Replication,
-} from './relay';
+import { OutboxRelay, gameParts, outboxFields, runReplicated, type Replication } from './relay';
 
 /** Listing index entries read per round trip (per shard, for listings without an account). */
 const LIST_BATCH = 50;
@@ -39,8 +32,6 @@ export interface RedisGameStoreOptions {
   readonly feed?: FeedOptions;
   /** 'SPUBLISH' on a Cluster, 'PUBLISH' on one Redis (the default). */
   readonly publish?: 'PUBLISH' | 'SPUBLISH';
-  /** The webhook keys an account's events mark (the webhook store's layout). */
-  readonly webhookKeys?: RelayOptions['webhookKeys'];
   readonly onError?: (error: unknown) => void;
   /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
   readonly relayOwnWrites?: boolean;
@@ -107,7 +98,6 @@ export class RedisGameStore implements GameStore {
     this.relay = new OutboxRelay(this.redis, this.keys, {
       feed: this.feed,
       publish: this.publish,
-      webhookKeys: options.webhookKeys ?? ((account) => this.keys.webhookMarks(account)),
       ...(options.onError ? { onError: options.onError } : {}),
       ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
       ...(options.replication ? { replication: options.replication } : {}),

@@ -125,14 +125,12 @@ export function redisStorage(
   // the pipeline's answers then misaligned): one limiter made now defines it before any command.
   createLimiter({ name: 'define', points: 1, windowSeconds: 1 }, { client: data, prefix });
   const fanout = new ChannelFanout(subscriber);
-  // Events appended to an account's feed mark its endpoints due in the webhook store's keys.
   const webhooks = new RedisWebhookStore(data, prefix);
   // Live messages go out on sharded pub/sub on a Cluster (each channel lives in its key's slot).
   const publish = client instanceof Cluster ? 'SPUBLISH' : 'PUBLISH';
   const games = new RedisGameStore(data, prefix, {
     feed: feedOptions,
     publish,
-    webhookKeys: webhooks.marks,
     ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
     ...(options.relayLeaseMs ? { leaseMs: options.relayLeaseMs } : {}),
     ...(options.waitReplicas
@@ -153,7 +151,7 @@ export function redisStorage(
     accounts: new RedisAccountStore(data, prefix),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
-    feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish, webhooks.marks),
+    feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish),
     webhooks,
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),

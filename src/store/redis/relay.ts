@@ -75,8 +75,6 @@ export interface RelayOptions {
   readonly feed?: FeedOptions;
   /** 'SPUBLISH' on a Cluster, 'PUBLISH' on one Redis. */
   readonly publish: 'PUBLISH' | 'SPUBLISH';
-  /** The account's webhook endpoint set and the due set its events mark (the webhook store's layout). */
-  readonly webhookKeys: (account: string) => readonly [hooks: string, due: string];
   /**
    * false: leave the writes' own entries to the drains and sweeps (what a node that dies right
    * after its write does; for tests). Default true.
@@ -164,7 +162,7 @@ export class OutboxRelay {
     notices: string,
     ops: string,
   ) {
-    const [hooks, due] = this.options.webhookKeys(account);
+    const [hooks, due] = this.keys.webhookMarks(account);
     return runReplicated<'applied' | 'dup' | 'gap'>(
       this.redis,
       this.options.replication,
@@ -187,18 +185,21 @@ export class OutboxRelay {
   }
 
   /**
-   * The writer applies its own entry at once (so that its caller reads its own writes), then asks
-   * for the shard to be drained (which finds it applied). Failures are left to the drain and the
-   * sweep. `lseq` is the game's listing score the script answered.
+   * The writer applies its own entry at once (so that its caller reads its own writes). What could
+   * not be applied (held back, failed) is drained at once; the delivered entry is trimmed by the
+   * next sweep. `lseq` is the game's listing score the script answered.
    */
   async deliver(shard: number, fields: readonly string[], lseq = '0', befores?: Befores): Promise<void> {
     if (this.options.relayOwnWrites === false) return;
-    if (fields.length > 3) {
-      await this.applyFields(withScore(fields, lseq), befores).catch((error: unknown) =>
-        this.options.onError?.(error),
-      );
-    }
-    this.kick(shard);
+    // No account: the script wrote no outbox entry, so there is nothing to drain.
+    if (fields.length <= 3) return;
+    const results = await this.applyFields(withScore(fields, lseq), befores).catch((error: unknown) => {
+      this.options.onError?.(error);
+      return ['failed' as const];
+    });
+    // Delivered: the entry waits only to be trimmed, which the next sweep does. Held back (an
+    // earlier version is on its way) or failed: drain the shard now, in order.
+    if (results.some((result) => result !== 'applied' && result !== 'dup')) this.kick(shard);
   }
 
   private async applyFields(

@@ -61,10 +61,6 @@ export class RedisWebhookStore implements WebhookStore {
     this.keys = new Keys(prefix);
   }
 
-  /** The keys an event of the account's feed marks (RelayOptions.webhookKeys, RedisEventFeed). */
-  readonly marks = (account: string): readonly [hooks: string, due: string] =>
-    this.keys.webhookMarks(account);
-
   async createWebhook(webhook: StoredWebhook, max: number): Promise<WebhookState | undefined> {
     const [cursor, epoch] = await this.redis.boardhostCreateWebhook(
       this.keys.webhook(webhook.account, webhook.id),
