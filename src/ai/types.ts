@@ -1,0 +1,49 @@
+import type { GameKind, Options } from '../engines/types';
+
+// The contract between the search (src/ai/*, pure, runs in worker threads) and the service that
+// asks it for moves and analysis. Everything here is JSON-safe: requests and results cross a
+// worker_threads boundary.
+
+/** Playing strength: 1 plays almost at random, 8 as strongly as its budget allows. */
+export const AI_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
+export type AiLevel = (typeof AI_LEVELS)[number];
+
+export interface SearchRequest {
+  readonly kind: GameKind;
+  /** Parsed options (engine.parseOptions), defaults filled in. */
+  readonly options: Options;
+  /** The position the game started from (engine.formatState of the start). */
+  readonly start: string;
+  /** The moves played since `start`, in notation; the search replays them (repetition history). */
+  readonly moves: readonly string[];
+  /** A playing level (its budget and randomness, src/ai/levels.ts); absent: analysis at full strength. */
+  readonly level?: AiLevel;
+  /** Limits; the tightest of these and the level's own budget applies. */
+  readonly depth?: number;
+  readonly timeMs?: number;
+  readonly nodes?: number;
+  /** Same request and seed, same answer (randomness at low levels, tie-breaks). */
+  readonly seed: number;
+}
+
+/** Exact game-theoretic value, for positions the search solved. */
+export interface SolvedValue {
+  /** From the side to move's point of view. */
+  readonly result: 'win' | 'draw' | 'loss';
+  /** Plies to the end with best play (win: fastest, loss: longest). */
+  readonly plies: number;
+}
+
+export interface SearchResult {
+  /** The chosen move, in the game's notation; a legal move of the position. */
+  readonly best: string;
+  /** Principal variation, starting with `best`. */
+  readonly pv: readonly string[];
+  /** Evaluation from the side to move's point of view, in hundredths of a seed / man / pawn. */
+  readonly score: number;
+  readonly solved?: SolvedValue;
+  /** Completed iterative-deepening depth. */
+  readonly depth: number;
+  readonly nodes: number;
+  readonly timeMs: number;
+}
