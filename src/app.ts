@@ -258,8 +258,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         for (const end of [...streams]) end();
         await graphql.stop();
         await services.tokenStreams.stop();
-        await services.turns.stop();
+        // Closing the pool ends the searches the driver waits for.
+        const turns = services.turns.stop();
         await services.aiPool.close();
+        await turns;
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
         await storage.events.close();
         await storage.games.close();

@@ -18,9 +18,11 @@ export interface AiPoolOptions {
   readonly queueMax?: number;
   /** Analyses of one caller running or waiting at once (AI_MAX_PER_ACCOUNT); more answer 429. */
   readonly perAccount?: number;
+  /** Another worker module (exporting `run`, as worker.ts does): tests use slow or stuck ones. */
+  readonly filename?: string;
 }
 
-export const DEFAULT_AI_POOL: Required<AiPoolOptions> = {
+export const DEFAULT_AI_POOL: Required<Omit<AiPoolOptions, 'filename'>> = {
   workers: Math.max(1, availableParallelism() - 1),
   queueMax: 64,
   perAccount: 2,
@@ -33,31 +35,37 @@ const RETRY_AFTER_SECONDS = 1;
  * The worker's file: the built one beside this file (dist/ai/worker.js), else the TypeScript source
  * (tests, `npm run dev`), which the worker compiles on load with @swc-node/register.
  */
-function workerFile(): { filename: string; execArgv: string[] } {
+function workerFile(given?: string): { filename: string; execArgv: string[] } {
   const js = join(__dirname, 'worker.js');
-  if (existsSync(js)) return { filename: js, execArgv: [] };
-  return { filename: join(__dirname, 'worker.ts'), execArgv: ['--require', '@swc-node/register'] };
+  const filename = given ?? (existsSync(js) ? js : join(__dirname, 'worker.ts'));
+  return { filename, execArgv: filename.endsWith('.ts') ? ['--require', '@swc-node/register'] : [] };
 }
 
 export class AiPool {
   private pool: Piscina | undefined;
-  private readonly options: Required<AiPoolOptions>;
+  private readonly options: Required<Omit<AiPoolOptions, 'filename'>> & AiPoolOptions;
   /** Analyses running or waiting, per caller. */
   private readonly running = new Map<string, number>();
   private closed = false;
+  private tasks = 0;
 
   constructor(options: AiPoolOptions = {}) {
     this.options = { ...DEFAULT_AI_POOL, ...options };
   }
 
   /** The sizes this pool was made with. */
-  get limits(): Required<AiPoolOptions> {
+  get limits(): Required<Omit<AiPoolOptions, 'filename'>> {
     return this.options;
   }
 
-  /** Tasks waiting for a thread now. */
+  /** Searches asked for and not answered yet (running or waiting). */
+  get inFlight(): number {
+    return this.tasks;
+  }
+
+  /** Searches waiting for a thread now (each thread runs one search at a time). */
   get queued(): number {
-    return this.pool?.queueSize ?? 0;
+    return Math.max(0, this.tasks - this.options.workers);
   }
 
   /** A search for a game's turn: never refused for load (it waits its turn in the queue). */
@@ -103,20 +111,24 @@ export class AiPool {
 
   private async run(request: SearchRequest): Promise<SearchResult> {
     if (this.closed) throw new GameError('AI_BUSY', 'The server is shutting down', { retryAfterSeconds: 2 });
+    this.tasks++;
     try {
       return (await this.threads().run(request, { name: 'run' })) as SearchResult;
     } catch (error) {
       if (error instanceof GameError) throw error;
-      if (this.closed)
+      if (this.closed) {
         throw new GameError('AI_BUSY', 'The server is shutting down', { retryAfterSeconds: 2 });
+      }
       throw new GameError('INTERNAL', `The search failed: ${(error as Error).message}`);
+    } finally {
+      this.tasks--;
     }
   }
 
   /** Threads start with the first search: a node that never thinks starts none. */
   private threads(): Piscina {
     if (!this.pool) {
-      const { filename, execArgv } = workerFile();
+      const { filename, execArgv } = workerFile(this.options.filename);
       this.pool = new Piscina({
         filename,
         execArgv,

@@ -42,8 +42,7 @@ export function problemBody(error: GameError): Record<string, unknown> {
 /** Writes a GameError as RFC 9457 application/problem+json. */
 export function sendProblem(res: Response, error: GameError): void {
   if (error.code === 'STORE_UNAVAILABLE') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-  const waits =
-    error.code === 'QUOTA_EXCEEDED' || error.code === 'TOO_MANY_ANALYSES' || error.code === 'AI_BUSY';
+  const waits = ['QUOTA_EXCEEDED', 'RATE_LIMITED', 'TOO_MANY_ANALYSES', 'AI_BUSY'].includes(error.code);
   if (waits && typeof error.details.retryAfterSeconds === 'number') {
     res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
   }
