@@ -126,11 +126,9 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Before any stream opens: every stream of a token ends when it is revoked on any node.
   await services.tokenStreams.start();
   // The AI accounts exist on every store; this node plays their turns unless told not to.
-  await services.ai.ensureAccounts();
-  if (options.ai?.driver !== false) {
-    await services.ai.drive(services.turns);
-    services.turns.start();
-  }
+  const stopAi = await services.ai.start(options.ai?.driver === false ? undefined : services.turns, (error) =>
+    logger?.warn({ err: error }, 'AI start-up failed; retrying'),
+  );
   const app = express();
   app.disable('x-powered-by');
   // ETags only where documented: a game's is its version (If-Match / If-None-Match).
@@ -258,6 +256,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         for (const end of [...streams]) end();
         await graphql.stop();
         await services.tokenStreams.stop();
+        stopAi();
         // Closing the pool ends the searches the driver waits for.
         const turns = services.turns.stop();
         await services.aiPool.close();

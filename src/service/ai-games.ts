@@ -106,6 +106,37 @@ export class AiGames {
   }
 
   /**
+   * Makes the AI accounts, then (with `driver`) registers the movers and starts the driver's sweep.
+   * Resolves after the first attempt; a failed one (a server starts while its store is down, like
+   * every other part) is retried every `retryMs` in the background. Resolves with the function
+   * that stops trying.
+   */
+  async start(
+    driver: TurnDriver | undefined,
+    onError: (error: unknown) => void,
+    retryMs = 1000,
+  ): Promise<() => void> {
+    let stopped = false;
+    let timer: NodeJS.Timeout | undefined;
+    const attempt = async (): Promise<void> => {
+      try {
+        await this.ensureAccounts();
+        if (stopped || !driver) return;
+        await this.drive(driver);
+        driver.start();
+      } catch (error) {
+        onError(error);
+        if (!stopped) timer = setTimeout(() => void attempt(), retryMs).unref();
+      }
+    };
+    await attempt();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }
+
+  /**
    * The move provider of a level: a search within the level's budget, never more than
    * CLOCK_FRACTION of the time left, seeded by the game and ply (same game, same answer).
    */
