@@ -1,4 +1,5 @@
-// npm run bench -- <perft|api|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|api|listings|fanout|webhooks|events|delivery|migrate|ai> [args]: benchmarks, never part of `npm test`.
+import { runAiBench } from './ai-load';
 import { runApiBench } from './api';
 import { runDeliveryBench } from './delivery';
 import { runEventsBench } from './events';
@@ -45,9 +46,12 @@ switch (which) {
   case 'delivery':
     run('delivery', runDeliveryBench());
     break;
+  case 'ai':
+    run('ai', runAiBench(rest));
+    break;
   default:
     console.error(
-      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
+      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]|ai [seconds]>',
     );
     process.exit(2);
 }
