@@ -71,15 +71,24 @@ export class GamePool {
     this.finishedPlies += game.plies;
   }
 
-  /** Creates games (16 at a time) until the pool holds `target`. */
+  /**
+   * Creates games (16 at a time) until the pool holds `target`. A 503 (a store that is busy, e.g. a
+   * cluster that has just formed, on a loaded machine) is retried for up to about ten seconds.
+   */
   async fill(target: number): Promise<void> {
     const worker = async () => {
+      let unavailable = 0;
       while (this.games.length < target) {
         const res = await fetch(`${this.base}/api/v1/games`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: CREATE_BODY,
         });
+        if (res.status === 503 && unavailable++ < 20) {
+          await res.text();
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          continue;
+        }
         if (res.status !== 201) throw new Error(`create game: ${res.status} ${await res.text()}`);
         this.games.push(fromCreated((await res.json()) as CreatedGameJson));
       }
