@@ -36,6 +36,11 @@ export interface TurnDriverOptions {
   readonly leaseMs?: number;
   /** Turns looked at per account per sweep (default 500). */
   readonly sweepLimit?: number;
+  /**
+   * The sweep leaves turns younger than this to the live path (default 2 s): the node that heard
+   * of a turn is on it, and claiming it again from every node each sweep would only cost round trips.
+   */
+  readonly freshMs?: number;
   /** Told of failures (a provider that threw, a move the write path refused). */
   readonly onError?: (error: unknown, context: { gameId: string; account: string }) => void;
   readonly now?: () => number;
@@ -154,8 +159,11 @@ export class TurnDriver {
     while (seen < limit && !this.stopped) {
       const page = await this.storage.clocks.listTurn(account, {}, Math.min(100, limit - seen), after);
       seen += page.items.length;
+      const stale = this.now() - (this.options.freshMs ?? 2000);
       const results = await Promise.all(
-        page.items.filter((g) => isTurnOf(g, account)).map((g) => this.play(g, account)),
+        page.items
+          .filter((g) => isTurnOf(g, account) && turnStart(g) <= stale)
+          .map((g) => this.play(g, account)),
       );
       played += results.filter(Boolean).length;
       if (!page.next) break;
@@ -216,6 +224,11 @@ export class TurnDriver {
   private report(error: unknown, gameId: string, account: string): void {
     this.options.onError?.(error, { gameId, account });
   }
+}
+
+/** When the game's current turn began (epoch ms): its last move, or its creation. */
+function turnStart(game: StoredGame): number {
+  return Date.parse(game.moves[game.moves.length - 1]?.at ?? game.createdAt);
 }
 
 /** The mover's time: its running clock (realtime), else until the deadline; null without a limit. */
