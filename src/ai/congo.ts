@@ -1,0 +1,117 @@
+// Congo for the search, over the engine interface (its states cache their legal moves and outcome)
+// with an evaluation that reads the mailbox board: material, pawns over the river, pieces standing
+// in the river (they drown if they stay), and the safety of each lion in its castle.
+import { CROCODILE, LION, PAWN, SQUARES, fileOf, inCastle, rankOf } from '../engines/congo/board';
+import type { CongoMove } from '../engines/congo';
+import type { CongoState } from '../engines/congo/state';
+import type { AnyEngine } from '../engines/engine';
+import type { Engine } from '../engines/engine';
+import { EVAL_LIMIT, outcomeScore, type Adapter } from './adapter';
+import { mix32 } from './rng';
+
+/** Material by piece code (index 1 lion … 8 superpawn), hundredths of a pawn; the lion is the game. */
+const VALUE = [0, 0, 300, 250, 280, 320, 350, 100, 330] as const;
+
+const W = {
+  /** A pawn past the river (it may also step back, and is close to promotion). */
+  pawnAcross: 35,
+  /** Per rank a pawn has advanced. */
+  pawnAdvance: 6,
+  /** A piece other than a crocodile in the river: it drowns unless it leaves next move. */
+  inRiver: 60,
+  /** An enemy piece within two squares of the lion. */
+  lionAttacker: 30,
+  /** An enemy piece inside the own castle. */
+  castleIntruder: 25,
+} as const;
+
+function lionSafety(board: Int8Array, lion: number, sign: number): number {
+  if (lion < 0) return 0;
+  const lf = fileOf(lion);
+  const lr = rankOf(lion);
+  const side = sign > 0 ? 0 : 1;
+  let penalty = 0;
+  for (let sq = 0; sq < SQUARES; sq++) {
+    const p = board[sq] as number;
+    if (p * sign >= 0) continue; // empty or own
+    const d = Math.max(Math.abs(fileOf(sq) - lf), Math.abs(rankOf(sq) - lr));
+    if (d <= 2) penalty += W.lionAttacker;
+    if (inCastle(sq, side)) penalty += W.castleIntruder;
+  }
+  return penalty;
+}
+
+export function evaluateCongo(s: CongoState): number {
+  const board = s.board;
+  let score = 0;
+  let whiteLion = -1;
+  let blackLion = -1;
+  for (let sq = 0; sq < SQUARES; sq++) {
+    const p = board[sq] as number;
+    if (p === 0) continue;
+    const sign = p > 0 ? 1 : -1;
+    const type = p * sign;
+    if (type === LION) {
+      if (sign > 0) whiteLion = sq;
+      else blackLion = sq;
+      continue;
+    }
+    let v = VALUE[type] as number;
+    const rank = rankOf(sq);
+    if (type === PAWN) {
+      const advanced = sign > 0 ? rank - 1 : 5 - rank;
+      v += W.pawnAdvance * advanced;
+      if (sign > 0 ? rank > 3 : rank < 3) v += W.pawnAcross;
+    }
+    if (rank === 3 && type !== CROCODILE) v -= W.inRiver;
+    score += sign * v;
+  }
+  score -= lionSafety(board, whiteLion, 1);
+  score += lionSafety(board, blackLion, -1);
+  if (s.side === 1) score = -score;
+  return Math.max(-EVAL_LIMIT, Math.min(EVAL_LIMIT, score));
+}
+
+export function congoAdapter(anyEngine: AnyEngine): Adapter<CongoState, CongoMove> {
+  const engine = anyEngine as unknown as Engine<CongoState, CongoMove>;
+  return {
+    engine: anyEngine,
+    forcedCaptures: false,
+    quiescence: true,
+    moves: (s) => engine.moves(s),
+    play(s, m) {
+      const next = engine.play(s, m);
+      if (!next.ok) throw new Error(`congo: a listed move failed to play (${next.error.message})`);
+      return next.value;
+    },
+    turn: (s) => s.side,
+    terminal(s, ply) {
+      const o = engine.outcome(s);
+      return o ? outcomeScore(o.winner, s.side, 0, ply) : undefined;
+    },
+    evaluate: evaluateCongo,
+    hash(s, out) {
+      out[0] = s.hash;
+      let h = s.side === 0 ? 0x2545f491 : 0x6c8e9cf5;
+      const b = s.board;
+      for (let sq = 0; sq < SQUARES; sq++) if (b[sq] !== 0) h = mix32(h ^ ((b[sq] as number) * 64 + sq));
+      out[1] = h;
+    },
+    noisy(s, m) {
+      const path = m.path;
+      if (path.length > 2) return true; // a monkey capture sequence
+      const p = s.board[path[1] as number] as number;
+      const own = s.side === 0 ? 1 : -1;
+      if (p * own < 0) return true;
+      // A single monkey jump over an enemy piece lands two squares away on an empty square.
+      const from = path[0] as number;
+      const to = path[1] as number;
+      const mover = (s.board[from] as number) * own;
+      return (
+        mover === 6 &&
+        Math.max(Math.abs(fileOf(from) - fileOf(to)), Math.abs(rankOf(from) - rankOf(to))) === 2
+      );
+    },
+    moveKey: (_s, m) => (m.path[0] as number) * 49 + (m.path[m.path.length - 1] as number),
+  };
+}
