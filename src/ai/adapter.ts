@@ -16,8 +16,12 @@ export const EVAL_LIMIT = 500_000;
 
 export interface Adapter<S = unknown, M = unknown> {
   readonly engine: AnyEngine;
-  /** Legal moves in a stable order ([] once the game is over). */
-  moves(s: S): readonly M[];
+  /**
+   * Legal moves in a stable order ([] once the game is over). `ply` (plies below the root) lets an
+   * adapter reuse one move buffer per ply: the moves stay playable until moves() is next called at
+   * the same ply.
+   */
+  moves(s: S, ply: number): readonly M[];
   /** The state after a listed move (no legality re-check). */
   play(s: S, m: M): S;
   turn(s: S): Side;

@@ -59,7 +59,7 @@ export class Searcher<S, M> {
   iterate(root: S, limits: Limits, noise: readonly number[]): RootResult | undefined {
     this.nodeLimit = limits.nodes;
     this.deadline = limits.deadline;
-    const moves = this.a.moves(root);
+    const moves = this.a.moves(root, 0);
     let order = this.order(root, moves, -1, 0);
     let done: RootResult | undefined;
     const maxDepth = Math.min(limits.depth, MAX_PLY - 1);
@@ -88,7 +88,7 @@ export class Searcher<S, M> {
   solve(root: S, limits: Limits): RootResult | undefined {
     this.nodeLimit = limits.nodes;
     this.deadline = limits.deadline;
-    const moves = this.a.moves(root);
+    const moves = this.a.moves(root, 0);
     const order = this.order(root, moves, -1, 0);
     const scores = new Array<number>(moves.length).fill(-INF);
     try {
@@ -97,6 +97,31 @@ export class Searcher<S, M> {
       if (error !== ABORT) throw error;
       return undefined;
     }
+  }
+
+  /**
+   * `pv` continued with the transposition table's best moves (cut-offs leave the collected line
+   * short), up to `length` moves or the end of the game.
+   */
+  extendPv(root: S, pv: readonly number[], length: number): number[] {
+    const a = this.a;
+    const line: number[] = [];
+    let s = root;
+    for (let ply = 0; ply < length; ply++) {
+      if (a.terminal(s, ply) !== undefined) break;
+      const moves = a.moves(s, ply);
+      let i = pv[ply];
+      if (i === undefined) {
+        a.hash(s, this.key);
+        const slot = this.tt.probe(this.key);
+        i = slot >= 0 ? (this.tt.best[slot] as number) : -1;
+      }
+      const move = moves[i];
+      if (move === undefined) break;
+      line.push(i);
+      s = a.play(s, move);
+    }
+    return line;
   }
 
   private root(
@@ -180,7 +205,7 @@ export class Searcher<S, M> {
     const k0 = key[0] as number;
     const k1 = key[1] as number;
 
-    const moves = a.moves(s);
+    const moves = a.moves(s, ply);
     const order = this.order(s, moves, ttBest, ply);
     const me = a.turn(s);
     const alpha0 = alpha;
@@ -217,7 +242,7 @@ export class Searcher<S, M> {
   private quiesce(s: S, alpha: number, beta: number, ply: number, qply: number): number {
     const a = this.a;
     if (!a.quiescence || qply >= QUIESCENCE_PLIES || ply >= MAX_PLY) return a.evaluate(s);
-    const moves = a.moves(s);
+    const moves = a.moves(s, ply);
     const noisy: number[] = [];
     for (let i = 0; i < moves.length; i++) if (a.noisy(s, moves[i] as M)) noisy.push(i);
     let best = -INF;

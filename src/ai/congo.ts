@@ -1,11 +1,20 @@
-// Congo for the search, over the engine interface (its states cache their legal moves and outcome)
-// with an evaluation that reads the mailbox board: material, pawns over the river, pieces standing
+// Congo for the search, over the engine's board code, with an evaluation that reads the mailbox board: material, pawns over the river, pieces standing
 // in the river (they drown if they stay), and the safety of each lion in its castle.
-import { CROCODILE, LION, PAWN, SQUARES, fileOf, inCastle, rankOf } from '../engines/congo/board';
 import type { CongoMove } from '../engines/congo';
-import type { CongoState } from '../engines/congo/state';
+import { CROCODILE, LION, MONKEY, PAWN, SQUARES, fileOf, inCastle, rankOf } from '../engines/congo/board';
+import {
+  JUMP_FLAG,
+  LION_TAKEN,
+  MoveList,
+  PROMOTED,
+  generate,
+  lionFacing,
+  makeMove,
+} from '../engines/congo/movegen';
+import { lionSquare, makeState, pieceCount, type CongoState } from '../engines/congo/state';
 import type { AnyEngine } from '../engines/engine';
-import type { Engine } from '../engines/engine';
+import { MOVE_LIMITS } from '../engines/limits';
+import { other, type Outcome } from '../engines/types';
 import { EVAL_LIMIT, outcomeScore, type Adapter } from './adapter';
 import { mix32 } from './rng';
 
@@ -72,21 +81,72 @@ export function evaluateCongo(s: CongoState): number {
   return Math.max(-EVAL_LIMIT, Math.min(EVAL_LIMIT, score));
 }
 
-export function congoAdapter(anyEngine: AnyEngine): Adapter<CongoState, CongoMove> {
-  const engine = anyEngine as unknown as Engine<CongoState, CongoMove>;
+/** A listed move: its path (for notation) and where the generator left it (for makeMove). */
+export interface CongoSearchMove extends CongoMove {
+  readonly list: MoveList;
+  readonly i: number;
+}
+
+// One move buffer per ply of the search line (generation at ply p never touches another ply's),
+// and the state each was last filled for: terminal() generates, moves() at the same ply reuses.
+const LISTS: MoveList[] = [];
+const FILLED: (CongoState | undefined)[] = [];
+
+function listAt(ply: number): MoveList {
+  while (LISTS.length <= ply) LISTS.push(new MoveList());
+  return LISTS[ply] as MoveList;
+}
+
+function fill(s: CongoState, ply: number): MoveList {
+  const list = listAt(ply);
+  if (FILLED[ply] !== s) {
+    list.reset();
+    generate(s.board, s.side, list);
+    FILLED[ply] = s;
+  }
+  return list;
+}
+
+/** The engine's end-of-game rules (congo/index.ts endOf), in the same order. */
+function outcomeOf(s: CongoState, ply: number): Outcome | undefined {
+  const lion = lionSquare(s.board, s.side);
+  if (lion < 0) return { winner: other(s.side), reason: 'lion-captured' };
+  if (pieceCount(s.board) === 2 && lionFacing(s.board, s.side === 0 ? 1 : -1, lion) < 0) {
+    return { reason: 'bare-lions' };
+  }
+  if (s.repeats >= 2) return { reason: 'threefold-repetition' };
+  const list = fill(s, ply);
+  if (list.n === 0) return { winner: other(s.side), reason: 'no-moves' };
+  if (s.ply >= MOVE_LIMITS.congo || list.overflow) return { reason: 'move-limit' };
+  return undefined;
+}
+
+/**
+ * Congo over the engine's board code: moves generated into per-ply buffers and played with
+ * makeMove, states built with the engine's makeState (Zobrist key and repetition count), so every
+ * state is one the engine itself would build; the contract test compares with engine.play.
+ */
+export function congoAdapter(engine: AnyEngine): Adapter<CongoState, CongoSearchMove> {
   return {
-    engine: anyEngine,
+    engine,
     forcedCaptures: false,
     quiescence: true,
-    moves: (s) => engine.moves(s),
+    moves(s, ply) {
+      if (outcomeOf(s, ply)) return [];
+      const list = fill(s, ply);
+      const moves = new Array<CongoSearchMove>(list.n);
+      for (let i = 0; i < list.n; i++) moves[i] = { path: list.path(i), list, i };
+      return moves;
+    },
     play(s, m) {
-      const next = engine.play(s, m);
-      if (!next.ok) throw new Error(`congo: a listed move failed to play (${next.error.message})`);
-      return next.value;
+      const board = s.board.slice();
+      const r = makeMove(board, s.side, m.list, m.i);
+      const irreversible = (r & 255) > 0 || (r & (PROMOTED | LION_TAKEN)) !== 0;
+      return makeState(board, other(s.side), irreversible ? undefined : s, s.ply + 1);
     },
     turn: (s) => s.side,
     terminal(s, ply) {
-      const o = engine.outcome(s);
+      const o = outcomeOf(s, ply);
       return o ? outcomeScore(o.winner, s.side, 0, ply) : undefined;
     },
     evaluate: evaluateCongo,
@@ -100,16 +160,15 @@ export function congoAdapter(anyEngine: AnyEngine): Adapter<CongoState, CongoMov
     noisy(s, m) {
       const path = m.path;
       if (path.length > 2) return true; // a monkey capture sequence
-      const p = s.board[path[1] as number] as number;
-      const own = s.side === 0 ? 1 : -1;
-      if (p * own < 0) return true;
-      // A single monkey jump over an enemy piece lands two squares away on an empty square.
       const from = path[0] as number;
       const to = path[1] as number;
-      const mover = (s.board[from] as number) * own;
+      const own = s.side === 0 ? 1 : -1;
+      if ((s.board[to] as number) * own < 0) return true;
+      // A single monkey jump over an enemy piece lands two squares away on an empty square.
       return (
-        mover === 6 &&
-        Math.max(Math.abs(fileOf(from) - fileOf(to)), Math.abs(rankOf(from) - rankOf(to))) === 2
+        ((m.list.mv[m.i] as number) & JUMP_FLAG) !== 0 ||
+        ((s.board[from] as number) * own === MONKEY &&
+          Math.max(Math.abs(fileOf(from) - fileOf(to)), Math.abs(rankOf(from) - rankOf(to))) === 2)
       );
     },
     moveKey: (_s, m) => (m.path[0] as number) * 49 + (m.path[m.path.length - 1] as number),

@@ -1,8 +1,8 @@
 // Russian draughts for the search: the engine's bitboard states, its cached legal-move lists, and
 // applyMove directly (a listed move needs no re-check). Captures are compulsory, so the quiescence
 // search follows them without a stand-pat.
-import { legalMoves, type DraughtsMove, type DraughtsState } from '../engines/draughts';
-import { countKingSteps, countManSteps } from '../engines/draughts/movegen';
+import type { DraughtsMove, DraughtsState } from '../engines/draughts';
+import { MoveList, countKingSteps, countManSteps, generate } from '../engines/draughts/movegen';
 import { applyMove } from '../engines/draughts/state';
 import { popcount } from '../engines/draughts/board';
 import type { AnyEngine } from '../engines/engine';
@@ -55,12 +55,45 @@ export function evaluateDraughts(s: DraughtsState): number {
   return Math.max(-EVAL_LIMIT, Math.min(EVAL_LIMIT, score));
 }
 
+const LIST = new MoveList();
+const NONE: readonly DraughtsMove[] = [];
+
+/**
+ * The legal moves, generated as the engine's legalMoves does (same generator, same order, same
+ * drop-duplicates convention) into one reused buffer: the engine's per-state list allocates a
+ * buffer and caches it in a WeakMap, which costs more than the search's whole node.
+ */
+function movesOf(s: DraughtsState): readonly DraughtsMove[] {
+  if (s.outcome !== null) return NONE;
+  const list = LIST;
+  list.paths = [];
+  generate(
+    s.side === 0 ? s.white : s.black,
+    s.side === 0 ? s.black : s.white,
+    s.kings,
+    s.side === 0,
+    list,
+    false,
+  );
+  const paths = list.paths;
+  const moves = new Array<DraughtsMove>(list.n);
+  for (let i = 0; i < list.n; i++) {
+    moves[i] = {
+      from: list.from[i] as number,
+      path: paths[i] as number[],
+      captured: list.captured[i] as number,
+      promotes: list.promotes[i] === 1,
+    };
+  }
+  return moves;
+}
+
 export function draughtsAdapter(engine: AnyEngine): Adapter<DraughtsState, DraughtsMove> {
   return {
     engine,
     forcedCaptures: true,
     quiescence: true,
-    moves: (s) => legalMoves(s),
+    moves: movesOf,
     play: (s, m) => applyMove(s, m.from, m.path[m.path.length - 1] as number, m.captured, m.promotes),
     turn: (s) => s.side,
     terminal: (s, ply) => (s.outcome ? outcomeScore(s.outcome.winner, s.side, 0, ply) : undefined),

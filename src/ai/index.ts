@@ -68,7 +68,7 @@ export function search(req: SearchRequest): SearchResult {
   if (outcome) throw new SearchError('GAME_OVER', `the game is over (${outcome.reason})`);
 
   const adapter = adapterFor(engine);
-  const moves = adapter.moves(state);
+  const moves = adapter.moves(state, 0);
   if (moves.length === 0) throw new SearchError('GAME_OVER', 'the side to move has no legal move');
   const rand = prng(req.seed ^ Math.imul(budget.level, 0x9e3779b1));
   const noise = budget.noise > 0 ? moves.map(() => Math.round((2 * rand() - 1) * budget.noise)) : [];
@@ -96,7 +96,11 @@ export function search(req: SearchRequest): SearchResult {
       searcher.nodes = Math.floor(nodes / 2);
     }
   }
-  if (!root) root = searcher.iterate(state, { depth, nodes, deadline }, noise);
+  if (!root) {
+    root = searcher.iterate(state, { depth, nodes, deadline }, noise);
+    if (root && root.pv[0] === root.best)
+      root = { ...root, pv: searcher.extendPv(state, root.pv, root.depth) };
+  }
 
   let pvIndices: readonly number[];
   let score: number;
@@ -109,7 +113,7 @@ export function search(req: SearchRequest): SearchResult {
     else if (decided && MANCALA.has(engine.kind) && decided.margin !== 0) score = 100 * decided.margin;
     else score = root.score;
     if (!solved && decided) solved = { result: decided.result, plies: decided.plies };
-    if (exactScore !== undefined) reached = pvIndices.length;
+    if (exactScore !== undefined && solved) reached = solved.plies;
   } else {
     // Not even depth 1 fitted the budget: a legal move all the same (seeded at noisy levels).
     pvIndices = [noise.length > 0 ? Math.floor(rand() * moves.length) : 0];
@@ -144,8 +148,8 @@ export function trySearch(
 function formatLine(adapter: Adapter, engine: AnyEngine, state: unknown, line: readonly number[]): string[] {
   const out: string[] = [];
   let s = state;
-  for (const i of line) {
-    const moves = adapter.moves(s);
+  for (const [ply, i] of line.entries()) {
+    const moves = adapter.moves(s, ply);
     const move = moves[i];
     if (move === undefined) break;
     out.push(engine.formatMove(s, move));

@@ -8,6 +8,9 @@ import { INFINITE_DEPTH, Searcher, type RootResult } from './alphabeta';
 import { mancalaAdapter } from './mancala';
 import type { SolvedValue } from './types';
 
+/** The longest principal variation a solve reports. */
+const MAX_PV = 200;
+
 /** Seeds still in the houses at or below which `search` tries an exact solve first. */
 export const SOLVE_SEEDS: Readonly<Record<string, number>> = { kalah: 20, congkak: 14 };
 
@@ -56,7 +59,7 @@ export function solveMancala(
   if (!result) return undefined;
   const d = decode(result.score);
   return {
-    result,
+    result: { ...result, pv: searcher.extendPv(state, result.pv, MAX_PV) },
     margin: d ? d.margin : 0,
     plies: d ? d.plies : result.pv.length,
     nodes: searcher.nodes,
@@ -81,7 +84,7 @@ export function solveKalah(
   const adapter = mancalaAdapter(engine);
   const solution = solveMancala(adapter, start, nodes);
   if (!solution) return undefined;
-  const best = adapter.moves(start)[solution.result.best] as number;
+  const best = adapter.moves(start, 0)[solution.result.best] as number;
   return { margin: solution.margin, nodes: solution.nodes, best };
 }
 
