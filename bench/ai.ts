@@ -2,10 +2,10 @@
 //   npm run bench -- ai [speed|ladder|kalah]…   (default: all three)
 // Env: AI_BENCH_KINDS (comma list, default all), AI_BENCH_MS (speed: ms per search, default 1000),
 // AI_BENCH_GAMES (games per ladder pairing, colours swapped, default 4; the issue asks for 100),
-// AI_BENCH_SCALE (fraction of each level's node budget in ladder games, default 0.02: fixed node
-// budgets keep the games reproducible on a loaded machine), AI_BENCH_MAX_PLIES (ladder games
+// AI_BENCH_NODE_CAP (ladder games: each level's node budget capped at this, default 50 000, and no
+// time cap, so that games replay exactly on a loaded machine), AI_BENCH_MAX_PLIES (ladder games
 // still going after this many plies count as draws, default 300), AI_BENCH_KALAH_NODES (node cap
-// per Kalah solve, default 20 000 000).
+// per Kalah solve, default 20 000 000), AI_BENCH_KALAH_MAX (largest m × n solved, default 16).
 import { levelBudget, search, solveKalah } from '../src/ai';
 import { AI_LEVELS, type AiLevel } from '../src/ai/types';
 import type { AnyEngine } from '../src/engines/engine';
@@ -59,7 +59,7 @@ function playGame(
   first: Player,
   second: Player,
   game: number,
-  scale: number,
+  cap: number,
   maxPlies: number,
 ): number {
   const { engine, options, start } = setup(kind);
@@ -86,17 +86,10 @@ function playGame(
       const legal = engine.moves(state);
       text = engine.formatMove(state, legal[Math.floor(rand() * legal.length)]);
     } else {
-      const budget = levelBudget(player);
-      const nodes = Math.max(50, Math.floor(budget.nodes * scale));
-      text = search({
-        kind,
-        options,
-        start,
-        moves,
-        level: player,
-        nodes,
-        seed: game * 7919 + moves.length,
-      }).best;
+      // The level's noise and depth, its node budget capped, no time cap: games replay exactly.
+      const nodes = Math.min(levelBudget(player).nodes, cap);
+      const req = { kind, options, start, moves, level: player, seed: game * 7919 + moves.length };
+      text = search(req, { nodes, timeMs: 1e9 }).best;
     }
     const move = engine.parseMove(state, text);
     if (!move.ok) throw new Error(move.error.message);
@@ -111,21 +104,21 @@ function playGame(
 }
 
 /** Score of `a` against `b` over `games` games, colours swapped every game. */
-function match(kind: GameKind, a: Player, b: Player, games: number, scale: number, maxPlies: number): number {
+function match(kind: GameKind, a: Player, b: Player, games: number, cap: number, maxPlies: number): number {
   let points = 0;
   for (let g = 0; g < games; g++) {
     points +=
-      g % 2 === 0 ? playGame(kind, a, b, g, scale, maxPlies) : 1 - playGame(kind, b, a, g, scale, maxPlies);
+      g % 2 === 0 ? playGame(kind, a, b, g, cap, maxPlies) : 1 - playGame(kind, b, a, g, cap, maxPlies);
   }
   return points;
 }
 
 function ladder(kinds: readonly GameKind[]): void {
   const games = num('AI_BENCH_GAMES', 4);
-  const scale = num('AI_BENCH_SCALE', 0.02);
+  const cap = num('AI_BENCH_NODE_CAP', 50_000);
   const maxPlies = num('AI_BENCH_MAX_PLIES', 300);
   console.log(
-    `ladder: ${games} games per pairing, colours swapped, level node budgets × ${scale}, draws after ${maxPlies} plies`,
+    `ladder: ${games} games per pairing, colours swapped, node budgets capped at ${cap} (no time cap), draws after ${maxPlies} plies`,
   );
   const pairings: Array<[Player, Player]> = [];
   for (const level of AI_LEVELS.slice(1)) pairings.push([level, (level - 1) as AiLevel]);
@@ -134,7 +127,7 @@ function ladder(kinds: readonly GameKind[]): void {
   for (const kind of kinds) {
     const t0 = performance.now();
     const cells = pairings.map(([a, b]) => {
-      const points = match(kind, a, b, games, scale, maxPlies);
+      const points = match(kind, a, b, games, cap, maxPlies);
       return `${((100 * points) / games).toFixed(0)}%`;
     });
     rows.push([kind, ...cells, ((performance.now() - t0) / 1000).toFixed(0)]);
@@ -142,30 +135,33 @@ function ladder(kinds: readonly GameKind[]): void {
   }
 }
 
-/** Kalah(m, n) solved from the start: South's margin with perfect play, nodes and time. */
+/** Kalah(m, n) solved from the start: South's margin with perfect play, nodes and time (one line each). */
 function kalah(): void {
   const nodes = num('AI_BENCH_KALAH_NODES', 20_000_000);
-  const rows = [['Kalah(m,n)', 'emptyCapture', 'margin', 'best', 'nodes', 'ms']];
-  const boards: Array<[number, number]> = [];
-  for (let m = 1; m <= 6; m++) for (let n = 1; n <= 6; n++) boards.push([m, n]);
+  const maxSeeds = num('AI_BENCH_KALAH_MAX', 16);
+  console.log('kalah: solved from the start (margin: South, who moves first, under perfect play)');
+  const widths = [12, 13, 9, 5, 10, 8];
+  const line = (cells: string[]) => console.log(cells.map((c, i) => c.padStart(widths[i] ?? 8)).join(''));
+  line(['Kalah(m,n)', 'emptyCapture', 'margin', 'best', 'nodes', 'ms']);
   for (const emptyCapture of [false, true]) {
-    for (const [m, n] of boards) {
-      if (m * n > 16) continue; // beyond what solves in seconds here
-      const t0 = performance.now();
-      const r = solveKalah(m, n, emptyCapture, nodes);
-      const ms = performance.now() - t0;
-      rows.push([
-        `(${m},${n})`,
-        String(emptyCapture),
-        r ? (r.margin > 0 ? `+${r.margin}` : String(r.margin)) : 'unsolved',
-        r ? String(r.best) : '-',
-        r ? String(r.nodes) : `>${nodes}`,
-        ms.toFixed(0),
-      ]);
+    for (let m = 1; m <= 6; m++) {
+      for (let n = 1; n <= 6; n++) {
+        if (m * n > maxSeeds) continue; // beyond what solves in seconds here
+        const t0 = performance.now();
+        const r = solveKalah(m, n, emptyCapture, nodes);
+        const ms = (performance.now() - t0).toFixed(0);
+        const margin = r ? (r.margin > 0 ? `+${r.margin}` : String(r.margin)) : 'unsolved';
+        line([
+          `(${m},${n})`,
+          String(emptyCapture),
+          margin,
+          r ? String(r.best) : '-',
+          r ? String(r.nodes) : `>${nodes}`,
+          ms,
+        ]);
+      }
     }
   }
-  console.log('kalah: solved from the start (margin: South, who moves first, under perfect play)');
-  console.log(table(rows));
 }
 
 export function runAiBench(args: string[]): void {

@@ -9,7 +9,7 @@ import type { Adapter } from './adapter';
 import { adapterFor } from './adapters';
 import { Searcher, type RootResult } from './alphabeta';
 import { SearchError, type SearchErrorCode } from './errors';
-import { ANALYSIS_LEVEL, isLevel, levelBudget } from './levels';
+import { ANALYSIS_LEVEL, isLevel, levelBudget, type LevelBudget } from './levels';
 import { prng } from './rng';
 import { decode, solvable, solveMancala, ttBitsFor } from './solver';
 import type { SearchRequest, SearchResult, SolvedValue } from './types';
@@ -46,10 +46,11 @@ function limit(name: string, value: number | undefined, cap: number): number {
 
 /**
  * The best move of the request's position under its level's budget and limits (the tightest
- * applies). Throws SearchError: GAME_OVER for a finished position; UNKNOWN_KIND, INVALID_REQUEST,
+ * applies). `override` replaces parts of the level's budget: for benches (e.g. the ladder lifts the
+ * time cap so that games replay exactly under load), not for the service. Throws SearchError: GAME_OVER for a finished position; UNKNOWN_KIND, INVALID_REQUEST,
  * or the engine's code (INVALID_NOTATION, INVALID_POSITION, ILLEGAL_MOVE, …) for a bad request.
  */
-export function search(req: SearchRequest): SearchResult {
+export function search(req: SearchRequest, override?: Partial<Omit<LevelBudget, 'level'>>): SearchResult {
   const t0 = performance.now();
   const engine = getEngine(req.kind);
   if (!engine) throw new SearchError('UNKNOWN_KIND', `no game kind ${String(req.kind)}`);
@@ -58,7 +59,7 @@ export function search(req: SearchRequest): SearchResult {
   }
   if (!Number.isInteger(req.seed)) throw new SearchError('INVALID_REQUEST', 'seed must be an integer');
   if (!Array.isArray(req.moves)) throw new SearchError('INVALID_REQUEST', 'moves must be a list');
-  const budget = levelBudget(req.level ?? ANALYSIS_LEVEL);
+  const budget = { ...levelBudget(req.level ?? ANALYSIS_LEVEL), ...override };
   const depth = limit('depth', req.depth, budget.depth);
   const nodes = limit('nodes', req.nodes, budget.nodes);
   const timeMs = limit('timeMs', req.timeMs, budget.timeMs);
