@@ -5,7 +5,7 @@ import { adapterFor } from '../../src/ai/adapters';
 import { prng } from '../../src/ai/rng';
 import { KINDS, engineOf, optionsOf } from './helpers';
 
-const GAMES = 6;
+const GAMES = 4;
 
 it.each(KINDS)('%s: the adapter agrees with the engine along random games', (kind) => {
   const engine = engineOf(kind);

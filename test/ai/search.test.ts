@@ -6,7 +6,7 @@ import type { GameKind } from '../../src/engines/types';
 import { KINDS, engineOf, expectLegal, optionsOf, playout, request, startOf, stateAfter } from './helpers';
 
 /** Small budgets keep the suite fast; the level's own depth and noise still apply. */
-const NODES = 2_500;
+const NODES = 1_500;
 
 /** Positions from the rules docs (docs/rules/*.md test positions), with the options they need. */
 const DOC_POSITIONS: ReadonlyArray<{ kind: GameKind; start: string; options?: unknown }> = [
@@ -48,9 +48,12 @@ describe.each(KINDS)('%s', (kind) => {
   });
 
   it('the same request and seed give the same result', () => {
+    // Determinism holds while the node or depth budget ends the search before the time cap
+    // (docs/ai.md): the cap is lifted here so that a loaded test machine cannot make it bind.
     for (const level of [1, 3, 5, 8] as const) {
       const req = request(kind, { level, nodes: NODES, seed: 42 });
-      expect(withoutTime(search(req))).toEqual(withoutTime(search(req)));
+      const noCap = { timeMs: 1e9 };
+      expect(withoutTime(search(req, noCap))).toEqual(withoutTime(search(req, noCap)));
     }
   });
 
