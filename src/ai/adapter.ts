@@ -35,6 +35,11 @@ export interface Adapter<S = unknown, M = unknown> {
   noisy(s: S, m: M): boolean;
   /** A small number (< 4096) naming the move for the killer and history tables. */
   moveKey(s: S, m: M): number;
+  /**
+   * Bounds on the final margin (seeds, side to move's view) that hold whatever is played, written
+   * to out[0] (lowest) and out[1] (highest); false when the game has none. Mancala only.
+   */
+  marginBounds?(s: S, out: Int32Array): boolean;
   /** Captures are compulsory (draughts): no stand-pat in the quiescence search when one exists. */
   readonly forcedCaptures: boolean;
   /** Search captures past the horizon. */

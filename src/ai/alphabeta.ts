@@ -2,13 +2,15 @@
 // ordering (TT move, captures, two killers per ply, history), a capture-only quiescence search where
 // the game wants one, and limits on depth, nodes and time. The side to move is read from the
 // adapter after every move (mancala extra moves: the same side may move again), never alternated.
-import { DECIDED, MAX_PLY, type Adapter } from './adapter';
+import { DECIDED, MARGIN_UNIT, MAX_PLY, WIN, type Adapter } from './adapter';
 import { EXACT, LOWER, TranspositionTable, UPPER, fromTable } from './tt';
 
 /** A depth this large is never decremented: search every line to its end (exact solving). */
 export const INFINITE_DEPTH = 32000;
 const INF = 0x3fffffff;
 const QUIESCENCE_PLIES = 10;
+/** The deepest heuristic iteration an exact solve runs first (for move ordering). */
+const SOLVE_WARMUP = 8;
 /** The clock is read every this many nodes (a power of two). */
 const CLOCK_EVERY = 1024;
 
@@ -41,6 +43,7 @@ export class Searcher<S, M> {
   private readonly history = new Int32Array(2 * 4096);
   private readonly pvs: number[][] = [];
   private readonly key = new Int32Array(2);
+  private readonly bounds = new Int32Array(2);
   private nodeLimit = 0;
   private deadline = Infinity;
 
@@ -89,9 +92,15 @@ export class Searcher<S, M> {
     this.nodeLimit = limits.nodes;
     this.deadline = limits.deadline;
     const moves = this.a.moves(root, 0);
-    const order = this.order(root, moves, -1, 0);
+    let order = this.order(root, moves, -1, 0);
     const scores = new Array<number>(moves.length).fill(-INF);
     try {
+      // Shallow iterations first: they fill the table's best moves, which order the exact search.
+      for (let depth = 2; depth <= SOLVE_WARMUP; depth += 2) {
+        const result = this.root(root, moves, order, depth, scores, []);
+        if (Math.abs(result.score) >= DECIDED) break;
+        order = order.slice().sort((x, y) => (scores[y] as number) - (scores[x] as number));
+      }
       return this.root(root, moves, order, INFINITE_DEPTH, scores, []);
     } catch (error) {
       if (error !== ABORT) throw error;
@@ -187,6 +196,13 @@ export class Searcher<S, M> {
     this.tick();
     const end = a.terminal(s, ply);
     if (end !== undefined) return end;
+    if (a.marginBounds && a.marginBounds(s, this.bounds)) {
+      // Safe pruning: no line can end outside these margins (mancala: seeds only move to stores).
+      const hi = marginValue(this.bounds[1] as number, true);
+      if (hi <= alpha) return hi;
+      const lo = marginValue(this.bounds[0] as number, false);
+      if (lo >= beta) return lo;
+    }
     if (depth <= 0) return this.quiesce(s, alpha, beta, ply, 0);
     if (ply >= MAX_PLY) return a.evaluate(s);
 
@@ -215,10 +231,23 @@ export class Searcher<S, M> {
     for (const i of order) {
       const m = moves[i] as M;
       const child = a.play(s, m);
-      const v =
-        a.turn(child) === me
+      const same = a.turn(child) === me;
+      let v: number;
+      if (bestIndex < 0) {
+        v = same
           ? this.negamax(child, childDepth, alpha, beta, ply + 1)
           : -this.negamax(child, childDepth, -beta, -alpha, ply + 1);
+      } else {
+        // Principal variation search: a null window proves the move no better, else search again.
+        v = same
+          ? this.negamax(child, childDepth, alpha, alpha + 1, ply + 1)
+          : -this.negamax(child, childDepth, -alpha - 1, -alpha, ply + 1);
+        if (v > alpha && v < beta) {
+          v = same
+            ? this.negamax(child, childDepth, alpha, beta, ply + 1)
+            : -this.negamax(child, childDepth, -beta, -alpha, ply + 1);
+        }
+      }
       if (v > best) {
         best = v;
         bestIndex = i;
@@ -306,4 +335,14 @@ export class Searcher<S, M> {
     const idx = Array.from({ length: n }, (_, i) => i);
     return idx.sort((x, y) => (keys[y] as number) - (keys[x] as number) || x - y);
   }
+}
+
+/**
+ * The best (`upper`) or worst score a game ending with final margin `margin` can have, whatever the
+ * plies to its end: see outcomeScore in ./adapter.ts.
+ */
+function marginValue(margin: number, upper: boolean): number {
+  if (margin === 0) return 0;
+  if (margin > 0) return WIN + margin * MARGIN_UNIT - (upper ? 0 : MAX_PLY);
+  return -(WIN - margin * MARGIN_UNIT - (upper ? MAX_PLY : 0));
 }

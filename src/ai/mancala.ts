@@ -119,5 +119,17 @@ export function mancalaAdapter(engine: AnyEngine): Adapter<MancalaState, number>
       return (packed & EXTRA_MOVE) !== 0 || capturedOf(packed) > 0;
     },
     moveKey: (_s, m) => m,
+    marginBounds(s, out) {
+      // Row-empty games: every seed in a house ends in one of the two stores.
+      if (s.rules.end !== 'row-empty') return false;
+      const h = s.rules.houses;
+      const p = s.pits;
+      const mine = (s.toMove === 0 ? p[h] : p[2 * h + 1]) as number;
+      const theirs = (s.toMove === 0 ? p[2 * h + 1] : p[h]) as number;
+      const left = rowSum(p, 0, h) + rowSum(p, h + 1, h);
+      out[0] = mine - theirs - left;
+      out[1] = mine - theirs + left;
+      return true;
+    },
   };
 }
