@@ -15,7 +15,7 @@ import { decode, solvable, solveMancala, ttBitsFor } from './solver';
 import type { SearchRequest, SearchResult, SolvedValue } from './types';
 
 export { SearchError, type SearchErrorCode } from './errors';
-export { levelBudget, type LevelBudget } from './levels';
+export { isLevel, levelBudget, type LevelBudget } from './levels';
 export { solveKalah } from './solver';
 export * from './types';
 
