@@ -7,7 +7,7 @@ import { solveKalah } from '../../src/ai';
 import type { SearchRequest } from '../../src/ai/types';
 import { search } from '../../src/ai';
 import type { AnyEngine } from '../../src/engines/engine';
-import { engineOf, expectLegal, optionsOf, startOf } from './helpers';
+import { engineOf, expectLegal, optionsOf, playout, startOf, stateAfter } from './helpers';
 
 /** Final margin for the side to move of `state` with perfect play by both sides. */
 function minimax(engine: AnyEngine, state: unknown, memo: Map<string, number>): number {
@@ -68,4 +68,65 @@ it('search() reports a small Kalah solved from the start, with the result the so
   expect(result.score).toBe(100 * margin);
   expect(result.solved?.plies).toBeGreaterThan(0);
   expectLegal(req, result);
+});
+
+describe('endgames: search() solves them exactly at levels 6–8', () => {
+  /** A Kalah(6,4) game played at random until at most `seeds` seeds are left in the houses. */
+  function kalahEndgame(seed: number, seeds: number): string[] | undefined {
+    const engine = engineOf('kalah');
+    const options = optionsOf('kalah');
+    const base: SearchRequest = {
+      kind: 'kalah',
+      options,
+      start: startOf('kalah', options),
+      moves: [],
+      seed: 1,
+    };
+    for (let plies = 10; plies < 200; plies += 2) {
+      const moves = playout('kalah', base, plies, seed);
+      const state = stateAfter('kalah', base.start, moves, options);
+      const view = engine.board(state);
+      if (view.type !== 'mancala') throw new Error('not a mancala board');
+      const left = [...view.houses[0], ...view.houses[1]].reduce((a, b) => a + b, 0);
+      if (left <= seeds && !engine.outcome(state)) return moves;
+    }
+    return undefined; // this random game ended before
+  }
+
+  it('Kalah endgames from random games: the margin plain minimax finds', () => {
+    const engine = engineOf('kalah');
+    const options = optionsOf('kalah');
+    let checked = 0;
+    for (let game = 1; checked < 3 && game < 50; game++) {
+      const moves = kalahEndgame(game, 9);
+      if (!moves) continue;
+      const req: SearchRequest = {
+        kind: 'kalah',
+        options,
+        start: startOf('kalah', options),
+        moves,
+        level: 8,
+        seed: 1,
+      };
+      const expected = minimax(engine, stateAfter('kalah', req.start, req.moves, options), new Map());
+      const result = search(req, { timeMs: 1e9 });
+      expectLegal(req, result);
+      expect(result.score).toBe(100 * expected);
+      expect(result.solved?.result).toBe(expected > 0 ? 'win' : expected < 0 ? 'loss' : 'draw');
+      checked++;
+    }
+    expect(checked).toBe(3);
+  });
+
+  it('a Congkak endgame from docs/rules/congkak.md', () => {
+    const engine = engineOf('congkak');
+    const options = optionsOf('congkak');
+    const start = '0,0,0,0,0,0,1/45/2,0,0,0,0,0,0/50 S';
+    const req: SearchRequest = { kind: 'congkak', options, start, moves: [], level: 6, seed: 1 };
+    const expected = minimax(engine, stateAfter('congkak', start, [], options), new Map());
+    const result = search(req, { timeMs: 1e9 });
+    expectLegal(req, result);
+    expect(result.score).toBe(100 * expected);
+    expect(result.solved).toBeDefined();
+  });
 });
