@@ -1,4 +1,5 @@
-// npm run bench -- <perft|api|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|ai|api|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
+import { runAiBench } from './ai';
 import { runApiBench } from './api';
 import { runDeliveryBench } from './delivery';
 import { runEventsBench } from './events';
@@ -24,6 +25,9 @@ switch (which) {
   case 'perft':
     runPerftBench(rest);
     break;
+  case 'ai':
+    runAiBench(rest);
+    break;
   case 'api':
     run('api', runApiBench(rest));
     break;
@@ -47,7 +51,7 @@ switch (which) {
     break;
   default:
     console.error(
-      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
+      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
     );
     process.exit(2);
 }
