@@ -3,7 +3,7 @@
 // at once, through a real server; every move is checked against the rules engine and every answer of
 // the engines was legal. An engine that answers illegally or not at all is covered too.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { signUp } from './support/accounts';
@@ -14,8 +14,8 @@ const harness = appHarness();
 afterAll(() => harness.stopAll());
 
 const KINDS = ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak'];
-const packageDir = dirname(require.resolve('@boardhost/client/package.json'));
-const cli = join(packageDir, require('@boardhost/client/package.json').bin['boardhost-bot']);
+const manifest = require.resolve('@boardhost/client/package.json');
+const cli = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin['boardhost-bot']);
 const SAMPLES = `python3 ${join(__dirname, '..', 'examples', 'engines', 'any.py')}`;
 
 /** A running bridge: its output so far, and its exit code. */
