@@ -47,7 +47,7 @@ export class Engine {
     });
     createInterface({ input: child.stdout }).on('line', (raw) => {
       const line = raw.trim();
-      if (line.startsWith('info ')) this.log(`engine ${line}`);
+      if (line.startsWith('info ') || line.startsWith('name ')) this.log(`engine ${line}`);
       else if (line !== '') this.waiting?.(line);
     });
     this.send('boardhost 1');
