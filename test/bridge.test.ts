@@ -6,8 +6,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { createApp, type App } from '../src/app';
+import { createRedisStorage } from '../src/store/redis';
 import { signUp } from './support/accounts';
 import { appHarness } from './support/app';
+import { REDIS_URL, uniquePrefix } from './support/redis';
 import { referee } from './support/referee';
 
 const harness = appHarness();
@@ -16,7 +19,17 @@ afterAll(() => harness.stopAll());
 const KINDS = ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak'];
 const manifest = require.resolve('@boardhost/client/package.json');
 const cli = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin['boardhost-bot']);
-const SAMPLES = `python3 ${join(__dirname, '..', 'examples', 'engines', 'any.py')}`;
+const ENGINES = join(__dirname, '..', 'examples', 'engines');
+const SAMPLES = `python3 ${join(ENGINES, 'any.py')}`;
+
+/** Resolves once `check` holds (polling every 50 ms), fails after 20 s. */
+async function until(check: () => Promise<boolean> | boolean): Promise<void> {
+  const deadline = Date.now() + 20_000;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not reached in 20 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 /** A running bridge: its output so far, and its exit code. */
 function bridge(url: string, token: string, ...args: string[]) {
@@ -32,7 +45,7 @@ function bridge(url: string, token: string, ...args: string[]) {
 }
 
 /** Every game of `account`: finished, its moves legal by the rules engine, its result the rules'. */
-async function checkedGames(app: Awaited<ReturnType<typeof harness.start>>['app'], account: string) {
+async function checkedGames(app: App, account: string) {
   const games = await app.service.listGames({ account, limit: 50 });
   for (const head of games.items) {
     const game = await app.service.getGame(head.id);
@@ -124,4 +137,51 @@ it('an engine that answers illegally, then not at all, is told, asked again, and
   expect(b.out.stderr).toMatch(/illegal answer twice; playing the first legal move/);
   expect(b.out.stderr).toMatch(/no bestmove within 300 ms; playing the first legal move/);
   expect(a.out.stderr).not.toMatch(/illegal|first legal move/);
+}, 60_000);
+
+it('bridges reconnect across a server restart in the middle of a game and finish it, losing no move', async () => {
+  const prefix = uniquePrefix('bridge');
+  const first = await harness.start('redis', { prefix });
+  const port = Number(new URL(first.url).port);
+  const [alpha, beta] = [await signUp(first.app, 'alpha'), await signUp(first.app, 'beta')];
+  // The sample mancala engine, thinking 100 ms a move, so that the restart falls inside the game.
+  const dir = mkdtempSync(join(tmpdir(), 'boardhost-engine-'));
+  const slow = join(dir, 'slow.py');
+  writeFileSync(
+    slow,
+    [
+      'import sys, time',
+      `sys.path.insert(0, ${JSON.stringify(ENGINES)})`,
+      'import mancala, protocol',
+      'protocol.run(lambda *a: (time.sleep(0.1), mancala.choose(*a))[1])',
+    ].join('\n'),
+  );
+  const engine = `python3 ${slow}`;
+  const b = bridge(first.url, beta.token, '--engine', engine, '--games', '1');
+  const a = bridge(first.url, alpha.token, '--engine', engine, '--challenge', beta.username, '--games', '1');
+  const ply = async () =>
+    (await first.app.service.listGames({ account: alpha.username, limit: 1 })).items[0]?.ply ?? 0;
+  await until(async () => (await ply()) >= 4);
+  await first.app.stop();
+  await until(() => /reconnecting/.test(a.out.stderr) && /reconnecting/.test(b.out.stderr));
+
+  const second = await createApp({
+    storage: await createRedisStorage(REDIS_URL, prefix),
+    sweepIntervalMs: 0,
+  });
+  try {
+    // The game is still on as the server comes back: the rest is played through the new one.
+    const atRestart = (await second.service.listGames({ account: alpha.username, limit: 1 })).items[0]!;
+    expect(atRestart.status).toBe('ongoing');
+    await second.listen(port, '127.0.0.1');
+    expect(await a.exit).toBe(0);
+    expect(await b.exit).toBe(0);
+    const [game] = await checkedGames(second, alpha.username);
+    expect(game?.kind).toBe('kalah');
+    expect(game!.ply).toBeGreaterThan(atRestart.ply);
+    expect(a.out.stdout.trim()).toBe(b.out.stdout.trim());
+    expect(a.out.stderr + b.out.stderr).not.toMatch(/illegal|first legal move|no bestmove|leaving this game/);
+  } finally {
+    await second.stop();
+  }
 }, 60_000);
