@@ -7,7 +7,7 @@
 import type { Client } from 'openapi-fetch';
 import { BoardhostError, toError } from './errors';
 import type { components, paths } from './generated/openapi';
-import { sleep } from './http';
+import { retryAfterMs, sleep } from './http';
 
 export type FeedEvent = components['schemas']['FeedEvent'];
 
@@ -33,7 +33,7 @@ export interface FeedOptions {
   readonly epoch?: string;
   /** Ends the iteration. */
   readonly signal?: AbortSignal;
-  /** Wait before reconnecting, in ms (default 1000; doubles up to 15 s while failing). */
+  /** Wait before reconnecting, in ms (default 1000; doubles up to 5 s while failing). */
   readonly reconnectDelayMs?: number;
   /** Called on each reconnect with the reason (to log it). */
   readonly onReconnect?: (reason: unknown) => void;
@@ -121,6 +121,12 @@ export async function* follow(api: Client<paths>, options: FeedOptions = {}): As
       });
       if (!response.ok || !response.body) {
         const refusal = toError(error, response);
+        if (response.status === 429 || response.status === 503) {
+          // Overloaded or rate limited: wait as the server says (at most 30 s), then reconnect.
+          options.onReconnect?.(refusal);
+          await sleep(Math.min(30_000, retryAfterMs(response, base)), signal);
+          continue;
+        }
         if (refusal.code === 'EVENTS_EXPIRED') {
           after = undefined; // start from now, and tell the caller to read its state again
           resync = true;
@@ -171,7 +177,7 @@ export async function* follow(api: Client<paths>, options: FeedOptions = {}): As
       stream.abort();
     }
     try {
-      await sleep(Math.min(15_000, base * 2 ** failures++), signal);
+      await sleep(Math.min(5_000, base * 2 ** failures++), signal);
     } catch {
       return;
     }

@@ -73,10 +73,15 @@ export function createBoardhost(options: BoardhostOptions): Boardhost {
     baseUrl: options.baseUrl.replace(/\/+$/, ''),
     fetch: retryingFetch(options.token, options.retry, options.fetch),
   });
+  // The feed retries by reconnecting (and resuming) itself: its requests are not retried below it.
+  const feedApi = createClient<paths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ''),
+    fetch: retryingFetch(options.token, { retries: 0 }, options.fetch),
+  });
   return {
     api,
-    feed: (feedOptions) => follow(api, feedOptions),
-    consume: (handle, consumeOptions) => consume(api, handle, consumeOptions),
+    feed: (feedOptions) => follow(feedApi, feedOptions),
+    consume: (handle, consumeOptions) => consume(feedApi, handle, consumeOptions),
     move: (game, move, moveOptions = {}) => {
       const version = moveOptions.version ?? game.version;
       return ok(
