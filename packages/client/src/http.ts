@@ -60,12 +60,12 @@ export function retryingFetch(
         response = await base(request.clone());
       } catch (error) {
         if (!safe || attempt >= retries || request.signal.aborted) throw error;
-        await sleep(Math.min(maxDelay, 250 * 2 ** attempt), request.signal);
+        await sleep(Math.min(maxDelay, 100 * 2 ** attempt), request.signal);
         continue;
       }
       if (!RETRIED_STATUSES.has(response.status) || attempt >= retries) return response;
       await response.body?.cancel();
-      await sleep(Math.min(maxDelay, retryAfterMs(response, 250 * 2 ** attempt)), request.signal);
+      await sleep(Math.min(maxDelay, retryAfterMs(response, 100 * 2 ** attempt)), request.signal);
     }
   };
 }
