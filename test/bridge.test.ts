@@ -64,7 +64,8 @@ async function checkedGames(app: App, account: string) {
 it('two bridges with the sample engines play a whole game of each kind, all at once', async () => {
   const { url, app } = await harness.start('redis');
   const [alpha, beta] = [await signUp(app, 'alpha'), await signUp(app, 'beta')];
-  const policy = ['--kinds', KINDS.join(','), '--time-controls', 'unlimited', '--max-games', '5'];
+  // Realtime games of 10 minutes each: the engines get `time` lines, and think well within them.
+  const policy = ['--kinds', KINDS.join(','), '--time-controls', 'realtime', '--max-games', '5'];
   const b = bridge(url, beta.token, '--engine', SAMPLES, ...policy, '--games', '5');
   const a = bridge(
     url,
@@ -75,6 +76,8 @@ it('two bridges with the sample engines play a whole game of each kind, all at o
     beta.username,
     '--challenge-kinds',
     KINDS.join(','),
+    '--challenge-clock',
+    '600+0',
     '--games',
     '5',
   );
@@ -83,11 +86,14 @@ it('two bridges with the sample engines play a whole game of each kind, all at o
 
   // Beta declared its policy through the bridge's flags.
   const account = await app.services.accounts.getAccount(beta.username);
-  expect(account.bot).toEqual({ kinds: KINDS, timeControls: ['unlimited'], options: {}, maxGames: 5 });
+  expect(account.bot).toEqual({ kinds: KINDS, timeControls: ['realtime'], options: {}, maxGames: 5 });
 
   const games = await checkedGames(app, alpha.username);
   expect(games.map((g) => g.kind).sort()).toEqual([...KINDS].sort());
-  for (const g of games) expect(g.seats.map((s) => s.account).sort()).toEqual([alpha.id, beta.id].sort());
+  for (const g of games) {
+    expect(g.seats.map((s) => s.account).sort()).toEqual([alpha.id, beta.id].sort());
+    expect(g.timeControl).toMatchObject({ type: 'realtime', initialSeconds: 600 });
+  }
   // Both bridges printed one result line per game; no engine answer had to be refused or replaced.
   const lines = games
     .map((g) => `${g.kind} ${g.id}: ${g.result?.winnerName ?? 'draw'} (${g.result?.reason})`)

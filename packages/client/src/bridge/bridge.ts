@@ -17,8 +17,12 @@ export interface BridgeOptions {
   readonly engine: string;
   /** The bot policy to declare (PUT /account/bot); omitted: keep the account's. */
   readonly policy?: BotPolicy;
-  /** Challenge this account once the feed is open, to one game of each kind. */
-  readonly challenge?: { readonly to: string; readonly kinds: readonly GameKind[] };
+  /** Challenge this account once the feed is open, to one game of each kind (default: unlimited time). */
+  readonly challenge?: {
+    readonly to: string;
+    readonly kinds: readonly GameKind[];
+    readonly timeControl?: components['schemas']['TimeControlInput'];
+  };
   /** Stop after this many games have finished (default: never). */
   readonly games?: number;
   /** The longest the engine may think, in ms (default 10 s; less when the clock has less). */
@@ -121,7 +125,10 @@ export async function runBridge(options: BridgeOptions): Promise<void> {
         }
         if (options.challenge && !challenged) {
           for (const kind of options.challenge.kinds) {
-            await ok(api.POST('/api/v1/challenges', { body: { to: options.challenge.to, kind } }));
+            const { to, timeControl } = options.challenge;
+            await ok(
+              api.POST('/api/v1/challenges', { body: { to, kind, ...(timeControl ? { timeControl } : {}) } }),
+            );
           }
           challenged = true;
         }

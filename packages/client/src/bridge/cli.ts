@@ -6,7 +6,8 @@ import type { GameKind } from '../index';
 
 const USAGE = `usage: boardhost-bot --engine "<command>" [--server <url>] [--token <bhp_…>]
   [--kinds <kind,…>] [--time-controls <unlimited,realtime,correspondence>] [--max-games <n>]
-  [--challenge <username> --challenge-kinds <kind,…>] [--games <n>] [--move-timeout <ms>]
+  [--challenge <username> --challenge-kinds <kind,…> [--challenge-clock <seconds>+<increment>]]
+  [--games <n>] [--move-timeout <ms>]
 The token may come from BOARDHOST_TOKEN, the server from BOARDHOST_URL (default http://localhost:4000).
 --kinds, --time-controls and --max-games declare the account's bot policy (PUT /account/bot);
 the server declines challenges outside it, and the bridge accepts every other one.`;
@@ -25,6 +26,7 @@ async function main(): Promise<void> {
       'max-games': { type: 'string' },
       challenge: { type: 'string' },
       'challenge-kinds': { type: 'string' },
+      'challenge-clock': { type: 'string' },
       games: { type: 'string' },
       'move-timeout': { type: 'string' },
       help: { type: 'boolean' },
@@ -37,6 +39,10 @@ async function main(): Promise<void> {
   }
   const policyGiven = values.kinds || values['time-controls'] || values['max-games'];
   const kinds = (list(values.kinds) ?? KINDS) as GameKind[];
+  const [initial, increment] = (values['challenge-clock'] ?? '').split('+').map(Number);
+  const clock = values['challenge-clock']
+    ? { type: 'realtime' as const, initialSeconds: initial ?? 0, incrementSeconds: increment || 0 }
+    : undefined;
   await runBridge({
     server: values.server ?? process.env.BOARDHOST_URL ?? 'http://localhost:4000',
     token,
@@ -60,6 +66,7 @@ async function main(): Promise<void> {
           challenge: {
             to: values.challenge,
             kinds: (list(values['challenge-kinds']) ?? ['kalah']) as GameKind[],
+            ...(clock ? { timeControl: clock } : {}),
           },
         }
       : {}),
