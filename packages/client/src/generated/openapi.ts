@@ -117,7 +117,7 @@ export interface paths {
         put?: never;
         /**
          * Play a move
-         * @description The side to move plays. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). If-Match (or expectedVersion) guards against stale state; Idempotency-Key makes retries safe.
+         * @description The side to move plays. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). If-Match (or expectedVersion) guards against stale state; Idempotency-Key makes retries safe. With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["submitMove"];
         delete?: never;
@@ -137,7 +137,7 @@ export interface paths {
         put?: never;
         /**
          * Resign (either player, at any time)
-         * @description Also on the opponent’s turn; the opponent wins with reason `resignation`. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Also on the opponent’s turn; the opponent wins with reason `resignation`. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["resignGame"];
         delete?: never;
@@ -157,7 +157,7 @@ export interface paths {
         put?: never;
         /**
          * Offer a draw (accepts the opponent's offer)
-         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["offerDraw"];
         delete?: never;
@@ -177,7 +177,7 @@ export interface paths {
         put?: never;
         /**
          * Accept the opponent's draw offer
-         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["acceptDraw"];
         delete?: never;
@@ -197,7 +197,7 @@ export interface paths {
         put?: never;
         /**
          * Decline the opponent's draw offer
-         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["declineDraw"];
         delete?: never;
@@ -217,7 +217,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a draw: an abandoned unlimited game
-         * @description Every draw rule of the hosted games ends the game by itself as soon as it applies. What is left to claim: in a game without a time control, the player waiting may end it as a draw (reason `abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_DRAW_CLAIM otherwise (a time control, or one’s own turn). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Every draw rule of the hosted games ends the game by itself as soon as it applies. What is left to claim: in a game without a time control, the player waiting may end it as a draw (reason `abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_DRAW_CLAIM otherwise (a time control, or one’s own turn). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["claimDraw"];
         delete?: never;
@@ -237,7 +237,7 @@ export interface paths {
         put?: never;
         /**
          * Claim victory: an abandoned unlimited game
-         * @description In a game without a time control, the player waiting wins (reason `abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_VICTORY_CLAIM in games with a time control (deadlines end them) or on one’s own turn. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description In a game without a time control, the player waiting wins (reason `abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_VICTORY_CLAIM in games with a time control (deadlines end them) or on one’s own turn. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["claimVictory"];
         delete?: never;
@@ -257,7 +257,7 @@ export interface paths {
         put?: never;
         /**
          * Abort the game (no result)
-         * @description Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["abortGame"];
         delete?: never;
@@ -1410,7 +1410,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A version after the first message of a game stream. Its moves are those of the previous version plus `move` */
+        /** @description A version after the first message of a game stream (its moves are those of the previous version plus `move`), and the answer of a write sent with `Prefer: return=minimal` */
         GameStreamUpdate: {
             game: components["schemas"]["GameHead"];
             /** @description The move that made this version; null for a version no move made (a draw offer, a resignation, a timeout…) */
@@ -1584,14 +1584,14 @@ export interface components {
             /** @description Same as If-Match */
             expectedVersion?: number;
         };
+        ActionBody: {
+            expectedVersion?: number;
+        };
         MovePage: {
             /** @description Oldest first */
             items: components["schemas"]["Move"][];
             /** @description Pass as `after` for the next page (the ply of the last move here); null: this is the last page */
             next: number | null;
-        };
-        ActionBody: {
-            expectedVersion?: number;
         };
         SignedUp: {
             account: components["schemas"]["Account"];
@@ -2387,6 +2387,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2400,16 +2402,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the move */
+            /** @description The game after the move: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2512,6 +2516,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2525,16 +2531,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2626,6 +2634,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2639,16 +2649,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2740,6 +2752,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2753,16 +2767,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2854,6 +2870,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2867,16 +2885,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2968,6 +2988,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2981,16 +3003,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -3082,6 +3106,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -3095,16 +3121,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -3196,6 +3224,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -3209,16 +3239,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
