@@ -41,12 +41,37 @@ describe('the game page, live', () => {
     expect(await page.locator('svg.board .selectable').count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Resign' }).count()).toBe(0);
 
+    // Every pit the sowing animation highlights, in order.
+    await page.evaluate(() => {
+      const seen: string[] = ((globalThis as any).__pulses = []);
+      new MutationObserver((records: any[]) => {
+        for (const r of records) {
+          const el = r.target as any;
+          if (el.classList.contains('pulse') && !String(r.oldValue).split(' ').includes('pulse')) {
+            seen.push(el.getAttribute('data-id'));
+          }
+        }
+      }).observe(document.querySelector('svg.board')!, {
+        subtree: true,
+        attributes: true,
+        attributeFilter: ['class'],
+        attributeOldValue: true,
+      });
+    });
+
     let game = await apiGame(pg, created.game.id);
+    let sown = 0;
     while (game.status === 'ongoing') {
       game = await playOverApi(created);
-      // Each move arrives while the game goes on (no waiting for the end).
+      // Each move arrives while the game goes on (no waiting for the end), and is sown pit by pit
+      // as its trace says before the next one.
       await waitForPly(page, game.ply);
+      sown += game.moves[game.moves.length - 1].details.trace.length;
+      await page.waitForFunction((n) => (globalThis as any).__pulses.length >= n, sown);
+      await page.waitForFunction(() => document.querySelectorAll('svg.board .pulse').length === 0);
     }
+    const traces = game.moves.flatMap((m: any) => m.details.trace as string[]);
+    expect(await page.evaluate(() => (globalThis as any).__pulses)).toEqual(traces);
     const moves = await page.locator('ol.moves li').allTextContents();
     expect(moves.map((m) => m.trim())).toEqual(game.moves.map((m: any) => `${m.seatName} ${m.notation}`));
     const shown = await shownResult(page);
@@ -141,8 +166,10 @@ describe('the game page, live', () => {
 });
 
 /** The page's document inside page functions (the tests compile without DOM types). */
+declare const MutationObserver: any;
 declare const document: {
   documentElement: { scrollWidth: number; clientWidth: number };
+  querySelectorAll(selector: string): { length: number };
   querySelector(
     selector: string,
   ): { textContent: string | null; getBoundingClientRect(): { width: number } } | null;
