@@ -1,5 +1,5 @@
-// The game page: /play/<id>, a seat's with #seat=<token>&side=<seat> (see links.ts), a spectator's
-// without. The board, live over the game's stream; moves entered by clicking among the API's legal
+// The game page: /play/<id>, a seat's with #seat=<token>&side=<seat> (see links.ts), or the seat of
+// the account signed in in this browser (session.ts), a spectator's otherwise. The board, live over the game's stream; moves entered by clicking among the API's legal
 // moves; clocks, the move list, the result, a seat's actions and the record to download.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, auth, problemText, type Board as BoardData, type Game, type Move } from '../api/client';
@@ -13,6 +13,7 @@ import { clickPit, clickSquare, gridChoices, moveSquares, pitId } from '../play/
 import { resultText } from '../play/state';
 import { useGame } from '../play/useGame';
 import { useLocation } from '../router';
+import { loadAccount } from '../session';
 
 /** The squares a move visited and the ones it emptied by capture, for marking on the board. */
 function moveMarks(kind: Game['kind'], move: Move | undefined): Pick<BoardMarks, 'last' | 'captured'> {
@@ -67,10 +68,21 @@ function useSowing(game: Game | undefined): { board: BoardData; pulse: string } 
 
 export function Play({ id }: { id: string }) {
   const { hash } = useLocation();
-  const me = useMemo(() => seatFromHash(hash), [hash]);
   const { game, error, live, accept } = useGame(id);
+  const seatAccounts = game?.seats.map((s) => s.account).join(' ');
+  const me = useMemo(() => {
+    const fromLink = seatFromHash(hash);
+    if (fromLink || !game) return fromLink;
+    const account = loadAccount();
+    const seat = account ? game.seats.find((s) => s.account === account.id) : undefined;
+    return account && seat ? { token: account.token, seat: seat.seat } : undefined;
+    // Recomputed when the link or the seats' accounts change, not on every version.
+  }, [hash, seatAccounts]);
   const [path, setPath] = useState<readonly string[]>([]);
-  const [flipped, setFlipped] = useState(me?.seat === 1);
+  // Until the person flips it, a seat sees its own side at the bottom.
+  const [flipChoice, setFlipChoice] = useState<boolean>();
+  const flipped = flipChoice ?? me?.seat === 1;
+  const setFlipped = (value: boolean) => setFlipChoice(value);
   const [message, setMessage] = useState<string>();
   const [busy, setBusy] = useState(false);
   const sowing = useSowing(game);
