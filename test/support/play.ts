@@ -124,3 +124,43 @@ declare const document: {
   querySelectorAll(selector: string): { length: number };
   querySelector(selector: string): { textContent: string | null } | null;
 };
+
+/**
+ * A mancala game from `body` played to its end by two seat pages clicking highlighted houses: the
+ * board's houses and stores as the API has them, screenshots `<name>-start`/`<name>-end`, axe, and
+ * the result and move list both pages show equal to the API's.
+ */
+export async function playMancalaByClicking(
+  pg: Playground,
+  name: string,
+  body: Record<string, unknown>,
+): Promise<void> {
+  const created = await createGame(pg, body);
+  const pages = await openSeats(pg, created);
+  const start = await apiGame(pg, created.game.id);
+  const houses = start.board.houses as number[][];
+  for (const [seat, prefix] of [
+    [0, 'S'],
+    [1, 'N'],
+  ] as const) {
+    for (let i = 0; i < houses[seat]!.length; i++) {
+      const label = await pages[0].locator(`[data-id="${prefix}${i + 1}"]`).getAttribute('aria-label');
+      expect(label).toMatch(new RegExp(`^${houses[seat]![i]} seeds?, \\w+ house ${i + 1}\\b`));
+    }
+    expect(await pages[0].locator(`[data-id="${prefix}store"]`).count()).toBe(1);
+  }
+  await pg.screenshot(pages[0], `${name}-start`);
+  expect(await pg.axe(pages[0])).toEqual([]);
+
+  const end = await playToEnd(pg, created.game.id, pages);
+  for (const page of pages) {
+    await waitForPly(page, end.ply);
+    const shown = await shownResult(page);
+    expect(shown.winner).toBe(String(end.result.winner));
+    expect(shown.reason).toBe(end.result.reason);
+    if (end.result.winnerName) expect(shown.text).toContain(`${end.result.winnerName} wins`);
+    const moves = await page.locator('ol.moves li').allTextContents();
+    expect(moves.map((m) => m.trim())).toEqual(end.moves.map((m: any) => `${m.seatName} ${m.notation}`));
+  }
+  await pg.screenshot(pages[1], `${name}-end`);
+}

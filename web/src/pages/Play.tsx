@@ -46,7 +46,7 @@ function useSowing(game: Game | undefined): { board: BoardData; pulse: string } 
       row.map((seeds, i) => (seat === move.seat && i + 1 === details.house ? 0 : seeds)),
     );
     const board = { ...previous.board, houses };
-    const step = Math.max(25, Math.min(90, Math.floor(900 / details.trace.length)));
+    const step = Math.max(20, Math.min(70, Math.floor(700 / details.trace.length)));
     let i = 0;
     setFrame({ board, pulse: details.trace[0] ?? '' });
     const timer = setInterval(() => {
