@@ -13,7 +13,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { appHarness, type Running, type StoreKind } from './app';
+import { appHarness, type Running, type StartOptions, type StoreKind } from './app';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = join(__dirname, '..', '..');
@@ -56,10 +56,10 @@ export interface Playground {
 
 /**
  * Sets up a playground for the enclosing describe block: builds the page, starts an app (memory
- * store by default) and Chromium before all tests, checks for console errors after each, and
+ * store by default; `options` as appHarness().start takes them) and Chromium before all tests, checks for console errors after each, and
  * closes everything after all. Read its fields inside tests (they are set in beforeAll).
  */
-export function playground(store: StoreKind = 'memory'): Playground {
+export function playground(store: StoreKind = 'memory', options: StartOptions = {}): Playground {
   const harness = appHarness();
   const contexts: BrowserContext[] = [];
   const errors: string[] = [];
@@ -70,7 +70,7 @@ export function playground(store: StoreKind = 'memory'): Playground {
 
   beforeAll(async () => {
     webDir = buildPlayground();
-    run = await harness.start(store, { app: { webDir } });
+    run = await harness.start(store, { ...options, app: { ...options.app, webDir } });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);

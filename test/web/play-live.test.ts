@@ -7,13 +7,17 @@ import {
   click,
   createGame,
   openSeats,
+  playOneByClicking,
   shownResult,
   waitForPly,
   type Created,
 } from '../support/play';
 
+/** Unlimited games may be claimed after this long without a move (default 3 days). */
+const ABANDON_CLAIM_MS = 1000;
+
 describe('the game page, live', () => {
-  const pg = playground();
+  const pg = playground('memory', { abandonClaimMs: ABANDON_CLAIM_MS });
 
   /** Plays the first legal move for the side to move over REST, as another client would. */
   async function playOverApi(created: Created): Promise<any> {
@@ -145,6 +149,21 @@ describe('the game page, live', () => {
         'south wins: resignation',
       ]);
     }
+  }, 30_000);
+
+  it('claims victory over an opponent who stays away, through the page', async () => {
+    const created = await createGame(pg, { kind: 'congo' });
+    const [white, black] = await openSeats(pg, created);
+    await playOneByClicking(white);
+    await waitForPly(black, 1);
+    // Black stays away for the abandon period; then White claims.
+    await white.waitForTimeout(ABANDON_CLAIM_MS + 300);
+    await white.getByRole('button', { name: 'Claim victory' }).click();
+    for (const page of [white, black]) {
+      const shown = await shownResult(page);
+      expect([shown.winner, shown.reason, shown.text]).toEqual(['0', 'abandoned', 'white wins: abandoned']);
+    }
+    expect((await apiGame(pg, created.game.id)).result).toMatchObject({ winner: 0, reason: 'abandoned' });
   }, 30_000);
 
   it('fits a phone-sized screen', async () => {
