@@ -69,11 +69,13 @@ export function MancalaBoard(props: BoardProps & { readonly board: MancalaBoardD
         if (selectable) classes.push('selectable');
         if (marks.last?.includes(pit.id)) classes.push('last');
         if (marks.captured?.includes(pit.id)) classes.push('captured');
+        if (marks.relays?.includes(pit.id)) classes.push('relay');
         if (marks.pulse === pit.id) classes.push('pulse');
         const owner = seatNames[pit.seat] ?? `seat ${pit.seat}`;
         const name = pit.house ? `${owner} house ${pit.house}` : `${owner} store`;
         // The name starts with what the pit shows, its seed count (for voice control).
-        const label = `${pit.seeds} ${pit.seeds === 1 ? 'seed' : 'seeds'}, ${name}${selectable ? ', can sow' : ''}`;
+        const relay = marks.relays?.includes(pit.id) ? ', relayed' : '';
+        const label = `${pit.seeds} ${pit.seeds === 1 ? 'seed' : 'seeds'}, ${name}${relay}${selectable ? ', can sow' : ''}`;
         const activate = () => onActivate?.(pit.id);
         return (
           <g

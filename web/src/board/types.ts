@@ -15,6 +15,8 @@ export interface BoardMarks {
   readonly last?: readonly string[];
   /** Squares or pits whose pieces or seeds the last move captured. */
   readonly captured?: readonly string[];
+  /** Congkak: the houses whose seeds the last move picked up to sow on (relays). */
+  readonly relays?: readonly string[];
   /** Mancala: the pit the sowing animation has reached. */
   readonly pulse?: string;
 }

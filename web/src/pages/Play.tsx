@@ -16,10 +16,14 @@ import { useLocation } from '../router';
 import { loadAccount } from '../session';
 
 /** The squares a move visited and the ones it emptied by capture, for marking on the board. */
-function moveMarks(kind: Game['kind'], move: Move | undefined): Pick<BoardMarks, 'last' | 'captured'> {
+function moveMarks(
+  kind: Game['kind'],
+  move: Move | undefined,
+): Pick<BoardMarks, 'last' | 'captured' | 'relays'> {
   if (!move) return {};
   const d = move.details;
-  if (d && 'trace' in d) return { last: [pitId(move.seat, d.house)], captured: d.capturedFrom };
+  if (d && 'trace' in d)
+    return { last: [pitId(move.seat, d.house)], captured: d.capturedFrom, relays: d.relays };
   if (d && 'path' in d) return { last: d.path, captured: d.captured };
   if (d && 'drowned' in d)
     return { last: moveSquares(move.notation), captured: [...d.captured, ...d.drowned] };
