@@ -3,8 +3,11 @@
 import autocannon from 'autocannon';
 import type { CreatedGameJson } from './support';
 
-export type Workload = 'rest' | 'graphql' | 'ceiling' | 'apollo';
-export const WORKLOADS: readonly Workload[] = ['rest', 'graphql', 'ceiling', 'apollo'];
+/** `rest`: submitMove with Prefer: return=minimal (head + move); `rest-full`: the whole game. */
+export type Workload = 'rest' | 'rest-full' | 'graphql' | 'ceiling' | 'apollo';
+export const WORKLOADS: readonly Workload[] = ['rest', 'rest-full', 'graphql', 'ceiling', 'apollo'];
+/** What runs unless BENCH_WORKLOADS says otherwise. */
+export const DEFAULT_WORKLOADS: readonly Workload[] = ['rest', 'graphql', 'ceiling', 'apollo'];
 
 export const GQL_SUBMIT =
   'mutation($id:ID!,$move:String!,$t:String){submitMove(id:$id,move:$move,seatToken:$t){status toMove legalMoves}}';
@@ -68,15 +71,24 @@ export class GamePool {
     this.finishedPlies += game.plies;
   }
 
-  /** Creates games (16 at a time) until the pool holds `target`. */
+  /**
+   * Creates games (16 at a time) until the pool holds `target`. A 503 (a store that is busy, e.g. a
+   * cluster that has just formed, on a loaded machine) is retried for up to about ten seconds.
+   */
   async fill(target: number): Promise<void> {
     const worker = async () => {
+      let unavailable = 0;
       while (this.games.length < target) {
         const res = await fetch(`${this.base}/api/v1/games`, {
           method: 'POST',
           headers: { 'content-type': 'application/json' },
           body: CREATE_BODY,
         });
+        if (res.status === 503 && unavailable++ < 20) {
+          await res.text();
+          await new Promise((resolve) => setTimeout(resolve, 500));
+          continue;
+        }
         if (res.status !== 201) throw new Error(`create game: ${res.status} ${await res.text()}`);
         this.games.push(fromCreated((await res.json()) as CreatedGameJson));
       }
@@ -130,7 +142,7 @@ interface Counters {
 
 /** Per-connection state for the move workloads; wired in through autocannon's setupClient. */
 function moveClientSetup(
-  workload: 'rest' | 'graphql',
+  workload: 'rest' | 'rest-full' | 'graphql',
   pool: GamePool,
   lowWater: number,
   counters: Counters,
@@ -170,11 +182,15 @@ function moveClientSetup(
           conn.creating = false;
           const move = pick(game.legalMoves);
           const token = game.tokens[game.toMove] as string;
-          if (workload === 'rest') {
+          if (workload !== 'graphql') {
             return {
               ...req,
               path: `/api/v1/games/${game.id}/moves`,
-              headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+              headers: {
+                'content-type': 'application/json',
+                authorization: `Bearer ${token}`,
+                ...(workload === 'rest' ? { prefer: 'return=minimal' } : {}),
+              },
               body: JSON.stringify({ move }),
             };
           }
@@ -198,6 +214,8 @@ function moveClientSetup(
           if (status < 200 || status >= 300) return fail(status, body);
           let view: { status: string; toMove: number | null; legalMoves: string[] };
           if (workload === 'rest') {
+            view = (JSON.parse(body) as { game: typeof view }).game;
+          } else if (workload === 'rest-full') {
             view = JSON.parse(body) as typeof view;
           } else {
             const json = JSON.parse(body) as { data?: { submitMove?: typeof view } | null; errors?: unknown };

@@ -1,6 +1,7 @@
 // `npm run bench -- api`: the built server (dist/main.js) on Redis under autocannon, against two
 // ceilings (bench/ceiling-server.ts, its own process): a bare express 5 route and a bare Apollo Server
-// mutation, each doing one EVALSHA per request. Every measured request of the server plays a real
+// mutation, each doing one EVALSHA per request. REST submitMove asks for the minimal answer (Prefer:
+// return=minimal: the head and the move); `rest-full` (opt-in) the whole game. Every measured request of the server plays a real
 // legal Kalah move: each autocannon connection owns a game, reads the answer to pick the next legal
 // move and the token of the seat to move, and takes a fresh pre-created game when its game ends
 // (bench/api-load.ts). The report gives REST submitMove / express ceiling and GraphQL submitMove /
@@ -8,10 +9,13 @@
 // count run back to back), beside issue #14's targets; a missed target does not fail the bench.
 //
 // Env: BENCH_SECONDS (5 per run), BENCH_RUNS (3), BENCH_WARMUP (1 s per workload),
-// BENCH_CONNECTIONS (10,100), BENCH_WORKLOADS (rest,graphql,ceiling,apollo), BENCH_SKIP_BUILD=1,
+// BENCH_CONNECTIONS (10,100), BENCH_WORKLOADS (rest,graphql,ceiling,apollo; also rest-full), BENCH_SKIP_BUILD=1,
 // REDIS_URL (redis://127.0.0.1:6379), BENCH_CPU_PROF=<dir> (run the server under --cpu-prof).
+// BENCH_CLUSTER=1 (a cluster of the bench's own) or REDIS_CLUSTER_NODES: the cluster bench instead
+// (api-cluster.ts: moves/s of BENCH_NODES nodes on the cluster against one node on one Redis).
 import { deletePrefix, REDIS_URL } from '../test/support/redis';
-import { GamePool, runOnce, WORKLOADS, type RunResult, type Workload } from './api-load';
+import { runClusterBench } from './api-cluster';
+import { DEFAULT_WORKLOADS, GamePool, runOnce, WORKLOADS, type RunResult, type Workload } from './api-load';
 import {
   benchPrefix,
   buildServer,
@@ -26,7 +30,8 @@ import {
 } from './support';
 
 const LABELS: Record<Workload, string> = {
-  rest: 'REST submitMove',
+  rest: 'REST submitMove (Prefer: return=minimal)',
+  'rest-full': 'REST submitMove (whole game)',
   graphql: 'GraphQL submitMove',
   ceiling: 'express ceiling (express+EVALSHA)',
   apollo: 'Apollo ceiling (Apollo+express5+EVALSHA)',
@@ -45,6 +50,8 @@ interface Target {
 const TARGETS: readonly Target[] = [
   { label: 'REST / express ceiling', workload: 'rest', ceiling: 'ceiling', metric: 'rps', bound: 0.6 },
   { label: 'REST / express ceiling', workload: 'rest', ceiling: 'ceiling', metric: 'p99', bound: 1.5 },
+  { label: 'REST whole game / express ceiling', workload: 'rest-full', ceiling: 'ceiling', metric: 'rps' },
+  { label: 'REST whole game / express ceiling', workload: 'rest-full', ceiling: 'ceiling', metric: 'p99' },
   { label: 'GraphQL / Apollo ceiling', workload: 'graphql', ceiling: 'apollo', metric: 'rps', bound: 0.6 },
   { label: 'GraphQL / Apollo ceiling', workload: 'graphql', ceiling: 'apollo', metric: 'p99' },
 ];
@@ -137,11 +144,13 @@ function reportRatios(results: RunResult[], runs: number, connectionCounts: numb
 }
 
 export async function runApiBench(_args: string[]): Promise<void> {
+  // On a Redis Cluster: moves/s of several nodes against one node on one Redis (api-cluster.ts).
+  if (process.env.BENCH_CLUSTER === '1' || process.env.REDIS_CLUSTER_NODES) return runClusterBench();
   const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const warmup = Number(process.env.BENCH_WARMUP ?? 1);
   const connectionCounts = envList('BENCH_CONNECTIONS', ['10', '100']).map(Number);
-  const workloads = envList<Workload>('BENCH_WORKLOADS', [...WORKLOADS], WORKLOADS);
+  const workloads = envList<Workload>('BENCH_WORKLOADS', [...DEFAULT_WORKLOADS], WORKLOADS);
   const cpuProf = process.env.BENCH_CPU_PROF;
   const prefix = benchPrefix('api');
 
@@ -151,7 +160,7 @@ export async function runApiBench(_args: string[]): Promise<void> {
   const results: RunResult[] = [];
   try {
     const env = serverEnv(REDIS_URL, prefix);
-    if (workloads.includes('rest') || workloads.includes('graphql')) {
+    if (workloads.some((w) => w === 'rest' || w === 'rest-full' || w === 'graphql')) {
       server = await startServer('server', env, cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []);
     }
     if (workloads.includes('ceiling') || workloads.includes('apollo')) {
@@ -160,6 +169,7 @@ export async function runApiBench(_args: string[]): Promise<void> {
     const pool = server ? new GamePool(server.base) : undefined;
     const bases: Record<Workload, string | undefined> = {
       rest: server?.base,
+      'rest-full': server?.base,
       graphql: server?.base,
       ceiling: ceiling?.base,
       apollo: ceiling?.base,

@@ -104,6 +104,8 @@ export function benchPrefix(label: string): string {
 export function serverEnv(redisUrl: string, prefix: string): NodeJS.ProcessEnv {
   return {
     REDIS_URL: redisUrl,
+    // Never inherited from the bench's own environment (the server refuses both; api-cluster.ts sets it).
+    REDIS_CLUSTER_NODES: '',
     REDIS_KEY_PREFIX: prefix,
     LOG_LEVEL: 'silent',
     RATE_LIMIT_PER_TOKEN: '1000000000',

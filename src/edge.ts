@@ -34,7 +34,14 @@ export function applyHttpLimits(server: Server, limits: HttpLimits): void {
 }
 
 /** Response headers exposed to cross-origin scripts (what clients of the API read). */
-const EXPOSED_HEADERS = ['ETag', 'Location', 'RateLimit', 'RateLimit-Policy', 'Retry-After'];
+const EXPOSED_HEADERS = [
+  'ETag',
+  'Location',
+  'RateLimit',
+  'RateLimit-Policy',
+  'Retry-After',
+  'Preference-Applied',
+];
 
 /**
  * CORS for the listed origins (exact `scheme://host[:port]`, or `*` for any): preflights answered
@@ -52,6 +59,7 @@ export function corsMiddleware(origins: readonly string[]): RequestHandler | und
       'Accept',
       'If-Match',
       'Idempotency-Key',
+      'Prefer',
       'Last-Event-ID',
       // Apollo's CSRF prevention asks browsers for one of these on simple GraphQL requests.
       'Apollo-Require-Preflight',

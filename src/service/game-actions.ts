@@ -2,8 +2,7 @@ import { other, type Side } from '../engines/types';
 import type { StoredGame } from '../store/store';
 import { DAY_MS, turnStart } from './clock';
 import { GameError } from './errors';
-import type { GameView } from './game-view';
-import { finish } from './game-writes';
+import { finish, type WriteAnswer } from './game-writes';
 import type { GameService } from './games';
 import type { WriteOptions } from './game-writes';
 
@@ -13,7 +12,8 @@ export const DEFAULT_ABANDON_CLAIM_MS = 3 * DAY_MS;
 /**
  * The in-game actions other than moves: resign, abort, draws, and claims against an opponent who
  * abandoned an unlimited game. Each is a write of a seat with the same If-Match and Idempotency-Key
- * semantics as a move (see GameService.write), and its feed events follow from the change.
+ * semantics as a move (see GameService.write), and its feed events follow from the change. Each
+ * answers the new head (its `move` is null) with the whole game on demand (see WriteAnswer).
  */
 export class GameActions {
   constructor(
@@ -23,14 +23,14 @@ export class GameActions {
   ) {}
 
   /** Either player gives up, at any time (rules/README.md: "either player may resign at any time"). */
-  async resign(id: string, write: WriteOptions): Promise<GameView> {
+  async resign(id: string, write: WriteOptions): Promise<WriteAnswer> {
     return this.games.writes.write(id, write, 'resign', (game, seat) =>
       finish(game, { winner: other(seat), reason: 'resignation' }),
     );
   }
 
   /** Either player ends the game without result, while not both sides have moved yet. */
-  async abort(id: string, write: WriteOptions): Promise<GameView> {
+  async abort(id: string, write: WriteOptions): Promise<WriteAnswer> {
     return this.games.writes.write(id, write, 'abort', (game) => {
       if (new Set(game.moves.map((m) => m.seat)).size === 2) {
         throw new GameError('TOO_LATE_TO_ABORT', 'Both sides have moved; resign or offer a draw instead');
@@ -40,7 +40,7 @@ export class GameActions {
   }
 
   /** Offer a draw; offering while the opponent's offer stands accepts it. */
-  async offerDraw(id: string, write: WriteOptions): Promise<GameView> {
+  async offerDraw(id: string, write: WriteOptions): Promise<WriteAnswer> {
     return this.games.writes.write(id, write, 'draw:offer', (game, seat) => {
       if (game.drawOffer === other(seat)) return finish(game, { reason: 'agreement' });
       return { ...game, drawOffer: seat };
@@ -48,7 +48,7 @@ export class GameActions {
   }
 
   /** Accept the opponent's standing draw offer. */
-  async acceptDraw(id: string, write: WriteOptions): Promise<GameView> {
+  async acceptDraw(id: string, write: WriteOptions): Promise<WriteAnswer> {
     return this.games.writes.write(id, write, 'draw:accept', (game, seat) => {
       if (game.drawOffer !== other(seat))
         throw new GameError('NO_DRAW_OFFER', 'The opponent has not offered a draw');
@@ -57,7 +57,7 @@ export class GameActions {
   }
 
   /** Decline the opponent's standing draw offer. */
-  async declineDraw(id: string, write: WriteOptions): Promise<GameView> {
+  async declineDraw(id: string, write: WriteOptions): Promise<WriteAnswer> {
     return this.games.writes.write(id, write, 'draw:decline', (game, seat) => {
       if (game.drawOffer !== other(seat))
         throw new GameError('NO_DRAW_OFFER', 'The opponent has not offered a draw');
@@ -70,7 +70,7 @@ export class GameActions {
    * game by themselves as soon as they apply, so the one draw left to claim is against an opponent
    * who abandoned an unlimited game (see claimVictory); anything else is NO_DRAW_CLAIM.
    */
-  async claimDraw(id: string, write: WriteOptions): Promise<GameView> {
+  async claimDraw(id: string, write: WriteOptions): Promise<WriteAnswer> {
     return this.games.writes.write(id, write, 'draw:claim', (game, seat, _engine, at) =>
       this.claimAbandoned(game, seat, Date.parse(at), 'draw'),
     );
@@ -82,7 +82,7 @@ export class GameActions {
    * before, NO_VICTORY_CLAIM in games with a time control (their deadlines end them) or on one's
    * own turn.
    */
-  async claimVictory(id: string, write: WriteOptions): Promise<GameView> {
+  async claimVictory(id: string, write: WriteOptions): Promise<WriteAnswer> {
     return this.games.writes.write(id, write, 'victory:claim', (game, seat, _engine, at) =>
       this.claimAbandoned(game, seat, Date.parse(at), 'victory'),
     );

@@ -1,18 +1,20 @@
 import type { AnyEngine } from '../engines/engine';
 import type { Outcome, Side } from '../engines/types';
-import type { Storage, StoredGame } from '../store/store';
+import type { MoveRecord, Storage, StoredGame } from '../store/store';
 import { authorizeSeat, type Authenticator, type Caller, type Credential } from './auth';
 import { isOverdue } from './clock';
 import { GameError } from './errors';
 import { gameNotices } from './feed';
 import type { GameTime } from './game-time';
 import {
+  LIVE_MOVES,
   toGameHeadView,
-  toGameView,
   toMoveView,
   withMoves,
   type GameHeadView,
   type GameView,
+  type LiveGameView,
+  type MovesSource,
   type MoveView,
 } from './game-view';
 import type { GameService } from './games';
@@ -31,6 +33,51 @@ export interface WriteOptions {
   readonly expectedVersion?: number;
   /** Retrying with the same key returns the first answer without acting twice (24 h). */
   readonly idempotencyKey?: string;
+}
+
+/**
+ * What a write of a seat answers: the new head and the move the write played (null for the other
+ * actions), O(1) in the length of the game, with the whole game built only when asked for (`game`,
+ * once). REST answers `slim` with `Prefer: return=minimal`, GraphQL resolves `live` (its `moves`
+ * field pages the moves on demand), and the whole `game` is the default REST answer.
+ */
+export class WriteAnswer implements MovesSource {
+  private whole: GameView | undefined;
+
+  constructor(
+    readonly head: GameHeadView,
+    readonly move: MoveView | null,
+    private readonly seatNames: readonly string[],
+    /** Every move of the new version, oldest first. */
+    private readonly records: readonly MoveRecord[],
+  ) {}
+
+  moves(after = 0, limit?: number): readonly MoveView[] {
+    const from = Math.min(after, this.records.length);
+    return this.records
+      .slice(from, limit === undefined ? undefined : from + limit)
+      .map((m) => toMoveView(this.seatNames, m));
+  }
+
+  get lastMove(): MoveView | null {
+    const last = this.records[this.records.length - 1];
+    return last ? toMoveView(this.seatNames, last) : null;
+  }
+
+  /** The whole game, moves included: O(moves). */
+  get game(): GameView {
+    return (this.whole ??= withMoves(this.head, this.moves()));
+  }
+
+  /** The head, and the move the write played: a game stream's `update`, O(1). */
+  get slim(): { readonly game: GameHeadView; readonly move: MoveView | null } {
+    return { game: this.head, move: this.move };
+  }
+
+  /** The head with the moves on demand, as GraphQL resolves a Game. */
+  get live(): LiveGameView {
+    return { ...this.head, [LIVE_MOVES]: this };
+  }
 }
 
 /** The writes of a game's seats for GameService: read, authorize, check, compare-and-set, retry. */
@@ -59,7 +106,7 @@ export class GameWrites {
     write: WriteOptions,
     action: string,
     compute: (game: StoredGame, seat: Side, engine: AnyEngine, at: string) => StoredGame,
-  ): Promise<GameView> {
+  ): Promise<WriteAnswer> {
     const key = write.idempotencyKey;
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
       throw new GameError('INVALID_INPUT', 'Idempotency keys are 1–128 characters of A-Z a-z 0-9 . _ : -');
@@ -77,7 +124,7 @@ export class GameWrites {
     const replayed = async (engine: AnyEngine, fingerprint: string | undefined) => {
       if (key === undefined || fingerprint === undefined) return undefined;
       const seen = await this.storage.games.idempotencyRecord(id, key);
-      return seen ? this.replay(engine, seen, fingerprint) : undefined;
+      return seen ? this.replay(engine, seen, fingerprint, action) : undefined;
     };
     for (let attempt = 0; attempt < WRITE_ATTEMPTS; attempt++) {
       // First try the last-seen document (saves a read per move). A stale copy costs a failed
@@ -141,12 +188,9 @@ export class GameWrites {
       } else this.recent.delete(id);
       switch (result.status) {
         case 'updated':
-          return withMoves(
-            views.game,
-            next.moves.map((m) => toMoveView(engine.seatNames, m)),
-          );
+          return new WriteAnswer(views.game, views.move, engine.seatNames, next.moves);
         case 'replayed':
-          return this.replay(engine, result.record, fingerprint);
+          return this.replay(engine, result.record, fingerprint, action);
         case 'missing':
           throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
         case 'conflict':
@@ -188,16 +232,28 @@ export class GameWrites {
     if (this.recent.size > RECENT_GAMES) this.recent.delete(this.recent.keys().next().value as string);
   }
 
+  /**
+   * The first answer to a retried key, in the shape of a fresh one: the version it made, and (for a
+   * move) the move it played, the last of that version's moves.
+   */
   private replay(
     engine: AnyEngine,
     seen: { fingerprint: string; response: StoredGame },
     fingerprint: string,
-  ): GameView {
+    action: string,
+  ): WriteAnswer {
     if (seen.fingerprint !== fingerprint) {
       throw new GameError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for a different request');
     }
     // A store may have compacted the moves of a finished game since (see game-rules.ts).
-    return toGameView(engine, withDetails(engine, seen.response));
+    const game = withDetails(engine, seen.response);
+    const last = action.startsWith('move:') ? game.moves[game.moves.length - 1] : undefined;
+    return new WriteAnswer(
+      toGameHeadView(engine, game),
+      last ? toMoveView(engine.seatNames, last) : null,
+      engine.seatNames,
+      game.moves,
+    );
   }
 }
 

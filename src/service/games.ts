@@ -26,7 +26,7 @@ import {
   type MoveView,
 } from './game-view';
 import { GameWatchers, type GameUpdate } from './game-watch';
-import { GameWrites, type WriteOptions } from './game-writes';
+import { GameWrites, type WriteAnswer, type WriteOptions } from './game-writes';
 import { once } from './idempotency';
 import { kindView, type KindView } from './kinds';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
@@ -344,9 +344,15 @@ export class GameService {
     };
   }
 
+  /** Plays `move` for the caller's seat: the whole game after it (see `play` for the slim answer). */
   async submitMove(id: string, move: string, write: WriteOptions): Promise<GameView> {
+    return (await this.play(id, move, write)).game;
+  }
+
+  /** Plays `move` for the caller's seat: the new head and the move, the whole game on demand. */
+  async play(id: string, move: string, write: WriteOptions): Promise<WriteAnswer> {
     let played: { version: number; position: string; state: unknown } | undefined;
-    const view = await this.writes.write(id, write, `move:${move}`, (game, seat, engine, at) => {
+    const answer = await this.writes.write(id, write, `move:${move}`, (game, seat, engine, at) => {
       if (game.toMove !== seat) throw notYourTurn(engine, game);
       const state = this.restore(engine, game);
       const { next, notation, details } = applyMove(engine, game, state, move);
@@ -364,10 +370,11 @@ export class GameService {
       };
     });
     // Only a state that was stored (not a lost race, not a replayed answer) may seed the next write.
-    if (played && view.version === played.version && view.position === played.position) {
-      this.states.set(id, played, this.engineFor(view.kind).stateBytes(played.state));
+    const head = answer.head;
+    if (played && head.version === played.version && head.position === played.position) {
+      this.states.set(id, played, this.engineFor(head.kind).stateBytes(played.state));
     }
-    return view;
+    return answer;
   }
 
   /** The game's standard text record (PDN, PGN-like) from its engine. */

@@ -91,7 +91,20 @@ async function scenario(
     body: { move: '2' },
     headers: { 'if-match': '"0"' },
   });
-  await ok(200, 'post', `/api/v1/games/${kalah}/draw/offer`, { token: north });
+  // Prefer: return=minimal: the head and the move (the answer's other documented shape).
+  const slim = await call('post', `/api/v1/games/${kalah}/moves`, {
+    token: north,
+    body: { move: (moved.body as any).legalMoves[0] },
+    headers: { prefer: 'return=minimal' },
+  });
+  expect([slim.status, slim.headers.get('preference-applied')]).toEqual([200, 'return=minimal']);
+  expect((slim.body as any).move.ply).toBe(2);
+  expect(slim.headers.get('etag')).toBe(`"${(slim.body as any).game.version}"`);
+  const offered = await call('post', `/api/v1/games/${kalah}/draw/offer`, {
+    token: north,
+    headers: { prefer: 'return=minimal' },
+  });
+  expect([offered.status, (offered.body as any).move]).toEqual([200, null]);
   await ok(200, 'post', `/api/v1/games/${kalah}/draw/decline`, { token: south });
   await ok(409, 'post', `/api/v1/games/${kalah}/draw/accept`, { token: south });
   await ok(200, 'post', `/api/v1/games/${kalah}/draw/offer`, { token: north });

@@ -1,8 +1,10 @@
 // A challenge's outbox entries reach the accounts through the relay's drain too (not only through
 // the writer's own delivery), each account's in order: the entries carry each account's own
-// `before`, so an account that joined an open challenge late is not held back forever.
+// `before`, so an account that joined an open challenge late is not held back forever. And a closed
+// challenge's hash expires (a week), an open one's never.
 import Redis from 'ioredis';
 import { createRedisStorage, type RedisGameStore } from '../../src/store/redis';
+import { CLOSED_CHALLENGE_TTL_SECONDS } from '../../src/store/redis/challenge-scripts';
 import { Keys, shardOf } from '../../src/store/redis/keys';
 import type { Storage } from '../../src/store/store';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
@@ -81,4 +83,32 @@ it('applies a challenge’s entries from the outbox to an account its writer cou
   expect((await feed(b)).map(([seq]) => seq)).toEqual([1, 2]);
   expect((await storage.games.list({ account: a }, 10)).items).toEqual([game]);
   expect(await admin.xlen(keys.outbox(shard))).toBe(0);
+});
+
+it('gives a challenge a TTL once it is closed (accepted or declined), never while open; its game stays', async () => {
+  const keys = new Keys(prefix);
+  const [x, y] = [uid('x'), uid('y')];
+  const week = CLOSED_CHALLENGE_TTL_SECONDS;
+  expect(week).toBe(7 * 24 * 60 * 60);
+
+  const accepted = sampleChallenge(x, y);
+  await storage.challenges.createChallenge(accepted, []);
+  expect(await admin.ttl(keys.challenge(accepted.id))).toBe(-1);
+  const game = gameOf([x, y], { id: accepted.id });
+  const next = { ...accepted, version: 1, status: 'accepted' as const, accepted: [y], gameId: game.id };
+  expect(await storage.challenges.updateChallenge(next, 0, { notices: [], game })).toBe('updated');
+  const ttl = await admin.ttl(keys.challenge(accepted.id));
+  expect(ttl).toBeGreaterThan(week - 60);
+  expect(ttl).toBeLessThanOrEqual(week);
+  expect(await admin.ttl(keys.game(game.id))).toBe(-1);
+  expect(await storage.challenges.getChallenge(accepted.id)).toEqual(next);
+
+  const declined = sampleChallenge(x, y);
+  await storage.challenges.createChallenge(declined, []);
+  const open = { ...declined, version: 1, accepted: [x] };
+  expect(await storage.challenges.updateChallenge(open, 0, { notices: [] })).toBe('updated');
+  expect(await admin.ttl(keys.challenge(declined.id))).toBe(-1);
+  const closed = { ...open, version: 2, status: 'declined' as const, closedBy: y };
+  expect(await storage.challenges.updateChallenge(closed, 1, { notices: [] })).toBe('updated');
+  expect(await admin.ttl(keys.challenge(declined.id))).toBeGreaterThan(week - 60);
 });

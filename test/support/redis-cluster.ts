@@ -52,6 +52,12 @@ export interface OwnCluster {
    * `cluster_state:ok` with all 16384 slots served.
    */
   waitForFailover(): Promise<void>;
+  /**
+   * Starts a killed node again (same port, directory and cluster config) and resolves once it has
+   * rejoined: a master whose slots were taken over comes back as a replica of the one that took
+   * them, and every node is healthy again (its replication link up).
+   */
+  restartNode(port: number): Promise<void>;
   /** Kills every node and removes their directories. */
   stop(): Promise<void>;
 }
@@ -68,6 +74,8 @@ process.once('exit', () => {
 interface OwnNode {
   readonly port: number;
   readonly dir: string;
+  /** The cluster bus port (its own free port). */
+  readonly busPort: number;
   child?: ChildProcess;
 }
 
@@ -83,9 +91,13 @@ export async function startRedisCluster(): Promise<OwnCluster> {
     while (ports.size < 12) ports.add(await freePort());
     const [servicePorts, busPorts] = [[...ports].slice(0, 6), [...ports].slice(6)];
     for (const [i, port] of servicePorts.entries()) {
-      const node: OwnNode = { port, dir: mkdtempSync(join(tmpdir(), 'bh-cluster-')) };
+      const node: OwnNode = {
+        port,
+        dir: mkdtempSync(join(tmpdir(), 'bh-cluster-')),
+        busPort: busPorts[i] as number,
+      };
       nodes.push(node);
-      node.child = spawnNode(node, busPorts[i] as number);
+      node.child = spawnNode(node);
     }
     await Promise.all(nodes.map((node) => waitUntilUp(node.port)));
     const addresses = nodes.map((node) => `127.0.0.1:${node.port}`);
@@ -140,6 +152,13 @@ export async function startRedisCluster(): Promise<OwnCluster> {
         return promoted?.role === 'master' && promoted.slots.length > 0 && (await healthy(live()));
       });
     },
+    restartNode: async (port) => {
+      const node = nodes.find((n) => n.port === port);
+      if (!node || node.child) throw new Error(`no killed node on ${port}`);
+      node.child = spawnNode(node);
+      await waitUntilUp(port);
+      await waitForHealthy(nodes.map((n) => n.port));
+    },
     stop,
   };
 }
@@ -173,7 +192,7 @@ export async function deleteClusterPrefix(seeds: readonly string[], prefix: stri
   }
 }
 
-function spawnNode(node: OwnNode, busPort: number): ChildProcess {
+function spawnNode(node: OwnNode): ChildProcess {
   const child = spawn(
     'redis-server',
     [
@@ -189,7 +208,7 @@ function spawnNode(node: OwnNode, busPort: number): ChildProcess {
       join(node.dir, 'nodes.conf'),
       // The bus port is its own free port (the default, port + 10000, may be taken or out of range).
       '--cluster-port',
-      String(busPort),
+      String(node.busPort),
       '--cluster-node-timeout',
       String(NODE_TIMEOUT_MS),
       '--appendonly',

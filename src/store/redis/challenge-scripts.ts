@@ -1,3 +1,4 @@
+import { IDEMPOTENCY_TTL_SECONDS } from '../store';
 import { CREATE_GAME_SNIPPET, GAME_INDEXES_SNIPPET } from './game-scripts';
 
 // The challenge and seek scripts (docs/data-model.md). A challenge's script touches its shard only
@@ -52,6 +53,14 @@ return {1, entry, befores}
 `;
 
 /**
+ * How long a closed challenge (accepted, declined, canceled, expired: all final) stays readable:
+ * seven days, far longer than any retry the API answers (idempotency records last a day) and than
+ * its last outbox entry waits for the relay (seconds). Open ones never expire by TTL (the sweep
+ * closes them at their expiresAt).
+ */
+export const CLOSED_CHALLENGE_TTL_SECONDS = 7 * IDEMPOTENCY_TTL_SECONDS;
+
+/**
  * Compare-and-set on version; the game the challenge became (checked first, so that a taken game id
  * writes nothing, and written first, so that its entry precedes the challenge's in the outbox: a
  * player sees the game listed when game.started reaches the feed), the expiry entry and the
@@ -61,6 +70,7 @@ return {1, entry, befores}
  * 1 prefix, 2 tag, 3 expected version, 4 id, 5 doc, 6 version, 7 open ('1' or ''), 8 expires ms,
  * 9 '1' with a game, 10 n, 11 … 10+n the challenge's outbox fields, then with a game the 11 create
  * arguments (createArguments()) and the game's outbox fields.
+ * A closed challenge expires after CLOSED_CHALLENGE_TTL_SECONDS (its game stays).
  * Returns {'updated', game entry id, listing score, challenge entry id, befores}, {'missing'},
  * {'conflict'} or {'game-exists'}.
  */
@@ -80,6 +90,7 @@ end
 redis.call('HSET', KEYS[1], 'doc', ARGV[5], 'version', ARGV[6])
 index_expiry(KEYS[2], ARGV[4], ARGV[7], ARGV[8])
 local entry, befores = challenge_entry(shard_keys(ARGV[1], ARGV[2]), KEYS[1], argv_from(11, 10 + n))
+if ARGV[7] ~= '1' then redis.call('EXPIRE', KEYS[1], ${CLOSED_CHALLENGE_TTL_SECONDS}) end
 return {'updated', game_entry, lseq, entry, befores}
 `;
 

@@ -14,7 +14,7 @@ import { wholeNumber } from './arguments';
 import { scripted, type ScriptedRedis } from './client';
 import type { RedisGameStore } from './games';
 import { ALL_SHARDS, shardOf, shardTag } from './keys';
-import { gameParts, outboxFields } from './relay';
+import { outboxFields } from './relay';
 
 // Clocks: deadlines, reminders, my-turn lists and vacations.
 
@@ -84,13 +84,20 @@ export class RedisClockStore implements ClockStore {
   }
 
   async markReminded(gameId: string, turn: string, notices: readonly Notice[]): Promise<boolean> {
-    const game = await this.games.get(gameId);
+    // Only its accounts are needed: the head, not the moves (O(1) in the length of the game).
+    const game = await this.games.head(gameId);
     if (!game) return false;
     const keys = this.games.keys;
     const shard = shardOf(gameId);
     // Once per turn: the origin is the reminder's own (r:<id>), numbered by its time, in order only.
+    // The notices only: a reminder changes no listing.
     const at = Math.max(0, ...notices.map((n) => Date.parse(n.at)).filter(Number.isFinite));
-    const parts = gameParts(keys, game, notices).map((part) => ({ ...part, ops: [] }));
+    const accounts = [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
+    const parts = accounts.map((account) => ({
+      account,
+      notices: notices.filter((n) => n.to.includes(account)),
+      ops: [],
+    }));
     const fields = outboxFields({ origin: `r:${gameId}`, version: at, before: '', parts }, this.feed);
     const marked = await this.redis.boardhostMarkRemindedV2(
       keys.game(gameId),

@@ -185,6 +185,12 @@ export class RedisGameStore implements GameStore {
     };
   }
 
+  /** The game without its moves (one HGET): for what needs its seats or state, not its history. */
+  async head(id: string): Promise<GameHead | undefined> {
+    const head = await this.redis.hget(this.keys.game(id), 'head');
+    return head ? (JSON.parse(head) as GameHead) : undefined;
+  }
+
   async moves(id: string, after: number, limit: number): Promise<MovePage | undefined> {
     const from = Math.max(0, Math.floor(after) || 0);
     const count = Math.max(0, Math.floor(limit) || 0);

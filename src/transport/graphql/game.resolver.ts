@@ -22,7 +22,7 @@ import {
   type MoveView,
 } from '../../service/game-view';
 import type { KindView } from '../../service/kinds';
-import type { WriteOptions } from '../../service/game-writes';
+import type { WriteAnswer, WriteOptions } from '../../service/game-writes';
 import {
   credentialOf,
   IDEMPOTENCY_KEY_DESCRIPTION,
@@ -138,26 +138,24 @@ export class GameResolver {
     seatToken?: string,
     @Arg('expectedVersion', () => Int, { nullable: true }) expectedVersion?: number,
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
-  ): Promise<GameView> {
-    return ctx.services.games.submitMove(
-      id,
-      move,
-      writeOptions(ctx, seatToken, expectedVersion, idempotencyKey),
+  ): Promise<LiveGameView> {
+    return live(
+      ctx.services.games.play(id, move, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey)),
     );
   }
 
   @Mutation(() => Game, {
     description: 'Either player resigns, at any time (also on the opponent’s turn).',
   })
-  resign(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.actions.resign(args.id, actionOptions(ctx, args));
+  resign(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.actions.resign(args.id, actionOptions(ctx, args)));
   }
 
   @Mutation(() => Game, {
     description: 'Either player ends the game without a result, while not both sides have moved.',
   })
-  abortGame(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.actions.abort(args.id, actionOptions(ctx, args));
+  abortGame(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.actions.abort(args.id, actionOptions(ctx, args)));
   }
 
   @Mutation(() => Game, {
@@ -167,8 +165,8 @@ export class GameResolver {
       'period (default 3 days), the player waiting may end it as a draw (reason abandoned). ' +
       'CLAIM_TOO_EARLY before (claimableAt), NO_DRAW_CLAIM otherwise.',
   })
-  claimDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.actions.claimDraw(args.id, actionOptions(ctx, args));
+  claimDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.actions.claimDraw(args.id, actionOptions(ctx, args)));
   }
 
   @Mutation(() => Game, {
@@ -177,23 +175,23 @@ export class GameResolver {
       'moved for the abandon period (default 3 days), the player waiting wins (reason abandoned). ' +
       'CLAIM_TOO_EARLY before (claimableAt), NO_VICTORY_CLAIM with a time control or on one’s own turn.',
   })
-  claimVictory(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.actions.claimVictory(args.id, actionOptions(ctx, args));
+  claimVictory(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.actions.claimVictory(args.id, actionOptions(ctx, args)));
   }
 
   @Mutation(() => Game, { description: "Offer a draw (accepts the opponent's standing offer)." })
-  offerDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.actions.offerDraw(args.id, actionOptions(ctx, args));
+  offerDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.actions.offerDraw(args.id, actionOptions(ctx, args)));
   }
 
   @Mutation(() => Game, { description: "Accept the opponent's draw offer." })
-  acceptDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.actions.acceptDraw(args.id, actionOptions(ctx, args));
+  acceptDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.actions.acceptDraw(args.id, actionOptions(ctx, args)));
   }
 
   @Mutation(() => Game, { description: "Decline the opponent's draw offer." })
-  declineDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.actions.declineDraw(args.id, actionOptions(ctx, args));
+  declineDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.actions.declineDraw(args.id, actionOptions(ctx, args)));
   }
 
   @Subscription(() => Game, {
@@ -236,6 +234,14 @@ export class GameResolver {
   lastMove(@Root() game: GameView | LiveGameView): MoveView | null {
     return lastMoveOf(game);
   }
+}
+
+/**
+ * A write's game as GraphQL resolves it: the head, with `moves` and `lastMove` built only if the
+ * selection asks for them (a mutation answer costs O(1) in the length of the game otherwise).
+ */
+async function live(answer: Promise<WriteAnswer>): Promise<LiveGameView> {
+  return (await answer).live;
 }
 
 function actionOptions(ctx: GraphQLContext, args: GameActionArgs): WriteOptions {

@@ -1,20 +1,8 @@
-import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { GameError } from '../../service/errors';
-import type { GameView } from '../../service/game-view';
 import type { Services } from '../../service';
-import type { WriteOptions } from '../../service/game-writes';
-import {
-  credentialOf,
-  idempotencyHeader,
-  idempotencyKeyOf,
-  json,
-  parse,
-  problems,
-  PUBLIC,
-  seatSecurity,
-  type RestRoute,
-} from './route';
+import { gameWriteRoutes, idParams, sendGame } from './game-writes.routes';
+import { idempotencyHeader, idempotencyKeyOf, json, parse, problems, PUBLIC, type RestRoute } from './route';
 import * as S from './schemas';
 import {
   lastEventIdHeader,
@@ -25,16 +13,6 @@ import {
   streamGame,
   type OpenStreams,
 } from './stream';
-
-const idParams = z.object({ id: S.GameId });
-// Authorization is no header parameter: the operations' `security` says which tokens will do.
-const writeHeaders = z.object({
-  'if-match': z.string().optional().openapi({ description: 'The version the client expects, e.g. "3"' }),
-  'idempotency-key': z
-    .string()
-    .optional()
-    .openapi({ description: 'Retries with the same key act once (24 h)' }),
-});
 
 const readHeaders = z.object({
   'if-none-match': z
@@ -89,74 +67,11 @@ problem has code UPDATES_LOST; reconnect to get the game as it is now.
 
 Errors (unknown game, bad \`after\`) come before the stream starts, as problems.`;
 
-/** Who acts for a seat: a seat token, or an API token of the account holding it. */
-const SEAT_AUTH =
-  'Needs the seat token of that seat, or an API token of the account holding the seat with the scope ' +
-  'game:play (human accounts) or bot:play (bot accounts).';
-
-/** Bearer token, If-Match and Idempotency-Key of a write request. */
-function writeOptions(req: Request, bodyVersion?: number): WriteOptions {
-  const credential = credentialOf(req);
-  const ifMatch = req.headers['if-match'];
-  let expectedVersion = bodyVersion;
-  if (ifMatch !== undefined) {
-    const match = /^(?:W\/)?"?(\d{1,12})"?$/.exec(ifMatch.trim());
-    if (!match) throw new GameError('INVALID_INPUT', 'If-Match must be a game version, e.g. "3"');
-    const fromHeader = Number(match[1]);
-    if (bodyVersion !== undefined && bodyVersion !== fromHeader) {
-      throw new GameError('INVALID_INPUT', 'If-Match and expectedVersion disagree');
-    }
-    expectedVersion = fromHeader;
-  }
-  const key = req.headers['idempotency-key'];
-  return {
-    credential,
-    ...(expectedVersion !== undefined ? { expectedVersion } : {}),
-    ...(typeof key === 'string' ? { idempotencyKey: key } : {}),
-  };
-}
-
-function sendGame(res: Response, game: GameView, status = 200): void {
-  res.status(status).setHeader('ETag', `"${game.version}"`).json(game);
-}
-
 const PDN = 'application/x-draughts-pdn';
 
 /** The game routes under /api/v1; live streams register in `streams` so that shutdown can end them. */
 export function gameRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
   const service = services.games;
-  const actions = services.actions;
-  const action = (
-    path: string,
-    operationId: string,
-    summary: string,
-    run: (id: string, write: WriteOptions) => Promise<GameView>,
-    description = '',
-  ): RestRoute => ({
-    spec: {
-      method: 'post',
-      path,
-      operationId,
-      summary,
-      description: `${description}${description ? ' ' : ''}${SEAT_AUTH}`,
-      security: seatSecurity,
-      request: {
-        params: idParams,
-        headers: writeHeaders,
-        body: { content: { 'application/json': { schema: S.ActionBody } }, required: false },
-      },
-      responses: {
-        200: json(S.Game, 'The game after the action', 'ETag'),
-        ...problems(400, 401, 403, 404, 409, 503),
-      },
-    },
-    handle: async (req, res) => {
-      const { id } = parse(idParams, req.params, 'path');
-      const body = parse(S.ActionBody, req.body, 'body');
-      sendGame(res, await run(id, writeOptions(req, body.expectedVersion)));
-    },
-  });
-
   return [
     {
       spec: {
@@ -272,32 +187,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         res.json({ move: check.move, position: check.position, details: check.details, ...check.view });
       },
     },
-    {
-      spec: {
-        method: 'post',
-        path: '/games/{id}/moves',
-        operationId: 'submitMove',
-        summary: 'Play a move',
-        description:
-          `The side to move plays. ${SEAT_AUTH} If-Match (or expectedVersion) guards against stale ` +
-          'state; Idempotency-Key makes retries safe.',
-        security: seatSecurity,
-        request: {
-          params: idParams,
-          headers: writeHeaders,
-          body: { content: { 'application/json': { schema: S.MoveBody } } },
-        },
-        responses: {
-          200: json(S.Game, 'The game after the move', 'ETag'),
-          ...problems(400, 401, 403, 404, 409, 422, 503),
-        },
-      },
-      handle: async (req, res) => {
-        const { id } = parse(idParams, req.params, 'path');
-        const body = parse(S.MoveBody, req.body, 'body');
-        sendGame(res, await service.submitMove(id, body.move, writeOptions(req, body.expectedVersion)));
-      },
-    },
+    ...gameWriteRoutes(services),
     {
       spec: {
         method: 'get',
@@ -318,50 +208,6 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         res.json(await service.moves(id, query));
       },
     },
-    action(
-      '/games/{id}/resign',
-      'resignGame',
-      'Resign (either player, at any time)',
-      (id, w) => actions.resign(id, w),
-      'Also on the opponent’s turn; the opponent wins with reason `resignation`.',
-    ),
-    action('/games/{id}/draw/offer', 'offerDraw', "Offer a draw (accepts the opponent's offer)", (id, w) =>
-      actions.offerDraw(id, w),
-    ),
-    action('/games/{id}/draw/accept', 'acceptDraw', "Accept the opponent's draw offer", (id, w) =>
-      actions.acceptDraw(id, w),
-    ),
-    action('/games/{id}/draw/decline', 'declineDraw', "Decline the opponent's draw offer", (id, w) =>
-      actions.declineDraw(id, w),
-    ),
-    action(
-      '/games/{id}/draw/claim',
-      'claimDraw',
-      'Claim a draw: an abandoned unlimited game',
-      (id, w) => actions.claimDraw(id, w),
-      'Every draw rule of the hosted games ends the game by itself as soon as it applies. What is left ' +
-        'to claim: in a game without a time control, the player waiting may end it as a draw (reason ' +
-        '`abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, ' +
-        'default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 ' +
-        'NO_DRAW_CLAIM otherwise (a time control, or one’s own turn).',
-    ),
-    action(
-      '/games/{id}/victory/claim',
-      'claimVictory',
-      'Claim victory: an abandoned unlimited game',
-      (id, w) => actions.claimVictory(id, w),
-      'In a game without a time control, the player waiting wins (reason `abandoned`) once the opponent ' +
-        'to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its ' +
-        'turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_VICTORY_CLAIM in games with a ' +
-        'time control (deadlines end them) or on one’s own turn.',
-    ),
-    action(
-      '/games/{id}/abort',
-      'abortGame',
-      'Abort the game (no result)',
-      (id, w) => actions.abort(id, w),
-      'Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead).',
-    ),
     {
       spec: {
         method: 'get',

@@ -211,7 +211,7 @@ export const GameHead = Game.omit({ moves: true }).openapi('GameHead', {
     'GET /games/{id} and, a page at a time, GET /games/{id}/moves',
 });
 
-/** A later message of a game stream: the new version's head and the move that made it. */
+/** A later message of a game stream, or a minimal write answer: the new version's head and its move. */
 export const GameStreamUpdate = z
   .object({
     game: GameHead,
@@ -222,7 +222,8 @@ export const GameStreamUpdate = z
   })
   .openapi('GameStreamUpdate', {
     description:
-      'A version after the first message of a game stream. Its moves are those of the previous version plus `move`',
+      'A version after the first message of a game stream (its moves are those of the previous version plus ' +
+      '`move`), and the answer of a write sent with `Prefer: return=minimal`',
   });
 
 export const MovesQuery = z
