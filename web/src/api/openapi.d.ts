@@ -114,7 +114,7 @@ export interface paths {
         put?: never;
         /**
          * Play a move
-         * @description The side to move plays. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). If-Match (or expectedVersion) guards against stale state; Idempotency-Key makes retries safe.
+         * @description The side to move plays. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). If-Match (or expectedVersion) guards against stale state; Idempotency-Key makes retries safe. With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["submitMove"];
         delete?: never;
@@ -134,7 +134,7 @@ export interface paths {
         put?: never;
         /**
          * Resign (either player, at any time)
-         * @description Also on the opponent’s turn; the opponent wins with reason `resignation`. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Also on the opponent’s turn; the opponent wins with reason `resignation`. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["resignGame"];
         delete?: never;
@@ -154,7 +154,7 @@ export interface paths {
         put?: never;
         /**
          * Offer a draw (accepts the opponent's offer)
-         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["offerDraw"];
         delete?: never;
@@ -174,7 +174,7 @@ export interface paths {
         put?: never;
         /**
          * Accept the opponent's draw offer
-         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["acceptDraw"];
         delete?: never;
@@ -194,7 +194,7 @@ export interface paths {
         put?: never;
         /**
          * Decline the opponent's draw offer
-         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["declineDraw"];
         delete?: never;
@@ -214,7 +214,7 @@ export interface paths {
         put?: never;
         /**
          * Claim a draw: an abandoned unlimited game
-         * @description Every draw rule of the hosted games ends the game by itself as soon as it applies. What is left to claim: in a game without a time control, the player waiting may end it as a draw (reason `abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_DRAW_CLAIM otherwise (a time control, or one’s own turn). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Every draw rule of the hosted games ends the game by itself as soon as it applies. What is left to claim: in a game without a time control, the player waiting may end it as a draw (reason `abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_DRAW_CLAIM otherwise (a time control, or one’s own turn). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["claimDraw"];
         delete?: never;
@@ -234,7 +234,7 @@ export interface paths {
         put?: never;
         /**
          * Claim victory: an abandoned unlimited game
-         * @description In a game without a time control, the player waiting wins (reason `abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_VICTORY_CLAIM in games with a time control (deadlines end them) or on one’s own turn. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description In a game without a time control, the player waiting wins (reason `abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_VICTORY_CLAIM in games with a time control (deadlines end them) or on one’s own turn. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["claimVictory"];
         delete?: never;
@@ -254,7 +254,7 @@ export interface paths {
         put?: never;
         /**
          * Abort the game (no result)
-         * @description Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts).
+         * @description Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
          */
         post: operations["abortGame"];
         delete?: never;
@@ -1407,7 +1407,7 @@ export interface components {
         } & {
             [key: string]: unknown;
         };
-        /** @description A version after the first message of a game stream. Its moves are those of the previous version plus `move` */
+        /** @description A version after the first message of a game stream (its moves are those of the previous version plus `move`), and the answer of a write sent with `Prefer: return=minimal` */
         GameStreamUpdate: {
             game: components["schemas"]["GameHead"];
             /** @description The move that made this version; null for a version no move made (a draw offer, a resignation, a timeout…) */
@@ -1581,14 +1581,14 @@ export interface components {
             /** @description Same as If-Match */
             expectedVersion?: number;
         };
+        ActionBody: {
+            expectedVersion?: number;
+        };
         MovePage: {
             /** @description Oldest first */
             items: components["schemas"]["Move"][];
             /** @description Pass as `after` for the next page (the ply of the last move here); null: this is the last page */
             next: number | null;
-        };
-        ActionBody: {
-            expectedVersion?: number;
         };
         SignedUp: {
             account: components["schemas"]["Account"];
@@ -2384,6 +2384,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2397,16 +2399,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the move */
+            /** @description The game after the move: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2509,6 +2513,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2522,16 +2528,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2623,6 +2631,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2636,16 +2646,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2737,6 +2749,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2750,16 +2764,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2851,6 +2867,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2864,16 +2882,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -2965,6 +2985,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -2978,16 +3000,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -3079,6 +3103,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -3092,16 +3118,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
@@ -3193,6 +3221,8 @@ export interface operations {
                 "if-match"?: string;
                 /** @description Retries with the same key act once (24 h) */
                 "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
             };
             path: {
                 /** @description Game id (12 characters) */
@@ -3206,16 +3236,18 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The game after the action */
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Game"];
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
                 };
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */

@@ -132,7 +132,11 @@ export function Play({ id }: { id: string }) {
       const { data, error: problem } = await api.POST('/api/v1/games/{id}/moves', {
         params: {
           path: { id: game.id },
-          header: { 'if-match': `"${game.version}"`, 'idempotency-key': idempotencyKey() },
+          header: {
+            'if-match': `"${game.version}"`,
+            'idempotency-key': idempotencyKey(),
+            prefer: 'return=minimal',
+          },
         },
         body: { move },
         headers: auth(me.token),

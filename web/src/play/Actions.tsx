@@ -1,6 +1,6 @@
 // A seat's actions besides moves: resign (confirmed), draw offers, claims in unlimited games.
 import { useState } from 'preact/hooks';
-import { api, auth, problemText, type Game } from '../api/client';
+import { api, auth, problemText, type Game, type GameStreamUpdate } from '../api/client';
 
 type ActionPath =
   | '/api/v1/games/{id}/resign'
@@ -21,7 +21,7 @@ export function Actions(props: {
   game: Game;
   seat: number;
   token: string;
-  onGame: (game: Game) => void;
+  onGame: (answer: Game | GameStreamUpdate) => void;
   onError: (message: string | undefined) => void;
 }) {
   const { game, seat, token, onGame, onError } = props;
@@ -33,7 +33,10 @@ export function Actions(props: {
     onError(undefined);
     try {
       const { data, error } = await api.POST(path, {
-        params: { path: { id: game.id }, header: { 'idempotency-key': idempotencyKey() } },
+        params: {
+          path: { id: game.id },
+          header: { 'idempotency-key': idempotencyKey(), prefer: 'return=minimal' },
+        },
         body: {},
         headers: auth(token),
       });

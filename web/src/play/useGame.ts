@@ -8,8 +8,11 @@ export interface LiveGame {
   readonly error: string | undefined;
   /** True while the stream is open. */
   readonly live: boolean;
-  /** Shows a whole game this page got from a write (ignored if the stream is already past it). */
-  readonly accept: (game: Game) => void;
+  /**
+   * Shows what a write of this page answered: the whole game, or (Prefer: return=minimal) the new
+   * head and the move, applied as a stream update. Ignored if the stream is already past it.
+   */
+  readonly accept: (answer: Game | StreamUpdate) => void;
 }
 
 export function useGame(id: string): LiveGame {
@@ -17,10 +20,25 @@ export function useGame(id: string): LiveGame {
   const [error, setError] = useState<string>();
   const [live, setLive] = useState(false);
   const current = useRef<Game | undefined>(undefined);
-  const accept = useCallback((next: Game) => {
-    current.current = applyGame(current.current, next);
+  const [stale, setStale] = useState(0);
+  const accept = useCallback((answer: Game | StreamUpdate) => {
+    if ('moves' in answer) {
+      current.current = applyGame(current.current, answer);
+    } else {
+      const applied = applyUpdate(current.current, answer);
+      // A version in between not seen yet (the stream is behind): reload the whole game.
+      if (applied.stale) setStale((n) => n + 1);
+      current.current = applied.game;
+    }
     setGame(current.current);
   }, []);
+  useEffect(() => {
+    if (stale === 0) return;
+    api
+      .GET('/api/v1/games/{id}', { params: { path: { id } } })
+      .then(({ data }) => data && accept(data))
+      .catch(() => undefined);
+  }, [stale, id, accept]);
 
   useEffect(() => {
     let stopped = false;
