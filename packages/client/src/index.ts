@@ -64,8 +64,12 @@ export interface Boardhost {
     handle: (item: FeedItem) => Promise<boolean | void> | boolean | void,
     options?: ConsumeOptions,
   ): Promise<void>;
-  /** Plays `move` in `game` (If-Match: its version); returns the game after the move. */
-  move(game: { id: string; version: number }, move: string, options?: MoveOptions): Promise<Game>;
+  /**
+   * Plays `move` in `game` (If-Match: its version); returns the game's new head (the game without
+   * its moves list: asked with `Prefer: return=minimal`, so the answer stays small however long the
+   * game). Fetch the game for its moves.
+   */
+  move(game: { id: string; version: number }, move: string, options?: MoveOptions): Promise<GameHead>;
 }
 
 export function createBoardhost(options: BoardhostOptions): Boardhost {
@@ -82,14 +86,15 @@ export function createBoardhost(options: BoardhostOptions): Boardhost {
     api,
     feed: (feedOptions) => follow(feedApi, feedOptions),
     consume: (handle, consumeOptions) => consume(feedApi, handle, consumeOptions),
-    move: (game, move, moveOptions = {}) => {
+    move: async (game, move, moveOptions = {}) => {
       const version = moveOptions.version ?? game.version;
-      return ok(
+      const answer = await ok(
         api.POST('/api/v1/games/{id}/moves', {
           params: {
             path: { id: game.id },
             header: {
               'if-match': `"${version}"`,
+              prefer: 'return=minimal',
               'idempotency-key':
                 moveOptions.idempotencyKey ??
                 `${game.id}:${version}:${move}`.replace(/[^A-Za-z0-9._:-]/g, '_'),
@@ -98,6 +103,8 @@ export function createBoardhost(options: BoardhostOptions): Boardhost {
           body: { move },
         }),
       );
+      // The server applies the preference; an older one answers the whole game (a GameHead too).
+      return 'move' in answer && 'game' in answer ? answer.game : answer;
     },
   };
 }
