@@ -1,17 +1,25 @@
-# Boardhost: build the TypeScript, then run on a slim Node 24 (LTS) image with production dependencies only.
+# Boardhost: build the TypeScript and the browser playground (esbuild, a devDependency: only the build
+# stage has it), then run on a slim Node 24 (LTS) image with production dependencies only.
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The workspace packages (the client SDK) are built by npm ci (their prepare script).
+COPY packages ./packages
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY scripts/build-web.mjs ./scripts/
+COPY web ./web
 RUN npm run build
 
 FROM node:24-bookworm-slim
 ENV NODE_ENV=production PORT=4000
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --no-audit --no-fund
+# The server does not use the client SDK; npm ci still wants its package.json (not its build).
+COPY packages/client/package.json ./packages/client/package.json
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
+# dist/ holds the server and the built playground (dist/web).
 COPY --from=build /app/dist ./dist
 # The rules pages, served at /rules/<kind>.md (GET /api/v1/kinds links to them).
 COPY docs ./docs

@@ -1,4 +1,4 @@
-// `npm run bench -- ai [seconds]`: move latency of the built server (dist/main.js, on Redis) with an
+// `npm run bench -- ai-load [seconds]`: move latency of the built server (dist/main.js, on Redis) with an
 // idle AI pool and with a saturated one. Movers play seat-token Kalah games (both seats, one move
 // at a time each) for `seconds` (default 10) per phase; in the second phase, analysis loops keep
 // the pool's queue full (congo, timeMs 1000 each) while the movers play. The point of the pool is
@@ -68,7 +68,7 @@ async function analyst(base: string, end: number, phase: Phase): Promise<void> {
   }
 }
 
-export async function runAiBench(args: readonly string[]): Promise<void> {
+export async function runAiLoadBench(args: readonly string[]): Promise<void> {
   const seconds = Number(args[0] ?? 10);
   const movers = Number(process.env.BENCH_MOVERS ?? 8);
   const analysts = Number(process.env.BENCH_ANALYSTS ?? 16);

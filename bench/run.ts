@@ -1,5 +1,6 @@
-// npm run bench -- <perft|api|listings|fanout|webhooks|events|delivery|migrate|ai> [args]: benchmarks, never part of `npm test`.
-import { runAiBench } from './ai-load';
+// npm run bench -- <perft|ai|ai-load|api|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
+import { runAiBench } from './ai';
+import { runAiLoadBench } from './ai-load';
 import { runApiBench } from './api';
 import { runDeliveryBench } from './delivery';
 import { runEventsBench } from './events';
@@ -25,6 +26,9 @@ switch (which) {
   case 'perft':
     runPerftBench(rest);
     break;
+  case 'ai':
+    runAiBench(rest);
+    break;
   case 'api':
     run('api', runApiBench(rest));
     break;
@@ -46,12 +50,12 @@ switch (which) {
   case 'delivery':
     run('delivery', runDeliveryBench());
     break;
-  case 'ai':
-    run('ai', runAiBench(rest));
+  case 'ai-load':
+    run('ai-load', runAiLoadBench(rest));
     break;
   default:
     console.error(
-      'usage: npm run bench -- <perft [kind]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]|ai [seconds]>',
+      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|ai-load [seconds]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
     );
     process.exit(2);
 }

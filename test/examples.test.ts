@@ -75,13 +75,14 @@ it('two example bots play a whole game against each other from their feeds', asy
   expect([a.stderr, b.stderr]).toEqual(['', '']);
 }, 40_000);
 
-it('decides once per game version when its start-up scan and its feed show the same one', async () => {
+it('plays once when its start-up scan and its feed show the same game version', async () => {
   const { url, app } = await harness.start('memory');
   const { alpha, beta, alphaToken, betaToken } = await twoBots(url);
   // A challenge waits for beta, who will move first. Starting, beta accepts it and plays from its
   // scan of ongoing games; then its feed brings `game.started` for the same version 0. A bot that
-  // picked a second random move there sent it with the same Idempotency-Key and died of
-  // IDEMPOTENCY_KEY_REUSED; this one sends the same move, and the server answers as before.
+  // picked a second random move there under the same Idempotency-Key died of IDEMPOTENCY_KEY_REUSED;
+  // with the SDK, the second move (its key names the move) meets If-Match and VERSION_CONFLICT, and
+  // the bot reads the game again: one move, no error.
   await app.services.challenges.create(
     { token: alphaToken },
     { to: beta, kind: 'kalah', starts: 'destination' },

@@ -1,13 +1,17 @@
 // The README documents what the code does: every error code with its HTTP status, every
-// environment variable the configuration reads, every reason a game can end for, and GraphQL snippets
-// the schema accepts.
+// environment variable the configuration reads, every reason a game can end for, GraphQL snippets
+// the schema accepts, and an SDK snippet that runs.
 import 'reflect-metadata';
 import { Kind, parse, validate } from 'graphql';
-import { readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { promisify } from 'node:util';
 import { OUTCOME_REASONS } from '../src/engines/types';
 import { GAME_ERROR_CODES } from '../src/service/errors';
 import { loadConfig } from '../src/config';
 import { buildGameSchema } from '../src/transport/graphql/server';
+import { appHarness } from './support/app';
 
 const readme = readFileSync('README.md', 'utf8');
 const section = (title: string) => readme.split(/^## /m).find((s) => s.startsWith(title)) ?? '';
@@ -44,3 +48,33 @@ it.each(graphqlSnippets.map((snippet, i) => [i + 1, snippet]))(
     }
   },
 );
+
+// The SDK snippet runs as pasted: saved as a file in the repository, with the server running.
+it('the SDK snippet of the README plays a whole game and shows a typed refusal', async () => {
+  const harness = appHarness();
+  try {
+    const { url, app } = await harness.start('redis');
+    const snippet = /```js\n([\s\S]*?)```/.exec(section('SDK: @boardhost/client'))?.[1];
+    expect(snippet).toBeDefined();
+    const file = `tour-${randomBytes(4).toString('hex')}.mjs`;
+    writeFileSync(file, snippet as string);
+    try {
+      const { stdout } = await promisify(execFile)(process.execPath, [file], {
+        env: { ...process.env, BOARDHOST_URL: url },
+        timeout: 20_000,
+      });
+      const [result, refusal] = stdout.trim().split('\n');
+      const id = /^(\S{12}): /.exec(result ?? '')?.[1] as string;
+      const game = await app.service.getGame(id);
+      expect(game.status).toBe('finished');
+      expect(result).toBe(
+        `${id}: ${game.result?.winnerName ?? 'draw'} (${game.result?.reason}), ${game.ply} plies`,
+      );
+      expect(refusal).toMatch(/^(VERSION_CONFLICT|GAME_OVER) \(409\)$/);
+    } finally {
+      rmSync(file, { force: true });
+    }
+  } finally {
+    await harness.stopAll();
+  }
+});

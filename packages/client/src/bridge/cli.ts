@@ -1,0 +1,82 @@
+#!/usr/bin/env node
+// boardhost-bot: plays an engine program as a Boardhost bot account (see docs/bridge.md).
+import { parseArgs } from 'node:util';
+import { runBridge } from './bridge';
+import type { GameKind } from '../index';
+
+const USAGE = `usage: boardhost-bot --engine "<command>" [--server <url>] [--token <bhp_…>]
+  [--kinds <kind,…>] [--time-controls <unlimited,realtime,correspondence>] [--max-games <n>]
+  [--challenge <username> --challenge-kinds <kind,…> [--challenge-clock <seconds>+<increment>]]
+  [--games <n>] [--move-timeout <ms>]
+The token may come from BOARDHOST_TOKEN, the server from BOARDHOST_URL (default http://localhost:4000).
+--kinds, --time-controls and --max-games declare the account's bot policy (PUT /account/bot);
+the server declines challenges outside it, and the bridge accepts every other one.`;
+
+const KINDS: readonly GameKind[] = ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak'];
+const list = (value: string | undefined) => value?.split(',').filter(Boolean);
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      engine: { type: 'string' },
+      server: { type: 'string' },
+      token: { type: 'string' },
+      kinds: { type: 'string' },
+      'time-controls': { type: 'string' },
+      'max-games': { type: 'string' },
+      challenge: { type: 'string' },
+      'challenge-kinds': { type: 'string' },
+      'challenge-clock': { type: 'string' },
+      games: { type: 'string' },
+      'move-timeout': { type: 'string' },
+      help: { type: 'boolean' },
+    },
+  });
+  const token = values.token ?? process.env.BOARDHOST_TOKEN;
+  if (values.help || !values.engine || !token) {
+    console.error(USAGE);
+    process.exit(values.help ? 0 : 2);
+  }
+  const policyGiven = values.kinds || values['time-controls'] || values['max-games'];
+  const kinds = (list(values.kinds) ?? KINDS) as GameKind[];
+  const [initial, increment] = (values['challenge-clock'] ?? '').split('+').map(Number);
+  const clock = values['challenge-clock']
+    ? { type: 'realtime' as const, initialSeconds: initial ?? 0, incrementSeconds: increment || 0 }
+    : undefined;
+  await runBridge({
+    server: values.server ?? process.env.BOARDHOST_URL ?? 'http://localhost:4000',
+    token,
+    engine: values.engine,
+    ...(policyGiven
+      ? {
+          policy: {
+            kinds,
+            timeControls: (list(values['time-controls']) ?? [
+              'unlimited',
+              'realtime',
+              'correspondence',
+            ]) as never,
+            options: {},
+            maxGames: Number(values['max-games'] ?? 8),
+          },
+        }
+      : {}),
+    ...(values.challenge
+      ? {
+          challenge: {
+            to: values.challenge,
+            kinds: (list(values['challenge-kinds']) ?? ['kalah']) as GameKind[],
+            ...(clock ? { timeControl: clock } : {}),
+          },
+        }
+      : {}),
+    ...(values.games ? { games: Number(values.games) } : {}),
+    ...(values['move-timeout'] ? { moveTimeoutMs: Number(values['move-timeout']) } : {}),
+    onResult: (line) => console.log(line),
+  });
+}
+
+main().catch((error: Error) => {
+  console.error(error.message);
+  process.exit(1);
+});
