@@ -4,7 +4,7 @@ const tseslint = require('typescript-eslint');
 const prettier = require('eslint-config-prettier');
 
 module.exports = tseslint.config(
-  { ignores: ['dist/', 'node_modules/', 'coverage/'] },
+  { ignores: ['dist/', 'node_modules/', 'coverage/', 'test-output/', 'web/src/api/openapi.d.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   prettier,

@@ -1,5 +1,6 @@
-// `npm start` builds only when the build is not current: when a file under src/, a tsconfig, or
-// package-lock.json changed (newer, added or removed) since the last build this script made.
+// `npm start` builds only when the build is not current: when a file under src/ or web/ (the browser
+// playground), a tsconfig, or package-lock.json changed (newer, added or removed) since the last
+// build this script made. A checkout with web/ builds it too (scripts/build-web.mjs → dist/web/).
 // Prints "build: current" or "build: rebuilt". `--root <dir>` builds another checkout (tests);
 // `--check` only says "build: current" or "build: stale" (exit 0 either way).
 import { execFileSync } from 'node:child_process';
@@ -23,6 +24,7 @@ function inputs() {
     }
   };
   walk(join(root, 'src'));
+  if (existsSync(join(root, 'web'))) walk(join(root, 'web'));
   for (const name of ['tsconfig.json', 'tsconfig.build.json', 'package-lock.json']) {
     if (existsSync(join(root, name))) files.push(join(root, name));
   }
@@ -36,8 +38,10 @@ function inputs() {
 }
 
 const now = inputs();
+const hasWeb = existsSync(join(root, 'web'));
+const outputs = [join(root, 'dist', 'main.js'), ...(hasWeb ? [join(root, 'dist', 'web', 'index.html')] : [])];
 const built =
-  existsSync(stamp) && existsSync(join(root, 'dist', 'main.js')) ? readFileSync(stamp, 'utf8') : '';
+  existsSync(stamp) && outputs.every((file) => existsSync(file)) ? readFileSync(stamp, 'utf8') : '';
 if (built === now) {
   console.log('build: current');
 } else if (args.includes('--check')) {
@@ -45,6 +49,11 @@ if (built === now) {
 } else {
   const tsc = createRequire(join(import.meta.dirname, 'package.json')).resolve('typescript/bin/tsc');
   execFileSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
+  if (hasWeb) {
+    execFileSync(process.execPath, [join(import.meta.dirname, 'build-web.mjs'), '--root', root], {
+      stdio: 'inherit',
+    });
+  }
   mkdirSync(join(root, 'dist'), { recursive: true });
   writeFileSync(stamp, now);
   console.log('build: rebuilt');

@@ -29,6 +29,7 @@ import { DEFAULT_RATE_LIMITS, RateGate, rateLimitMiddleware, type RateLimits } f
 import { problemHandler, sendProblem } from './transport/rest/problem';
 import { MAX_BODY_BYTES, restRouter, restRoutes } from './transport/rest/routes';
 import { mountRules } from './transport/rest/rules';
+import { playgroundRouter } from './transport/web';
 
 export interface AppOptions {
   readonly storage: Storage;
@@ -74,6 +75,8 @@ export interface AppOptions {
   readonly metricsToken?: string;
   /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
+  /** The built browser playground (default dist/web; see scripts/build-web.mjs). */
+  readonly webDir?: string;
 }
 
 export interface App {
@@ -165,7 +168,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   // are counted first).
   const operations = (req: express.Request) => (Array.isArray(req.body) ? Math.max(1, req.body.length) : 1);
   app.use('/graphql', json, rateLimitMiddleware(gate, sendGraphQLError, operations), graphql.middleware);
+  // Browsers navigating to / or a playground page get the page; API clients the JSON index below.
+  app.use(playgroundRouter(options.webDir));
   app.get('/', (_req, res) => {
+    res.setHeader('Vary', 'Accept');
     res.json({
       name: 'boardhost',
       graphql: '/graphql',

@@ -1,0 +1,25 @@
+// The playground's pages: the first route whose pattern matches the path renders. To add a page,
+// add a route here (its pattern's groups are passed to `page`) and a component under pages/.
+import type { VNode } from 'preact';
+import { Home } from './pages/Home';
+import { NotFound } from './pages/NotFound';
+import { Play } from './pages/Play';
+
+export interface Route {
+  readonly pattern: RegExp;
+  readonly page: (groups: readonly string[]) => VNode;
+}
+
+export const ROUTES: readonly Route[] = [
+  { pattern: /^\/$/, page: () => <Home /> },
+  // A game: a seat's page with #seat=<token>&side=<seat> in the fragment, a spectator's without.
+  { pattern: /^\/play\/([A-Za-z0-9_-]{12})\/?$/, page: ([id]) => <Play id={id ?? ''} /> },
+];
+
+export function pageFor(path: string): VNode {
+  for (const route of ROUTES) {
+    const match = route.pattern.exec(path);
+    if (match) return route.page(match.slice(1));
+  }
+  return <NotFound path={path} />;
+}
