@@ -169,6 +169,26 @@ describe('playground pages', () => {
     await page.locator('.feed li[data-type="game.started"]').waitFor();
     await pg.screenshot(page, 'pages-account-accepted');
 
+    // A second challenge is declined; it leaves the list, and the challenger hears why.
+    const second = await api('/challenges', { token: ann.token, body: { to: name, kind: 'kalah' } });
+    const line = page.locator(`[data-list="incoming"] li[data-challenge="${second.body.id}"]`);
+    await line.getByRole('button', { name: /^Decline/ }).click();
+    await line.waitFor({ state: 'detached' });
+    expect((await api(`/challenges/${second.body.id}`)).body.status).toBe('declined');
+
+    // A seek posted here waits, and once withdrawn, another account's seek does not meet it.
+    await page.getByLabel('Seek a game of').selectOption('congo');
+    await page.getByRole('button', { name: 'Post seek' }).click();
+    const withdraw = page.getByRole('button', { name: /^Withdraw seek / });
+    await withdraw.waitFor();
+    await withdraw.click();
+    await page.getByText(/^Seek .* withdrawn\.$/).waitFor();
+    const other = await api('/seeks', { token: ann.token, body: { kind: 'congo' } });
+    expect(other.body.status).toBe('waiting');
+    expect(
+      (await api(`/seeks/${other.body.id}`, { method: 'DELETE', token: ann.token })).status,
+    ).toBeLessThan(300);
+
     // Forgetting the token returns to the sign-in forms and leaves no token in the browser.
     await page.getByRole('button', { name: 'Forget this account in this browser' }).click();
     await page.getByRole('heading', { name: 'Create an account' }).waitFor();
@@ -203,6 +223,30 @@ describe('playground pages', () => {
     await page.getByRole('button', { name: 'Open' }).click();
     await page.waitForURL(`${pg.url}/play/${ongoing.game.id}`);
     await page.getByRole('group', { name: /Oware board/ }).waitFor();
+  });
+
+  it('works from the keyboard: Tab reaches the navigation, then the page; Enter opens a game by id', async () => {
+    const created = (await api('/games', { body: { kind: 'kalah' } })).body;
+    const page = await pg.page('keyboard');
+    await page.goto(`${pg.url}/games`);
+    await page.getByRole('heading', { level: 1, name: 'Games' }).waitFor();
+    const focused = () =>
+      page.evaluate(() => {
+        const el = (globalThis as any).document.activeElement;
+        return `${el.tagName.toLowerCase()}:${el.id || el.textContent.trim()}`;
+      });
+    const order: string[] = [];
+    for (let i = 0; i < 8 && !order.includes('input:game-id'); i++) {
+      await page.keyboard.press('Tab');
+      order.push(await focused());
+    }
+    // The site navigation first, in its order, then the page's first field.
+    const nav = ['a:Boardhost', 'a:New game', 'a:Games', 'a:Account', 'a:REST docs', 'a:GraphiQL'];
+    expect(order).toEqual([...nav, 'input:game-id']);
+    await page.keyboard.type(created.game.id);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${pg.url}/play/${created.game.id}`);
+    await page.getByRole('group', { name: /Kalah board/ }).waitFor();
   });
 
   it('fits a phone-sized screen', async () => {

@@ -404,7 +404,7 @@ function AccountView({ token, onForget }: { token: string; onForget: () => void 
       <p role="status">
         {started ? (
           <>
-            Accepted the {started.what} challenge.{' '}
+            Accepted the challenge ({started.what}).{' '}
             <Link
               href={
                 started.seat === null

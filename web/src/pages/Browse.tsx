@@ -32,7 +32,7 @@ export function GameSummary({
       <Link href={mySeat >= 0 ? accountSeatLink(game.id, mySeat) : gameLink(game.id)}>
         {KIND_NAMES[game.kind]} {game.id}
       </Link>{' '}
-      <span class="players">{players}</span>{' '}
+      <span class="players">{players}</span> —{' '}
       <span class="state">
         {where}, ply {game.ply}
       </span>
