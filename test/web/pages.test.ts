@@ -204,6 +204,37 @@ describe('playground pages', () => {
     expect(page.url()).toBe(`${pg.url}/play/${gameId}#account&side=${seat}`);
   }, 90_000);
 
+  it('with an account, the new game form sends a challenge with options, time control and who starts', async () => {
+    const cy = await signUp(`cy${suffix()}`);
+    const dee = await signUp(`dee${suffix()}`);
+    const page = await pg.page('cy');
+    await page.goto(`${pg.url}/account`);
+    await page.getByLabel('API token (bhp_…)').fill(cy.token);
+    await page.getByRole('button', { name: 'Use this token' }).click();
+    await page.getByRole('heading', { level: 1, name: cy.id }).waitFor();
+    await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'New game' }).click();
+    await page.getByRole('combobox', { name: 'Game' }).selectOption('oware');
+    await page.getByRole('combobox', { name: 'grand slam' }).selectOption('capture');
+    await page.getByLabel('Correspondence (days per move)').check();
+    await page.getByRole('spinbutton', { name: 'Days per move' }).fill('2');
+    await page.getByLabel('Challenge an account').check();
+    await page.getByLabel(/Username to challenge/).fill(dee.id);
+    await page.getByRole('combobox', { name: 'Who moves first' }).selectOption('destination');
+    expect(await pg.axe(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Send challenge' }).click();
+    await page.getByRole('heading', { name: 'Challenge sent' }).waitFor();
+    const received = (await api('/challenges', { token: dee.token })).body.items;
+    expect(received).toHaveLength(1);
+    expect(received[0]).toMatchObject({
+      kind: 'oware',
+      options: { grandSlam: 'capture' },
+      timeControl: { type: 'correspondence', daysPerMove: 2 },
+      challenger: cy.id,
+      destination: dee.id,
+      starts: 'destination',
+    });
+  });
+
   it('lists ongoing and finished games and opens a game by its id', async () => {
     const ongoing = (await api('/games', { body: { kind: 'oware' } })).body;
     const finished = (await api('/games', { body: { kind: 'kalah' } })).body;

@@ -125,6 +125,7 @@ export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
   const token = accountToken();
   const [mode, setMode] = useState<Mode>('seats');
   const [opponent, setOpponent] = useState('');
+  const [starts, setStarts] = useState<'' | 'challenger' | 'destination'>('');
   const [preview, setPreview] = useState<{ start?: KindStart; error?: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -176,7 +177,11 @@ export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
       } else if (mode === 'challenge') {
         const { data, error: e } = await api.POST('/api/v1/challenges', {
           headers: auth(token),
-          body: { ...common, ...(opponent.trim() ? { to: opponent.trim() } : {}) },
+          body: {
+            ...common,
+            ...(opponent.trim() ? { to: opponent.trim() } : {}),
+            ...(starts && opponent.trim() ? { starts } : {}),
+          },
         });
         if (!data) throw new Error(problemText(e));
         setCreated({ type: 'challenge', challenge: data });
@@ -237,6 +242,20 @@ export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
                 <option value="">{info.seatNames[0]} (standard)</option>
                 <option value={info.seatNames[1]}>{info.seatNames[1]}</option>
                 <option value="random">random</option>
+              </select>
+            </div>
+          ) : null}
+          {mode === 'challenge' && opponent.trim() ? (
+            <div class="field">
+              <label for="starts">Who moves first</label>
+              <select
+                id="starts"
+                value={starts}
+                onChange={(e) => setStarts((e.currentTarget as HTMLSelectElement).value as typeof starts)}
+              >
+                <option value="">random</option>
+                <option value="challenger">me</option>
+                <option value="destination">{opponent.trim()}</option>
               </select>
             </div>
           ) : null}
