@@ -55,7 +55,7 @@ export function GridBoard(props: BoardProps & { readonly board: GridBoardData })
           data-id={id}
           transform={`translate(${x} ${y})`}
           role={actionable ? 'button' : 'img'}
-          tabIndex={actionable ? 0 : undefined}
+          tabindex={actionable ? 0 : undefined}
           aria-label={words.join(', ')}
           onClick={actionable ? activate : undefined}
           onKeyDown={actionable ? (e: KeyboardEvent) => activateOnKey(e, activate) : undefined}

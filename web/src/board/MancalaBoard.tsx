@@ -72,7 +72,8 @@ export function MancalaBoard(props: BoardProps & { readonly board: MancalaBoardD
         if (marks.pulse === pit.id) classes.push('pulse');
         const owner = seatNames[pit.seat] ?? `seat ${pit.seat}`;
         const name = pit.house ? `${owner} house ${pit.house}` : `${owner} store`;
-        const label = `${name}, ${pit.seeds} ${pit.seeds === 1 ? 'seed' : 'seeds'}${selectable ? ', can sow' : ''}`;
+        // The name starts with what the pit shows, its seed count (for voice control).
+        const label = `${pit.seeds} ${pit.seeds === 1 ? 'seed' : 'seeds'}, ${name}${selectable ? ', can sow' : ''}`;
         const activate = () => onActivate?.(pit.id);
         return (
           <g
@@ -80,7 +81,7 @@ export function MancalaBoard(props: BoardProps & { readonly board: MancalaBoardD
             class={classes.join(' ')}
             data-id={pit.id}
             role={actionable ? 'button' : 'img'}
-            tabIndex={actionable ? 0 : undefined}
+            tabindex={actionable ? 0 : undefined}
             aria-label={label}
             onClick={actionable ? activate : undefined}
             onKeyDown={actionable ? (e: KeyboardEvent) => activateOnKey(e, activate) : undefined}
@@ -100,20 +101,25 @@ export function MancalaBoard(props: BoardProps & { readonly board: MancalaBoardD
             <text class="count" x={pit.x} y={pit.y} dy="0.35em" text-anchor="middle" aria-hidden="true">
               {pit.seeds}
             </text>
-            {pit.house ? (
-              <text
-                class="label"
-                x={pit.x}
-                y={pit.y + U * 0.4 + (pit.y > height / 2 ? 12 : -4)}
-                text-anchor="middle"
-                aria-hidden="true"
-              >
-                {pit.house}
-              </text>
-            ) : null}
           </g>
         );
       })}
+      {/* House numbers, outside the pits so that a pit's visible text is its count alone. */}
+      <g aria-hidden="true">
+        {pits.map((pit) =>
+          pit.house ? (
+            <text
+              key={pit.id}
+              class="label"
+              x={pit.x}
+              y={pit.y > height / 2 ? pit.y + U * 0.4 + 11 : pit.y - U * 0.4 - 3}
+              text-anchor="middle"
+            >
+              {pit.house}
+            </text>
+          ) : null,
+        )}
+      </g>
     </svg>
   );
 }
