@@ -61,7 +61,7 @@ describe('playground pages', () => {
     const kalahCard = page
       .locator('.kind-card')
       .filter({ has: page.getByRole('heading', { name: kalah.name }) });
-    expect(await kalahCard.getByRole('img', { name: `south house 1, ${seeds} seeds` }).count()).toBe(1);
+    expect(await kalahCard.getByRole('img', { name: `${seeds} seeds, south house 1` }).count()).toBe(1);
     expect((await api('/games?limit=100')).body.items.length).toBe(gamesBefore);
     expect(await pg.axe(page)).toEqual([]);
     await pg.screenshot(page, 'pages-home');
@@ -89,7 +89,7 @@ describe('playground pages', () => {
     await page.getByRole('spinbutton', { name: 'houses' }).fill('5');
     await page.getByRole('spinbutton', { name: 'seeds' }).fill('3');
     // The preview is the API's start for these options.
-    await page.getByRole('img', { name: 'south house 5, 3 seeds' }).waitFor();
+    await page.getByRole('img', { name: '3 seeds, south house 5' }).waitFor();
     await page.getByLabel('Real time (Fischer clock)').check();
     await page.getByLabel('Minutes each').fill('4');
     await page.getByLabel('Increment (seconds)').fill('2');
@@ -199,9 +199,19 @@ describe('playground pages', () => {
     await page.getByLabel('API token (bhp_…)').fill(token);
     await page.getByRole('button', { name: 'Use this token' }).click();
     await mine.click();
-    // The game page, for the account's seat: the token stays in storage, not in the URL.
+    // The game page, for the account's seat: the token stays in storage, not in the URL, and a
+    // click on a house plays it as the account.
     await page.getByRole('group', { name: /Oware board/ }).waitFor();
     expect(page.url()).toBe(`${pg.url}/play/${gameId}#account&side=${seat}`);
+    await page
+      .getByRole('button', { name: /can sow/ })
+      .first()
+      .click();
+    const deadline = Date.now() + 10_000;
+    while ((await api(`/games/${gameId}`)).body.ply === 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    expect((await api(`/games/${gameId}`)).body.ply).toBe(1);
   }, 90_000);
 
   it('with an account, the new game form sends a challenge with options, time control and who starts', async () => {
