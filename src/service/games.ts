@@ -28,7 +28,7 @@ import {
 import { GameWatchers, type GameUpdate } from './game-watch';
 import { GameWrites, type WriteAnswer, type WriteOptions } from './game-writes';
 import { once } from './idempotency';
-import { kindView, type KindView } from './kinds';
+import { kindView, startView, type KindView, type StartView } from './kinds';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
 import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
@@ -140,6 +140,16 @@ export class GameService {
   /** Each hosted kind: seats, options schema, notation summary and rules page. */
   describeKinds(): KindView[] {
     return [...ENGINES.values()].map(kindView);
+  }
+
+  /**
+   * Where a game of a kind would start with these options, `first` or `position` (the same checks
+   * as createGame): for previews and pictures of the start; nothing is stored or counted.
+   */
+  describeStart(input: Pick<CreateGameInput, 'kind' | 'options' | 'first' | 'position'>): StartView {
+    const engine = this.engineFor(input.kind);
+    const options = this.parseOptions(engine, input.options);
+    return startView(engine, options, startOf(engine, options, input));
   }
 
   /** A game held by seat tokens; counts against the address's daily games quota. */

@@ -5,7 +5,8 @@ import { CONGKAK } from '../engines/mancala/congkak';
 import { KALAH } from '../engines/mancala/kalah';
 import type { OptionSpec } from '../engines/mancala/options';
 import { OWARE } from '../engines/mancala/oware';
-import type { GameKind, Options } from '../engines/types';
+import type { BoardView, GameKind, Options, Side } from '../engines/types';
+import { readPosition, type Start } from './start';
 
 /** A JSON Schema (draft 2020-12) document, as plain JSON. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -134,5 +135,35 @@ export function kindView(engine: AnyEngine): KindView {
       start: engine.formatState(engine.setup(options, 0)),
     },
     rules: { path: `docs/rules/${engine.kind}.md`, url: `/rules/${engine.kind}.md` },
+  };
+}
+
+/** Where a game of a kind would start with some options (and `first`, or a position): nothing stored. */
+export interface StartView {
+  readonly kind: GameKind;
+  /** The options with their defaults filled in, as a game created with them would have. */
+  readonly options: Options;
+  /** The start position in the game's notation. */
+  readonly position: string;
+  readonly board: BoardView;
+  readonly toMove: Side;
+  readonly toMoveName: string;
+  readonly legalMoves: readonly string[];
+}
+
+/** The start of a game (see startOf): its position, structured board and the first legal moves. */
+export function startView(engine: AnyEngine, options: Options, start: Start): StartView {
+  const state =
+    start.initialPosition === undefined
+      ? engine.setup(options, start.first)
+      : readPosition(engine, options, start.initialPosition).state;
+  return {
+    kind: engine.kind,
+    options,
+    position: engine.formatState(state),
+    board: engine.board(state),
+    toMove: engine.turn(state),
+    toMoveName: engine.seatNames[engine.turn(state)] as string,
+    legalMoves: engine.moves(state).map((m) => engine.formatMove(state, m)),
   };
 }

@@ -124,6 +124,14 @@ async function scenario(
   });
   await ok(404, 'get', `/api/v1/games/${DUMMY.id}`);
   expect((await ok(200, 'get', '/api/v1/kinds')).items).toHaveLength(5);
+  const start = await ok(200, 'post', '/api/v1/kinds/congkak/start', { body: { options: { houses: 5 } } });
+  expect(start.board.houses).toEqual([
+    [5, 5, 5, 5, 5],
+    [5, 5, 5, 5, 5],
+  ]);
+  expect((await ok(200, 'post', '/api/v1/kinds/kalah/start', { body: { first: 'north' } })).toMove).toBe(1);
+  await ok(400, 'post', '/api/v1/kinds/kalah/start', { body: { options: { seeds: 99 } } });
+  await ok(400, 'post', '/api/v1/kinds/chess/start', { body: {} });
 
   // Abandoned games, on a node whose abandon period is 1 ms: the waiting player claims.
   const impatient = checkedClient((await startImpatient()).url, api.checker);

@@ -3,6 +3,17 @@ import { Link, useLocation } from './router';
 import { pageFor } from './routes';
 import './styles.css';
 
+/** The playground's sections, in the site navigation. */
+const SECTIONS: ReadonlyArray<readonly [string, string]> = [
+  ['/new', 'New game'],
+  ['/games', 'Games'],
+  ['/account', 'Account'],
+];
+
+function current(path: string, href: string): boolean {
+  return path === href || path.startsWith(`${href}/`);
+}
+
 function App() {
   const { path } = useLocation();
   return (
@@ -12,6 +23,15 @@ function App() {
           Boardhost
         </Link>
         <nav aria-label="Site">
+          {SECTIONS.map(([href, label]) => (
+            <Link
+              key={href}
+              href={href}
+              {...(current(path, href) ? { 'aria-current': 'page' as const } : {})}
+            >
+              {label}
+            </Link>
+          ))}
           <a href="/docs">REST docs</a>
           <a href="/graphql">GraphiQL</a>
         </nav>

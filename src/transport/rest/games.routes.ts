@@ -14,6 +14,10 @@ import {
   type OpenStreams,
 } from './stream';
 
+const kindParams = z.object({
+  kind: z.string().openapi({ example: 'kalah', description: 'A hosted kind (GET /kinds)' }),
+});
+
 const readHeaders = z.object({
   'if-none-match': z
     .string()
@@ -87,6 +91,29 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       },
       handle: async (_req, res) => {
         res.json({ items: service.describeKinds() });
+      },
+    },
+    {
+      spec: {
+        method: 'post',
+        path: '/kinds/{kind}/start',
+        operationId: 'describeStart',
+        summary: 'Where a game would start',
+        security: PUBLIC,
+        description:
+          'The start of a game of this kind with these options, `first` or `position` (checked as ' +
+          'POST /games checks them): the position, its structured board and the first legal moves. ' +
+          'Nothing is stored and no quota is used: for previews and pictures of a start.',
+        request: {
+          params: kindParams,
+          body: { content: { 'application/json': { schema: S.StartBody } } },
+        },
+        responses: { 200: json(S.KindStart, 'The start position'), ...problems(400, 503) },
+      },
+      handle: async (req, res) => {
+        const { kind } = parse(kindParams, req.params, 'path');
+        const body = parse(S.StartBody, req.body ?? {}, 'body');
+        res.json(service.describeStart({ kind, ...body }));
       },
     },
     {

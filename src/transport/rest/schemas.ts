@@ -433,6 +433,32 @@ export const KindInfo = z
 
 export const KindList = z.object({ items: z.array(KindInfo) }).openapi('KindList');
 
+export const StartBody = z
+  .object({
+    options: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ example: { seeds: 5 } }),
+    first: FirstInput.optional(),
+    position: StartPosition.optional(),
+  })
+  .strict()
+  .openapi('StartBody');
+
+export const KindStart = z
+  .object({
+    kind: z.enum(GAME_KINDS),
+    options: z
+      .record(z.string(), z.union([z.number(), z.boolean(), z.string()]))
+      .openapi({ description: 'The options with their defaults filled in' }),
+    position: z.string().openapi({ description: "The start position in the game's notation" }),
+    board: Board,
+    toMove: z.number().int(),
+    toMoveName: z.string(),
+    legalMoves: z.array(z.string()),
+  })
+  .openapi('KindStart');
+
 export const Health = z
   .object({
     status: z.string().openapi({

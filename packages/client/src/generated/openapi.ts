@@ -84,6 +84,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/kinds/{kind}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Where a game would start
+         * @description The start of a game of this kind with these options, `first` or `position` (checked as POST /games checks them): the position, its structured board and the first legal moves. Nothing is stored and no quota is used: for previews and pictures of a start.
+         */
+        post: operations["describeStart"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games": {
         parameters: {
             query?: never;
@@ -1691,6 +1711,40 @@ export interface components {
                 url: string;
             };
         };
+        KindStart: {
+            /** @enum {string} */
+            kind: "congo" | "russian-draughts" | "kalah" | "oware" | "congkak";
+            /** @description The options with their defaults filled in */
+            options: {
+                [key: string]: number | boolean | string;
+            };
+            /** @description The start position in the game's notation */
+            position: string;
+            board: components["schemas"]["Board"];
+            toMove: number;
+            toMoveName: string;
+            legalMoves: string[];
+        };
+        StartBody: {
+            /**
+             * @example {
+             *       "seeds": 5
+             *     }
+             */
+            options?: {
+                [key: string]: unknown;
+            };
+            /**
+             * @description Who moves first: a seat name of the kind (white or black; south or north), "random", or the seat number "0" or "1" (also as the number 0 or 1). Default: seat 0 (white / south). With a position, its side to move moves first and `first` may only repeat it.
+             * @example black
+             */
+            first?: string | number;
+            /**
+             * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
+             * @example W:WKc3:Ba7,b8,Kh8
+             */
+            position?: string;
+        };
         CreateGameBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -2439,6 +2493,70 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["KindList"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    describeStart: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A hosted kind (GET /kinds) */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StartBody"];
+            };
+        };
+        responses: {
+            /** @description The start position */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KindStart"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             429: components["responses"]["RateLimited"];
