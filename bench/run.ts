@@ -1,5 +1,6 @@
-// npm run bench -- <perft|ai|api|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|ai|ai-load|api|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
 import { runAiBench } from './ai';
+import { runAiLoadBench } from './ai-load';
 import { runApiBench } from './api';
 import { runDeliveryBench } from './delivery';
 import { runEventsBench } from './events';
@@ -49,9 +50,12 @@ switch (which) {
   case 'delivery':
     run('delivery', runDeliveryBench());
     break;
+  case 'ai-load':
+    run('ai-load', runAiLoadBench(rest));
+    break;
   default:
     console.error(
-      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
+      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|ai-load [seconds]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
     );
     process.exit(2);
 }

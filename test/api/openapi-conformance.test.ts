@@ -369,6 +369,25 @@ async function scenario(
   });
   await ok(204, 'delete', `/api/v1/account/webhooks/${hookId}`, { token: bobToken });
   await ok(404, 'get', `/api/v1/account/webhooks/${hookId}`, { token: bobToken });
+
+  // The computer: a game against the AI (account and seat token), and analysis.
+  const vsAi = await call('post', '/api/v1/challenges/ai', {
+    token: bobToken,
+    body: { kind: 'oware', level: 1, color: 'south' },
+  });
+  expect(vsAi.status).toBe(201);
+  expect(vsAi.headers.get('location')).toBe(`/api/v1/games/${(vsAi.body as any).id}`);
+  await ok(400, 'post', '/api/v1/challenges/ai', { token: bobToken, body: { kind: 'oware', level: 9 } });
+  const aiGame = await call('post', '/api/v1/games/ai', { body: { kind: 'congkak', level: 2 } });
+  expect(aiGame.status).toBe(201);
+  expect((aiGame.body as any).seatTokens).toHaveLength(1);
+  const analysis = await ok(200, 'post', '/api/v1/analysis', { body: { kind: 'kalah', depth: 2 } });
+  expect(analysis.pv[0]).toBe(analysis.bestMove);
+  const aiGameId = (vsAi.body as any).id as string;
+  await ok(200, 'post', '/api/v1/analysis', { token: bobToken, body: { gameId: aiGameId, timeMs: 50 } });
+  await ok(409, 'post', '/api/v1/analysis', { body: { gameId: kalah } });
+  await ok(400, 'post', '/api/v1/analysis', { body: { kind: 'kalah', timeMs: 999_999 } });
+  await ok(404, 'post', '/api/v1/analysis', { body: { gameId: DUMMY.id } });
 }
 
 /** Sends every operation the requests any client may get wrong; every answer is checked. */

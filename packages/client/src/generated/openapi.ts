@@ -4,6 +4,66 @@
  */
 
 export interface paths {
+    "/api/v1/challenges/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Play the computer
+         * @description Starts a game at once between your account and the built-in AI of `level` (the account `ai-level-<level>`). The AI plays its turns as any player does: its moves are ordinary moves in the feed, the game stream and the record. `game.started` goes to your feed. Needs an API token with the scope challenge:write; counts in your ongoing games (409 TOO_MANY_GAMES).
+         */
+        post: operations["challengeAi"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/ai": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a game against the computer (seat token)
+         * @description A game without accounts on your side: one secret seat token for your seat (shown only here), the built-in AI of `level` in the other. Counts against the client address’s daily games quota (429 QUOTA_EXCEEDED). Idempotency-Key retries are scoped to the address.
+         */
+        post: operations["createAiGame"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/analysis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Analyse a position
+         * @description The best move, principal variation and score of a position (`position`), of a game’s current position (`gameId`), or of the start position of `kind` and `options` (neither given); `solved` when the search solved it exactly. Bounded by `depth` (1–30) and/or `timeMs` (1–AI_ANALYSIS_MAX_MS); more is 400. Any caller; counted per account (or address) against AI_ANALYSIS_PER_MINUTE (429 RATE_LIMITED) apart from the request limits, with at most AI_MAX_PER_ACCOUNT running at once (429 TOO_MANY_ANALYSES) and 503 AI_BUSY when the queue is full.
+         */
+        post: operations["analyze"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/kinds": {
         parameters: {
             query?: never;
@@ -1409,7 +1469,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "USERNAME_TAKEN" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_TOKENS" | "LAST_ROOT_TOKEN" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "USERNAME_TAKEN" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_TOKENS" | "LAST_ROOT_TOKEN" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -1435,6 +1495,176 @@ export interface components {
             game: components["schemas"]["GameHead"];
             /** @description The move that made this version; null for a version no move made (a draw offer, a resignation, a timeout…) */
             move: components["schemas"]["Move"] | null;
+        };
+        Game: {
+            /**
+             * @description Game id (12 characters)
+             * @example Xq3v9Lk2aB0c
+             */
+            id: string;
+            /** @enum {string} */
+            kind: "congo" | "russian-draughts" | "kalah" | "oware" | "congkak";
+            rulesVersion: string;
+            options: {
+                [key: string]: number | boolean | string;
+            };
+            seats: components["schemas"]["Seat"][];
+            /** @enum {string} */
+            status: "ongoing" | "finished";
+            result: components["schemas"]["GameResult"] | null;
+            ply: number;
+            /** @description Send back in If-Match to guard a write */
+            version: number;
+            toMove: number | null;
+            toMoveName: string | null;
+            position: string;
+            /** @description A game from a position: the position it started from; null for the standard start. A game with an initial position is never rated. */
+            initialPosition: string | null;
+            board: components["schemas"]["Board"];
+            legalMoves: string[];
+            moves: components["schemas"]["Move"][];
+            drawOffer: number | null;
+            timeControl: components["schemas"]["TimeControl"];
+            /** @description Realtime games: the clocks; null otherwise */
+            clock: components["schemas"]["GameClock"] | null;
+            /**
+             * Format: date-time
+             * @description When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.
+             */
+            deadlineAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        AiChallengeBody: {
+            /**
+             * @description One of congo, russian-draughts, kalah, oware, congkak
+             * @example kalah
+             */
+            kind: string;
+            /**
+             * @description Playing strength: 1 plays almost at random, 8 as strongly as its time budget allows
+             * @example 3
+             */
+            level: number;
+            /**
+             * @example {
+             *       "houses": 6,
+             *       "seeds": 4
+             *     }
+             */
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description Default: unlimited */
+            timeControl?: components["schemas"]["TimeControlInput"] | null;
+            /**
+             * @description Your seat: a seat name of the kind (`white`, `south`…), "0", "1" or "random" (default)
+             * @example south
+             */
+            color?: string;
+            /**
+             * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
+             * @example W:WKc3:Ba7,b8,Kh8
+             */
+            position?: string;
+        };
+        TimeControlInput: {
+            /** @enum {string} */
+            type: "unlimited" | "realtime" | "correspondence";
+            /** @description realtime: 10–10800 */
+            initialSeconds?: number;
+            /** @description realtime: 0–180, default 0 */
+            incrementSeconds?: number;
+            /** @description correspondence: 1–14 */
+            daysPerMove?: number;
+        };
+        CreatedGame: {
+            game: components["schemas"]["Game"];
+            /** @description One secret per seat, shown only here */
+            seatTokens: {
+                seat: number;
+                name: string;
+                token: string;
+            }[];
+        };
+        AiGameBody: {
+            /**
+             * @description One of congo, russian-draughts, kalah, oware, congkak
+             * @example kalah
+             */
+            kind: string;
+            /**
+             * @description Playing strength: 1 plays almost at random, 8 as strongly as its time budget allows
+             * @example 3
+             */
+            level: number;
+            /**
+             * @example {
+             *       "houses": 6,
+             *       "seeds": 4
+             *     }
+             */
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description Default: unlimited */
+            timeControl?: components["schemas"]["TimeControlInput"] | null;
+            /**
+             * @description The seat of the one seat token (the AI takes the other): a seat name, "0", "1" or "random" (default)
+             * @example south
+             */
+            seat?: string;
+            /**
+             * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
+             * @example W:WKc3:Ba7,b8,Kh8
+             */
+            position?: string;
+        };
+        Analysis: {
+            kind: string;
+            /** @description The position analysed (canonical notation) */
+            position: string;
+            bestMove: string;
+            /** @description Principal variation, starting with bestMove */
+            pv: string[];
+            /** @description From the side to move's point of view, in hundredths of a seed / man / pawn */
+            score: number;
+            /** @description The exact value, when the search solved the position; else null */
+            solved: {
+                /** @enum {string} */
+                result: "win" | "draw" | "loss";
+                /** @description Plies to the end with best play */
+                plies: number;
+            } | null;
+            depth: number;
+            nodes: number;
+            timeMs: number;
+        };
+        AnalysisBody: {
+            /**
+             * @description Required without gameId
+             * @example kalah
+             */
+            kind?: string;
+            /**
+             * @example {
+             *       "houses": 6,
+             *       "seeds": 4
+             *     }
+             */
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description A position in the game's notation; with neither it nor gameId: the start */
+            position?: string | null;
+            /** @description Analyse the current position of this game (anyone with its id may read it) */
+            gameId?: string | null;
+            /** @description Search depth, 1–30 */
+            depth?: number | null;
+            /** @description Search time in ms, 1–AI_ANALYSIS_MAX_MS (default 5000); default 1000 */
+            timeMs?: number | null;
         };
         KindList: {
             items: components["schemas"]["KindInfo"][];
@@ -1515,56 +1745,6 @@ export interface components {
              */
             position?: string;
         };
-        CreatedGame: {
-            game: components["schemas"]["Game"];
-            /** @description One secret per seat, shown only here */
-            seatTokens: {
-                seat: number;
-                name: string;
-                token: string;
-            }[];
-        };
-        Game: {
-            /**
-             * @description Game id (12 characters)
-             * @example Xq3v9Lk2aB0c
-             */
-            id: string;
-            /** @enum {string} */
-            kind: "congo" | "russian-draughts" | "kalah" | "oware" | "congkak";
-            rulesVersion: string;
-            options: {
-                [key: string]: number | boolean | string;
-            };
-            seats: components["schemas"]["Seat"][];
-            /** @enum {string} */
-            status: "ongoing" | "finished";
-            result: components["schemas"]["GameResult"] | null;
-            ply: number;
-            /** @description Send back in If-Match to guard a write */
-            version: number;
-            toMove: number | null;
-            toMoveName: string | null;
-            position: string;
-            /** @description A game from a position: the position it started from; null for the standard start. A game with an initial position is never rated. */
-            initialPosition: string | null;
-            board: components["schemas"]["Board"];
-            legalMoves: string[];
-            moves: components["schemas"]["Move"][];
-            drawOffer: number | null;
-            timeControl: components["schemas"]["TimeControl"];
-            /** @description Realtime games: the clocks; null otherwise */
-            clock: components["schemas"]["GameClock"] | null;
-            /**
-             * Format: date-time
-             * @description When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.
-             */
-            deadlineAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            updatedAt: string;
-        };
         CreateGameBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -1591,16 +1771,6 @@ export interface components {
             position?: string;
             /** @description Default: unlimited */
             timeControl?: components["schemas"]["TimeControlInput"] | null;
-        };
-        TimeControlInput: {
-            /** @enum {string} */
-            type: "unlimited" | "realtime" | "correspondence";
-            /** @description realtime: 10–10800 */
-            initialSeconds?: number;
-            /** @description realtime: 0–180, default 0 */
-            incrementSeconds?: number;
-            /** @description correspondence: 1–14 */
-            daysPerMove?: number;
         };
         GamePage: {
             items: components["schemas"]["Game"][];
@@ -2015,6 +2185,296 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    challengeAi: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1–128 of A-Z a-z 0-9 . _ : -) answers the first answer and creates nothing more, for 24 h; the same key with another body is refused with IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiChallengeBody"];
+            };
+        };
+        responses: {
+            /** @description The started game */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Understood but not acceptable (ILLEGAL_MOVE, AMBIGUOUS_MOVE, IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createAiGame: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1–128 of A-Z a-z 0-9 . _ : -) answers the first answer and creates nothing more, for 24 h; the same key with another body is refused with IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AiGameBody"];
+            };
+        };
+        responses: {
+            /** @description The new game and your seat token */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedGame"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Understood but not acceptable (ILLEGAL_MOVE, AMBIGUOUS_MOVE, IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    analyze: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AnalysisBody"];
+            };
+        };
+        responses: {
+            /** @description The analysis */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Analysis"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
     listKinds: {
         parameters: {
             query?: never;
