@@ -77,7 +77,9 @@ describe('the AI and the clock', () => {
     expect(created.status).toBe(201);
     const last = await playOut(run, created.body.id, 1, human);
     expect(last.status).toBe('finished');
-    expect(last.result.reason).not.toBe('timeout');
+    // The AI (seat 0) never runs out. The human's seat is this test's polling loop: on a loaded
+    // machine it is the one that could, and then the AI wins on time, which is no failure of the AI.
+    if (last.result.reason === 'timeout') expect(last.result.winner).toBe(0);
     expect(last.clock.remainingMs[0]).toBeGreaterThan(0);
     expectEachPlyOnce(last.moves);
   });
