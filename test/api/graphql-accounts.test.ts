@@ -571,15 +571,17 @@ describe('the events subscription when events are gone or the store fails', () =
 
   it('stops following the feed when the client ends the subscription', async () => {
     const memory = createMemoryStorage();
-    let following = 0;
+    // Subscriptions per account: the server follows other feeds of its own (the AI accounts').
+    const following = new Map<string, number>();
+    const count = (account: string, by: number) => following.set(account, (following.get(account) ?? 0) + by);
     const counted: EventFeed = {
       append: (notices) => memory.feed.append(notices),
       read: (account, after, limit) => memory.feed.read(account, after, limit),
       async subscribe(account, listener) {
         const unsubscribe = await memory.feed.subscribe(account, listener);
-        following++;
+        count(account, 1);
         return async () => {
-          following--;
+          count(account, -1);
           await unsubscribe();
         };
       },
@@ -590,10 +592,12 @@ describe('the events subscription when events are gone or the store fails', () =
     const first = feed.next();
     await app.services.challenges.create({ token: p.token }, { to: q.username, kind: 'kalah' });
     expect((await first).type).toBe('challenge.received');
-    expect(following).toBe(1);
+    expect(following.get(q.id)).toBe(1);
     await feed.close();
-    for (let i = 0; i < 100 && following > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
-    expect(following).toBe(0);
+    for (let i = 0; i < 100 && following.get(q.id)! > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(following.get(q.id)).toBe(0);
   });
 
   it.each([
