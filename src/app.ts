@@ -22,6 +22,7 @@ import { createMetrics, mountOperations } from './operations';
 import { sendGraphQLError } from './transport/graphql/errors';
 import { graphiqlRouter } from './transport/graphql/ide';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from './transport/graphql/limits';
+import { mcpRouter } from './transport/mcp/server';
 import { createGraphQL } from './transport/graphql/server';
 import { DEFAULT_WEBSOCKET_LIMITS, type WebSocketLimits } from './transport/graphql/websocket';
 import { buildOpenApiDocument } from './transport/rest/openapi';
@@ -147,6 +148,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   app.use('/docs', express.static(getAbsoluteFSPath(), { index: 'index.html' }));
   mountRules(app, options.rulesDir);
+  // Agents: the Model Context Protocol (Streamable HTTP), counted like REST, with an API token.
+  app.use(
+    '/mcp',
+    rateLimitMiddleware(gate, sendProblem),
+    json,
+    mcpRouter(services, options.rulesDir ? { rulesDir: options.rulesDir } : {}),
+  );
 
   const graphql = await createGraphQL({
     httpServer: server,
@@ -173,6 +181,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       docs: '/docs',
       openapi: '/openapi.json',
       rules: '/rules',
+      mcp: '/mcp',
     });
   });
   app.use((req, res) => sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.path}`)));
