@@ -10,6 +10,7 @@ import { GameService } from './games';
 import { DEFAULT_QUOTAS, type Quotas } from './quotas';
 import { SeekService } from './seeks';
 import { TokenStreams } from './token-streams';
+import { RulesVerification } from './verification';
 import type { WebhookOptions } from './webhook-worker';
 import { WebhookService } from './webhooks';
 
@@ -30,6 +31,8 @@ export interface Services {
   readonly clocks: ClockService;
   /** This node's open streams by API token, ended when it is revoked (start() before serving). */
   readonly tokenStreams: TokenStreams;
+  /** Rules verification for bot authors: seeded positions and moves, answers scored. */
+  readonly verification: RulesVerification;
 }
 
 export interface ServiceOptions {
@@ -63,5 +66,6 @@ export function createServices(
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),
     tokenStreams: new TokenStreams(storage.events, storage.accounts),
+    verification: new RulesVerification(games),
   };
 }

@@ -111,6 +111,15 @@ async function scenario(
   });
   await ok(404, 'get', `/api/v1/games/${DUMMY.id}`);
   expect((await ok(200, 'get', '/api/v1/kinds')).items).toHaveLength(5);
+  // Rules verification: a seeded set, answers scored (one given, wrong), refusals.
+  const posed = await ok(200, 'get', '/api/v1/kinds/kalah/verification?seed=conformance&count=3');
+  expect(posed.items).toHaveLength(3);
+  const scored = await ok(200, 'post', '/api/v1/kinds/kalah/verification', {
+    body: { seed: 'conformance', count: 3, answers: [posed.items[0].position] },
+  });
+  expect(scored.wrong).toEqual([0, 1, 2]);
+  await ok(400, 'get', '/api/v1/kinds/kalah/verification?seed=conformance&count=1000');
+  await ok(400, 'post', '/api/v1/kinds/chess/verification', { body: { seed: 'x', answers: [] } });
 
   // Abandoned games, on a node whose abandon period is 1 ms: the waiting player claims.
   const impatient = checkedClient((await startImpatient()).url, api.checker);

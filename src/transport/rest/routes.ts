@@ -8,6 +8,7 @@ import { gameRoutes } from './games.routes';
 import { sendProblem } from './problem';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
+import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
 
 /** The largest request body the server reads (larger: 413 PAYLOAD_TOO_LARGE). */
@@ -24,6 +25,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...clockRoutes(services, streams),
     ...challengeRoutes(services),
     ...webhookRoutes(services),
+    ...verificationRoutes(services),
   ];
 }
 
