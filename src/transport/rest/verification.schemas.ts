@@ -9,12 +9,10 @@ export const KindParams = z.object({
   kind: z.string().openapi({ example: 'kalah', description: 'A hosted kind (GET /kinds)' }),
 });
 
-const Seed = z
-  .string()
-  .openapi({
-    example: 'my-bot-1',
-    description: 'Any 1–64 of A-Z a-z 0-9 . _ -: the same seed poses the same set',
-  });
+const Seed = z.string().openapi({
+  example: 'my-bot-1',
+  description: 'Any 1–64 of A-Z a-z 0-9 . _ -: the same seed poses the same set',
+});
 const Count = z
   .number()
   .int()
@@ -36,13 +34,10 @@ export const VerificationQuery = z
         type: 'integer',
         description: `1–${MAX_VERIFICATION_COUNT}, default ${DEFAULT_VERIFICATION_COUNT}`,
       }),
-    options: z
-      .string()
-      .optional()
-      .openapi({
-        description: 'The kind’s options as JSON, e.g. {"houses":4,"seeds":3}',
-        example: '{"seeds":3}',
-      }),
+    options: z.string().optional().openapi({
+      description: 'The kind’s options as JSON, e.g. {"houses":4,"seeds":3}',
+      example: '{"seeds":3}',
+    }),
   })
   .strict();
 
