@@ -12,6 +12,8 @@ import {
   securityHeaders,
   type HttpLimits,
 } from './edge';
+import type { AiPoolOptions } from './ai/pool';
+import type { AnalysisLimits } from './service/analysis';
 import { GameError } from './service/errors';
 import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
@@ -75,6 +77,21 @@ export interface AppOptions {
   readonly metricsToken?: string;
   /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
+  /** The built-in AI: threads, queue, per-caller cap, analysis limits, and its turn driver. */
+  readonly ai?: AiOptions;
+}
+
+export interface AiOptions {
+  readonly pool?: AiPoolOptions;
+  readonly analysis?: AnalysisLimits;
+  /**
+   * False: this node does not play the AI's turns (another node's driver does). Default true.
+   */
+  readonly driver?: boolean;
+  /** Milliseconds between the driver's sweeps (default: sweepIntervalMs; 0 none). */
+  readonly sweepMs?: number;
+  /** How long a node's claim on an AI turn keeps other nodes off it (default 30 s). */
+  readonly leaseMs?: number;
 }
 
 export interface App {
@@ -99,10 +116,22 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
     onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),
+    ...(options.ai?.pool ? { aiPool: options.ai.pool } : {}),
+    ...(options.ai?.analysis ? { analysis: options.ai.analysis } : {}),
+    turns: {
+      sweepMs: options.ai?.sweepMs ?? options.sweepIntervalMs ?? 5000,
+      ...(options.ai?.leaseMs !== undefined ? { leaseMs: options.ai.leaseMs } : {}),
+    },
   });
   const service = services.games;
   // Before any stream opens: every stream of a token ends when it is revoked on any node.
   await services.tokenStreams.start();
+  // The AI accounts exist on every store; this node plays their turns unless told not to.
+  await services.ai.ensureAccounts();
+  if (options.ai?.driver !== false) {
+    await services.ai.drive(services.turns);
+    services.turns.start();
+  }
   const app = express();
   app.disable('x-powered-by');
   // ETags only where documented: a game's is its version (If-Match / If-None-Match).
@@ -238,6 +267,10 @@ export async function createApp(options: AppOptions): Promise<App> {
         for (const end of [...streams]) end();
         await graphql.stop();
         await services.tokenStreams.stop();
+        // Closing the pool ends the searches the driver waits for.
+        const turns = services.turns.stop();
+        await services.aiPool.close();
+        await turns;
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
         await storage.events.close();
         await storage.games.close();

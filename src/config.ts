@@ -161,6 +161,21 @@ const ConfigSchema = z
     MAX_TOKENS_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
     MAX_ACCOUNTS_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(50),
     MAX_GAMES_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(1000),
+    /** The AI: search threads of this node (default: cores - 1, at least 1). */
+    AI_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
+    /** Analyses waiting for a thread at most on this node; more answer 503 AI_BUSY. */
+    AI_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).default(64),
+    /** Analyses of one account (or address) running or waiting at once on this node; more answer 429. */
+    AI_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(2),
+    /** Analyses per minute per account (or address), apart from the request rate limits. */
+    AI_ANALYSIS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
+    /** The longest analysis a request may ask for (timeMs), in milliseconds. */
+    AI_ANALYSIS_MAX_MS: z.coerce.number().int().min(10).max(60_000).default(5000),
+    /** false: this node does not play the AI's turns (others do). */
+    AI_DRIVER: z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default('true')
+      .transform((v) => v === 'true'),
   })
   .superRefine((config, ctx) => {
     if (config.REDIS_URL && config.REDIS_CLUSTER_NODES) {

@@ -74,6 +74,15 @@ async function main(): Promise<void> {
       accountsPerIpPerDay: config.MAX_ACCOUNTS_PER_IP_PER_DAY,
       gamesPerIpPerDay: config.MAX_GAMES_PER_IP_PER_DAY,
     },
+    ai: {
+      pool: {
+        ...(config.AI_WORKERS === undefined ? {} : { workers: config.AI_WORKERS }),
+        queueMax: config.AI_QUEUE_MAX,
+        perAccount: config.AI_MAX_PER_ACCOUNT,
+      },
+      analysis: { maxTimeMs: config.AI_ANALYSIS_MAX_MS, perMinute: config.AI_ANALYSIS_PER_MINUTE },
+      driver: config.AI_DRIVER,
+    },
   });
   const port = await app.listen(config.PORT, config.HOST);
   logger.info(

@@ -13,6 +13,7 @@ import {
   type TokenScope,
 } from '../store/store';
 import { newPersonalToken, requireScope, type Authenticator, type Credential } from './auth';
+import { isAiUsername } from './ai-games';
 import { GameError } from './errors';
 import type { CreateOptions } from './games';
 import { once } from './idempotency';
@@ -104,6 +105,7 @@ export class AccountService {
         { field: 'username' },
       );
     }
+    if (isAiUsername(input.username)) throw usernameTaken(input.username);
     const kind = input.kind ?? 'human';
     if (!(ACCOUNT_KINDS as readonly string[]).includes(kind)) {
       throw new GameError('INVALID_INPUT', 'kind must be human or bot', { field: 'kind' });

@@ -26,6 +26,20 @@ export type Caller =
 
 const PERSONAL_PREFIX = 'bhp_';
 
+/** Credentials made in this process for an account the service itself plays (see internalCredential). */
+const INTERNAL = new WeakMap<Credential, string>();
+
+/**
+ * A credential for the service's own players (built-in AI, automatic movers): it acts as `account`
+ * with that account's play scope. Only this process can make one (it is recognised by identity, not
+ * by any field a request could carry), so no transport input can forge it.
+ */
+export function internalCredential(account: string): Credential {
+  const credential: Credential = Object.freeze({});
+  INTERNAL.set(credential, account);
+  return credential;
+}
+
 /** A new secret seat token (shown to the creator once) and the hash that is stored. */
 export function newSeatToken(): { token: string; hash: string } {
   const token = `bhs_${randomBytes(24).toString('base64url')}`;
@@ -63,6 +77,8 @@ export class Authenticator {
   ) {}
 
   async identify(credential: Credential): Promise<Caller> {
+    const internal = INTERNAL.get(credential);
+    if (internal !== undefined) return this.internalCaller(internal);
     const token = credential.token;
     if (!token) return { kind: 'anonymous' };
     if (!token.startsWith(PERSONAL_PREFIX)) return { kind: 'seat', token };
@@ -80,6 +96,21 @@ export class Authenticator {
     if (!account) throw new GameError('UNAUTHENTICATED', 'The account of this token no longer exists');
     this.touch(stored, now);
     return { kind: 'account', account, token: stored };
+  }
+
+  private async internalCaller(id: string): Promise<AccountCaller> {
+    const account = await this.accounts.getAccount(id);
+    if (!account) throw new GameError('UNAUTHENTICATED', `No account ${id}`);
+    const token: StoredToken = {
+      id: 'internal',
+      account: id,
+      hash: '',
+      scopes: [playScope(account)],
+      label: 'service',
+      createdAt: '',
+      revokedAt: null,
+    };
+    return { kind: 'account', account, token };
   }
 
   /** Records the use, at most once a minute per token, without waiting (no round trip on the request). */

@@ -97,6 +97,10 @@ export const GAME_ERROR_CODES = {
   TOKEN_EXPIRED: 401,
   /** A request with this Idempotency-Key is still running; retry shortly. */
   IDEMPOTENCY_KEY_IN_USE: 409,
+  /** The caller has as many analyses running or waiting as allowed (`max`); retry after Retry-After. */
+  TOO_MANY_ANALYSES: 429,
+  /** The AI's queue is full (or the node is stopping); retry after Retry-After (`retryAfterSeconds`). */
+  AI_BUSY: 503,
   /** The game store cannot be reached; retry later. */
   STORE_UNAVAILABLE: 503,
   /** A bug: the server failed. */

@@ -1,4 +1,7 @@
+import { AiPool, type AiPoolOptions } from '../ai/pool';
 import type { Storage } from '../store/store';
+import { AiGames } from './ai-games';
+import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from './analysis';
 import { AccountService } from './accounts';
 import { Authenticator } from './auth';
 import { ChallengeService } from './challenges';
@@ -11,6 +14,7 @@ import { DEFAULT_QUOTAS, type Quotas } from './quotas';
 import { SeekService } from './seeks';
 import { TokenStreams } from './token-streams';
 import { RulesVerification } from './verification';
+import { TurnDriver, type TurnDriverOptions } from './turn-driver';
 import type { WebhookOptions } from './webhook-worker';
 import { WebhookService } from './webhooks';
 
@@ -33,6 +37,13 @@ export interface Services {
   readonly tokenStreams: TokenStreams;
   /** Rules verification for bot authors: seeded positions and moves, answers scored. */
   readonly verification: RulesVerification;
+  /** The built-in AI opponents: their accounts, AI games and their move provider. */
+  readonly ai: AiGames;
+  readonly analysis: AnalysisService;
+  /** This node's search threads (closed with the app). */
+  readonly aiPool: AiPool;
+  /** Plays the turns of accounts with an automatic mover (the AI levels; see turn-driver.ts). */
+  readonly turns: TurnDriver;
 }
 
 export interface ServiceOptions {
@@ -43,8 +54,14 @@ export interface ServiceOptions {
   readonly engineCacheBytes?: number;
   /** Per-account and per-address quotas (default: DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
-  /** Told of failures nobody waits for (a token's last-use write). */
+  /** Told of failures nobody waits for (a token's last-use write, a turn the driver failed to play). */
   readonly onBackgroundError?: (error: unknown) => void;
+  /** The AI's threads, queue and per-caller cap (default DEFAULT_AI_POOL). */
+  readonly aiPool?: AiPoolOptions;
+  /** Analysis time limit and rate (default DEFAULT_ANALYSIS_LIMITS). */
+  readonly analysis?: AnalysisLimits;
+  /** The turn driver's sweep and lease (its onError defaults to onBackgroundError). */
+  readonly turns?: TurnDriverOptions;
 }
 
 export function createServices(
@@ -55,6 +72,8 @@ export function createServices(
   const auth = new Authenticator(storage.accounts, now, options.onBackgroundError);
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
   const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes);
+  const aiPool = new AiPool(options.aiPool);
+  const onError = options.onBackgroundError;
   return {
     games,
     actions: new GameActions(games, options.abandonClaimMs),
@@ -67,5 +86,9 @@ export function createServices(
     clocks: new ClockService(storage, auth, games, now),
     tokenStreams: new TokenStreams(storage.events, storage.accounts),
     verification: new RulesVerification(games),
+    ai: new AiGames(storage, auth, games, aiPool, now, quotas),
+    analysis: new AnalysisService(storage, auth, games, aiPool, options.analysis ?? DEFAULT_ANALYSIS_LIMITS),
+    aiPool,
+    turns: new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns }),
   };
 }

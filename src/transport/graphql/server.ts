@@ -15,6 +15,7 @@ import { formatGraphQLError } from './errors';
 import { limitRules, type GraphQLLimits } from './limits';
 import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits } from './websocket';
 // Import order is schema order: games first.
+import { AiResolver } from './ai.resolver';
 import { GameResolver } from './game.resolver';
 import { AccountResolver } from './account.resolver';
 import { ChallengeResolver } from './challenge.resolver';
@@ -34,6 +35,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       FeedResolver,
       WebhookResolver,
       ClockResolver,
+      AiResolver,
       detailResolver(() => Move),
       detailResolver(() => MoveCheck),
     ],

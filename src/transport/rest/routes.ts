@@ -2,6 +2,7 @@ import express, { type Router } from 'express';
 import type { Services } from '../../service';
 import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
+import { aiRoutes } from './ai.routes';
 import { challengeRoutes } from './challenges.routes';
 import { clockRoutes } from './clocks.routes';
 import { gameRoutes } from './games.routes';
@@ -20,6 +21,8 @@ export const MAX_BODY_BYTES = 64 * 1024;
  */
 export function restRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
   return [
+    // Before the game routes: /games/ai and /challenges/ai are not ids.
+    ...aiRoutes(services),
     ...gameRoutes(services, streams),
     ...accountRoutes(services, streams),
     ...clockRoutes(services, streams),

@@ -1,0 +1,259 @@
+import { randomBytes } from 'node:crypto';
+import { levelBudget } from '../ai/index';
+import type { AiPool } from '../ai/pool';
+import { AI_LEVELS, type AiLevel, type SearchRequest } from '../ai/types';
+import type { AnyEngine } from '../engines/engine';
+import type { Side } from '../engines/types';
+import type { Storage, StoredAccount, StoredGame } from '../store/store';
+import { hashToken, newSeatToken, type Authenticator, type Credential } from './auth';
+import { GameError } from './errors';
+import type { CreatedGame, GameService } from './games';
+import type { GameView } from './game-view';
+import { once } from './idempotency';
+import { DailyQuota, DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas';
+import { startOf } from './start';
+import { parseTimeControl, type TimeControlInput } from './time-control';
+import type { MoveProvider, TurnDriver } from './turn-driver';
+
+// The built-in AI opponents. Each level is its own bot account, `ai-level-1` … `ai-level-8`: an
+// ordinary account seated in ordinary games, so AI games are stored, listed, exported (and later
+// rated) like any other, each level with its own record; the level needs no field in the game.
+// The accounts are made at start-up by whichever node gets there first; nobody can sign up under
+// these names. Their turns are played by the turn driver (turn-driver.ts) with the search pool.
+
+/** The username of the AI account of a level. */
+export function aiUsername(level: AiLevel): string {
+  return `ai-level-${level}`;
+}
+
+/** The level of an AI account's id, or undefined for any other account. */
+export function aiLevelOf(account: string | null | undefined): AiLevel | undefined {
+  const match = /^ai-level-([1-8])$/.exec(account ?? '');
+  return match ? (Number(match[1]) as AiLevel) : undefined;
+}
+
+/** Usernames reserved for the AI accounts (sign-up refuses them, whatever their case). */
+export function isAiUsername(username: string): boolean {
+  return /^ai-level-\d+$/i.test(username);
+}
+
+/** Of the time left on the AI's clock, the most one move may use (a game of ~40 moves to go). */
+export const CLOCK_FRACTION = 1 / 40;
+/** A move never takes less than this, however short the clock (ms). */
+const MIN_MOVE_MS = 5;
+
+export interface AiChallengeInput {
+  readonly kind: string;
+  readonly level: number;
+  readonly options?: unknown;
+  readonly timeControl?: TimeControlInput | null;
+  /** The caller's seat: a seat name of the kind, "0"/"1", or "random" (default). */
+  readonly color?: string;
+  readonly position?: string | null;
+}
+
+export interface AiGameInput {
+  readonly kind: string;
+  readonly level: number;
+  readonly options?: unknown;
+  readonly timeControl?: TimeControlInput | null;
+  /** The seat the seat token holds (the AI takes the other): a seat name, "0"/"1" or "random" (default). */
+  readonly seat?: string;
+  readonly position?: string | null;
+}
+
+export class AiGames {
+  private readonly gamesPerIp: DailyQuota;
+
+  constructor(
+    private readonly storage: Storage,
+    private readonly auth: Authenticator,
+    private readonly games: GameService,
+    private readonly pool: AiPool,
+    private readonly now: () => Date = () => new Date(),
+    private readonly quotas: Quotas = DEFAULT_QUOTAS,
+  ) {
+    // The same daily count as GameService.createGame: seat-token games against the AI count too.
+    this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
+  }
+
+  /** Makes the AI accounts that do not exist yet (every node may call this; one wins each). */
+  async ensureAccounts(): Promise<void> {
+    await Promise.all(
+      AI_LEVELS.map(async (level) => {
+        const id = aiUsername(level);
+        if (await this.storage.accounts.getAccount(id)) return;
+        const at = this.now().toISOString();
+        const account: StoredAccount = { id, username: id, kind: 'bot', bot: aiPolicy(), createdAt: at };
+        // A first token is required by the store; nobody ever sees its secret.
+        const secret = `bhp_${randomBytes(24).toString('base64url')}`;
+        await this.storage.accounts.createAccount(account, {
+          id: randomBytes(9).toString('base64url'),
+          account: id,
+          hash: hashToken(secret),
+          scopes: ['bot:play', 'game:read'],
+          label: 'built-in AI',
+          createdAt: at,
+          revokedAt: null,
+        });
+      }),
+    );
+  }
+
+  /** Registers every level's mover with the driver. */
+  async drive(driver: TurnDriver): Promise<void> {
+    await Promise.all(AI_LEVELS.map((level) => driver.register(aiUsername(level), this.provider(level))));
+  }
+
+  /**
+   * The move provider of a level: a search within the level's budget, never more than
+   * CLOCK_FRACTION of the time left, seeded by the game and ply (same game, same answer).
+   */
+  provider(level: AiLevel): MoveProvider {
+    return async (game, legalMoves, timeLeftMs) => {
+      const budget = levelBudget(level).timeMs;
+      const timeMs =
+        timeLeftMs === null ? budget : Math.max(MIN_MOVE_MS, Math.min(budget, timeLeftMs * CLOCK_FRACTION));
+      const result = await this.pool.move({
+        ...searchPosition(this.games.engineFor(game.kind), game),
+        level,
+        timeMs: Math.floor(timeMs),
+        seed: seedOf(game.id, game.ply),
+      });
+      if (!legalMoves.includes(result.best)) {
+        // The write path parses and checks it anyway; a notation it does not know is a bug to report.
+        throw new GameError('INTERNAL', `The AI chose ${result.best}, not a legal move of ${game.id}`);
+      }
+      return result.best;
+    };
+  }
+
+  /** A started game between the caller's account and the AI of `level`. */
+  async challenge(
+    credential: Credential,
+    input: AiChallengeInput,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<GameView> {
+    const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    const call = {
+      scope: `account:${account.id}`,
+      key: options.idempotencyKey,
+      operation: 'challengeAi',
+      input,
+    };
+    return once(this.storage.idempotency, call, async () => {
+      const level = parseLevel(input.level);
+      const { game } = this.prepare(input, input.color, level, account.id);
+      const at = game.createdAt;
+      const head = this.games.headView(game);
+      const result = await this.storage.games.create(
+        game,
+        [{ to: [account.id, aiUsername(level)], type: 'game.started', at, data: { game: head } }],
+        // Only the caller's cap: the AI plays any number of games.
+        gameLimits([account], this.quotas),
+      );
+      if (result.status === 'too-many-games') throw tooManyGames(account, this.quotas);
+      this.games.time.announce(game);
+      return this.games.view(game);
+    });
+  }
+
+  /** A game held by one seat token against the AI of `level` (counts in the address's daily games). */
+  async createGame(input: AiGameInput, options: { ip?: string; idempotencyKey?: string } = {}) {
+    const call = {
+      scope: `ip:${options.ip ?? 'unknown'}`,
+      key: options.idempotencyKey,
+      operation: 'createAiGame',
+      input,
+    };
+    return once(this.storage.idempotency, call, async (): Promise<CreatedGame> => {
+      const level = parseLevel(input.level);
+      const token = newSeatToken();
+      const { game, seat } = this.prepare(input, input.seat, level, null, token.hash);
+      await this.gamesPerIp.consume(options.ip);
+      const at = game.createdAt;
+      await this.storage.games.create(game, [
+        { to: [aiUsername(level)], type: 'game.started', at, data: { game: this.games.headView(game) } },
+      ]);
+      this.games.time.announce(game);
+      const engine = this.games.engineFor(game.kind);
+      return {
+        game: this.games.view(game),
+        seatTokens: [{ seat, name: engine.seatNames[seat] as string, token: token.token }],
+      };
+    });
+  }
+
+  /** The game document: the player (an account, or a seat token's hash) in `color`, the AI opposite. */
+  private prepare(
+    input: AiChallengeInput | AiGameInput,
+    color: string | undefined,
+    level: AiLevel,
+    player: string | null,
+    seatTokenHash = '',
+  ): { game: StoredGame; seat: Side } {
+    const engine = this.games.engineFor(input.kind);
+    const options = this.games.parseOptions(engine, input.options);
+    const start = startOf(engine, options, { position: input.position ?? null });
+    const seat = seatOf(engine, color);
+    const ai = aiUsername(level);
+    const accounts: [string | null, string | null] = seat === 0 ? [player, ai] : [ai, player];
+    const hashes: [string, string] = seat === 0 ? [seatTokenHash, ''] : ['', seatTokenHash];
+    const game = this.games.newGame({
+      kind: engine.kind,
+      options,
+      ...start,
+      accounts,
+      seatTokenHashes: hashes,
+      timeControl: parseTimeControl(input.timeControl),
+      at: this.now().toISOString(),
+    });
+    return { game, seat };
+  }
+}
+
+/** What a search needs of a game: its start position and the moves since (repetition history). */
+export function searchPosition(
+  engine: AnyEngine,
+  game: Pick<GameView, 'kind' | 'options' | 'initialPosition' | 'moves' | 'toMove'>,
+): Pick<SearchRequest, 'kind' | 'options' | 'start' | 'moves'> {
+  const first = (game.moves[0]?.seat ?? game.toMove ?? 0) as Side;
+  const start = game.initialPosition ?? engine.formatState(engine.setup(game.options, first));
+  return { kind: game.kind, options: game.options, start, moves: game.moves.map((m) => m.notation) };
+}
+
+/** A 32-bit seed from a game and a ply. */
+export function seedOf(id: string, ply: number): number {
+  let h = 2166136261;
+  for (const c of `${id}:${ply}`) h = Math.imul(h ^ c.charCodeAt(0), 16777619);
+  return h >>> 0;
+}
+
+export function parseLevel(level: unknown): AiLevel {
+  if (!(AI_LEVELS as readonly unknown[]).includes(level)) {
+    throw new GameError('INVALID_INPUT', 'level must be a whole number from 1 to 8', { field: 'level' });
+  }
+  return level as AiLevel;
+}
+
+/** The player's seat: a seat name, "0"/"1", or random (default). */
+function seatOf(engine: AnyEngine, color: string | undefined): Side {
+  const text = (color ?? 'random').trim().toLowerCase();
+  if (text === 'random') return (randomBytes(1)[0]! & 1) as Side;
+  if (text === '0' || text === '1') return Number(text) as Side;
+  const byName = engine.seatNames.indexOf(text);
+  if (byName === 0 || byName === 1) return byName;
+  throw new GameError(
+    'INVALID_INPUT',
+    `color must be ${engine.seatNames.map((n) => `"${n}"`).join(', ')}, "random", "0" or "1"`,
+    { field: 'color' },
+  );
+}
+
+/**
+ * The AI is challenged through /challenges/ai only: a plain challenge to it is declined at once
+ * (reason `kind`) instead of waiting for an accept that never comes.
+ */
+function aiPolicy(): StoredAccount['bot'] {
+  return { kinds: [], timeControls: [], options: {}, maxGames: 1_000_000 };
+}
