@@ -17,6 +17,7 @@ import type { AnalysisLimits } from './service/analysis';
 import { GameError } from './service/errors';
 import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
+import type { PushOptions } from './service/push-bots';
 import type { Quotas } from './service/quotas';
 import type { WebhookOptions } from './service/webhook-worker';
 import type { Storage } from './store/store';
@@ -79,6 +80,8 @@ export interface AppOptions {
   readonly quotas?: Quotas;
   /** The built-in AI: threads, queue, per-caller cap, analysis limits, and its turn driver. */
   readonly ai?: AiOptions;
+  /** Push-mode bots' requests: timeout, attempts, delay (private targets as `webhooks`). */
+  readonly push?: PushOptions;
 }
 
 export interface AiOptions {
@@ -118,6 +121,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),
     ...(options.ai?.pool ? { aiPool: options.ai.pool } : {}),
     ...(options.ai?.analysis ? { analysis: options.ai.analysis } : {}),
+    ...(options.push ? { push: options.push } : {}),
     turns: {
       sweepMs: options.ai?.sweepMs ?? options.sweepIntervalMs ?? 5000,
       ...(options.ai?.leaseMs !== undefined ? { leaseMs: options.ai.leaseMs } : {}),
@@ -130,8 +134,19 @@ export async function createApp(options: AppOptions): Promise<App> {
   await services.ai.ensureAccounts();
   if (options.ai?.driver !== false) {
     await services.ai.drive(services.turns);
+    // Push-mode bots: every account with a move endpoint, and those registered on other nodes since.
+    await services.push.drive();
     services.turns.start();
   }
+  const pushMs = options.ai?.driver === false ? 0 : (options.ai?.sweepMs ?? options.sweepIntervalMs ?? 5000);
+  const pushRefresh =
+    pushMs > 0
+      ? setInterval(() => {
+          services.push
+            .refresh()
+            .catch((error: unknown) => logger?.warn({ err: error }, 'push refresh failed'));
+        }, pushMs).unref()
+      : undefined;
   const app = express();
   app.disable('x-powered-by');
   // ETags only where documented: a game's is its version (If-Match / If-None-Match).
@@ -267,6 +282,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         for (const end of [...streams]) end();
         await graphql.stop();
         await services.tokenStreams.stop();
+        clearInterval(pushRefresh);
+        services.push.stop();
         // Closing the pool ends the searches the driver waits for.
         const turns = services.turns.stop();
         await services.aiPool.close();

@@ -357,6 +357,18 @@ async function scenario(
   });
   await ok(204, 'delete', `/api/v1/account/webhooks/${hookId}`, { token: bobToken });
   await ok(404, 'get', `/api/v1/account/webhooks/${hookId}`, { token: bobToken });
+
+  // Push-mode bots: the move endpoint (test/api/push-bots.test.ts plays whole games through one).
+  await ok(404, 'get', '/api/v1/account/push-endpoint', { token: bobToken });
+  const pushed = await ok(200, 'put', '/api/v1/account/push-endpoint', {
+    token: bobToken,
+    body: { url: 'http://127.0.0.1:9/move' },
+  });
+  expect(pushed.secret).toEqual(expect.any(String));
+  expect((await ok(200, 'get', '/api/v1/account/push-endpoint', { token: bobToken })).url).toBe(pushed.url);
+  await ok(400, 'put', '/api/v1/account/push-endpoint', { token: bobToken, body: { url: 'nope' } });
+  await ok(204, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
+  await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
 }
 
 /** Sends every operation the requests any client may get wrong; every answer is checked. */

@@ -9,6 +9,7 @@ import { gameRoutes } from './games.routes';
 import { sendProblem } from './problem';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
+import { pushRoutes } from './push.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
 
@@ -29,6 +30,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...challengeRoutes(services),
     ...webhookRoutes(services),
     ...verificationRoutes(services),
+    ...pushRoutes(services),
   ];
 }
 
