@@ -31,7 +31,7 @@ module.exports = tseslint.config(
   },
   // The example bot and the scripts are plain Node JavaScript.
   {
-    files: ['examples/**/*.mjs', 'scripts/**/*.mjs'],
+    files: ['examples/**/*.mjs', 'scripts/**/*.mjs', 'packages/mcp/bin/*.mjs'],
     languageOptions: {
       globals: {
         process: 'readonly',

@@ -17,6 +17,7 @@ import type { AnalysisLimits } from './service/analysis';
 import { GameError } from './service/errors';
 import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
+import type { PushOptions } from './service/push-bots';
 import type { Quotas } from './service/quotas';
 import type { WebhookOptions } from './service/webhook-worker';
 import type { Storage } from './store/store';
@@ -24,6 +25,7 @@ import { createMetrics, mountOperations } from './operations';
 import { sendGraphQLError } from './transport/graphql/errors';
 import { graphiqlRouter } from './transport/graphql/ide';
 import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from './transport/graphql/limits';
+import { mcpRouter } from './transport/mcp/server';
 import { createGraphQL } from './transport/graphql/server';
 import { DEFAULT_WEBSOCKET_LIMITS, type WebSocketLimits } from './transport/graphql/websocket';
 import { buildOpenApiDocument } from './transport/rest/openapi';
@@ -81,6 +83,8 @@ export interface AppOptions {
   readonly ai?: AiOptions;
   /** The built browser playground (default dist/web; see scripts/build-web.mjs). */
   readonly webDir?: string;
+  /** Push-mode bots' requests: timeout, attempts, delay (private targets as `webhooks`). */
+  readonly push?: PushOptions;
 }
 
 export interface AiOptions {
@@ -120,6 +124,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),
     ...(options.ai?.pool ? { aiPool: options.ai.pool } : {}),
     ...(options.ai?.analysis ? { analysis: options.ai.analysis } : {}),
+    ...(options.push ? { push: options.push } : {}),
     turns: {
       sweepMs: options.ai?.sweepMs ?? options.sweepIntervalMs ?? 5000,
       ...(options.ai?.leaseMs !== undefined ? { leaseMs: options.ai.leaseMs } : {}),
@@ -129,9 +134,21 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Before any stream opens: every stream of a token ends when it is revoked on any node.
   await services.tokenStreams.start();
   // The AI accounts exist on every store; this node plays their turns unless told not to.
-  const stopAi = await services.ai.start(options.ai?.driver === false ? undefined : services.turns, (error) =>
+  const driver = options.ai?.driver === false ? undefined : services.turns;
+  const stopAi = await services.ai.start(driver, (error) =>
     logger?.warn({ err: error }, 'AI start-up failed; retrying'),
   );
+  // Push-mode bots: every account with a move endpoint, and those registered on other nodes since.
+  if (driver) await services.push.drive();
+  const pushMs = driver ? (options.ai?.sweepMs ?? options.sweepIntervalMs ?? 5000) : 0;
+  const pushRefresh =
+    pushMs > 0
+      ? setInterval(() => {
+          services.push
+            .refresh()
+            .catch((error: unknown) => logger?.warn({ err: error }, 'push refresh failed'));
+        }, pushMs).unref()
+      : undefined;
   const app = express();
   app.disable('x-powered-by');
   // ETags only where documented: a game's is its version (If-Match / If-None-Match).
@@ -177,6 +194,13 @@ export async function createApp(options: AppOptions): Promise<App> {
   });
   app.use('/docs', express.static(getAbsoluteFSPath(), { index: 'index.html' }));
   mountRules(app, options.rulesDir);
+  // Agents: the Model Context Protocol (Streamable HTTP), counted like REST, with an API token.
+  app.use(
+    '/mcp',
+    rateLimitMiddleware(gate, sendProblem),
+    json,
+    mcpRouter(services, options.rulesDir ? { rulesDir: options.rulesDir } : {}),
+  );
 
   const graphql = await createGraphQL({
     httpServer: server,
@@ -206,6 +230,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       docs: '/docs',
       openapi: '/openapi.json',
       rules: '/rules',
+      mcp: '/mcp',
     });
   });
   app.use((req, res) => sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.path}`)));
@@ -263,6 +288,8 @@ export async function createApp(options: AppOptions): Promise<App> {
         await graphql.stop();
         await services.tokenStreams.stop();
         stopAi();
+        clearInterval(pushRefresh);
+        services.push.stop();
         // Closing the pool ends the searches the driver waits for.
         const turns = services.turns.stop();
         await services.aiPool.close();

@@ -12,7 +12,9 @@ import { GameListService } from './game-lists';
 import { GameService } from './games';
 import { DEFAULT_QUOTAS, type Quotas } from './quotas';
 import { SeekService } from './seeks';
+import { PushBotService, type PushOptions } from './push-bots';
 import { TokenStreams } from './token-streams';
+import { RulesVerification } from './verification';
 import { TurnDriver, type TurnDriverOptions } from './turn-driver';
 import type { WebhookOptions } from './webhook-worker';
 import { WebhookService } from './webhooks';
@@ -34,6 +36,8 @@ export interface Services {
   readonly clocks: ClockService;
   /** This node's open streams by API token, ended when it is revoked (start() before serving). */
   readonly tokenStreams: TokenStreams;
+  /** Rules verification for bot authors: seeded positions and moves, answers scored. */
+  readonly verification: RulesVerification;
   /** The built-in AI opponents: their accounts, AI games and their move provider. */
   readonly ai: AiGames;
   readonly analysis: AnalysisService;
@@ -41,6 +45,8 @@ export interface Services {
   readonly aiPool: AiPool;
   /** Plays the turns of accounts with an automatic mover (the AI levels; see turn-driver.ts). */
   readonly turns: TurnDriver;
+  /** Push-mode bots: accounts' move endpoints, a provider of the turn driver. */
+  readonly push: PushBotService;
 }
 
 export interface ServiceOptions {
@@ -59,6 +65,8 @@ export interface ServiceOptions {
   readonly analysis?: AnalysisLimits;
   /** The turn driver's sweep and lease (its onError defaults to onBackgroundError). */
   readonly turns?: TurnDriverOptions;
+  /** Push-mode bots' requests (allowPrivate defaults to the webhooks'). */
+  readonly push?: PushOptions;
 }
 
 export function createServices(
@@ -71,6 +79,8 @@ export function createServices(
   const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes);
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
+  const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });
+  const allowPrivate = options.webhooks?.allowPrivate;
   return {
     games,
     actions: new GameActions(games, options.abandonClaimMs),
@@ -82,9 +92,14 @@ export function createServices(
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),
     tokenStreams: new TokenStreams(storage.events, storage.accounts),
+    verification: new RulesVerification(games),
     ai: new AiGames(storage, auth, games, aiPool, now, quotas),
     analysis: new AnalysisService(storage, auth, games, aiPool, options.analysis ?? DEFAULT_ANALYSIS_LIMITS),
     aiPool,
-    turns: new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns }),
+    turns,
+    push: new PushBotService(storage, auth, games, turns, now, {
+      ...(allowPrivate === undefined ? {} : { allowPrivate }),
+      ...options.push,
+    }),
   };
 }

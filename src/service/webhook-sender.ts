@@ -19,6 +19,16 @@ export interface SendResult {
   readonly durationMs: number;
   /** The sender was stopped mid-attempt: not an attempt to record. */
   readonly aborted?: boolean;
+  /** With `readBody`: the answer's body (its first `readBody` bytes). */
+  readonly body?: string;
+}
+
+/** One POST's own settings. */
+export interface PostOptions {
+  /** Keep the answer's body, up to this many bytes (webhooks drop it: the status is what counts). */
+  readonly readBody?: number;
+  /** This attempt's deadline instead of the sender's. */
+  readonly timeoutMs?: number;
 }
 
 export interface SenderOptions {
@@ -44,7 +54,12 @@ export class WebhookSender {
   }
 
   /** One POST with a deadline; never rejects. Redirects are not followed. */
-  post(target: string, body: string, headers: Record<string, string>): Promise<SendResult> {
+  post(
+    target: string,
+    body: string,
+    headers: Record<string, string>,
+    options: PostOptions = {},
+  ): Promise<SendResult> {
     const started = performance.now();
     const url = new URL(target);
     const host = hostOf(url);
@@ -57,7 +72,7 @@ export class WebhookSender {
         durationMs: 0,
       });
     }
-    return this.attempt(url, host, body, headers, started, true);
+    return this.attempt(url, host, body, headers, started, true, options);
   }
 
   /** Abandons the attempts under way (they resolve as aborted) and closes idle connections. */
@@ -74,8 +89,12 @@ export class WebhookSender {
     headers: Record<string, string>,
     started: number,
     mayRetry: boolean,
+    options: PostOptions = {},
   ): Promise<SendResult> {
-    const timeoutMs = this.options.timeoutMs;
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs;
+    const readBody = options.readBody;
+    const chunks: Buffer[] = [];
+    let kept = 0;
     const elapsed = () => Math.round(performance.now() - started);
     return new Promise((resolve) => {
       const abort = new AbortController();
@@ -98,6 +117,7 @@ export class WebhookSender {
           error,
           durationMs: elapsed(),
           ...(options.aborted ? { aborted: true } : {}),
+          ...(readBody === undefined ? {} : { body: Buffer.concat(chunks).toString('utf8') }),
         });
       };
       const verdict = () =>
@@ -121,8 +141,14 @@ export class WebhookSender {
         },
         (res: IncomingMessage) => {
           status = res.statusCode ?? null;
-          // The answer's body is read and dropped; the status is what counts.
-          res.resume();
+          // The answer's body is read and dropped (the status is what counts), or kept up to readBody bytes.
+          if (readBody === undefined) res.resume();
+          else
+            res.on('data', (chunk: Buffer) => {
+              if (kept >= readBody) return;
+              chunks.push(chunk.subarray(0, readBody - kept));
+              kept += chunk.length;
+            });
           res.on('end', () => finish(verdict(), { keep: true }));
           res.on('error', () => finish(verdict()));
         },
@@ -132,7 +158,7 @@ export class WebhookSender {
         // A kept-alive connection the receiver had just closed: once more on a new one (as Node's
         // documentation advises); the receiver may or may not have seen it (at least once either way).
         if (status === null && mayRetry && req.reusedSocket && STALE_SOCKET.has(error.code ?? '')) {
-          if (settle()) resolve(this.attempt(url, host, body, headers, started, false));
+          if (settle()) resolve(this.attempt(url, host, body, headers, started, false, options));
           return;
         }
         finish(status !== null ? verdict() : error.message || String(error));

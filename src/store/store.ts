@@ -12,6 +12,7 @@
 //   seeks.ts         SeekStore
 //   feed.ts          EventFeed: one ordered, numbered, resumable feed per account
 //   webhooks.ts      WebhookStore: endpoints, their cursors and delivery logs
+//   push.ts          PushEndpointStore: push-mode bots' move endpoints
 //   idempotency.ts   IdempotencyStore: idempotency of creates
 //   limiter.ts       RateLimiter (implemented in ../limiter.ts)
 
@@ -23,6 +24,7 @@ import type { EventFeed } from './ports/feed';
 import type { GameStore } from './ports/games';
 import type { IdempotencyStore } from './ports/idempotency';
 import type { LimiterOptions, RateLimiter } from './ports/limiter';
+import type { PushEndpointStore } from './ports/push';
 import type { SeekStore } from './ports/seeks';
 import type { WebhookStore } from './ports/webhooks';
 
@@ -34,6 +36,7 @@ export * from './ports/feed';
 export * from './ports/games';
 export * from './ports/idempotency';
 export * from './ports/limiter';
+export * from './ports/push';
 export * from './ports/seeks';
 export * from './ports/time-control';
 export * from './ports/webhooks';
@@ -48,6 +51,8 @@ export interface Storage {
   readonly seeks: SeekStore;
   readonly feed: EventFeed;
   readonly webhooks: WebhookStore;
+  /** Push-mode bots' move endpoints. */
+  readonly push: PushEndpointStore;
   /** Idempotency records of creates (games, challenges, seeks, tokens, accounts). */
   readonly idempotency: IdempotencyStore;
   /** A fixed-window rate limiter shared by every node using this storage. */

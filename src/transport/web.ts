@@ -12,7 +12,7 @@ import { join } from 'node:path';
 export const DEFAULT_WEB_DIR = join(__dirname, '..', '..', 'dist', 'web');
 
 /** Paths that belong to the API and its tools: never answered with the page. */
-const NOT_PAGES = /^\/(api|graphql|docs|rules|openapi\.json|assets|livez|healthz|readyz|metrics)(\/|$)/;
+const NOT_PAGES = /^\/(api|graphql|mcp|docs|rules|openapi\.json|assets|livez|healthz|readyz|metrics)(\/|$)/;
 
 /**
  * The page's policy: scripts, styles and fetch/EventSource to this origin only, no inline script

@@ -132,6 +132,15 @@ async function scenario(
   expect((await ok(200, 'post', '/api/v1/kinds/kalah/start', { body: { first: 'north' } })).toMove).toBe(1);
   await ok(400, 'post', '/api/v1/kinds/kalah/start', { body: { options: { seeds: 99 } } });
   await ok(400, 'post', '/api/v1/kinds/chess/start', { body: {} });
+  // Rules verification: a seeded set, answers scored (one given, wrong), refusals.
+  const posed = await ok(200, 'get', '/api/v1/kinds/kalah/verification?seed=conformance&count=3');
+  expect(posed.items).toHaveLength(3);
+  const scored = await ok(200, 'post', '/api/v1/kinds/kalah/verification', {
+    body: { seed: 'conformance', count: 3, answers: [posed.items[0].position] },
+  });
+  expect(scored.wrong).toEqual([0, 1, 2]);
+  await ok(400, 'get', '/api/v1/kinds/kalah/verification?seed=conformance&count=1000');
+  await ok(400, 'post', '/api/v1/kinds/chess/verification', { body: { seed: 'x', answers: [] } });
 
   // Abandoned games, on a node whose abandon period is 1 ms: the waiting player claims.
   const impatient = checkedClient((await startImpatient()).url, api.checker);
@@ -388,6 +397,17 @@ async function scenario(
   await ok(409, 'post', '/api/v1/analysis', { body: { gameId: kalah } });
   await ok(400, 'post', '/api/v1/analysis', { body: { kind: 'kalah', timeMs: 999_999 } });
   await ok(404, 'post', '/api/v1/analysis', { body: { gameId: DUMMY.id } });
+  // Push-mode bots: the move endpoint (test/api/push-bots.test.ts plays whole games through one).
+  await ok(404, 'get', '/api/v1/account/push-endpoint', { token: bobToken });
+  const pushed = await ok(200, 'put', '/api/v1/account/push-endpoint', {
+    token: bobToken,
+    body: { url: 'http://127.0.0.1:9/move' },
+  });
+  expect(pushed.secret).toEqual(expect.any(String));
+  expect((await ok(200, 'get', '/api/v1/account/push-endpoint', { token: bobToken })).url).toBe(pushed.url);
+  await ok(400, 'put', '/api/v1/account/push-endpoint', { token: bobToken, body: { url: 'nope' } });
+  await ok(204, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
+  await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
 }
 
 /** Sends every operation the requests any client may get wrong; every answer is checked. */

@@ -1281,6 +1281,31 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     });
 
     describe('webhooks', () => describeWebhookContract(() => storage));
+    describe('push endpoints', () => {
+      it('stores one endpoint per account: set, replace, read, list, delete', async () => {
+        const [a, b] = [uid('pa'), uid('pb')];
+        const first = {
+          account: a,
+          url: 'https://a.example/move',
+          secret: 's1',
+          createdAt: new Date().toISOString(),
+        };
+        expect(await storage.push.getPushEndpoint(a)).toBeUndefined();
+        await storage.push.setPushEndpoint(first);
+        await storage.push.setPushEndpoint({ ...first, account: b, url: 'https://b.example/move' });
+        expect(await storage.push.getPushEndpoint(a)).toEqual(first);
+        const replaced = { ...first, url: 'https://a.example/v2', secret: 's2' };
+        await storage.push.setPushEndpoint(replaced);
+        expect(await storage.push.getPushEndpoint(a)).toEqual(replaced);
+        expect(await storage.push.listPushAccounts()).toEqual(expect.arrayContaining([a, b]));
+        expect(await storage.push.deletePushEndpoint(a)).toBe(true);
+        expect(await storage.push.deletePushEndpoint(a)).toBe(false);
+        expect(await storage.push.getPushEndpoint(a)).toBeUndefined();
+        const listed = await storage.push.listPushAccounts();
+        expect(listed).toContain(b);
+        expect(listed).not.toContain(a);
+      });
+    });
     describe('clocks', () => {
       // Each test gets an empty storage: claims and lists see every game of the keyspace.
       let fresh: Storage;

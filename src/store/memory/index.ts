@@ -6,6 +6,7 @@ import { MemoryClockStore } from './clocks';
 import { MemoryEventFeed } from './feed';
 import { MemoryEventBus, MemoryGameStore } from './games';
 import { MemoryIdempotencyStore } from './idempotency';
+import { MemoryPushEndpointStore } from './push';
 import { MemorySeekStore } from './seeks';
 import { MemoryWebhookStore } from './webhooks';
 
@@ -33,6 +34,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     seeks: new MemorySeekStore(),
     feed,
     webhooks: new MemoryWebhookStore((account) => feed.head(account)),
+    push: new MemoryPushEndpointStore(),
     idempotency: new MemoryIdempotencyStore(now),
     limiter: (options) => createLimiter(options),
   };

@@ -17,6 +17,7 @@ import { RedisEventBus, RedisGameStore } from './games';
 import { RedisIdempotencyStore } from './idempotency';
 import { migrateV1, type MigrationReport } from './migrate';
 import { RedisSeekStore } from './seeks';
+import { RedisPushEndpointStore } from './push';
 import { RedisWebhookStore } from './webhooks';
 
 export { RedisAccountStore } from './accounts';
@@ -80,6 +81,7 @@ export { RedisWebhookStore } from './webhooks';
 // channel p revocations.
 //   p webhook:{s}:w, p webhooklog:{s}:w  an endpoint of a and its delivery log (webhooks.ts)
 //   p webhooks:{s}:a        set of a's webhook endpoints; p webhooks:due:{s} the shard's due set
+//   p pushbots              hash: account → its push endpoint (push.ts)
 //   p layout                '2' once the v1 layout's data is moved (migrateV1, migrate.ts)
 
 export interface RedisStorageOptions extends RedisClientSettings {
@@ -153,6 +155,7 @@ export function redisStorage(
     seeks: new RedisSeekStore(data, prefix),
     feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish),
     webhooks,
+    push: new RedisPushEndpointStore(data, prefix),
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
   };

@@ -20,6 +20,7 @@ import { GameResolver } from './game.resolver';
 import { AccountResolver } from './account.resolver';
 import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
+import { PushResolver } from './push.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
 import { detailResolver } from './move-details';
@@ -34,6 +35,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       ChallengeResolver,
       FeedResolver,
       WebhookResolver,
+      PushResolver,
       ClockResolver,
       AiResolver,
       detailResolver(() => Move),

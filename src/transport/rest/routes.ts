@@ -9,6 +9,8 @@ import { gameRoutes } from './games.routes';
 import { sendProblem } from './problem';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
+import { pushRoutes } from './push.routes';
+import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
 
 /** The largest request body the server reads (larger: 413 PAYLOAD_TOO_LARGE). */
@@ -27,6 +29,8 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...clockRoutes(services, streams),
     ...challengeRoutes(services),
     ...webhookRoutes(services),
+    ...verificationRoutes(services),
+    ...pushRoutes(services),
   ];
 }
 

@@ -869,6 +869,70 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/kinds/{kind}/verification": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A seeded set of positions and moves to check a move generator against
+         * @description Rules verification for bot authors: a seeded set of positions, each with a legal move; a program computes the position after each move and POSTs the answers to be scored. The same kind, options, seed and count always pose the same set. Public (rate-limited per address).
+         */
+        get: operations["getVerification"];
+        put?: never;
+        /**
+         * Score the positions a program computed for a verification set
+         * @description Rules verification for bot authors: a seeded set of positions, each with a legal move; a program computes the position after each move and POSTs the answers to be scored. The same kind, options, seed and count always pose the same set. Public (rate-limited per address). Answers are compared as positions (read, then written canonically). Each wrong answer comes back with the expected position and the legal moves of the posed position.
+         */
+        post: operations["scoreVerification"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/push-endpoint": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The move endpoint of the account (without its secret)
+         * @description Any token of the account. 404 NOT_FOUND when it has none.
+         */
+        get: operations["getPushEndpoint"];
+        /**
+         * Register (or replace) the move endpoint of a push-mode bot
+         * @description On each of the account's turns, in every game, the server POSTs the turn to the endpoint and plays the
+         *     move the answer names, through the ordinary write path (one move per game version, however many server nodes):
+         *
+         *     - Body (JSON): `type` "turn", `account`, `seat` (its seat name), `legalMoves`, `timeLeftMs` (the mover's clock, or
+         *       until its deadline; null without a limit), `answerWithinMs`, `attempt` and `attempts`, and `game` (the game
+         *       without its move list, with `moves` as notations).
+         *     - Headers as webhooks: `Boardhost-Delivery` (a UUID per request), `Boardhost-Event: turn`, `Boardhost-Timestamp`,
+         *       `Boardhost-Signature` (`v1=` hex HMAC-SHA256 of `<timestamp>.<raw body>` with the endpoint's secret).
+         *     - Answer: 2xx with JSON `{"move": "<a legal move>"}` within `answerWithinMs`. Anything else (another status, not
+         *       JSON, an illegal move, late) fails the attempt; a turn gets 3 attempts, 1 s apart, within the time left. Then the
+         *       turn is given up and the game runs on: its clock or deadline ends it as usual.
+         *
+         *     Needs the account's play scope (bot:play for bots, game:play for people). The secret is shown only in this answer. 400 UNSAFE_WEBHOOK_URL when the host is or resolves to an address that is not public; the check is made again for every request.
+         */
+        put: operations["setPushEndpoint"];
+        post?: never;
+        /**
+         * Remove the move endpoint: the account plays its turns itself again
+         * @description Needs the account's play scope. 404 NOT_FOUND when it has none.
+         */
+        delete: operations["deletePushEndpoint"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/livez": {
         parameters: {
             query?: never;
@@ -2112,6 +2176,91 @@ export interface components {
             nextAttemptAt: string | null;
             /** @description Asked for with the redeliver operation */
             redelivery: boolean;
+        };
+        /** @description Positions and moves; answer, per item, the position after the move. */
+        VerificationSet: {
+            kind: string;
+            /** @description The rules version the set was computed with */
+            rulesVersion: string;
+            /** @description The options, defaults filled in */
+            options: {
+                [key: string]: unknown;
+            };
+            seed: string;
+            count: number;
+            items: {
+                /** @description The answer to this item goes at this index */
+                index: number;
+                /** @description A position, in the kind’s position notation */
+                position: string;
+                /** @description A legal move of that position, in canonical notation */
+                move: string;
+            }[];
+        };
+        VerificationScore: {
+            kind: string;
+            /** @description The rules version the set was computed with */
+            rulesVersion: string;
+            /** @description The options, defaults filled in */
+            options: {
+                [key: string]: unknown;
+            };
+            seed: string;
+            count: number;
+            correct: number;
+            /** @description Percentage of correct answers, 0–100 */
+            score: number;
+            /** @description The indexes of the wrong answers */
+            wrong: number[];
+            items: {
+                /** @description The answer to this item goes at this index */
+                index: number;
+                /** @description A position, in the kind’s position notation */
+                position: string;
+                /** @description A legal move of that position, in canonical notation */
+                move: string;
+                correct: boolean;
+                answer: string | null;
+                /** @description Wrong answers: the position after the move */
+                expected?: string;
+                /** @description Wrong answers: the legal moves of the posed position */
+                legalMoves?: string[];
+                /** @description Wrong answers: why */
+                reason?: string;
+            }[];
+        };
+        VerificationAnswers: {
+            /**
+             * @description Any 1–64 of A-Z a-z 0-9 . _ -: the same seed poses the same set
+             * @example my-bot-1
+             */
+            seed: string;
+            /** @description Positions in the set: 1–100, default 20 */
+            count?: number;
+            /** @description The kind’s options (as when creating a game); default: the defaults */
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description Per item, by index: the position after its move (a missing one is wrong) */
+            answers: string[];
+        };
+        CreatedPushEndpoint: components["schemas"]["PushEndpoint"] & {
+            /** @description Signs every request; shown only here */
+            secret: string;
+        };
+        PushEndpoint: {
+            url: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        PushEndpointBody: {
+            /**
+             * @description https; a public address
+             * @example https://bot.example/move
+             */
+            url: string;
+            /** @description 16–200 visible ASCII characters; default: a new random secret */
+            secret?: string;
         };
         Health: {
             /** @description ok (/livez); ready, degraded (failing within the grace window) or unavailable */
@@ -6042,6 +6191,299 @@ export interface operations {
             };
             /** @description Gone (EVENTS_EXPIRED) */
             410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getVerification: {
+        parameters: {
+            query: {
+                /** @description Any 1–64 of A-Z a-z 0-9 . _ -: the same seed poses the same set */
+                seed: string;
+                /** @description 1–100, default 20 */
+                count?: number;
+                /** @description The kind’s options as JSON, e.g. {"houses":4,"seeds":3} */
+                options?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A hosted kind (GET /kinds) */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The set */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationSet"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    scoreVerification: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A hosted kind (GET /kinds) */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["VerificationAnswers"];
+            };
+        };
+        responses: {
+            /** @description The score, item by item */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["VerificationScore"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getPushEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PushEndpoint"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    setPushEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PushEndpointBody"];
+            };
+        };
+        responses: {
+            /** @description The endpoint and its secret */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedPushEndpoint"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deletePushEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
