@@ -5,14 +5,7 @@ const prettier = require('eslint-config-prettier');
 
 module.exports = tseslint.config(
   {
-    ignores: [
-      '**/dist/',
-      'node_modules/',
-      'coverage/',
-      'test-output/',
-      'packages/*/src/generated/',
-      'web/src/api/openapi.d.ts',
-    ],
+    ignores: ['**/dist/', 'node_modules/', 'coverage/', 'test-output/', 'packages/*/src/generated/'],
   },
   js.configs.recommended,
   ...tseslint.configs.recommended,

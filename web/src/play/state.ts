@@ -3,7 +3,7 @@
 // first message and appends each move; answers to its own writes (whole games) may arrive before the
 // stream's update for the same version, so nothing older than what is shown is ever applied.
 // Pure functions, no DOM (test/web/state.test.ts).
-import type { components } from '../api/openapi';
+import type { components } from '../../../packages/client/src/generated/openapi';
 
 type Schemas = components['schemas'];
 type Game = Schemas['Game'];
