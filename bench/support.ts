@@ -304,14 +304,5 @@ export function envList<T extends string>(name: string, fallback: T[], allowed?:
   return items;
 }
 
-/** A small deterministic PRNG (mulberry32): the same seed plays the same games. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small deterministic PRNG (mulberry32, the AI's): the same seed plays the same games. */
+export { prng } from '../src/ai/rng';

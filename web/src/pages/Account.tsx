@@ -8,7 +8,7 @@ import { accountToken, forgetAccountToken, rememberAccountToken } from '../accou
 import { KIND_NAMES } from '../board/types';
 import { accountSeatLink, gameLink } from '../links';
 import { Link } from '../router';
-import { ChallengeLine, MyGames, Seeks } from './AccountLists';
+import { ChallengeSection, MyGames, Seeks } from './AccountLists';
 import { SignIn } from './AccountSignIn';
 import './pages.css';
 
@@ -146,44 +146,24 @@ function AccountView({ token, onForget }: { token: string; onForget: () => void 
           </>
         ) : null}
       </p>
-      <section aria-labelledby="incoming-heading">
-        <h2 id="incoming-heading">Challenges to me</h2>
-        {incoming.length === 0 ? (
-          <p>None open.</p>
-        ) : (
-          <ul class="challenges" data-list="incoming">
-            {incoming.map((c) => (
-              <ChallengeLine
-                key={c.id}
-                challenge={c}
-                me={me.id}
-                token={token}
-                onChange={refresh.current}
-                onStarted={onStarted}
-              />
-            ))}
-          </ul>
-        )}
-      </section>
-      <section aria-labelledby="outgoing-heading">
-        <h2 id="outgoing-heading">My challenges</h2>
-        {outgoing.length === 0 ? (
-          <p>None open.</p>
-        ) : (
-          <ul class="challenges" data-list="outgoing">
-            {outgoing.map((c) => (
-              <ChallengeLine
-                key={c.id}
-                challenge={c}
-                me={me.id}
-                token={token}
-                onChange={refresh.current}
-                onStarted={onStarted}
-              />
-            ))}
-          </ul>
-        )}
-      </section>
+      <ChallengeSection
+        list="incoming"
+        heading="Challenges to me"
+        challenges={incoming}
+        me={me.id}
+        token={token}
+        onChange={refresh.current}
+        onStarted={onStarted}
+      />
+      <ChallengeSection
+        list="outgoing"
+        heading="My challenges"
+        challenges={outgoing}
+        me={me.id}
+        token={token}
+        onChange={refresh.current}
+        onStarted={onStarted}
+      />
       <MyGames token={token} me={me.id} version={version} />
       <Seeks token={token} />
       <section aria-labelledby="feed-heading">

@@ -10,7 +10,34 @@ import { useKinds } from './kinds';
 
 type Challenge = Schemas['Challenge'];
 
-export function ChallengeLine(props: {
+/** One list of open challenges (to me, or mine), each with its actions. */
+export function ChallengeSection(props: {
+  list: 'incoming' | 'outgoing';
+  heading: string;
+  challenges: readonly Challenge[];
+  me: string;
+  token: string;
+  onChange: () => void;
+  onStarted: (gameId: string, what: string) => void;
+}) {
+  const { list, heading, challenges, ...line } = props;
+  return (
+    <section aria-labelledby={`${list}-heading`}>
+      <h2 id={`${list}-heading`}>{heading}</h2>
+      {challenges.length === 0 ? (
+        <p>None open.</p>
+      ) : (
+        <ul class="challenges" data-list={list}>
+          {challenges.map((c) => (
+            <ChallengeLine key={c.id} challenge={c} {...line} />
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+function ChallengeLine(props: {
   challenge: Challenge;
   me: string;
   token: string;
