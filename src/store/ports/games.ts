@@ -22,6 +22,17 @@ export interface SeatRecord {
   readonly account: string | null;
   /** Correspondence: the end of the seat account's vacation in progress at the last write (pauses its clock). */
   readonly vacationUntil?: string | null;
+  /** Rated games: the seat account's rating in the game's perf (kind + speed) when the game began. */
+  readonly rating?: number;
+  /** Rated games: that rating was provisional (RD ≥ 110) when the game began. */
+  readonly provisional?: boolean;
+}
+
+/** What made a game other than a player: a tournament's pairing (with its round) or a bulk pairing. */
+export interface GameSource {
+  readonly type: 'tournament' | 'bulk';
+  readonly id: string;
+  readonly round?: number;
 }
 
 /** The stored game: one self-describing JSON document (see DESIGN.md). */
@@ -37,6 +48,10 @@ export interface StoredGame {
    * standard start. Replays start from it. Such a game is never rated.
    */
   readonly initialPosition?: string;
+  /** A rated game: its result changes both accounts' ratings, once, when it ends. Absent: casual. */
+  readonly rated?: boolean;
+  /** A game made by a tournament or a bulk pairing. */
+  readonly source?: GameSource;
   readonly seats: readonly SeatRecord[];
   /** sha256 of each seat's secret token (never leaves the service). */
   readonly seatTokenHashes: readonly [string, string];
