@@ -5,6 +5,7 @@ import { bulkGameId } from '../../src/service/bulks';
 import type { StoredBulk } from '../../src/store/store';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, type Running } from '../support/app';
+import { failure, ok } from '../support/graphql';
 import { expectProblem } from '../support/problem';
 import { uniquePrefix } from '../support/redis';
 
@@ -357,6 +358,50 @@ describe('bulk pairing on Redis', () => {
       409,
       'BULK_NOT_CANCELABLE',
     );
+  });
+
+  it('over GraphQL: createBulkPairing, its refusal in extensions, bulkPairing, myBulkPairings, cancel', async () => {
+    const accounts = await players(run, 4, 'gql');
+    const token = auth.authorization.slice('Bearer '.length);
+    const FIELDS = 'id state rated games { id players } refusal { code }';
+    const create = `mutation($input: CreateBulkPairingInput!) { createBulkPairing(input: $input) { ${FIELDS} } }`;
+    const made = await ok(run.url, token, create, {
+      input: { pairs: pairsOf(accounts.slice(0, 2)), kind: 'oware', rated: false },
+    });
+    expect(made.createBulkPairing).toMatchObject({ state: 'created', rated: false, refusal: null });
+    expect(made.createBulkPairing.games[0].players).toEqual([accounts[0]?.id, accounts[1]?.id]);
+    expect(await startedGames(run, accounts[1] as TestAccount)).toEqual([made.createBulkPairing.games[0].id]);
+    const twice = await failure(run.url, token, create, {
+      input: {
+        pairs: [
+          [accounts[2]?.token, accounts[3]?.token],
+          [accounts[3]?.token, accounts[2]?.token],
+        ],
+        kind: 'oware',
+      },
+    });
+    expect(twice).toMatchObject({ code: 'BULK_DUPLICATE_ACCOUNT', index: 1, seat: 0, firstIndex: 0 });
+    const read = await ok(run.url, token, `query($id: ID!) { bulkPairing(id: $id) { ${FIELDS} } }`, {
+      id: made.createBulkPairing.id,
+    });
+    expect(read.bulkPairing).toEqual(made.createBulkPairing);
+    const mine = await ok(run.url, token, `{ myBulkPairings(limit: 100) { id } }`);
+    expect(mine.myBulkPairings.map((b: { id: string }) => b.id)).toContain(made.createBulkPairing.id);
+    const scheduled = await ok(run.url, token, create, {
+      input: {
+        pairs: pairsOf(accounts.slice(2)),
+        kind: 'kalah',
+        startAt: new Date(Date.now() + 60_000).toISOString(),
+      },
+    });
+    const cancel = `mutation($id: ID!) { cancelBulkPairing(id: $id) { state } }`;
+    expect(
+      (await ok(run.url, token, cancel, { id: scheduled.createBulkPairing.id })).cancelBulkPairing.state,
+    ).toBe('canceled');
+    expect(await failure(run.url, token, cancel, { id: made.createBulkPairing.id })).toMatchObject({
+      code: 'BULK_NOT_CANCELABLE',
+    });
+    expect(await ongoing(run, accounts)).toEqual([1, 1, 0, 0]);
   });
 
   it('500 pairs in one call, within the body limit', async () => {
