@@ -103,7 +103,7 @@ export const GAME_ERROR_CODES = {
   AI_BUSY: 503,
   /** No bulk pairing of the caller's has that id. */
   BULK_NOT_FOUND: 404,
-  /** The bulk pairing is no longer scheduled (`bulkState`: creating, created, refused, canceled). */
+  /** The bulk pairing is no longer scheduled (`state`: creating, created, refused, canceled). */
   BULK_NOT_CANCELABLE: 409,
   /** A player's token in a bulk pairing is not a valid API token (`index`, `seat`, `reason`: its error code). */
   BULK_TOKEN_INVALID: 422,
