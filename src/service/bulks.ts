@@ -24,7 +24,7 @@ export const MAX_BULK_PAIRS = 500;
 const MAX_SCHEDULE_MS = 7 * 24 * 60 * 60 * 1000;
 const BULK_ID = /^[A-Za-z0-9_-]{12}$/;
 /** Games stored at once while a bulk's games are created. */
-const CREATE_BATCH = 50;
+const CREATE_BATCH = 100;
 
 export interface CreateBulkInput {
   /** Per game, the API tokens of its two players (first seat, second seat); each needs challenge:write. */
@@ -200,7 +200,6 @@ export class BulkService {
   }
 
   private async createGame(bulk: StoredBulk, pair: BulkPair, at: string): Promise<void> {
-    if (await this.storage.games.get(pair.game)) return;
     const accounts = pair.accounts;
     const game: StoredGame = {
       ...this.games.newGame({
@@ -229,7 +228,8 @@ export class BulkService {
       // The places were reserved: no limits now (its relay entry counts it again, harmlessly).
       await this.storage.games.create(game, [notice]);
     } catch (error) {
-      // Another node created it meanwhile: fine; anything else is retried by the sweep.
+      // Created before (by a node that died, or another node meanwhile: the create refuses an id
+      // that exists, and the game is kept as it was); anything else is retried by the sweep.
       if (!(await this.storage.games.get(pair.game))) throw error;
       return;
     }

@@ -280,13 +280,13 @@ describe('bulk pairing on Redis', () => {
       pairs: [4, 6].map((i) => ({ accounts: ids(i), game: bulkGameId('crashBbulk01', i) })),
     };
     for (const bulk of [a, b]) {
-      await node.storage.bulks.begin(bulk, now + 200);
+      await node.storage.bulks.begin(bulk, now + 3000);
       for (const pair of bulk.pairs) {
         const limits = pair.accounts.map((account) => ({ account, max: 10 }));
         expect(await node.storage.games.reserve(pair.game, limits)).toEqual({ status: 'created' });
       }
     }
-    expect((await node.storage.bulks.commit(b.id, now, now + 200))?.state).toBe('creating');
+    expect((await node.storage.bulks.commit(b.id, now, now + 3000))?.state).toBe('creating');
     const first = node.app.services.games.newGame({
       id: b.pairs[0]?.game as string,
       kind: 'kalah',
@@ -298,7 +298,7 @@ describe('bulk pairing on Redis', () => {
     });
     await node.storage.games.create({ ...first, source: { type: 'bulk', id: b.id } });
     expect(await ongoing(node, accounts)).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
-    // The live node's sweep takes over once the leases end.
+    // The live node's sweep takes over once the leases end (3 s after the dead node's start).
     let states: string[] = [];
     for (let i = 0; i < 100 && states.join() !== 'refused,created'; i++) {
       await sleep(100);
