@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type {
   BulkPair,
   BulkRefusal,
+  GameLimit,
   Storage,
   StoredAccount,
   StoredBulk,
@@ -11,6 +12,7 @@ import type {
 import { requireScope, type Authenticator, type Credential } from './auth';
 import { GameError, toGameError } from './errors';
 import type { GameService } from './games';
+import { bulkView as view, type BulkView } from './bulk-view';
 import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas';
 import { startOf } from './start';
 import { parseTimeControl, type TimeControlInput } from './time-control';
@@ -47,22 +49,6 @@ export interface BulkOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-export interface BulkView {
-  readonly id: string;
-  readonly creator: string;
-  readonly kind: string;
-  readonly state: StoredBulk['state'];
-  readonly rated: boolean;
-  readonly timeControl: StoredBulk['timeControl'];
-  readonly startAt: string;
-  readonly createdAt: string;
-  readonly updatedAt: string;
-  /** Per pair: its players and its game's id (the game exists once the state is created). */
-  readonly games: ReadonlyArray<{ readonly id: string; readonly players: readonly [string, string] }>;
-  /** A refused bulk: why (the error it was refused with). */
-  readonly refusal: BulkRefusal | null;
-}
-
 /** The id of the game of a bulk's pair `index`: fixed by the bulk, so creating it again finds it. */
 export function bulkGameId(bulk: string, index: number): string {
   return createHash('sha256').update(`bulk:${bulk}:${index}`).digest('base64url').slice(0, 12);
@@ -87,8 +73,7 @@ export class BulkService {
   /** Makes the bulk: every game, or (an error saying which pair and why) none. */
   async create(credential: Credential, input: CreateBulkInput): Promise<BulkView> {
     const { account: creator } = await this.auth.requireAccount(credential, 'challenge:bulk');
-    const bulk = await this.prepare(creator, input);
-    const limits = await this.limitsOf(bulk);
+    const { bulk, limits } = await this.prepare(creator, input);
     const at = this.now().getTime();
     await this.storage.bulks.begin(bulk, at + this.leaseMs);
     const reserved = await Promise.all(
@@ -254,20 +239,11 @@ export class BulkService {
     return account;
   }
 
-  /** The caps of each pair's accounts (read once per account). */
-  private async limitsOf(bulk: StoredBulk) {
-    const ids = bulk.pairs.flatMap((p) => p.accounts);
-    const accounts = new Map((await Promise.all(ids.map((id) => this.accountOf(id)))).map((a) => [a.id, a]));
-    return bulk.pairs.map((p) =>
-      gameLimits(
-        p.accounts.map((id) => accounts.get(id) as StoredAccount),
-        this.quotas,
-      ),
-    );
-  }
-
   /** The bulk as asked, every token checked: nothing is stored before it is valid. */
-  private async prepare(creator: StoredAccount, input: CreateBulkInput): Promise<StoredBulk> {
+  private async prepare(
+    creator: StoredAccount,
+    input: CreateBulkInput,
+  ): Promise<{ bulk: StoredBulk; limits: GameLimit[][] }> {
     const pairs: unknown = input.pairs;
     if (!Array.isArray(pairs) || pairs.length === 0 || pairs.length > MAX_BULK_PAIRS) {
       throw new GameError('INVALID_INPUT', `pairs must list 1 to ${MAX_BULK_PAIRS} pairs of API tokens`, {
@@ -295,11 +271,14 @@ export class BulkService {
       return pair as [string, string];
     });
     const players = await Promise.all(
-      tokens.map((pair, index) => Promise.all(pair.map((t, seat) => this.player(t, index, seat)))),
+      tokens.map(async (pair, index) => {
+        const [a, b] = pair;
+        return [await this.player(a, index, 0), await this.player(b, index, 1)] as const;
+      }),
     );
     const seen = new Map<string, number>();
     players.forEach((pair, index) =>
-      pair.forEach((account, seat) => {
+      pair.forEach(({ id: account }, seat) => {
         const first = seen.get(account);
         if (first !== undefined) {
           throw new GameError('BULK_DUPLICATE_ACCOUNT', `Pair ${index}: ${account} is in the bulk twice`, {
@@ -313,7 +292,7 @@ export class BulkService {
       }),
     );
     const id = randomBytes(9).toString('base64url');
-    return {
+    const bulk: StoredBulk = {
       id,
       creator: creator.id,
       kind: engine.kind,
@@ -322,8 +301,8 @@ export class BulkService {
       rated,
       ...(start.initialPosition === undefined ? {} : { initialPosition: start.initialPosition }),
       first: start.first,
-      pairs: players.map((accounts, index) => ({
-        accounts: accounts as [string, string],
+      pairs: players.map(([a, b], index) => ({
+        accounts: [a.id, b.id] as const,
         game: bulkGameId(id, index),
       })),
       startAt: startAt.toISOString(),
@@ -331,10 +310,12 @@ export class BulkService {
       state: 'reserving',
       updatedAt: now.toISOString(),
     };
+    // The caps of each pair's accounts, as read with their tokens.
+    return { bulk, limits: players.map((pair) => gameLimits(pair, this.quotas)) };
   }
 
   /** The account of a player's token (which must be valid and hold challenge:write). */
-  private async player(token: string, index: number, seat: number): Promise<string> {
+  private async player(token: string, index: number, seat: number): Promise<StoredAccount> {
     let caller;
     try {
       caller = await this.auth.identify({ token });
@@ -368,7 +349,7 @@ export class BulkService {
         },
       );
     }
-    return caller.account.id;
+    return caller.account;
   }
 
   private startAt(input: string | null | undefined, now: Date): Date {
@@ -389,20 +370,4 @@ function notFound(id: string): GameError {
 
 function refusalOf(error: GameError): BulkRefusal {
   return { code: error.code, message: error.message, details: error.details };
-}
-
-function view(bulk: StoredBulk): BulkView {
-  return {
-    id: bulk.id,
-    creator: bulk.creator,
-    kind: bulk.kind,
-    state: bulk.state,
-    rated: bulk.rated,
-    timeControl: bulk.timeControl,
-    startAt: bulk.startAt,
-    createdAt: bulk.createdAt,
-    updatedAt: bulk.updatedAt,
-    games: bulk.pairs.map((p) => ({ id: p.game, players: p.accounts as [string, string] })),
-    refusal: bulk.refusal ?? null,
-  };
 }

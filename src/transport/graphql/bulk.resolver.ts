@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import type { BulkView } from '../../service/bulks';
+import type { BulkView } from '../../service/bulk-view';
 import { MAX_BULK_PAIRS } from '../../service/bulks';
 import { credentialOf, withoutNulls, type GraphQLContext } from './context';
 import { GameKindEnum, kindInput } from './enums';
