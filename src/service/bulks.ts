@@ -153,7 +153,7 @@ export class BulkService {
   /** One pass: finishes what is due (a few bulks at a time, so a pass stays short). */
   async sweep(): Promise<number> {
     const at = this.now().getTime();
-    const due = await this.storage.bulks.claimDue(at, at + this.leaseMs, 10);
+    const due = await this.storage.bulks.claimDue(at, at + this.leaseMs, 2);
     for (const bulk of due) {
       if (bulk.state === 'reserving') {
         const refusal = {

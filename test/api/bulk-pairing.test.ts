@@ -419,3 +419,34 @@ describe('bulk pairing on Redis', () => {
     expect(new Set(await ongoing(run, accounts))).toEqual(new Set([1]));
   }, 120_000);
 });
+
+describe('bulk pairing on the memory store', () => {
+  it('creates every game at once, or schedules them for startAt, as on Redis', async () => {
+    const run = await harness.start('memory');
+    const creator = await signUp(run.app, 'organizer', 'human');
+    const auth = await bulkToken(run, creator);
+    const accounts = await players(run, 4, 'mem');
+    const now = await request(run.url)
+      .post('/api/v1/bulk-pairings')
+      .set(auth)
+      .send({ pairs: pairsOf(accounts.slice(0, 2)), kind: 'kalah' })
+      .expect(201);
+    expect(now.body.state).toBe('created');
+    expect(await startedGames(run, accounts[0] as TestAccount)).toEqual([now.body.games[0].id]);
+    const startAt = new Date(Date.now() + 1200).toISOString();
+    const later = await request(run.url)
+      .post('/api/v1/bulk-pairings')
+      .set(auth)
+      .send({ pairs: pairsOf(accounts.slice(2)), kind: 'oware', startAt })
+      .expect(201);
+    expect(later.body.state).toBe('scheduled');
+    expect(await ongoing(run, accounts)).toEqual([1, 1, 1, 1]);
+    let state = 'scheduled';
+    for (let i = 0; i < 60 && state !== 'created'; i++) {
+      await sleep(100);
+      state = (await request(run.url).get(`/api/v1/bulk-pairings/${later.body.id}`).set(auth)).body.state;
+    }
+    expect(state).toBe('created');
+    expect(await gamesOf(run, later.body)).toBe(1);
+  });
+});

@@ -80,7 +80,8 @@ export interface BulkStore {
   /** A refused or canceled bulk's places were released: it is no longer due. */
   settle(id: string): Promise<void>;
   /**
-   * Up to `limit` bulks due by `now` (a lease ran out, startAt came, places to release), each leased
+   * Bulks due by `now` (a lease ran out, startAt came, places to release), up to `limit` (Redis: per
+   * shard, its due sets claimed at once; every bulk claimed is answered), each leased
    * until `leaseUntil` so that one node at a time works on it; a scheduled bulk becomes creating.
    */
   claimDue(now: number, leaseUntil: number, limit: number): Promise<StoredBulk[]>;

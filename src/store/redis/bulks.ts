@@ -70,11 +70,8 @@ export class RedisBulkStore implements BulkStore {
         ),
       ),
     );
-    for (const claimed of claims) {
-      for (const fields of claimed) {
-        if (found.length < limit) found.push(bulkOf(fields));
-      }
-    }
+    // Every bulk claimed is answered (dropping one would leave it leased, untouched, until its lease ends).
+    for (const claimed of claims) for (const fields of claimed) found.push(bulkOf(fields));
     return found;
   }
 
