@@ -85,6 +85,8 @@ export interface AppOptions {
   readonly webDir?: string;
   /** Push-mode bots' requests: timeout, attempts, delay (private targets as `webhooks`). */
   readonly push?: PushOptions;
+  /** Bulk pairings: ms between this node's sweeps (default 1000; 0 none) and a step's lease (default 30 s). */
+  readonly bulks?: { readonly sweepMs?: number; readonly leaseMs?: number };
 }
 
 export interface AiOptions {
@@ -125,6 +127,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.ai?.pool ? { aiPool: options.ai.pool } : {}),
     ...(options.ai?.analysis ? { analysis: options.ai.analysis } : {}),
     ...(options.push ? { push: options.push } : {}),
+    ...(options.bulks ? { bulks: options.bulks } : {}),
     turns: {
       sweepMs: options.ai?.sweepMs ?? options.sweepIntervalMs ?? 5000,
       ...(options.ai?.leaseMs !== undefined ? { leaseMs: options.ai.leaseMs } : {}),
@@ -133,6 +136,8 @@ export async function createApp(options: AppOptions): Promise<App> {
   const service = services.games;
   // Before any stream opens: every stream of a token ends when it is revoked on any node.
   await services.tokenStreams.start();
+  // Every node sweeps bulk pairings: scheduled ones, and the steps of a node that died.
+  if (options.bulks?.sweepMs !== 0) services.bulks.start();
   // The AI accounts exist on every store; this node plays their turns unless told not to.
   const driver = options.ai?.driver === false ? undefined : services.turns;
   const stopAi = await services.ai.start(driver, (error) =>
@@ -291,6 +296,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         clearInterval(pushRefresh);
         services.push.stop();
         // Closing the pool ends the searches the driver waits for.
+        await services.bulks.stop();
         const turns = services.turns.stop();
         await services.aiPool.close();
         await turns;

@@ -96,6 +96,10 @@ const ConfigSchema = z
     FEED_RETENTION_DAYS: z.coerce.number().int().min(15).max(3650).default(21),
     /** Seconds between sweeps that expire unanswered challenges. */
     SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
+    /** Seconds between this node's sweeps for due bulk pairings (scheduled ones, a dead node's); 0: none. */
+    BULK_SWEEP_SECONDS: z.coerce.number().min(0).max(60).default(1),
+    /** Seconds a node may take over one step of a bulk pairing before another node's sweep takes it over. */
+    BULK_LEASE_SECONDS: z.coerce.number().min(1).max(600).default(30),
     /** Deliver webhooks to loopback and private addresses too (never on a public server). */
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(['true', 'false'], { message: 'must be true or false' })

@@ -157,7 +157,13 @@ export class AccountService {
     };
     return once(this.storage.idempotency, call, async () => {
       const scopes = parseScopes(input.scopes);
-      for (const scope of scopes) requireScope(caller, scope);
+      // challenge:bulk is no root scope: a token with challenge:write may grant it (or one that has it).
+      for (const scope of scopes) {
+        requireScope(
+          caller,
+          ...(scope === 'challenge:bulk' ? (['challenge:bulk', 'challenge:write'] as const) : [scope]),
+        );
+      }
       const label = (input.label ?? '').trim().slice(0, 100);
       const now = this.now();
       const lifetime = input.expiresInSeconds;

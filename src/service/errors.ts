@@ -101,6 +101,16 @@ export const GAME_ERROR_CODES = {
   TOO_MANY_ANALYSES: 429,
   /** The AI's queue is full (or the node is stopping); retry after Retry-After (`retryAfterSeconds`). */
   AI_BUSY: 503,
+  /** No bulk pairing of the caller's has that id. */
+  BULK_NOT_FOUND: 404,
+  /** The bulk pairing is no longer scheduled (`state`: creating, created, refused, canceled). */
+  BULK_NOT_CANCELABLE: 409,
+  /** A player's token in a bulk pairing is not a valid API token (`index`, `seat`, `reason`: its error code). */
+  BULK_TOKEN_INVALID: 422,
+  /** A player's token in a bulk pairing lacks the scope (`index`, `seat`, `required`, `granted`). */
+  BULK_TOKEN_SCOPE: 422,
+  /** An account is in a bulk pairing twice (`index`, `seat`, `account`, `firstIndex`). */
+  BULK_DUPLICATE_ACCOUNT: 422,
   /** The game store cannot be reached; retry later. */
   STORE_UNAVAILABLE: 503,
   /** A bug: the server failed. */

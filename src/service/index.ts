@@ -4,6 +4,7 @@ import { AiGames } from './ai-games';
 import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from './analysis';
 import { AccountService } from './accounts';
 import { Authenticator } from './auth';
+import { BulkService, type BulkOptions } from './bulks';
 import { ChallengeService } from './challenges';
 import { ClockService } from './clocks';
 import { FeedService } from './feed';
@@ -30,6 +31,8 @@ export interface Services {
   readonly challenges: ChallengeService;
   /** Seeks: paired with another account's seek for the same game. */
   readonly seeks: SeekService;
+  /** Bulk pairings: many games between pairs of accounts in one all-or-nothing call (start() sweeps). */
+  readonly bulks: BulkService;
   readonly feed: FeedService;
   readonly webhooks: WebhookService;
   /** Deadlines, timeouts, reminders and vacations. */
@@ -67,6 +70,8 @@ export interface ServiceOptions {
   readonly turns?: TurnDriverOptions;
   /** Push-mode bots' requests (allowPrivate defaults to the webhooks'). */
   readonly push?: PushOptions;
+  /** Bulk pairings' lease and sweep (its onError defaults to onBackgroundError). */
+  readonly bulks?: BulkOptions;
 }
 
 export function createServices(
@@ -88,6 +93,10 @@ export function createServices(
     accounts: new AccountService(storage, auth, now, quotas),
     challenges: new ChallengeService(storage, auth, games, now, quotas),
     seeks: new SeekService(storage, auth, games, now, quotas),
+    bulks: new BulkService(storage, auth, games, now, quotas, {
+      ...(onError ? { onError } : {}),
+      ...options.bulks,
+    }),
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),

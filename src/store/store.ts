@@ -10,6 +10,7 @@
 //   accounts.ts      AccountStore: accounts and personal API tokens
 //   challenges.ts    ChallengeStore
 //   seeks.ts         SeekStore
+//   bulks.ts         BulkStore: bulk pairings (many games in one all-or-nothing step)
 //   feed.ts          EventFeed: one ordered, numbered, resumable feed per account
 //   webhooks.ts      WebhookStore: endpoints, their cursors and delivery logs
 //   push.ts          PushEndpointStore: push-mode bots' move endpoints
@@ -17,6 +18,7 @@
 //   limiter.ts       RateLimiter (implemented in ../limiter.ts)
 
 import type { AccountStore } from './ports/accounts';
+import type { BulkStore } from './ports/bulks';
 import type { ChallengeStore } from './ports/challenges';
 import type { ClockStore } from './ports/clocks';
 import type { GameEventBus } from './ports/events';
@@ -29,6 +31,7 @@ import type { SeekStore } from './ports/seeks';
 import type { WebhookStore } from './ports/webhooks';
 
 export * from './ports/accounts';
+export * from './ports/bulks';
 export * from './ports/challenges';
 export * from './ports/clocks';
 export * from './ports/events';
@@ -49,6 +52,8 @@ export interface Storage {
   readonly accounts: AccountStore;
   readonly challenges: ChallengeStore;
   readonly seeks: SeekStore;
+  /** Bulk pairings: their documents and state machine (see ports/bulks.ts). */
+  readonly bulks: BulkStore;
   readonly feed: EventFeed;
   readonly webhooks: WebhookStore;
   /** Push-mode bots' move endpoints. */

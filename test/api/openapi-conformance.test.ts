@@ -306,6 +306,38 @@ async function scenario(
   await ok(200, 'get', `/api/v1/account/games?filter=all&limit=1&after=${mine.next}`, { token: annToken });
   await ok(200, 'get', '/api/v1/account/games?filter=my-turn', { token: bobToken });
   expect((await ok(200, 'get', '/api/v1/account/games/export', { token: annToken })).length).toBe(2);
+
+  // Bulk pairings: ann organizes, ann and bob consent with their tokens.
+  const organizer = await ok(201, 'post', '/api/v1/account/tokens', {
+    token: annToken,
+    body: { label: 'bulk', scopes: ['challenge:bulk'] },
+  });
+  const bulk = await ok(201, 'post', '/api/v1/bulk-pairings', {
+    token: organizer.token,
+    body: { pairs: [[annToken, bobToken]], kind: 'kalah', rated: true },
+  });
+  expect(bulk).toMatchObject({
+    state: 'created',
+    games: [{ players: [expect.any(String), expect.any(String)] }],
+  });
+  await ok(422, 'post', '/api/v1/bulk-pairings', {
+    token: organizer.token,
+    body: { pairs: [[annToken, annToken]], kind: 'kalah' },
+  });
+  const scheduled = await ok(201, 'post', '/api/v1/bulk-pairings', {
+    token: organizer.token,
+    body: {
+      pairs: [[annToken, bobToken]],
+      kind: 'oware',
+      startAt: new Date(Date.now() + 3_600_000).toISOString(),
+    },
+  });
+  expect(scheduled.state).toBe('scheduled');
+  await ok(200, 'get', '/api/v1/bulk-pairings', { token: annToken });
+  await ok(200, 'get', `/api/v1/bulk-pairings/${bulk.id}`, { token: annToken });
+  await ok(200, 'delete', `/api/v1/bulk-pairings/${scheduled.id}`, { token: organizer.token });
+  await ok(409, 'delete', `/api/v1/bulk-pairings/${bulk.id}`, { token: organizer.token });
+
   await ok(200, 'get', '/api/v1/account/vacation', { token: annToken });
   await ok(200, 'post', '/api/v1/account/vacation', { token: annToken, body: { days: 1 } });
   await ok(409, 'post', '/api/v1/account/vacation', { token: annToken, body: { days: 1 } });

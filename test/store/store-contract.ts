@@ -19,6 +19,7 @@ import {
   type TurnCursor,
 } from '../../src/store/store';
 import { shardOf } from '../../src/store/redis/keys';
+import { describeBulkContract } from './bulk-contract';
 
 let counter = 0;
 let unique = 0;
@@ -215,6 +216,8 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       await storage.games.close();
       await storage.events.close();
     });
+
+    describeBulkContract(() => storage);
 
     it('answers ping', async () => {
       await expect(storage.games.ping()).resolves.toBeUndefined();

@@ -115,6 +115,24 @@ export class MemoryGameStore implements GameStore {
     return { status: 'created' };
   }
 
+  async reserve(game: string, limits: readonly GameLimit[]): Promise<CreateResult> {
+    const over = limits.find((l) => {
+      const games = this.clockIndex.ongoing.get(l.account);
+      return !games?.has(game) && (games?.size ?? 0) >= l.max;
+    });
+    if (over) return { status: 'too-many-games', account: over.account };
+    for (const { account } of limits) {
+      let games = this.clockIndex.ongoing.get(account);
+      if (!games) this.clockIndex.ongoing.set(account, (games = new Set()));
+      games.add(game);
+    }
+    return { status: 'created' };
+  }
+
+  async release(game: string, accounts: readonly string[]): Promise<void> {
+    for (const account of accounts) this.clockIndex.ongoing.get(account)?.delete(game);
+  }
+
   async countOngoing(account: string): Promise<number> {
     return this.clockIndex.ongoing.get(account)?.size ?? 0;
   }

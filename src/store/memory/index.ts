@@ -1,6 +1,7 @@
 import { createLimiter } from '../limiter';
 import type { FeedOptions, Storage } from '../store';
 import { MemoryAccountStore } from './accounts';
+import { MemoryBulkStore } from './bulks';
 import { MemoryChallengeStore } from './challenges';
 import { MemoryClockStore } from './clocks';
 import { MemoryEventFeed } from './feed';
@@ -11,6 +12,7 @@ import { MemorySeekStore } from './seeks';
 import { MemoryWebhookStore } from './webhooks';
 
 export { MemoryAccountStore } from './accounts';
+export { MemoryBulkStore } from './bulks';
 export { MemoryChallengeStore } from './challenges';
 export { MemoryClockIndex, MemoryClockStore } from './clocks';
 export { MemoryEventFeed } from './feed';
@@ -32,6 +34,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     accounts: new MemoryAccountStore((hash) => events.revoked(hash)),
     challenges: new MemoryChallengeStore(games, feed),
     seeks: new MemorySeekStore(),
+    bulks: new MemoryBulkStore(),
     feed,
     webhooks: new MemoryWebhookStore((account) => feed.head(account)),
     push: new MemoryPushEndpointStore(),

@@ -6,7 +6,13 @@ import type { TimeControlType } from './time-control';
 export const ACCOUNT_KINDS = ['human', 'bot'] as const;
 export type AccountKind = (typeof ACCOUNT_KINDS)[number];
 
-export const TOKEN_SCOPES = ['game:read', 'game:play', 'challenge:write', 'bot:play'] as const;
+export const TOKEN_SCOPES = [
+  'game:read',
+  'game:play',
+  'challenge:write',
+  'bot:play',
+  'challenge:bulk',
+] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** What a bot account accepts; the service declines other challenges on its behalf. */

@@ -201,6 +201,14 @@ export interface GameStore {
    * (nothing written) when an account of `limits` already has its maximum of ongoing games.
    */
   create(game: StoredGame, notices?: readonly Notice[], limits?: readonly GameLimit[]): Promise<CreateResult>;
+  /**
+   * Counts `game` (not yet stored) among the ongoing games of each account of `limits`, each in one
+   * atomic step with its cap (a bulk pairing's reservation; again for the same game: no change);
+   * refused at the first account already at its max, those reserved before it released.
+   */
+  reserve(game: string, limits: readonly GameLimit[]): Promise<CreateResult>;
+  /** Takes `game` out of the accounts' ongoing games (reserved places of a game never stored). */
+  release(game: string, accounts: readonly string[]): Promise<void>;
   /** How many ongoing games have a seat bound to `account` (what limits count). */
   countOngoing(account: string): Promise<number>;
   get(id: string): Promise<StoredGame | undefined>;

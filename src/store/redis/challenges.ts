@@ -120,7 +120,7 @@ export class RedisChallengeStore implements ChallengeStore {
           this.feed,
         )
       : [];
-    const reserved = game ? await this.games.reserve(game.id, effects.limits ?? []) : undefined;
+    const reserved = game ? await this.games.reservePlaces(game.id, effects.limits ?? []) : undefined;
     if (reserved && !reserved.ok) return { tooManyGames: reserved.account };
     const reply = await this.redis
       .boardhostUpdateChallenge(

@@ -1,4 +1,5 @@
 import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import { BULK_SCRIPTS } from './bulk-scripts';
 import { CHALLENGE_SCRIPTS } from './challenge-scripts';
 import { parseClusterNode } from './cluster-nodes';
 import { GAME_SCRIPTS } from './game-scripts';
@@ -42,6 +43,9 @@ export interface BoardhostScripts {
   ): Promise<['updated', string, string, string, string] | ['missing' | 'conflict' | 'game-exists']>;
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
+  boardhostBeginBulk(...args: Arg[]): Promise<number>;
+  boardhostMoveBulk(...args: Arg[]): Promise<[string, string, string, string | false] | null>;
+  boardhostClaimBulks(...args: Arg[]): Promise<Array<[string, string, string, string | false]>>;
   boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string, string, string]>;
 }
 
@@ -54,7 +58,7 @@ const scriptedClients = new WeakSet<RedisClient>();
 /** The client with every script defined (once per client, whichever store asks first). */
 export function scripted<C extends RedisClient>(redis: C): ScriptedClient<C> {
   if (!scriptedClients.has(redis)) {
-    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS, CHALLENGE_SCRIPTS]) {
+    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS, CHALLENGE_SCRIPTS, BULK_SCRIPTS]) {
       for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
     }
     scriptedClients.add(redis);

@@ -115,7 +115,7 @@ export class RedisGameStore implements GameStore {
     notices: readonly Notice[] = [],
     limits: readonly GameLimit[] = [],
   ): Promise<CreateResult> {
-    const reserved = await this.reserve(game.id, limits);
+    const reserved = await this.reservePlaces(game.id, limits);
     if (!reserved.ok) return { status: 'too-many-games', account: reserved.account };
     const release = reserved.release;
     const shard = shardOf(game.id);
@@ -154,7 +154,16 @@ export class RedisGameStore implements GameStore {
    * back when the game is not written after all. A node that dies in between leaves a place taken
    * (an ongoing entry for a game that does not exist) — see docs/data-model.md.
    */
-  async reserve(
+  async reserve(game: string, limits: readonly GameLimit[]): Promise<CreateResult> {
+    const reserved = await this.reservePlaces(game, limits);
+    return reserved.ok ? { status: 'created' } : { status: 'too-many-games', account: reserved.account };
+  }
+
+  async release(game: string, accounts: readonly string[]): Promise<void> {
+    await Promise.all(accounts.map((account) => this.redis.srem(this.keys.ongoing(account), game)));
+  }
+
+  async reservePlaces(
     id: string,
     limits: readonly GameLimit[],
   ): Promise<{ ok: true; release: () => Promise<unknown> } | { ok: false; account: string }> {

@@ -17,6 +17,7 @@ import { RedisEventBus, RedisGameStore } from './games';
 import { RedisIdempotencyStore } from './idempotency';
 import { migrateV1, type MigrationReport } from './migrate';
 import { RedisSeekStore } from './seeks';
+import { RedisBulkStore } from './bulks';
 import { RedisPushEndpointStore } from './push';
 import { RedisWebhookStore } from './webhooks';
 
@@ -40,6 +41,7 @@ export { RedisEventBus, RedisGameStore } from './games';
 export { RedisIdempotencyStore } from './idempotency';
 export { migrateV1, type MigrationReport } from './migrate';
 export { RedisSeekStore } from './seeks';
+export { RedisBulkStore } from './bulks';
 export { RedisWebhookStore } from './webhooks';
 
 // The Redis storage, one module per port (the Lua in game-scripts.ts, relay-scripts.ts,
@@ -153,6 +155,7 @@ export function redisStorage(
     accounts: new RedisAccountStore(data, prefix),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
+    bulks: new RedisBulkStore(data, prefix),
     feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish),
     webhooks,
     push: new RedisPushEndpointStore(data, prefix),

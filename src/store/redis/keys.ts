@@ -152,7 +152,20 @@ export class Keys {
     return [this.webhooksOf(account), this.webhooksDue(shardOf(account))];
   }
 
+  /** A bulk pairing (hash: doc, state, updatedAt, refusal, startAt), in the shard of its id. */
+  bulk(id: string): string {
+    return this.of('bulk', id);
+  }
+  /** Sorted set of an account's bulk pairings (score: createdAt ms), in the account's shard. */
+  bulksOf(account: string): string {
+    return this.of('bulks:by', account);
+  }
+
   // Per shard.
+  /** Sorted set of the shard's bulk pairings with work due (score: lease end, startAt, or now). */
+  bulksDue(shard: number): string {
+    return this.shardKey('bulks:due', shard);
+  }
   outbox(shard: number): string {
     return this.shardKey('outbox', shard);
   }

@@ -18,6 +18,7 @@ import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits 
 import { AiResolver } from './ai.resolver';
 import { GameResolver } from './game.resolver';
 import { AccountResolver } from './account.resolver';
+import { BulkResolver } from './bulk.resolver';
 import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
 import { PushResolver } from './push.resolver';
@@ -33,6 +34,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       GameResolver,
       AccountResolver,
       ChallengeResolver,
+      BulkResolver,
       FeedResolver,
       WebhookResolver,
       PushResolver,

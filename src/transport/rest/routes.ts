@@ -3,6 +3,7 @@ import type { Services } from '../../service';
 import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
 import { aiRoutes } from './ai.routes';
+import { bulkRoutes } from './bulks.routes';
 import { challengeRoutes } from './challenges.routes';
 import { clockRoutes } from './clocks.routes';
 import { gameRoutes } from './games.routes';
@@ -28,6 +29,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...accountRoutes(services, streams),
     ...clockRoutes(services, streams),
     ...challengeRoutes(services),
+    ...bulkRoutes(services),
     ...webhookRoutes(services),
     ...verificationRoutes(services),
     ...pushRoutes(services),
