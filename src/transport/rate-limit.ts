@@ -61,12 +61,18 @@ export class RateGate {
   }
 
   /** `ip` counts in its bucket: the IPv4 address, or the IPv6 /64 (addressBucket). */
-  async check(bearer: string | undefined, ip: string, points = 1): Promise<RateDecision> {
+  async check(
+    bearer: string | undefined,
+    ip: string,
+    points = 1,
+    /** hashToken(bearer), if the caller has it already. */
+    bearerHash: string | undefined = bearer ? hashToken(bearer) : undefined,
+  ): Promise<RateDecision> {
     const checks: Array<Promise<[string, LimiterVerdict]>> = [
       this.ip.consume(addressBucket(ip), points).then((v) => ['ip', v]),
     ];
     // Keyed by the token's hash: the limiter store never holds a usable secret.
-    if (bearer) checks.push(this.token.consume(hashToken(bearer), points).then((v) => ['token', v]));
+    if (bearer && bearerHash) checks.push(this.token.consume(bearerHash, points).then((v) => ['token', v]));
     const verdicts = await Promise.all(checks);
     const refused = verdicts.filter(([, v]) => !v.allowed);
     // Report the window that binds: a refusing one (the longest wait), else the fewest left.
@@ -107,7 +113,8 @@ export function rateLimitMiddleware(
   pointsOf: (req: Request) => number = () => 1,
 ): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    gate.check(bearerOf(req), clientIp(req), pointsOf(req)).then(
+    const bearer = bearerOf(req);
+    gate.check(bearer, clientIp(req), pointsOf(req), bearer ? tokenHashOf(req, bearer) : undefined).then(
       (decision) => {
         res.setHeader('RateLimit-Policy', decision.policyHeader);
         res.setHeader('RateLimit', decision.rateHeader);
@@ -148,6 +155,18 @@ export function graphQLOperationCount(
 /** The address the limits count a request against. */
 export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/** Per request: its bearer token and that token's hash, worked out once (the limiter, then auth). */
+const HASHES = new WeakMap<Request, { readonly bearer: string; readonly hash: string }>();
+
+/** hashToken(bearer) for the bearer token of `req`, computed once per request. */
+export function tokenHashOf(req: Request, bearer: string): string {
+  const known = HASHES.get(req);
+  if (known?.bearer === bearer) return known.hash;
+  const hash = hashToken(bearer);
+  HASHES.set(req, { bearer, hash });
+  return hash;
 }
 
 export function bearerOf(req: Request): string | undefined {
