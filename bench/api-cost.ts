@@ -8,7 +8,9 @@
 // request, requests/s on a quiet machine go as its inverse (each node is one event loop).
 //
 // Env: BENCH_SECONDS (4 per run), BENCH_RUNS (3; the median is shown), BENCH_CONNECTIONS (100),
-// BENCH_LAYERS (every one of bench/cost-server.ts's, and `move`), BENCH_SKIP_BUILD=1, REDIS_URL.
+// BENCH_LAYERS (every one of bench/cost-server.ts's, and `move`), BENCH_SKIP_BUILD=1, REDIS_URL,
+// BENCH_BASELINE=<another build's main.js> (e.g. of main, built with `tsc -p tsconfig.build.json
+// --outDir dist/before`): its move too, as `move-baseline`, measured in turn with the others.
 import { readFileSync } from 'node:fs';
 import { deletePrefix, REDIS_URL } from '../test/support/redis';
 import { GamePool, runOnce } from './api-load';
@@ -26,8 +28,8 @@ import {
   type Child,
 } from './support';
 
-type Measured = Layer | 'move';
-const MEASURED: readonly Measured[] = [...LAYERS, 'move'];
+type Measured = Layer | 'move' | 'move-baseline';
+const MEASURED: readonly Measured[] = [...LAYERS, 'move', 'move-baseline'];
 
 const LABELS: Record<Measured, string> = {
   bare: 'express ceiling: JSON body, one EVALSHA, res.json',
@@ -38,6 +40,7 @@ const LABELS: Record<Measured, string> = {
   ratelimit: '+ rate limit (token and IP windows on Redis)',
   all: '+ all of the above',
   move: 'REST submitMove, return=minimal (the built server)',
+  'move-baseline': 'REST submitMove, return=minimal (BENCH_BASELINE)',
 };
 
 /** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
@@ -56,18 +59,25 @@ export async function runApiCostBench(): Promise<void> {
   const seconds = Number(process.env.BENCH_SECONDS ?? 4);
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
-  const measured = envList<Measured>('BENCH_LAYERS', [...MEASURED], MEASURED);
+  const baselineScript = process.env.BENCH_BASELINE;
+  const measured = envList<Measured>('BENCH_LAYERS', [...LAYERS, 'move'], MEASURED);
+  if (baselineScript && !measured.includes('move-baseline')) measured.push('move-baseline');
+  if (measured.includes('move-baseline') && !baselineScript)
+    throw new Error('move-baseline needs BENCH_BASELINE');
   const prefix = benchPrefix('api-cost');
   buildServer();
   let server: Child | undefined;
+  let baseline: Child | undefined;
   let layers: Child | undefined;
   try {
     const env = serverEnv(REDIS_URL, prefix);
     if (measured.includes('move')) server = await startServer('server', env);
-    if (measured.some((m) => m !== 'move')) {
+    if (baselineScript) baseline = await startChild('baseline', [baselineScript], env);
+    if (measured.some((m) => m !== 'move' && m !== 'move-baseline')) {
       layers = await startChild('layers', ['-r', '@swc-node/register', 'bench/cost-server.ts'], env);
     }
-    const pool = server ? new GamePool(server.base) : undefined;
+    // Both servers share the store: games made through one are played through either.
+    const pool = server || baseline ? new GamePool((server ?? baseline)!.base) : undefined;
     console.log(
       `api-cost bench: ${measured.join(', ')}; ${connections} connections, ${runs} run(s) of ${seconds} s ` +
         `after a ${seconds} s warm-up each; Redis ${REDIS_URL}, prefix ${prefix}`,
@@ -75,15 +85,16 @@ export async function runApiCostBench(): Promise<void> {
     const perRequest = new Map<Measured, number[]>();
     let rate = 3000;
     const once = async (what: Measured, run: number, duration: number) => {
-      const child = what === 'move' ? server! : layers!;
-      if (what === 'move') {
+      const isMove = what === 'move' || what === 'move-baseline';
+      const child = what === 'move' ? server! : what === 'move-baseline' ? baseline! : layers!;
+      if (isMove) {
         // Enough games for the run, made before it starts (their creation is not measured).
         const need = Math.ceil(((rate * duration) / pool!.averagePlies) * 2) + 2 * connections;
         await pool!.fill(need);
       }
       const before = cpuMs(child.proc.pid!);
       const r = await runOnce(
-        what === 'move' ? 'rest' : 'ceiling',
+        isMove ? 'rest' : 'ceiling',
         connections,
         duration,
         child.base,
@@ -92,7 +103,7 @@ export async function runApiCostBench(): Promise<void> {
         `/cost/${what}`,
       );
       const used = cpuMs(child.proc.pid!) - before;
-      if (what === 'move') rate = Math.max(rate, r.rps);
+      if (isMove) rate = Math.max(rate, r.rps);
       if (r.failures > 0) throw new Error(`${what}: ${r.failures} failed requests`);
       return { us: (used * 1000) / Math.max(1, r.served), rps: r.rps, creates: r.inbandCreates };
     };
@@ -125,7 +136,7 @@ export async function runApiCostBench(): Promise<void> {
         'clock ticks). bare/(move) is the req/s ratio the move could reach on a quiet machine.',
     );
   } finally {
-    await Promise.all([stopChild(server), stopChild(layers)]);
+    await Promise.all([stopChild(server), stopChild(baseline), stopChild(layers)]);
     await deletePrefix(prefix);
     console.log(`cleanup: stopped children, deleted the keys under ${prefix}`);
   }
