@@ -77,7 +77,9 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, where: str
  */
 export function credentialOf(req: Request): Credential {
   const auth = req.headers.authorization;
-  const ip = req.ip ? { ip: req.ip } : {};
+  // req.ip works the address out (trust proxy) on each read: read once.
+  const address = req.ip;
+  const ip = address ? { ip: address } : {};
   if (!auth) return ip;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
   if (!bearer) throw new GameError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
