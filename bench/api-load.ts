@@ -131,6 +131,8 @@ export interface RunResult {
   readonly failures: number;
   /** Requests spent creating a game in-band because the pool was empty (not counted as successes). */
   readonly inbandCreates: number;
+  /** Every answer the server sent in the run (successes, failures, in-band creates). */
+  readonly served: number;
 }
 
 interface Counters {
@@ -244,6 +246,8 @@ export async function runOnce(
   base: string,
   pool: GamePool | undefined,
   run: number,
+  /** The ceiling's path (default /ceiling; api-cost.ts sends its layers' paths). */
+  ceilingPath = '/ceiling',
 ): Promise<RunResult> {
   const counters: Counters = { ok: 0, failed: 0, creates: 0, sample: '' };
   const live = new Set<{ game: LiveGame | undefined; awaiting: boolean }>();
@@ -255,9 +259,13 @@ export async function runOnce(
     timeout: 10,
   };
   if (workload === 'ceiling') {
-    options.url = `${base}/ceiling`;
+    options.url = `${base}${ceilingPath}`;
     options.method = 'POST';
-    options.headers = { 'content-type': 'application/json' };
+    // A seat token's form, as a move carries: the rate limit layer counts it (api-cost.ts).
+    options.headers = {
+      'content-type': 'application/json',
+      authorization: 'Bearer bhs_benchbenchbenchbench',
+    };
     options.body = '{"bench":1}';
   } else if (workload === 'apollo') {
     // Checked like the real mutation's answers: 2xx and no `errors`.
@@ -299,5 +307,6 @@ export async function runOnce(
     p99: result.latency.p99,
     failures,
     inbandCreates: counters.creates,
+    served: result.requests.total,
   };
 }

@@ -1,7 +1,8 @@
-// npm run bench -- <perft|ai|ai-load|api|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|ai|ai-load|api|api-cost|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
 import { runAiBench } from './ai';
 import { runAiLoadBench } from './ai-load';
 import { runApiBench } from './api';
+import { runApiCostBench } from './api-cost';
 import { runDeliveryBench } from './delivery';
 import { runEventsBench } from './events';
 import { runFanoutBench } from './fanout';
@@ -32,6 +33,9 @@ switch (which) {
   case 'api':
     run('api', runApiBench(rest));
     break;
+  case 'api-cost':
+    run('api-cost', runApiCostBench());
+    break;
   case 'listings':
     run('listings', runListingsBench(rest));
     break;
@@ -55,7 +59,7 @@ switch (which) {
     break;
   default:
     console.error(
-      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|ai-load [seconds]|api|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
+      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|ai-load [seconds]|api|api-cost|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
     );
     process.exit(2);
 }

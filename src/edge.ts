@@ -76,6 +76,43 @@ export function corsMiddleware(origins: readonly string[]): RequestHandler | und
  * CORS origins set, resources may be read cross-origin (Cross-Origin-Resource-Policy).
  */
 export function securityHeaders(crossOrigin: boolean): RequestHandler {
+  return precomputed(helmetFor(crossOrigin));
+}
+
+/**
+ * The headers a middleware that sets the same headers on every request sets, worked out once: it
+ * runs against a response that records them, and each request then gets them from a list (helmet
+ * builds its CSP and checks its options on every request otherwise).
+ */
+function precomputed(middleware: RequestHandler): RequestHandler {
+  const set: Array<[string, string]> = [];
+  const removed: string[] = [];
+  const recorder = {
+    setHeader(name: string, value: string | number | readonly string[]) {
+      set.push([name, String(value)]);
+      return recorder;
+    },
+    removeHeader(name: string) {
+      removed.push(name);
+    },
+  };
+  let called = false;
+  middleware(
+    {} as Parameters<RequestHandler>[0],
+    recorder as unknown as Parameters<RequestHandler>[1],
+    () => {
+      called = true;
+    },
+  );
+  if (!called) throw new Error('the header middleware did not pass the request on');
+  return (_req, res, next) => {
+    for (const name of removed) res.removeHeader(name);
+    for (const [name, value] of set) res.setHeader(name, value);
+    next();
+  };
+}
+
+function helmetFor(crossOrigin: boolean): RequestHandler {
   return helmet({
     contentSecurityPolicy: {
       useDefaults: true,

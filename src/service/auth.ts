@@ -10,6 +10,11 @@ import { GameError } from './errors';
 /** The bearer secret a request carried, if any, and where it came from. */
 export interface Credential {
   readonly token?: string;
+  /**
+   * hashToken(token), when the transport has already worked it out for this request (see
+   * tokenHashOf in transport/rate-limit.ts); never taken from anything a client sends.
+   */
+  readonly tokenHash?: string;
   /** The client address (as `TRUST_PROXY` resolves it): per-address quotas and idempotency scopes. */
   readonly ip?: string;
 }
@@ -22,7 +27,9 @@ export interface AccountCaller {
 }
 
 export type Caller =
-  { readonly kind: 'anonymous' } | { readonly kind: 'seat'; readonly token: string } | AccountCaller;
+  | { readonly kind: 'anonymous' }
+  | { readonly kind: 'seat'; readonly token: string; /** hashToken(token) */ readonly hash: string }
+  | AccountCaller;
 
 const PERSONAL_PREFIX = 'bhp_';
 
@@ -81,8 +88,9 @@ export class Authenticator {
     if (internal !== undefined) return this.internalCaller(internal);
     const token = credential.token;
     if (!token) return { kind: 'anonymous' };
-    if (!token.startsWith(PERSONAL_PREFIX)) return { kind: 'seat', token };
-    const stored = await this.accounts.tokenByHash(hashToken(token));
+    const hash = credential.tokenHash ?? hashToken(token);
+    if (!token.startsWith(PERSONAL_PREFIX)) return { kind: 'seat', token, hash };
+    const stored = await this.accounts.tokenByHash(hash);
     if (!stored) throw new GameError('UNAUTHENTICATED', 'Unknown API token');
     if (stored.revokedAt)
       throw new GameError('UNAUTHENTICATED', `This API token was revoked at ${stored.revokedAt}`);
@@ -171,7 +179,7 @@ export function authorizeSeat(game: StoredGame, caller: Caller): Side {
     requireScope(caller, playScope(caller.account));
     return seat.seat;
   }
-  const given = Buffer.from(hashToken(caller.token), 'hex');
+  const given = Buffer.from(caller.hash, 'hex');
   for (const seat of [0, 1] as const) {
     const stored = Buffer.from(game.seatTokenHashes[seat], 'hex');
     if (stored.length === given.length && timingSafeEqual(stored, given)) return seat;

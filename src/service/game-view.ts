@@ -105,9 +105,16 @@ export function withMoves(head: GameHeadView, moves: readonly MoveView[]): GameV
 }
 
 /** The public view of a game without its moves: the same fields as toGameView, but `moves`. */
-export function toGameHeadView(engine: AnyEngine, game: GameHead): GameHeadView {
+export function toGameHeadView(
+  engine: AnyEngine,
+  game: GameHead,
+  /** The engine state of `game.position`, when the caller has it (its board is then not re-read). */
+  known?: { readonly state: unknown },
+): GameHeadView {
   const names = engine.seatNames;
-  const state = engine.parseState(game.position, game.options);
+  const state = known
+    ? { ok: true as const, value: known.state }
+    : engine.parseState(game.position, game.options);
   if (!state.ok) throw new Error(`stored position of ${game.id} does not parse: ${state.error.message}`);
   const outcome = game.outcome;
   return {

@@ -106,6 +106,8 @@ export class GameWrites {
     write: WriteOptions,
     action: string,
     compute: (game: StoredGame, seat: Side, engine: AnyEngine, at: string) => StoredGame,
+    /** The engine state of a computed document's position, if `compute` has it (saves re-reading it). */
+    stateOf: (next: StoredGame) => { readonly state: unknown } | undefined = () => undefined,
   ): Promise<WriteAnswer> {
     const key = write.idempotencyKey;
     if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
@@ -175,7 +177,7 @@ export class GameWrites {
         if (result.status === 'missing') throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
         continue;
       }
-      const views = this.viewsOf(engine, game, next);
+      const views = this.viewsOf(engine, game, next, timedOut ? undefined : stateOf(next));
       const result = await this.storage.games.update(
         next,
         game.version,
@@ -205,9 +207,13 @@ export class GameWrites {
     engine: AnyEngine,
     game: StoredGame,
     next: StoredGame,
+    known?: { readonly state: unknown },
   ): { readonly game: GameHeadView; readonly move: MoveView | null } {
     const added = next.moves.length > game.moves.length ? next.moves[next.moves.length - 1] : undefined;
-    return { game: toGameHeadView(engine, next), move: added ? toMoveView(engine.seatNames, added) : null };
+    return {
+      game: toGameHeadView(engine, next, known),
+      move: added ? toMoveView(engine.seatNames, added) : null,
+    };
   }
 
   /** Compare-and-set a write made by the service itself (no idempotency key), with its notices. */

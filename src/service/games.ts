@@ -362,23 +362,32 @@ export class GameService {
   /** Plays `move` for the caller's seat: the new head and the move, the whole game on demand. */
   async play(id: string, move: string, write: WriteOptions): Promise<WriteAnswer> {
     let played: { version: number; position: string; state: unknown } | undefined;
-    const answer = await this.writes.write(id, write, `move:${move}`, (game, seat, engine, at) => {
-      if (game.toMove !== seat) throw notYourTurn(engine, game);
-      const state = this.restore(engine, game);
-      const { next, notation, details } = applyMove(engine, game, state, move);
-      played = { version: game.version + 1, position: engine.formatState(next), state: next };
-      const record: MoveRecord = { ply: game.ply + 1, notation, seat, at, ...(details ? { details } : {}) };
-      const fields = positionFields(engine, next);
-      return {
-        ...game,
-        ...fields,
-        status: fields.outcome ? 'finished' : 'ongoing',
-        ply: game.ply + 1,
-        moves: [...game.moves, record],
-        // A move answers any offer the opponent made: declined by playing on.
-        drawOffer: game.drawOffer === seat ? seat : null,
-      };
-    });
+    const answer = await this.writes.write(
+      id,
+      write,
+      `move:${move}`,
+      (game, seat, engine, at) => {
+        if (game.toMove !== seat) throw notYourTurn(engine, game);
+        const state = this.restore(engine, game);
+        const { next, notation, details } = applyMove(engine, game, state, move);
+        played = { version: game.version + 1, position: engine.formatState(next), state: next };
+        const record: MoveRecord = { ply: game.ply + 1, notation, seat, at, ...(details ? { details } : {}) };
+        const fields = positionFields(engine, next);
+        return {
+          ...game,
+          ...fields,
+          status: fields.outcome ? 'finished' : 'ongoing',
+          ply: game.ply + 1,
+          moves: [...game.moves, record],
+          // A move answers any offer the opponent made: declined by playing on.
+          drawOffer: game.drawOffer === seat ? seat : null,
+        };
+      },
+      // The state just played is the new position's (an ongoing game's: a finished one is re-read,
+      // as its stored position went through the end-of-game rules).
+      (next) =>
+        played && next.status === 'ongoing' && next.position === played.position ? played : undefined,
+    );
     // Only a state that was stored (not a lost race, not a replayed answer) may seed the next write.
     const head = answer.head;
     if (played && head.version === played.version && head.position === played.position) {

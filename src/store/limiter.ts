@@ -39,6 +39,7 @@ function verdict(options: LimiterOptions, res: RateLimiterRes, allowed: boolean)
     allowed,
     limit: options.points,
     remaining: Math.max(0, res.remainingPoints),
+    consumed: res.consumedPoints,
     resetMs: Math.max(0, res.msBeforeNext),
   };
 }

@@ -43,30 +43,36 @@ export interface RateDecision {
  * graphql-ws operation (see graphQLOperationCount).
  */
 export class RateGate {
-  private readonly token: RateLimiter;
-  private readonly ip: RateLimiter;
+  private readonly token: Reservations;
+  private readonly ip: Reservations;
   private readonly policyHeader: string;
 
   constructor(
     storage: Storage,
     readonly limits: RateLimits,
   ) {
-    this.token = storage.limiter({
-      name: 'token',
-      points: limits.perToken,
-      windowSeconds: limits.windowSeconds,
-    });
-    this.ip = storage.limiter({ name: 'ip', points: limits.perIp, windowSeconds: limits.windowSeconds });
+    this.token = new Reservations(
+      storage.limiter({ name: 'token', points: limits.perToken, windowSeconds: limits.windowSeconds }),
+    );
+    this.ip = new Reservations(
+      storage.limiter({ name: 'ip', points: limits.perIp, windowSeconds: limits.windowSeconds }),
+    );
     this.policyHeader = `"token";q=${limits.perToken};w=${limits.windowSeconds}, "ip";q=${limits.perIp};w=${limits.windowSeconds}`;
   }
 
   /** `ip` counts in its bucket: the IPv4 address, or the IPv6 /64 (addressBucket). */
-  async check(bearer: string | undefined, ip: string, points = 1): Promise<RateDecision> {
+  async check(
+    bearer: string | undefined,
+    ip: string,
+    points = 1,
+    /** hashToken(bearer), if the caller has it already. */
+    bearerHash: string | undefined = bearer ? hashToken(bearer) : undefined,
+  ): Promise<RateDecision> {
     const checks: Array<Promise<[string, LimiterVerdict]>> = [
       this.ip.consume(addressBucket(ip), points).then((v) => ['ip', v]),
     ];
     // Keyed by the token's hash: the limiter store never holds a usable secret.
-    if (bearer) checks.push(this.token.consume(hashToken(bearer), points).then((v) => ['token', v]));
+    if (bearer && bearerHash) checks.push(this.token.consume(bearerHash, points).then((v) => ['token', v]));
     const verdicts = await Promise.all(checks);
     const refused = verdicts.filter(([, v]) => !v.allowed);
     // Report the window that binds: a refusing one (the longest wait), else the fewest left.
@@ -83,6 +89,112 @@ export class RateGate {
       retryAfterSeconds: seconds,
       policy,
     };
+  }
+}
+
+/** A node takes at most this many requests of a key's window from the store ahead of their use… */
+export const MAX_AHEAD = 15;
+/** …and at most this share (1/64) of what the window had left when the node last asked. */
+const AHEAD_SHARE = 64;
+/** Keys whose reservation a node keeps (the least recently asked are dropped first). */
+const RESERVED_KEYS = 10_000;
+
+interface Reserved {
+  /** Requests taken from the store ahead of use, not used yet. */
+  left: number;
+  /** What the store had left for the window when it last answered (others' reservations counted). */
+  known: number;
+  /** When the window ends (epoch ms): what is left then is dropped. */
+  readonly resetAt: number;
+}
+
+/**
+ * A limiter with requests taken from the store ahead of use: when a key's window has plenty left
+ * (at least 64 × what is taken), the node takes up to 15 more than the request needs in the same
+ * store call and spends them locally, so most requests cost no round trip. The store's count is
+ * never below what was admitted (no request over the limit is admitted on any node); what a node
+ * took ahead and did not use before the window ended (at most 15, and at most 1/64 of what was
+ * left) is not available to the other nodes. Near the limit (less than 64 left) every request asks
+ * the store, as without reservations. The answer's `remaining` counts other nodes' unused
+ * reservations as used.
+ */
+export class Reservations {
+  private readonly held = new Map<string, Reserved>();
+
+  constructor(
+    private readonly limiter: RateLimiter,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  async consume(key: string, points = 1): Promise<LimiterVerdict> {
+    const limit = this.limiter.options.points;
+    const at = this.now();
+    let held = this.held.get(key);
+    if (held && held.resetAt <= at) {
+      this.held.delete(key);
+      held = undefined;
+    }
+    // What this node holds ahead pays first (taken now, so that concurrent requests do not count it twice).
+    const local = Math.min(held?.left ?? 0, points);
+    if (held) held.left -= local;
+    if (held && local === points) {
+      return {
+        allowed: true,
+        limit,
+        remaining: held.known + held.left,
+        consumed: limit - held.known - held.left,
+        resetMs: held.resetAt - at,
+      };
+    }
+    const need = points - local;
+    // Only from an answer of this window: the first request of a window takes nothing ahead.
+    const ahead = held ? Math.min(MAX_AHEAD, Math.floor(held.known / AHEAD_SHARE)) : 0;
+    let verdict: LimiterVerdict;
+    try {
+      verdict = await this.limiter.consume(key, need + ahead);
+    } catch (error) {
+      this.giveBack(key, held, local);
+      throw error;
+    }
+    // The count before this call, and whether this request's points fit under the limit.
+    const before = verdict.consumed - need - ahead;
+    if (before + need > limit) {
+      this.giveBack(key, held, local);
+      this.keep(key, at, verdict, 0);
+      return { ...verdict, allowed: false, remaining: 0 };
+    }
+    // The points taken ahead that fit under the limit are this node's to spend.
+    const kept = this.keep(key, at, verdict, Math.min(ahead, limit - before - need));
+    return {
+      allowed: true,
+      limit,
+      remaining: kept.known + kept.left,
+      consumed: before + need,
+      resetMs: verdict.resetMs,
+    };
+  }
+
+  /** Points taken from a reservation for a request that was refused go back to it (same window). */
+  private giveBack(key: string, held: Reserved | undefined, points: number): void {
+    if (held && points > 0 && this.held.get(key) === held) held.left += points;
+  }
+
+  /** Records the store's answer and the points this node holds ahead (added to any it holds). */
+  private keep(key: string, at: number, verdict: LimiterVerdict, usable: number): Reserved {
+    const known = Math.max(0, this.limiter.options.points - verdict.consumed);
+    const held = this.held.get(key);
+    this.held.delete(key);
+    const resetAt = at + verdict.resetMs;
+    // A concurrent answer of the same window: keep both reservations and the lower count left.
+    const same = held !== undefined && held.resetAt > at;
+    const kept: Reserved = {
+      left: (same ? held.left : 0) + usable,
+      known: same ? Math.min(held.known, known) : known,
+      resetAt: same ? held.resetAt : resetAt,
+    };
+    this.held.set(key, kept);
+    if (this.held.size > RESERVED_KEYS) this.held.delete(this.held.keys().next().value as string);
+    return kept;
   }
 }
 
@@ -107,7 +219,8 @@ export function rateLimitMiddleware(
   pointsOf: (req: Request) => number = () => 1,
 ): RequestHandler {
   return (req: Request, res: Response, next: NextFunction) => {
-    gate.check(bearerOf(req), clientIp(req), pointsOf(req)).then(
+    const bearer = bearerOf(req);
+    gate.check(bearer, clientIp(req), pointsOf(req), bearer ? tokenHashOf(req, bearer) : undefined).then(
       (decision) => {
         res.setHeader('RateLimit-Policy', decision.policyHeader);
         res.setHeader('RateLimit', decision.rateHeader);
@@ -148,6 +261,18 @@ export function graphQLOperationCount(
 /** The address the limits count a request against. */
 export function clientIp(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+}
+
+/** Per request: its bearer token and that token's hash, worked out once (the limiter, then auth). */
+const HASHES = new WeakMap<Request, { readonly bearer: string; readonly hash: string }>();
+
+/** hashToken(bearer) for the bearer token of `req`, computed once per request. */
+export function tokenHashOf(req: Request, bearer: string): string {
+  const known = HASHES.get(req);
+  if (known?.bearer === bearer) return known.hash;
+  const hash = hashToken(bearer);
+  HASHES.set(req, { bearer, hash });
+  return hash;
 }
 
 export function bearerOf(req: Request): string | undefined {

@@ -1546,6 +1546,8 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
           [false, 3, 0],
         ]);
         const refused = verdicts[3];
+        // A refused request is counted too: the window is past its limit.
+        expect(verdicts.map((v) => v.consumed)).toEqual([1, 2, 3, 4]);
         expect(refused?.resetMs).toBeGreaterThan(0);
         expect(refused?.resetMs).toBeLessThanOrEqual(60_000);
       });

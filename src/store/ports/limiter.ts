@@ -11,6 +11,8 @@ export interface LimiterVerdict {
   readonly allowed: boolean;
   readonly limit: number;
   readonly remaining: number;
+  /** Points counted in the window so far, these included (past the limit when refused). */
+  readonly consumed: number;
   /** Milliseconds until the window resets. */
   readonly resetMs: number;
 }

@@ -54,6 +54,8 @@ export function outboxFields(entry: OutboxEntry, feed: FeedOptions): string[] {
  */
 export function gameParts(keys: Keys, game: StoredGame, notices: readonly Notice[]): AccountPart[] {
   const accounts = [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
+  // Games without accounts (seat tokens only) have no account indexes to keep.
+  if (accounts.length === 0) return [];
   const index = clockIndexOf(game);
   return accounts.map((account) => {
     const ops: IndexOp[] = [];

@@ -101,15 +101,31 @@ export function sendGame(res: Response, game: GameView, status = 200): void {
   res.status(status).setHeader('ETag', `"${game.version}"`).json(game);
 }
 
-/** A write's answer in the shape the request prefers (see MINIMAL). */
+/**
+ * A write's answer in the shape the request prefers (see MINIMAL). Writes are POSTs answered 200
+ * with a body: what res.json would send (the app sets no JSON replacer, spaces or ETag), written
+ * directly, without its checks for HEAD, freshness and 204/304.
+ */
 function sendAnswer(req: Request, res: Response, answer: WriteAnswer): void {
-  res.vary('Prefer');
-  if (!prefersMinimal(req)) return sendGame(res, answer.game);
-  res
-    .status(200)
-    .setHeader('ETag', `"${answer.head.version}"`)
-    .setHeader('Preference-Applied', 'return=minimal')
-    .json(answer.slim);
+  const minimal = prefersMinimal(req);
+  const body = JSON.stringify(minimal ? answer.slim : answer.game);
+  res.statusCode = 200;
+  res.setHeader('Vary', varyWith(res.getHeader('Vary'), 'Prefer'));
+  res.setHeader('ETag', `"${answer.head.version}"`);
+  if (minimal) res.setHeader('Preference-Applied', 'return=minimal');
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(body));
+  res.end(body);
+}
+
+/** A Vary header with `field` added (as res.vary does), for the usual case of none set before. */
+function varyWith(current: number | string | string[] | undefined, field: string): string {
+  if (current === undefined || current === '') return field;
+  const fields = (Array.isArray(current) ? current.join(', ') : String(current)).split(/\s*,\s*/);
+  if (fields.includes('*') || fields.some((f) => f.toLowerCase() === field.toLowerCase())) {
+    return fields.join(', ');
+  }
+  return [...fields, field].join(', ');
 }
 
 /** The write routes of games under /api/v1, in the order of the document. */

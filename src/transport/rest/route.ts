@@ -3,6 +3,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Credential } from '../../service/auth';
 import { GameError } from '../../service/errors';
+import { tokenHashOf } from '../rate-limit';
 import type { TokenScope } from '../../store/store';
 import { invalidInput } from './problem';
 import * as S from './schemas';
@@ -76,11 +77,13 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, where: str
  */
 export function credentialOf(req: Request): Credential {
   const auth = req.headers.authorization;
-  const ip = req.ip ? { ip: req.ip } : {};
+  // req.ip works the address out (trust proxy) on each read: read once.
+  const address = req.ip;
+  const ip = address ? { ip: address } : {};
   if (!auth) return ip;
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
   if (!bearer) throw new GameError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
-  return { token: bearer, ...ip };
+  return { token: bearer, tokenHash: tokenHashOf(req, bearer), ...ip };
 }
 
 /** The Idempotency-Key header of a create, if any (the service checks its form). */

@@ -1,0 +1,143 @@
+// `npm run bench -- api-cost`: the server's CPU time per request, for REST submitMove (Prefer:
+// return=minimal, the `api` bench's workload, through the built server) and for the express ceiling
+// (bench/ceiling-server.ts's route) behind each of the app's middlewares alone (bench/cost-server.ts).
+// CPU time, unlike requests/s, hardly depends on what else the machine runs: each server is its own
+// process, and its user+system time (/proc/<pid>/stat, every thread) over a run is divided by the
+// answers it sent in that run. The difference to `bare` is what a layer costs; the move's
+// difference to `bare` is what the whole route adds to one EVALSHA round trip. At equal CPU per
+// request, requests/s on a quiet machine go as its inverse (each node is one event loop).
+//
+// Env: BENCH_SECONDS (4 per run), BENCH_RUNS (3; the median is shown), BENCH_CONNECTIONS (100),
+// BENCH_LAYERS (every one of bench/cost-server.ts's, and `move`), BENCH_SKIP_BUILD=1, REDIS_URL,
+// BENCH_BASELINE=<another build's main.js> (e.g. of main, built with `tsc -p tsconfig.build.json
+// --outDir dist/before`): its move too, as `move-baseline`, measured in turn with the others.
+import { readFileSync } from 'node:fs';
+import { deletePrefix, REDIS_URL } from '../test/support/redis';
+import { GamePool, runOnce } from './api-load';
+import { LAYERS, type Layer } from './cost-server';
+import {
+  benchPrefix,
+  buildServer,
+  envList,
+  median,
+  serverEnv,
+  startChild,
+  startServer,
+  stopChild,
+  table,
+  type Child,
+} from './support';
+
+type Measured = Layer | 'move' | 'move-baseline';
+const MEASURED: readonly Measured[] = [...LAYERS, 'move', 'move-baseline'];
+
+const LABELS: Record<Measured, string> = {
+  bare: 'express ceiling: JSON body, one EVALSHA, res.json',
+  log: '+ request log (pino-http, info, to /dev/null)',
+  helmet: '+ security headers (helmet)',
+  cors: '+ CORS (cors, origin *)',
+  metrics: '+ metrics (prom-client histogram)',
+  ratelimit: '+ rate limit (token and IP windows on Redis)',
+  all: '+ all of the above',
+  move: 'REST submitMove, return=minimal (the built server)',
+  'move-baseline': 'REST submitMove, return=minimal (BENCH_BASELINE)',
+};
+
+/** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
+const TICKS_PER_SECOND = 100;
+
+/** User + system CPU milliseconds of a process so far, every thread included. */
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The fields after the command name, which may hold spaces, in its parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1000) / TICKS_PER_SECOND;
+}
+
+export async function runApiCostBench(): Promise<void> {
+  const seconds = Number(process.env.BENCH_SECONDS ?? 4);
+  const runs = Number(process.env.BENCH_RUNS ?? 3);
+  const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
+  const baselineScript = process.env.BENCH_BASELINE;
+  const measured = envList<Measured>('BENCH_LAYERS', [...LAYERS, 'move'], MEASURED);
+  if (baselineScript && !measured.includes('move-baseline')) measured.push('move-baseline');
+  if (measured.includes('move-baseline') && !baselineScript)
+    throw new Error('move-baseline needs BENCH_BASELINE');
+  const prefix = benchPrefix('api-cost');
+  buildServer();
+  let server: Child | undefined;
+  let baseline: Child | undefined;
+  let layers: Child | undefined;
+  try {
+    const env = serverEnv(REDIS_URL, prefix);
+    if (measured.includes('move')) server = await startServer('server', env);
+    if (baselineScript) baseline = await startChild('baseline', [baselineScript], env);
+    if (measured.some((m) => m !== 'move' && m !== 'move-baseline')) {
+      layers = await startChild('layers', ['-r', '@swc-node/register', 'bench/cost-server.ts'], env);
+    }
+    // Both servers share the store: games made through one are played through either.
+    const pool = server || baseline ? new GamePool((server ?? baseline)!.base) : undefined;
+    console.log(
+      `api-cost bench: ${measured.join(', ')}; ${connections} connections, ${runs} run(s) of ${seconds} s ` +
+        `after a ${seconds} s warm-up each; Redis ${REDIS_URL}, prefix ${prefix}`,
+    );
+    const perRequest = new Map<Measured, number[]>();
+    let rate = 3000;
+    const once = async (what: Measured, run: number, duration: number) => {
+      const isMove = what === 'move' || what === 'move-baseline';
+      const child = what === 'move' ? server! : what === 'move-baseline' ? baseline! : layers!;
+      if (isMove) {
+        // Enough games for the run, made before it starts (their creation is not measured).
+        const need = Math.ceil(((rate * duration) / pool!.averagePlies) * 2) + 2 * connections;
+        await pool!.fill(need);
+      }
+      const before = cpuMs(child.proc.pid!);
+      const r = await runOnce(
+        isMove ? 'rest' : 'ceiling',
+        connections,
+        duration,
+        child.base,
+        pool,
+        run,
+        `/cost/${what}`,
+      );
+      const used = cpuMs(child.proc.pid!) - before;
+      if (isMove) rate = Math.max(rate, r.rps);
+      if (r.failures > 0) throw new Error(`${what}: ${r.failures} failed requests`);
+      return { us: (used * 1000) / Math.max(1, r.served), rps: r.rps, creates: r.inbandCreates };
+    };
+    for (const what of measured) await once(what, 0, seconds);
+    for (let run = 1; run <= runs; run++) {
+      for (const what of measured) {
+        const r = await once(what, run, seconds);
+        perRequest.set(what, [...(perRequest.get(what) ?? []), r.us]);
+        console.log(
+          `  run ${run} ${what}: ${r.us.toFixed(0)} µs CPU/request, ${r.rps.toFixed(0)} req/s` +
+            (r.creates > 0 ? ` (${r.creates} in-band creates)` : ''),
+        );
+      }
+    }
+    const bare = perRequest.get('bare') ? median(perRequest.get('bare')!) : undefined;
+    const rows: string[][] = [['layer', 'µs CPU/request (median)', 'runs', 'over bare']];
+    for (const what of measured) {
+      const values = perRequest.get(what)!;
+      const m = median(values);
+      rows.push([
+        LABELS[what],
+        m.toFixed(0),
+        values.map((v) => v.toFixed(0)).join(' / '),
+        bare === undefined || what === 'bare' ? '' : `+${(m - bare).toFixed(0)} (${(m / bare).toFixed(2)}×)`,
+      ]);
+    }
+    console.log(`\n${table(rows)}\n`);
+    console.log(
+      'µs CPU/request: the server process’s user+system time over a run / the answers it sent (10 ms ' +
+        'clock ticks). bare/(move) is the req/s ratio the move could reach on a quiet machine.',
+    );
+  } finally {
+    await Promise.all([stopChild(server), stopChild(baseline), stopChild(layers)]);
+    await deletePrefix(prefix);
+    console.log(`cleanup: stopped children, deleted the keys under ${prefix}`);
+  }
+}
