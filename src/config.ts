@@ -96,6 +96,8 @@ const ConfigSchema = z
     FEED_RETENTION_DAYS: z.coerce.number().int().min(15).max(3650).default(21),
     /** Seconds between sweeps that expire unanswered challenges. */
     SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
+    /** Seconds between the tournament director's sweeps (start, pair, finish tournaments). */
+    TOURNAMENT_SWEEP_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
     /** Deliver webhooks to loopback and private addresses too (never on a public server). */
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(['true', 'false'], { message: 'must be true or false' })

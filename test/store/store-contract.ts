@@ -19,6 +19,7 @@ import {
   type TurnCursor,
 } from '../../src/store/store';
 import { shardOf } from '../../src/store/redis/keys';
+import { describeTournamentContract } from './tournament-contract';
 
 let counter = 0;
 let unique = 0;
@@ -1281,6 +1282,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     });
 
     describe('webhooks', () => describeWebhookContract(() => storage));
+    describe('tournaments', () => describeTournamentContract(() => storage));
     describe('push endpoints', () => {
       it('stores one endpoint per account: set, replace, read, list, delete', async () => {
         const [a, b] = [uid('pa'), uid('pb')];

@@ -88,7 +88,7 @@ export function swissRound(players: readonly SwissPlayer[], round: number): Pair
 
 /** The colour a player must have next (0 first, 1 second): balance beyond ±1 or the same twice running. */
 function needs(p: SwissPlayer): 0 | 1 | undefined {
-  const balance = p.colours.reduce((b, c) => b + (c === 0 ? 1 : -1), 0);
+  const balance = p.colours.reduce<number>((b, c) => b + (c === 0 ? 1 : -1), 0);
   const [x, y] = p.colours.slice(-2);
   if (balance >= 2 || (x === 0 && y === 0)) return 1;
   if (balance <= -2 || (x === 1 && y === 1)) return 0;
