@@ -197,7 +197,11 @@ export class TournamentService {
       return { ...t, players: [...t.players, player] };
     });
     await this.storage.tournaments.addMember(account.id, id);
-    if (view.status === 'open' && view.players.length >= view.maxPlayers) this.kick(id);
+    // The entry that fills the tournament starts it (unless another node directs it right now).
+    if (view.status === 'open' && view.players.length >= view.maxPlayers) {
+      await this.director.advance(id).catch(this.onBackgroundError);
+      return this.get(id);
+    }
     return view;
   }
 
@@ -265,11 +269,6 @@ export class TournamentService {
         return tournamentView(written);
     }
     throw new GameError('VERSION_CONFLICT', 'The tournament is changing too fast; retry');
-  }
-
-  /** Lets the director start a full tournament now rather than at its next sweep. */
-  private kick(id: string): void {
-    this.director.advance(id).catch(this.onBackgroundError);
   }
 }
 
