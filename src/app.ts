@@ -50,7 +50,7 @@ export interface AppOptions {
    * (the clock sweeper also wakes at each deadline it knows of); 0 = no sweeping (tests call it).
    */
   readonly sweepIntervalMs?: number;
-  /** Milliseconds between the tournament director's sweeps (default 2000; 0 = none, tests call it). */
+  /** Milliseconds between the tournament director's sweeps (default 2000, 0 when sweepIntervalMs is 0; 0 = none). */
   readonly tournamentSweepMs?: number;
   /**
    * Webhook delivery: private targets, timeout, and the milliseconds between this node's looks for
@@ -254,7 +254,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       : undefined;
 
   // Every node directs tournaments; a lease per tournament and compare-and-set make each step once.
-  const tournamentMs = options.tournamentSweepMs ?? 2000;
+  const tournamentMs = options.tournamentSweepMs ?? (sweepMs > 0 ? 2000 : 0);
   const stopDirector =
     tournamentMs > 0
       ? services.tournaments.director.run(tournamentMs, (error: unknown) =>
