@@ -127,6 +127,28 @@ describe.each<StoreKind>(['memory', 'redis'])('tournaments on %s', (store) => {
     expect(rows.find((r: any) => r.account === bye.first).withdrawn).toBe(true);
   });
 
+  it('a player who never moves loses on time: a forfeit, shown as a no-show', async () => {
+    const t = (
+      await create({
+        format: 'round-robin',
+        maxPlayers: 2,
+        timeControl: { type: 'realtime', initialSeconds: 10, incrementSeconds: 0 },
+      })
+    ).body;
+    await rest(run, b(), 'POST', `/tournaments/${t.id}/join`);
+    const started = (await rest(run, c(), 'POST', `/tournaments/${t.id}/join`)).body;
+    expect(started.status).toBe('ongoing');
+    const [pairing] = started.pairings;
+    clock += 11_000;
+    await run.app.services.clocks.sweep();
+    const game = await run.storage.games.get(pairing.games[0]);
+    expect(game?.outcome).toMatchObject({ winner: 1, reason: 'timeout' });
+    await sweep();
+    const done = (await rest(run, null, 'GET', `/tournaments/${t.id}`)).body;
+    expect(done.status).toBe('finished');
+    expect(done.pairings[0]).toMatchObject({ noShows: [pairing.first], points: [0, 1] });
+  });
+
   it('GraphQL: create, join, read, standings, and typed errors', async () => {
     const created = await ql(
       run,

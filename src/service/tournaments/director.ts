@@ -99,14 +99,20 @@ export class TournamentDirector {
     const pairings = t.pairings.filter((p) => p.round === t.round);
     await this.createGames(t, pairings);
     const results: Record<string, readonly [number, number]> = {};
+    const noShows: Record<string, string> = {};
     for (const p of pairings) {
       for (const [leg, id] of p.games.entries()) {
         const game = await this.storage.games.get(id);
         if (!game || game.status !== 'finished' || !game.outcome) return 'same';
         results[id] = legPoints(game.outcome, leg);
+        const noShow = noShowOf(game);
+        if (noShow !== undefined) noShows[id] = noShow;
       }
     }
-    const done = this.next(t, { results: { ...t.results, ...results } });
+    const done = this.next(t, {
+      results: { ...t.results, ...results },
+      ...(Object.keys(noShows).length > 0 ? { noShows: { ...t.noShows, ...noShows } } : {}),
+    });
     const active = t.players.filter(
       (p) => p.withdrawnAfterRound === undefined || p.withdrawnAfterRound > t.round,
     );
@@ -226,4 +232,13 @@ export class TournamentDirector {
       },
     };
   }
+}
+
+/** The account that lost a game on time without ever moving (a forfeit), if any. */
+export function noShowOf(game: StoredGame): string | undefined {
+  const { outcome } = game;
+  if (outcome?.reason !== 'timeout' || outcome.winner === undefined) return undefined;
+  const loser = (1 - outcome.winner) as 0 | 1;
+  if (game.moves.some((m) => m.seat === loser)) return undefined;
+  return game.seats[loser]?.account ?? undefined;
 }

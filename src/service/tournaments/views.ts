@@ -27,6 +27,8 @@ export interface TournamentPairingView {
   readonly games: readonly string[];
   /** The player who withdrew before the pairing was played (its opponent scores every leg); null otherwise. */
   readonly forfeitedBy: string | null;
+  /** Players who lost a game of this pairing on time without moving (forfeits). */
+  readonly noShows: readonly string[];
   /** [first, second] points once every game of the pairing is over (byes and forfeits at once); null before. */
   readonly points: readonly [number, number] | null;
 }
@@ -109,6 +111,7 @@ export function tournamentView(t: StoredTournament): TournamentView {
           second: p.second,
           games: p.games,
           forfeitedBy: p.forfeitedBy ?? null,
+          noShows: p.games.flatMap((g) => (t.noShows?.[g] === undefined ? [] : [t.noShows[g]])),
           points,
         };
       }),

@@ -66,6 +66,8 @@ export interface StoredTournament {
   readonly pairings: readonly TournamentPairing[];
   /** Results of the finished rounds' games: game id → points [first, second] of its pairing. */
   readonly results: Readonly<Record<string, LegPoints>>;
+  /** Finished rounds' games lost on time by a player who never moved: game id → that account (a forfeit). */
+  readonly noShows?: Readonly<Record<string, string>>;
   readonly version: number;
   readonly createdAt: string;
   readonly updatedAt: string;

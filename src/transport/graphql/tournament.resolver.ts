@@ -48,6 +48,8 @@ export class TournamentPairing {
   @Field(() => [String], { description: 'Game ids, one per leg.' }) games!: string[];
   @Field(() => String, { nullable: true, description: 'Withdrawn before the pairing: not played.' })
   forfeitedBy!: string | null;
+  @Field(() => [String], { description: 'Players who lost a game of it on time without moving (forfeits).' })
+  noShows!: string[];
   @Field(() => [Float], { nullable: true, description: '[first, second] once decided.' })
   points!: number[] | null;
 }

@@ -41,6 +41,9 @@ export const TournamentPairing = z
       .string()
       .nullable()
       .openapi({ description: 'Withdrawn before the pairing: it was not played' }),
+    noShows: z
+      .array(z.string())
+      .openapi({ description: 'Players who lost a game of the pairing on time without moving (forfeits)' }),
     points: z
       .tuple([z.number(), z.number()])
       .nullable()

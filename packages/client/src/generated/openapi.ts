@@ -2539,6 +2539,8 @@ export interface components {
             games: string[];
             /** @description Withdrawn before the pairing: it was not played */
             forfeitedBy: string | null;
+            /** @description Players who lost a game of the pairing on time without moving (forfeits) */
+            noShows: string[];
             /** @description [first, second] once the pairing is decided; null before */
             points: [
                 number,
