@@ -331,6 +331,7 @@ async function scenario(
   await ok(200, 'get', `/api/v1/tournaments/${tournamentId}/standings`);
   await ok(200, 'get', `/api/v1/tournaments/${tournamentId}/standings?format=text`);
   await ok(200, 'get', `/api/v1/tournaments/${tournamentId}/standings.txt`);
+  await ok(200, 'get', `/api/v1/tournaments/${tournamentId}/export`);
 
   // The account's games, played with API tokens.
   const { moves } = await ok(200, 'get', `/api/v1/games/${accountGame}/legal-moves`);

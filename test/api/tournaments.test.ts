@@ -204,6 +204,26 @@ describe('tournaments played by bots through their feeds', () => {
     expect(lines[3]).toMatch(new RegExp(`^1\\s+${bots[2]!.account.username}\\s+3\\s+3\\s+0\\s+3\\s+3$`));
     const same = await call(bots[1]!, 'GET', `/tournaments/${t.id}/standings?format=text`);
     expect(same.body).toBe(text.body);
+    const [na, nb, nc, nd] = bots.map((x) => x.account.username);
+    const record = (await call(bots[1]!, 'GET', `/tournaments/${t.id}/export`)).body as string;
+    const game = (round: number, board: number) =>
+      t.pairings.find((p: any) => p.round === round && p.board === board).games[0];
+    expect(record.split('\n').slice(3, 16)).toEqual([
+      'Round 1',
+      `  1. ${na} 0–1 ${nd}  [${game(1, 1)}]`,
+      `  2. ${nb} 0–1 ${nc}  [${game(1, 2)}]`,
+      '',
+      'Round 2',
+      `  1. ${nd} ½–½ ${nb}  [${game(2, 1)}]`,
+      `  2. ${nc} 1–0 ${na}  [${game(2, 2)}]`,
+      '',
+      'Round 3',
+      `  1. ${nc} 1–0 ${nd}  [${game(3, 1)}]`,
+      `  2. ${na} 0–1 ${nb}  [${game(3, 2)}]`,
+      '',
+      'RR four — round robin, kalah, round 3 of 3 (finished)',
+    ]);
+    expect(record.endsWith(text.body as string)).toBe(true);
   }, 120_000);
 
   it('a Swiss of 7 bots over 3 rounds: a bye each round to a different bot, no repeats, scores and Buchholz as counted here', async () => {

@@ -12,7 +12,7 @@ import { parseTimeControl, type TimeControlInput } from '../time-control';
 import type { TournamentDirector } from './director';
 import { legPoints } from './rounds';
 import { standings, standingsText } from './standings';
-import { tournamentView, type StandingsView, type TournamentView } from './views';
+import { tournamentText, tournamentView, type StandingsView, type TournamentView } from './views';
 
 const TOURNAMENT_ID = /^[A-Za-z0-9_-]{12}$/;
 const ATTEMPTS = 8;
@@ -245,6 +245,12 @@ export class TournamentService {
     const [t, view] = await Promise.all([this.load(id), this.standings(id)]);
     const title = `${t.name} — ${t.format === 'swiss' ? 'Swiss' : 'round robin'}, ${t.kind}, round ${t.round} of ${t.rounds} (${t.status})`;
     return standingsText(title, t.format, view.rows);
+  }
+
+  /** The whole tournament as plain text: settings, each round's pairings and results, the standings. */
+  async exportText(id: string): Promise<string> {
+    const [t, table] = await Promise.all([this.get(id), this.standingsText(id)]);
+    return tournamentText(t, table);
   }
 
   private async load(id: string): Promise<StoredTournament> {

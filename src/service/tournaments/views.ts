@@ -121,3 +121,34 @@ export function tournamentView(t: StoredTournament): TournamentView {
     finishedAt: t.finishedAt ?? null,
   };
 }
+
+/** A pairing's line of the export: `  3. alice 1½–½ bob  [g1, g2]` (a bye, a forfeit said as such). */
+function pairingLine(p: TournamentPairingView, name: (account: string) => string): string {
+  const pts = (x: number) => (Number.isInteger(x) ? String(x) : `${Math.floor(x) || ''}½`);
+  const head = `${String(p.board).padStart(3)}. ${name(p.first)}`;
+  if (p.second === null) return `${head} — bye${p.points ? ` (${pts(p.points[0])})` : ''}`;
+  const score = p.points ? `${pts(p.points[0])}–${pts(p.points[1])}` : 'vs';
+  const notes = [
+    ...(p.forfeitedBy ? [`forfeited by ${name(p.forfeitedBy)}`] : []),
+    ...p.noShows.map((a) => `no-show: ${name(a)}`),
+  ];
+  return `${head} ${score} ${name(p.second)}${p.games.length > 0 ? `  [${p.games.join(', ')}]` : ''}${notes.length > 0 ? `  (${notes.join('; ')})` : ''}`;
+}
+
+/** The plain-text record of a tournament: its settings, every round's pairings and results, then the standings table. */
+export function tournamentText(t: TournamentView, standingsTable: string): string {
+  const names = new Map(t.players.map((p) => [p.account, p.name]));
+  const name = (account: string) => names.get(account) ?? account;
+  const lines = [
+    `${t.name} (${t.id})`,
+    `${t.format === 'swiss' ? 'Swiss' : 'Round robin'} · ${t.kind} ${JSON.stringify(t.options)} · ${t.status} · round ${t.round} of ${t.rounds}` +
+      `${t.microMatch ? ' · micro-matches' : ''}${t.rated ? ' · rated' : ''}`,
+    '',
+  ];
+  for (let round = 1; round <= t.round; round++) {
+    lines.push(`Round ${round}`);
+    for (const p of t.pairings.filter((x) => x.round === round)) lines.push(pairingLine(p, name));
+    lines.push('');
+  }
+  return `${lines.join('\n')}\n${standingsTable}`;
+}

@@ -169,6 +169,25 @@ export function tournamentRoutes(services: Services): RestRoute[] {
     {
       spec: {
         method: 'get',
+        path: '/tournaments/{id}/export',
+        operationId: 'exportTournament',
+        tags: ['tournaments'],
+        summary: 'The tournament as plain text',
+        description:
+          'Its settings, every round’s pairings with their results and game ids (byes, forfeits and no-shows ' +
+          'said as such), then the standings table.',
+        security: PUBLIC,
+        request: { params: idParams },
+        responses: { 200: text('The tournament record'), ...problems(400, 404, 503) },
+      },
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        res.type('text/plain; charset=utf-8').send(await tournaments.exportText(id));
+      },
+    },
+    {
+      spec: {
+        method: 'get',
         path: '/tournaments/{id}/standings.txt',
         operationId: 'tournamentStandingsText',
         tags: ['tournaments'],
