@@ -127,11 +127,12 @@ describe.each<StoreKind>(['memory', 'redis'])('tournaments on %s', (store) => {
     expect(rows.find((r: any) => r.account === bye.first).withdrawn).toBe(true);
   });
 
-  it('a player who never moves loses on time: a forfeit, shown as a no-show', async () => {
+  it('a rated tournament rates its games; a player who never moves loses on time: a forfeit, shown as a no-show', async () => {
     const t = (
       await create({
         format: 'round-robin',
         maxPlayers: 2,
+        rated: true,
         timeControl: { type: 'realtime', initialSeconds: 10, incrementSeconds: 0 },
       })
     ).body;
@@ -143,6 +144,7 @@ describe.each<StoreKind>(['memory', 'redis'])('tournaments on %s', (store) => {
     await run.app.services.clocks.sweep();
     const game = await run.storage.games.get(pairing.games[0]);
     expect(game?.outcome).toMatchObject({ winner: 1, reason: 'timeout' });
+    expect([game?.rated, game?.source]).toEqual([true, { type: 'tournament', id: t.id, round: 1 }]);
     await sweep();
     const done = (await rest(run, null, 'GET', `/tournaments/${t.id}`)).body;
     expect(done.status).toBe('finished');
