@@ -7,6 +7,7 @@ import { appHarness, gql, type Running, type StoreKind } from '../support/app';
 const ql = async (run: Running, query: string, token?: string): Promise<{ status: number; body: any }> =>
   gql(run.url, query, {}, token ? { authorization: `Bearer ${token}` } : {});
 import { uniquePrefix } from '../support/redis';
+import { startReceiver, verifies } from '../support/webhook-receiver';
 
 const TIME = { type: 'realtime', initialSeconds: 600, incrementSeconds: 0 };
 const harness = appHarness();
@@ -18,7 +19,8 @@ async function rest(run: Running, who: TestAccount | null, method: string, path:
     headers: { 'content-type': 'application/json', ...(who ? who.auth : {}) },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  return { status: res.status, body: (await res.json()) as any };
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as any };
 }
 
 describe.each<StoreKind>(['memory', 'redis'])('tournaments on %s', (store) => {
@@ -149,6 +151,31 @@ describe.each<StoreKind>(['memory', 'redis'])('tournaments on %s', (store) => {
     const done = (await rest(run, null, 'GET', `/tournaments/${t.id}`)).body;
     expect(done.status).toBe('finished');
     expect(done.pairings[0]).toMatchObject({ noShows: [pairing.first], points: [0, 1] });
+  });
+
+  it('delivers tournament events as webhooks (filtered by type, signed)', async () => {
+    const receiver = await startReceiver();
+    try {
+      const hook = await rest(run, d(), 'POST', '/account/webhooks', {
+        url: receiver.url('/t'),
+        events: ['tournament.started', 'tournament.round_started', 'tournament.cancelled'],
+      });
+      expect(hook.status).toBe(201);
+      const t = (await create({ format: 'swiss', maxPlayers: 2, rounds: 1 })).body;
+      await rest(run, c(), 'POST', `/tournaments/${t.id}/join`);
+      await rest(run, d(), 'POST', `/tournaments/${t.id}/join`);
+      await run.app.deliverWebhooks();
+      const got = await receiver.waitForAccepted(2, 10_000);
+      expect(got.map((r) => [r.payload.type, r.payload.data.tournament.id])).toEqual([
+        ['tournament.started', t.id],
+        ['tournament.round_started', t.id],
+      ]);
+      expect(got.every((r) => verifies(r, hook.body.secret, clock))).toBe(true);
+      expect(got[1]?.payload.data.pairings).toHaveLength(1);
+      expect((await rest(run, d(), 'DELETE', `/account/webhooks/${hook.body.id}`)).status).toBe(204);
+    } finally {
+      await receiver.stop();
+    }
   });
 
   it('GraphQL: create, join, read, standings, and typed errors', async () => {
