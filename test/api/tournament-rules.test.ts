@@ -1,6 +1,7 @@
 // Tournament rules on both stores: typed errors (nothing stored changes), cancellation below
 // minPlayers at the start time, withdrawal (forfeits), micro-matches, the GraphQL surface, and two
 // directors at once creating each game once. The clock is the services' (a variable), not a timer.
+import { roundRobinPairings } from '../../src/service/tournaments/rounds';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, gql, type Running, type StoreKind } from '../support/app';
 
@@ -151,6 +152,35 @@ describe.each<StoreKind>(['memory', 'redis'])('tournaments on %s', (store) => {
     const done = (await rest(run, null, 'GET', `/tournaments/${t.id}`)).body;
     expect(done.status).toBe('finished');
     expect(done.pairings[0]).toMatchObject({ noShows: [pairing.first], points: [0, 1] });
+  });
+
+  it("creates a round's games that a director which died after writing the round left uncreated", async () => {
+    const t = (await create({ format: 'round-robin', maxPlayers: 3 })).body;
+    await rest(run, b(), 'POST', `/tournaments/${t.id}/join`);
+    await rest(run, c(), 'POST', `/tournaments/${t.id}/join`);
+    // What a director writes when it starts round 1, without the games it would create next.
+    const stored = (await run.storage.tournaments.get(t.id))!;
+    const pairings = roundRobinPairings(stored).slice(0, 1);
+    const written = {
+      ...stored,
+      status: 'ongoing' as const,
+      round: 1,
+      rounds: 1,
+      pairings,
+      version: stored.version + 1,
+    };
+    expect(await run.storage.tournaments.update(written, stored.version)).toEqual({ status: 'updated' });
+    const id = pairings[0]!.games[0]!;
+    expect(await run.storage.games.get(id)).toBeUndefined();
+    await sweep();
+    await sweep();
+    expect((await run.storage.games.get(id))?.source).toEqual({ type: 'tournament', id: t.id, round: 1 });
+    for (const who of [b(), c()]) {
+      const feed = await run.app.services.feed.read({ token: who.token }, 0, 500);
+      expect(feed.events.filter((e: any) => e.type === 'game.started' && e.data.game.id === id)).toHaveLength(
+        1,
+      );
+    }
   });
 
   it('delivers tournament events as webhooks (filtered by type, signed)', async () => {

@@ -97,18 +97,27 @@ export class TournamentDirector {
     }
     if (t.status !== 'ongoing') return 'same';
     const pairings = t.pairings.filter((p) => p.round === t.round);
-    await this.createGames(t, pairings);
+    // One read per game of the round: a missing game (its creator died after the round's write) is
+    // created now; the round is over once every game is.
     const results: Record<string, readonly [number, number]> = {};
     const noShows: Record<string, string> = {};
+    const missing = new Set<TournamentPairing>();
+    let over = true;
     for (const p of pairings) {
       for (const [leg, id] of p.games.entries()) {
         const game = await this.storage.games.get(id);
-        if (!game || game.status !== 'finished' || !game.outcome) return 'same';
+        if (!game) missing.add(p);
+        if (!game || game.status !== 'finished' || !game.outcome) {
+          over = false;
+          continue;
+        }
         results[id] = legPoints(game.outcome, leg);
         const noShow = noShowOf(game);
         if (noShow !== undefined) noShows[id] = noShow;
       }
     }
+    if (missing.size > 0) await this.createGames(t, [...missing]);
+    if (!over) return 'same';
     const done = this.next(t, {
       results: { ...t.results, ...results },
       ...(Object.keys(noShows).length > 0 ? { noShows: { ...t.noShows, ...noShows } } : {}),
