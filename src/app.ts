@@ -50,6 +50,8 @@ export interface AppOptions {
    * (the clock sweeper also wakes at each deadline it knows of); 0 = no sweeping (tests call it).
    */
   readonly sweepIntervalMs?: number;
+  /** Milliseconds between the tournament director's sweeps (default 2000, 0 when sweepIntervalMs is 0; 0 = none). */
+  readonly tournamentSweepMs?: number;
   /**
    * Webhook delivery: private targets, timeout, and the milliseconds between this node's looks for
    * due endpoints (default 1000; 0 = this node delivers only when `deliverWebhooks` is called).
@@ -256,6 +258,15 @@ export async function createApp(options: AppOptions): Promise<App> {
       ? services.clocks.run(sweepMs, (error: unknown) => logger?.warn({ err: error }, 'clock sweep failed'))
       : undefined;
 
+  // Every node directs tournaments; a lease per tournament and compare-and-set make each step once.
+  const tournamentMs = options.tournamentSweepMs ?? (sweepMs > 0 ? 2000 : 0);
+  const stopDirector =
+    tournamentMs > 0
+      ? services.tournaments.director.run(tournamentMs, (error: unknown) =>
+          logger?.warn({ err: error }, 'tournament sweep failed'),
+        )
+      : undefined;
+
   // Every node delivers; leases in the store keep each endpoint to one node at a time.
   const webhookMs = options.webhooks?.intervalMs ?? 1000;
   const webhookWorker = services.webhooks.worker;
@@ -289,6 +300,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         clearInterval(deliverer);
         await webhookWorker.stop();
         stopClocks?.();
+        stopDirector?.();
         for (const end of [...streams]) end();
         await graphql.stop();
         await services.tokenStreams.stop();

@@ -100,6 +100,8 @@ const ConfigSchema = z
     BULK_SWEEP_SECONDS: z.coerce.number().min(0).max(60).default(1),
     /** Seconds a node may take over one step of a bulk pairing before another node's sweep takes it over. */
     BULK_LEASE_SECONDS: z.coerce.number().min(1).max(600).default(30),
+    /** Seconds between the tournament director's sweeps (start, pair, finish tournaments). */
+    TOURNAMENT_SWEEP_SECONDS: z.coerce.number().min(0.1).max(3600).default(2),
     /** Deliver webhooks to loopback and private addresses too (never on a public server). */
     WEBHOOK_ALLOW_PRIVATE: z
       .enum(['true', 'false'], { message: 'must be true or false' })

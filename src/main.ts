@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     },
     sweepIntervalMs: config.SWEEP_INTERVAL_SECONDS * 1000,
     bulks: { sweepMs: config.BULK_SWEEP_SECONDS * 1000, leaseMs: config.BULK_LEASE_SECONDS * 1000 },
+    tournamentSweepMs: config.TOURNAMENT_SWEEP_SECONDS * 1000,
     abandonClaimMs: config.ABANDON_CLAIM_DAYS * 24 * 60 * 60 * 1000,
     engineCacheBytes: Math.round(config.ENGINE_CACHE_MB * 1024 * 1024),
     webhooks: {

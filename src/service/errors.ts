@@ -28,6 +28,14 @@ export const GAME_ERROR_CODES = {
   CHALLENGE_NOT_FOUND: 404,
   /** No waiting seek has that id (it may have been matched or have expired). */
   SEEK_NOT_FOUND: 404,
+  /** No tournament has that id. */
+  TOURNAMENT_NOT_FOUND: 404,
+  /** The tournament takes no entries (or departures before the start) any more (`status` says why). */
+  TOURNAMENT_CLOSED: 409,
+  /** The tournament has its maxPlayers already. */
+  TOURNAMENT_FULL: 409,
+  /** The account is not a player of the tournament (or has withdrawn already). */
+  NOT_IN_TOURNAMENT: 409,
   /** The username is taken. */
   USERNAME_TAKEN: 409,
   /** The challenge is no longer open (`challengeStatus` says whether accepted, declined, canceled or expired). */

@@ -17,6 +17,8 @@ import { PushBotService, type PushOptions } from './push-bots';
 import { TokenStreams } from './token-streams';
 import { RulesVerification } from './verification';
 import { TurnDriver, type TurnDriverOptions } from './turn-driver';
+import { TournamentDirector, type DirectorOptions } from './tournaments/director';
+import { TournamentService } from './tournaments/service';
 import type { WebhookOptions } from './webhook-worker';
 import { WebhookService } from './webhooks';
 
@@ -50,6 +52,8 @@ export interface Services {
   readonly turns: TurnDriver;
   /** Push-mode bots: accounts' move endpoints, a provider of the turn driver. */
   readonly push: PushBotService;
+  /** Tournaments (round robin, Swiss) and their director (`tournaments.director`). */
+  readonly tournaments: TournamentService;
 }
 
 export interface ServiceOptions {
@@ -72,6 +76,8 @@ export interface ServiceOptions {
   readonly push?: PushOptions;
   /** Bulk pairings' lease and sweep (its onError defaults to onBackgroundError). */
   readonly bulks?: BulkOptions;
+  /** The tournament director's lease and batch. */
+  readonly tournaments?: DirectorOptions;
 }
 
 export function createServices(
@@ -86,8 +92,10 @@ export function createServices(
   const onError = options.onBackgroundError;
   const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });
   const allowPrivate = options.webhooks?.allowPrivate;
+  const director = new TournamentDirector(storage, games, now, options.tournaments);
   return {
     games,
+    tournaments: new TournamentService(storage, auth, games, director, now, onError),
     actions: new GameActions(games, options.abandonClaimMs),
     lists: new GameListService(storage, auth, games),
     accounts: new AccountService(storage, auth, now, quotas),

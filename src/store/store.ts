@@ -14,6 +14,7 @@
 //   feed.ts          EventFeed: one ordered, numbered, resumable feed per account
 //   webhooks.ts      WebhookStore: endpoints, their cursors and delivery logs
 //   push.ts          PushEndpointStore: push-mode bots' move endpoints
+//   tournaments.ts   TournamentStore: tournaments, their listings and the director's active set
 //   idempotency.ts   IdempotencyStore: idempotency of creates
 //   limiter.ts       RateLimiter (implemented in ../limiter.ts)
 
@@ -28,6 +29,7 @@ import type { IdempotencyStore } from './ports/idempotency';
 import type { LimiterOptions, RateLimiter } from './ports/limiter';
 import type { PushEndpointStore } from './ports/push';
 import type { SeekStore } from './ports/seeks';
+import type { TournamentStore } from './ports/tournaments';
 import type { WebhookStore } from './ports/webhooks';
 
 export * from './ports/accounts';
@@ -42,6 +44,7 @@ export * from './ports/limiter';
 export * from './ports/push';
 export * from './ports/seeks';
 export * from './ports/time-control';
+export * from './ports/tournaments';
 export * from './ports/webhooks';
 
 export interface Storage {
@@ -58,6 +61,8 @@ export interface Storage {
   readonly webhooks: WebhookStore;
   /** Push-mode bots' move endpoints. */
   readonly push: PushEndpointStore;
+  /** Tournaments (round robin, Swiss): documents written with compare-and-set. */
+  readonly tournaments: TournamentStore;
   /** Idempotency records of creates (games, challenges, seeks, tokens, accounts). */
   readonly idempotency: IdempotencyStore;
   /** A fixed-window rate limiter shared by every node using this storage. */

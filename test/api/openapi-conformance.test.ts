@@ -297,6 +297,42 @@ async function scenario(
   await ok(204, 'delete', `/api/v1/seeks/${withdrawn.id}`, { token: annToken });
   await ok(404, 'delete', `/api/v1/seeks/${withdrawn.id}`, { token: annToken });
 
+  // Tournaments (3 places: two entries do not start it).
+  const tournament = await call('post', '/api/v1/tournaments', {
+    token: annToken,
+    body: {
+      name: 'Conformance cup',
+      kind: 'kalah',
+      timeControl: { type: 'realtime', initialSeconds: 60 },
+      format: 'swiss',
+      rounds: 2,
+      maxPlayers: 3,
+    },
+  });
+  expect(tournament.status).toBe(201);
+  const tournamentId = (tournament.body as any).id as string;
+  expect(tournament.headers.get('location')).toBe(`/api/v1/tournaments/${tournamentId}`);
+  await ok(400, 'post', '/api/v1/tournaments', {
+    token: annToken,
+    body: { name: 'No clock', kind: 'kalah', format: 'swiss' },
+  });
+  await ok(200, 'post', `/api/v1/tournaments/${tournamentId}/join`, { token: annToken });
+  await ok(200, 'post', `/api/v1/tournaments/${tournamentId}/join`, { token: bobToken });
+  expect(
+    (await ok(200, 'post', `/api/v1/tournaments/${tournamentId}/leave`, { token: bobToken })).players,
+  ).toHaveLength(1);
+  await ok(409, 'post', `/api/v1/tournaments/${tournamentId}/leave`, { token: bobToken });
+  expect((await ok(200, 'get', `/api/v1/tournaments/${tournamentId}`)).status).toBe('open');
+  await ok(200, 'get', '/api/v1/tournaments?status=open&limit=5');
+  await ok(400, 'get', '/api/v1/tournaments?status=nope');
+  expect((await ok(200, 'get', '/api/v1/account/tournaments', { token: annToken })).items[0].id).toBe(
+    tournamentId,
+  );
+  await ok(200, 'get', `/api/v1/tournaments/${tournamentId}/standings`);
+  await ok(200, 'get', `/api/v1/tournaments/${tournamentId}/standings?format=text`);
+  await ok(200, 'get', `/api/v1/tournaments/${tournamentId}/standings.txt`);
+  await ok(200, 'get', `/api/v1/tournaments/${tournamentId}/export`);
+
   // The account's games, played with API tokens.
   const { moves } = await ok(200, 'get', `/api/v1/games/${accountGame}/legal-moves`);
   await ok(200, 'post', `/api/v1/games/${accountGame}/moves`, { token: annToken, body: { move: moves[0] } });

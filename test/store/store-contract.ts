@@ -20,6 +20,7 @@ import {
 } from '../../src/store/store';
 import { shardOf } from '../../src/store/redis/keys';
 import { describeBulkContract } from './bulk-contract';
+import { describeTournamentContract } from './tournament-contract';
 
 let counter = 0;
 let unique = 0;
@@ -1284,6 +1285,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     });
 
     describe('webhooks', () => describeWebhookContract(() => storage));
+    describe('tournaments', () => describeTournamentContract(() => storage));
     describe('push endpoints', () => {
       it('stores one endpoint per account: set, replace, read, list, delete', async () => {
         const [a, b] = [uid('pa'), uid('pb')];

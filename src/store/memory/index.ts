@@ -9,6 +9,7 @@ import { MemoryEventBus, MemoryGameStore } from './games';
 import { MemoryIdempotencyStore } from './idempotency';
 import { MemoryPushEndpointStore } from './push';
 import { MemorySeekStore } from './seeks';
+import { MemoryTournamentStore } from './tournaments';
 import { MemoryWebhookStore } from './webhooks';
 
 export { MemoryAccountStore } from './accounts';
@@ -19,6 +20,7 @@ export { MemoryEventFeed } from './feed';
 export { MemoryEventBus, MemoryGameStore } from './games';
 export { MemoryIdempotencyStore } from './idempotency';
 export { MemorySeekStore } from './seeks';
+export { MemoryTournamentStore } from './tournaments';
 export { MemoryWebhookStore } from './webhooks';
 
 /** The embedded storage: games, accounts, challenges, feeds and live updates in this process. */
@@ -38,6 +40,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     feed,
     webhooks: new MemoryWebhookStore((account) => feed.head(account)),
     push: new MemoryPushEndpointStore(),
+    tournaments: new MemoryTournamentStore(),
     idempotency: new MemoryIdempotencyStore(now),
     limiter: (options) => createLimiter(options),
   };

@@ -13,6 +13,10 @@ export const FEED_EVENT_TYPES = [
   'game.finished',
   'game.deadline_soon',
   'game.updated',
+  'tournament.started',
+  'tournament.round_started',
+  'tournament.finished',
+  'tournament.cancelled',
 ] as const;
 export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
 

@@ -367,7 +367,7 @@ export function createArguments(prefix: string, game: StoredGame): Arg[] {
  * Reads several listing indexes newest first as one (a k-way merge): each index is read in
  * batches, and an entry is taken once every index has shown whether it holds a newer one.
  */
-class NewestFirst {
+export class NewestFirst {
   private readonly buffers: Array<Array<{ id: string; seq: number }>>;
   private readonly exhausted: boolean[];
   private readonly cursors: string[];

@@ -18,6 +18,7 @@ import { RedisIdempotencyStore } from './idempotency';
 import { migrateV1, type MigrationReport } from './migrate';
 import { RedisSeekStore } from './seeks';
 import { RedisBulkStore } from './bulks';
+import { RedisTournamentStore } from './tournaments';
 import { RedisPushEndpointStore } from './push';
 import { RedisWebhookStore } from './webhooks';
 
@@ -42,6 +43,7 @@ export { RedisIdempotencyStore } from './idempotency';
 export { migrateV1, type MigrationReport } from './migrate';
 export { RedisSeekStore } from './seeks';
 export { RedisBulkStore } from './bulks';
+export { RedisTournamentStore } from './tournaments';
 export { RedisWebhookStore } from './webhooks';
 
 // The Redis storage, one module per port (the Lua in game-scripts.ts, relay-scripts.ts,
@@ -84,6 +86,10 @@ export { RedisWebhookStore } from './webhooks';
 //   p webhook:{s}:w, p webhooklog:{s}:w  an endpoint of a and its delivery log (webhooks.ts)
 //   p webhooks:{s}:a        set of a's webhook endpoints; p webhooks:due:{s} the shard's due set
 //   p pushbots              hash: account → its push endpoint (push.ts)
+//   p tournament:{s}:t      hash: doc (StoredTournament JSON), version, status, seq (tournaments.ts)
+//   p tournaments:{s}:all, p tournaments:{s}:status:<st>   the shard's tournament listings (score: seq)
+//   p tournaments:{s}:account:a   sorted set of the tournaments a joined or made (score: seq)
+//   p tournaments:seq, p tournaments:active   counter; set of open and ongoing ids (the director's)
 //   p layout                '2' once the v1 layout's data is moved (migrateV1, migrate.ts)
 
 export interface RedisStorageOptions extends RedisClientSettings {
@@ -159,6 +165,7 @@ export function redisStorage(
     feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish),
     webhooks,
     push: new RedisPushEndpointStore(data, prefix),
+    tournaments: new RedisTournamentStore(data, prefix),
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
   };

@@ -192,6 +192,10 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'game.finished': 'game, result',
   'game.deadline_soon': 'game, seat (to move), deadlineAt; only to the account to move',
   'game.updated': 'game; a new version no other event names, e.g. a vacation moved the deadline',
+  'tournament.started': 'tournament (id, name, kind, format, status, round, rounds); to every player',
+  'tournament.round_started': 'tournament, pairings (board, first, second, games) of the round',
+  'tournament.finished': 'tournament, standings (rank, account, score)',
+  'tournament.cancelled': 'tournament; fewer than minPlayers at the start time',
 };
 
 @ObjectType({ description: "An event of the caller's account feed: numbered 1, 2, 3… without gaps." })

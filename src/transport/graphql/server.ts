@@ -24,6 +24,7 @@ import { FeedResolver } from './feed.resolver';
 import { PushResolver } from './push.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
+import { TournamentResolver } from './tournament.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
 
@@ -40,6 +41,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       PushResolver,
       ClockResolver,
       AiResolver,
+      TournamentResolver,
       detailResolver(() => Move),
       detailResolver(() => MoveCheck),
     ],

@@ -19,6 +19,7 @@ import {
   TimeControl,
   TimeControlInput,
 } from './schemas';
+import { TournamentEventData } from './tournaments.schemas';
 
 export { TimeControlInput };
 
@@ -298,6 +299,10 @@ export const FeedEvent = z
             'Correspondence: the account to move has 10% of the period (at most 24 h) left; once per turn',
         }),
     ),
+    envelope('tournament.started', TournamentEventData),
+    envelope('tournament.round_started', TournamentEventData),
+    envelope('tournament.finished', TournamentEventData),
+    envelope('tournament.cancelled', TournamentEventData),
   ])
   .openapi('FeedEvent', {
     description:

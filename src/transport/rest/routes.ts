@@ -11,6 +11,7 @@ import { sendProblem } from './problem';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
 import { pushRoutes } from './push.routes';
+import { tournamentRoutes } from './tournaments.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
 
@@ -33,6 +34,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...webhookRoutes(services),
     ...verificationRoutes(services),
     ...pushRoutes(services),
+    ...tournamentRoutes(services),
   ];
 }
 

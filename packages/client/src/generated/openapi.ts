@@ -984,6 +984,170 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List tournaments
+         * @description Newest first, of one status (open, ongoing, finished, cancelled) or all.
+         */
+        get: operations["listTournaments"];
+        put?: never;
+        /**
+         * Create a tournament
+         * @description A round robin (Berger tables) or a Swiss (score groups, no repeat pairings, byes) of one kind, options and time control. It starts at `startsAt` (cancelled with fewer than `minPlayers`) or once `maxPlayers` have joined; the server pairs each round and creates its games. The creator does not play unless it joins. Needs an API token with the scope challenge:write (bots: bot:play).
+         */
+        post: operations["createTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/account/tournaments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * My tournaments
+         * @description The tournaments the account joined or created, newest first. Any API token of the account.
+         */
+        get: operations["myTournaments"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a tournament
+         * @description Its settings, players and the pairings of the rounds begun (with their points once decided).
+         */
+        get: operations["getTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{id}/join": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Join a tournament
+         * @description While it is open; joining again changes nothing. 409 TOURNAMENT_FULL, TOURNAMENT_CLOSED. Needs an API token with the scope challenge:write (bots: bot:play).
+         */
+        post: operations["joinTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{id}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Leave a tournament
+         * @description Before the start: the entry is gone. After: a withdrawal — no further pairings, the unplayed pairings forfeited (games in progress go on: resign them or let them time out). 409 NOT_IN_TOURNAMENT. Needs an API token with the scope challenge:write (bots: bot:play).
+         */
+        post: operations["leaveTournament"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{id}/standings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Standings
+         * @description Computed from the pairings and the games’ results (finished games only). Tie-breaks: Sonneborn–Berger (round robin) or Buchholz then median Buchholz (Swiss), then direct encounter, then wins. `?format=text` (or /standings.txt): a plain-text table.
+         */
+        get: operations["tournamentStandings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The tournament as plain text
+         * @description Its settings, every round’s pairings with their results and game ids (byes, forfeits and no-shows said as such), then the standings table.
+         */
+        get: operations["exportTournament"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tournaments/{id}/standings.txt": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Standings as a plain-text table
+         * @description The same as /standings?format=text: rank, player, score, tie-breaks, wins, games.
+         */
+        get: operations["tournamentStandingsText"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/livez": {
         parameters: {
             query?: never;
@@ -1341,6 +1505,46 @@ export interface components {
                 /** Format: date-time */
                 deadlineAt: string;
             };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @enum {string} */
+            type: "tournament.started";
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["TournamentEventData"];
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @enum {string} */
+            type: "tournament.round_started";
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["TournamentEventData"];
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @enum {string} */
+            type: "tournament.finished";
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["TournamentEventData"];
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @enum {string} */
+            type: "tournament.cancelled";
+            /** Format: date-time */
+            at: string;
+            data: components["schemas"]["TournamentEventData"];
         };
         Challenge: {
             /**
@@ -1538,11 +1742,40 @@ export interface components {
             extraMove: boolean;
             gameOver: boolean;
         };
+        TournamentEventData: {
+            tournament: components["schemas"]["TournamentSummary"];
+            /** @description tournament.round_started: the round’s pairings */
+            pairings?: {
+                board: number;
+                first: string;
+                second: string | null;
+                games: string[];
+            }[];
+            /** @description tournament.finished: the final standings */
+            standings?: {
+                rank: number;
+                account: string;
+                score: number;
+            }[];
+        };
+        TournamentSummary: {
+            /** @description Tournament id (12 characters) */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "congo" | "russian-draughts" | "kalah" | "oware" | "congkak";
+            /** @enum {string} */
+            format: "round-robin" | "swiss";
+            /** @enum {string} */
+            status: "open" | "ongoing" | "finished" | "cancelled";
+            round: number;
+            rounds: number;
+        };
         /**
          * @description What a feed event is about; `data` depends on it
          * @enum {string}
          */
-        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated";
+        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled";
         /** @description The first line of a feed stream (NDJSON); SSE: `event: ready` */
         FeedReady: {
             /** @enum {string} */
@@ -1581,7 +1814,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "USERNAME_TAKEN" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_TOKENS" | "LAST_ROOT_TOKEN" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_TOKENS" | "LAST_ROOT_TOKEN" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -2241,7 +2474,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to deliver; omitted: every type */
-            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated")[];
+            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled")[];
             /** @description The signing secret, 16–200 visible ASCII characters; omitted: the server makes one (whsec_…) */
             secret?: string;
         };
@@ -2374,6 +2607,145 @@ export interface components {
             url: string;
             /** @description 16–200 visible ASCII characters; default: a new random secret */
             secret?: string;
+        };
+        Tournament: {
+            /** @description Tournament id (12 characters) */
+            id: string;
+            name: string;
+            /** @enum {string} */
+            kind: "congo" | "russian-draughts" | "kalah" | "oware" | "congkak";
+            options: {
+                [key: string]: number | boolean | string;
+            };
+            timeControl: components["schemas"]["TimeControl"];
+            /** @enum {string} */
+            format: "round-robin" | "swiss";
+            /** @description Swiss: as configured; round robin: known at the start (0 before) */
+            rounds: number;
+            microMatch: boolean;
+            byePoints: number;
+            rated: boolean;
+            minPlayers: number;
+            maxPlayers: number;
+            /**
+             * Format: date-time
+             * @description null: starts when full
+             */
+            startsAt: string | null;
+            createdBy: string;
+            /** @enum {string} */
+            status: "open" | "ongoing" | "finished" | "cancelled";
+            /** @description The round being played (0 before the start) */
+            round: number;
+            players: components["schemas"]["TournamentPlayer"][];
+            /** @description The pairings of the rounds begun so far */
+            pairings: components["schemas"]["TournamentPairing"][];
+            version: number;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            startedAt: string | null;
+            /** Format: date-time */
+            finishedAt: string | null;
+        };
+        TournamentPlayer: {
+            account: string;
+            name: string;
+            /** @description The seeding rating */
+            rating: number;
+            /** Format: date-time */
+            joinedAt: string;
+            /** @description Withdrew after this round (no further pairings); null while in */
+            withdrawnAfterRound: number | null;
+        };
+        TournamentPairing: {
+            round: number;
+            board: number;
+            /** @description Plays seat 0 (moves first) in the first leg */
+            first: string;
+            /** @description null: `first` has a bye */
+            second: string | null;
+            /** @description Game ids, one per leg (two with micro-matches) */
+            games: string[];
+            /** @description Withdrawn before the pairing: it was not played */
+            forfeitedBy: string | null;
+            /** @description Players who lost a game of the pairing on time without moving (forfeits) */
+            noShows: string[];
+            /** @description [first, second] once the pairing is decided; null before */
+            points: [
+                number,
+                number
+            ] | null;
+        };
+        CreateTournamentBody: {
+            /**
+             * @description 1 to 80 characters
+             * @example Kalah Friday
+             */
+            name: string;
+            /**
+             * @description One of congo, russian-draughts, kalah, oware, congkak
+             * @example kalah
+             */
+            kind: string;
+            options?: {
+                [key: string]: unknown;
+            };
+            /** @description Required in effect: realtime or correspondence (an unlimited game might never end) */
+            timeControl?: components["schemas"]["TimeControlInput"] | null;
+            /** @enum {string} */
+            format: "round-robin" | "swiss";
+            /** @description Swiss: 1–15 (default 5); round robin: ignored */
+            rounds?: number;
+            /** @description Each pairing plays two games, colours swapped; it scores their sum */
+            microMatch?: boolean;
+            /** @description Points per leg for a bye: 0, 0.5 or 1 (default) */
+            byePoints?: number;
+            /** @description Its games are rated */
+            rated?: boolean;
+            /** @description Cancelled with fewer at the start time (default 2) */
+            minPlayers?: number;
+            /** @description Starts when this many have joined; at most 20 (round robin) or 64 (Swiss); default 16 */
+            maxPlayers?: number;
+            /**
+             * Format: date-time
+             * @description Starts then (absent: when full)
+             */
+            startsAt?: string;
+        };
+        TournamentList: {
+            items: components["schemas"]["Tournament"][];
+            /** @description Pass as `before` for the next page */
+            next: number | null;
+        };
+        Standings: {
+            /** @description Tournament id (12 characters) */
+            tournament: string;
+            /** @enum {string} */
+            status: "open" | "ongoing" | "finished" | "cancelled";
+            round: number;
+            rounds: number;
+            /** @description Best first */
+            rows: components["schemas"]["StandingRow"][];
+        };
+        StandingRow: {
+            rank: number;
+            account: string;
+            name: string;
+            score: number;
+            /** @description Games finished (byes and forfeits not counted) */
+            played: number;
+            withdrawn: boolean;
+            tieBreaks: {
+                /** @description Round robin */
+                sonnebornBerger?: number;
+                /** @description Swiss */
+                buchholz?: number;
+                /** @description Swiss */
+                medianBuchholz?: number;
+                directEncounter: number;
+                wins: number;
+            };
         };
         Health: {
             /** @description ok (/livez); ready, degraded (failing within the grace window) or unavailable */
@@ -6882,6 +7254,571 @@ export interface operations {
             };
             /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
             403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listTournaments: {
+        parameters: {
+            query?: {
+                status?: "open" | "ongoing" | "finished" | "cancelled";
+                /** @description 1–100, default 20 */
+                limit?: number;
+                /** @description A previous page's `next` */
+                before?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tournaments */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentList"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createTournament: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1–128 of A-Z a-z 0-9 . _ : -) answers the first answer and creates nothing more, for 24 h; the same key with another body is refused with IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTournamentBody"];
+            };
+        };
+        responses: {
+            /** @description The new tournament */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Understood but not acceptable (ILLEGAL_MOVE, AMBIGUOUS_MOVE, IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    myTournaments: {
+        parameters: {
+            query?: {
+                /** @description 1–100, default 20 */
+                limit?: number;
+                /** @description A previous page's `next` */
+                before?: number | null;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of tournaments */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TournamentList"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tournament id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    joinTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tournament id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament after it */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    leaveTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tournament id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament after it */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Tournament"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    tournamentStandings: {
+        parameters: {
+            query?: {
+                /** @description text: a plain-text table (text/plain) */
+                format?: "json" | "text";
+            };
+            header?: never;
+            path: {
+                /** @description Tournament id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standings */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Standings"];
+                    "text/plain": string;
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    exportTournament: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tournament id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The tournament record */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    tournamentStandingsText: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Tournament id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The standings table */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

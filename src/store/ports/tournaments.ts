@@ -1,0 +1,106 @@
+import type { GameKind, Options } from '../../engines/types';
+import type { TimeControl } from './time-control';
+
+// Tournaments (round robin and Swiss): one self-describing document per tournament, written with
+// compare-and-set on its version. Standings are never stored: they are computed from the
+// pairings and the games' results (src/service/tournaments/standings.ts).
+
+export const TOURNAMENT_FORMATS = ['round-robin', 'swiss'] as const;
+export type TournamentFormat = (typeof TOURNAMENT_FORMATS)[number];
+
+/** open: taking entries; ongoing: rounds being played; finished; cancelled (too few players). */
+export const TOURNAMENT_STATUSES = ['open', 'ongoing', 'finished', 'cancelled'] as const;
+export type TournamentStatus = (typeof TOURNAMENT_STATUSES)[number];
+
+export interface TournamentPlayer {
+  readonly account: string;
+  readonly name: string;
+  /** The seeding rating (seedRating at join). */
+  readonly rating: number;
+  readonly joinedAt: string;
+  /** Withdrew after the start: no pairing from the round after this one; unplayed games forfeited. */
+  readonly withdrawnAfterRound?: number;
+}
+
+/** Points of one game of a pairing, [first, second] (the pairing's players, not the game's seats). */
+export type LegPoints = readonly [number, number];
+
+export interface TournamentPairing {
+  readonly round: number;
+  /** 1, 2, 3… within the round (byes last). */
+  readonly board: number;
+  /** Plays seat 0 of the first leg (and of the only leg without micro-matches). */
+  readonly first: string;
+  /** null: `first` has a bye. */
+  readonly second: string | null;
+  /** The games' ids, one per leg (derived from tournament id, round, board, leg); none for a bye. */
+  readonly games: readonly string[];
+  /** Not played: that player had withdrawn (its opponent scores every leg). */
+  readonly forfeitedBy?: string;
+}
+
+export interface StoredTournament {
+  readonly id: string;
+  readonly name: string;
+  readonly kind: GameKind;
+  readonly options: Options;
+  readonly timeControl: TimeControl;
+  readonly format: TournamentFormat;
+  /** Rounds to play: Swiss as configured; round robin fixed at the start (n − 1, or n when odd). */
+  readonly rounds: number;
+  /** Each pairing plays two games, colours swapped; its score is their sum. */
+  readonly microMatch: boolean;
+  /** Points for a bye, per leg. */
+  readonly byePoints: number;
+  readonly rated: boolean;
+  readonly minPlayers: number;
+  readonly maxPlayers: number;
+  /** Starts then (with at least minPlayers, else cancelled); null: when full. */
+  readonly startsAt: string | null;
+  readonly createdBy: string;
+  readonly status: TournamentStatus;
+  /** The round being played (0 before the start). */
+  readonly round: number;
+  readonly players: readonly TournamentPlayer[];
+  /** Every pairing made so far (round robin: all rounds, made at the start). */
+  readonly pairings: readonly TournamentPairing[];
+  /** Results of the finished rounds' games: game id → points [first, second] of its pairing. */
+  readonly results: Readonly<Record<string, LegPoints>>;
+  /** Finished rounds' games lost on time by a player who never moved: game id → that account (a forfeit). */
+  readonly noShows?: Readonly<Record<string, string>>;
+  readonly version: number;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly startedAt?: string;
+  readonly finishedAt?: string;
+}
+
+export interface TournamentPage {
+  readonly items: readonly StoredTournament[];
+  /** Pass back as `before` for the next page; null on the last page. */
+  readonly next: number | null;
+}
+
+export type TournamentUpdate =
+  | { readonly status: 'updated' }
+  | { readonly status: 'conflict'; readonly currentVersion: number }
+  | { readonly status: 'missing' };
+
+export interface TournamentStore {
+  /** Stores a new tournament (its id must be new) and lists it. */
+  create(tournament: StoredTournament): Promise<void>;
+  get(id: string): Promise<StoredTournament | undefined>;
+  /**
+   * Atomically: when the stored version is `expectedVersion`, writes `next` (whose version is
+   * expectedVersion + 1) and moves it to its status' listing; else conflict (or missing).
+   */
+  update(next: StoredTournament, expectedVersion: number): Promise<TournamentUpdate>;
+  /** Newest first, of one status or all; `before` is a previous page's `next`. */
+  list(status: TournamentStatus | undefined, limit: number, before?: number): Promise<TournamentPage>;
+  /** The tournaments an account joined (or created), newest first. */
+  listOf(account: string, limit: number, before?: number): Promise<TournamentPage>;
+  /** Records that `account` is in a tournament (its "my tournaments"); idempotent. */
+  addMember(account: string, id: string): Promise<void>;
+  /** Ids of the open and ongoing tournaments (what the director sweeps), at most `limit`. */
+  active(limit: number): Promise<string[]>;
+}

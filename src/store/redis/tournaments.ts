@@ -1,0 +1,175 @@
+import type Redis from 'ioredis';
+import {
+  TOURNAMENT_STATUSES,
+  type StoredTournament,
+  type TournamentPage,
+  type TournamentStatus,
+  type TournamentStore,
+  type TournamentUpdate,
+} from '../ports/tournaments';
+import { scripted } from './client';
+import { NewestFirst } from './games';
+import { ALL_SHARDS, shardOf, shardTag } from './keys';
+
+// Tournaments (docs/data-model.md): the document (hash: doc, version, status, seq) and the
+// shard's listings by status live in the shard of the tournament id, so that a create or a
+// compare-and-set is one script on one slot. Listings merge the shards newest first (like the
+// public game listings). Two keys stand alone, each written by single commands: the counter that
+// numbers tournaments, and the set of open and ongoing ids the director sweeps (added before the
+// create, removed once a sweep finds the tournament over: a crash in between leaves a stale
+// entry, never a missing one). "My tournaments" is a sorted set in the account's shard.
+
+const CREATE = `
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'doc', ARGV[1], 'version', ARGV[2], 'status', ARGV[3], 'seq', ARGV[4])
+redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
+return 1
+`;
+
+/** KEYS: doc, all, then the status listings (open, ongoing, finished, cancelled). ARGV: expected, doc, version, status, id. */
+const UPDATE = `
+local current = redis.call('HGET', KEYS[1], 'version')
+if not current then return {'missing'} end
+if current ~= ARGV[1] then return {'conflict', current} end
+local old = redis.call('HGET', KEYS[1], 'status')
+local seq = redis.call('HGET', KEYS[1], 'seq')
+redis.call('HSET', KEYS[1], 'doc', ARGV[2], 'version', ARGV[3], 'status', ARGV[4])
+if old ~= ARGV[4] then
+  local statuses = {'open', 'ongoing', 'finished', 'cancelled'}
+  for i, s in ipairs(statuses) do
+    if s == old then redis.call('ZREM', KEYS[2 + i], ARGV[5]) end
+    if s == ARGV[4] then redis.call('ZADD', KEYS[2 + i], seq, ARGV[5]) end
+  end
+end
+return {'updated'}
+`;
+
+type TournamentRedis = Redis & {
+  boardhostCreateTournament(...args: Array<string | number>): Promise<number>;
+  boardhostUpdateTournament(...args: Array<string | number>): Promise<[string, string?]>;
+};
+
+const defined = new WeakSet<Redis>();
+
+const LIST_BATCH = 50;
+
+export class RedisTournamentStore implements TournamentStore {
+  private readonly redis: TournamentRedis;
+
+  constructor(
+    redis: Redis,
+    private readonly prefix: string,
+  ) {
+    if (!defined.has(redis)) {
+      redis.defineCommand('boardhostCreateTournament', { numberOfKeys: 3, lua: CREATE });
+      redis.defineCommand('boardhostUpdateTournament', { numberOfKeys: 6, lua: UPDATE });
+      defined.add(redis);
+    }
+    this.redis = redis as TournamentRedis;
+  }
+
+  private doc(id: string): string {
+    return `${this.prefix}tournament:${shardTag(shardOf(id))}:${id}`;
+  }
+  private listing(shard: number, status?: TournamentStatus): string {
+    return `${this.prefix}tournaments:${shardTag(shard)}:${status === undefined ? 'all' : `status:${status}`}`;
+  }
+  private memberOf(account: string): string {
+    return `${this.prefix}tournaments:${shardTag(shardOf(account))}:account:${account}`;
+  }
+  private get activeKey(): string {
+    return `${this.prefix}tournaments:active`;
+  }
+
+  async create(t: StoredTournament): Promise<void> {
+    const seq = await this.redis.incr(`${this.prefix}tournaments:seq`);
+    await this.redis.sadd(this.activeKey, t.id);
+    const shard = shardOf(t.id);
+    const created = await this.redis.boardhostCreateTournament(
+      this.doc(t.id),
+      this.listing(shard),
+      this.listing(shard, t.status),
+      JSON.stringify(t),
+      t.version,
+      t.status,
+      seq,
+      t.id,
+    );
+    if (created !== 1) throw new Error(`tournament ${t.id} exists`);
+  }
+
+  async get(id: string): Promise<StoredTournament | undefined> {
+    const doc = await this.redis.hget(this.doc(id), 'doc');
+    return doc ? (JSON.parse(doc) as StoredTournament) : undefined;
+  }
+
+  async update(next: StoredTournament, expectedVersion: number): Promise<TournamentUpdate> {
+    const shard = shardOf(next.id);
+    const [status, current] = await this.redis.boardhostUpdateTournament(
+      this.doc(next.id),
+      this.listing(shard),
+      ...TOURNAMENT_STATUSES.map((s) => this.listing(shard, s)),
+      expectedVersion,
+      JSON.stringify(next),
+      next.version,
+      next.status,
+      next.id,
+    );
+    if (status === 'missing') return { status: 'missing' };
+    if (status === 'conflict') return { status: 'conflict', currentVersion: Number(current) };
+    if (next.status === 'finished' || next.status === 'cancelled')
+      await this.redis.srem(this.activeKey, next.id);
+    return { status: 'updated' };
+  }
+
+  async list(status: TournamentStatus | undefined, limit: number, before?: number): Promise<TournamentPage> {
+    return this.page(
+      ALL_SHARDS.map((shard) => this.listing(shard, status)),
+      (t) => status === undefined || t.status === status,
+      limit,
+      before,
+    );
+  }
+
+  async listOf(account: string, limit: number, before?: number): Promise<TournamentPage> {
+    return this.page([this.memberOf(account)], () => true, limit, before);
+  }
+
+  async addMember(account: string, id: string): Promise<void> {
+    const seq = await this.redis.hget(this.doc(id), 'seq');
+    if (seq !== null) await this.redis.zadd(this.memberOf(account), Number(seq), id);
+  }
+
+  async active(limit: number): Promise<string[]> {
+    const ids = await this.redis.srandmember(this.activeKey, limit);
+    const docs = await Promise.all(ids.map(async (id) => [id, await this.get(id)] as const));
+    const over = docs.filter(([, t]) => !t || t.status === 'finished' || t.status === 'cancelled');
+    if (over.length > 0) await this.redis.srem(this.activeKey, ...over.map(([id]) => id));
+    return docs.filter(([, t]) => t && (t.status === 'open' || t.status === 'ongoing')).map(([id]) => id);
+  }
+
+  private async page(
+    indexes: string[],
+    keep: (t: StoredTournament) => boolean,
+    limit: number,
+    before?: number,
+  ): Promise<TournamentPage> {
+    const entries = new NewestFirst(scripted(this.redis), indexes, before, Math.min(limit + 1, LIST_BATCH));
+    const items: StoredTournament[] = [];
+    let lastSeq = 0;
+    for (;;) {
+      const batch = await entries.take(limit + 1 - items.length);
+      if (batch.length === 0) return { items, next: null };
+      const docs = await Promise.all(batch.map((entry) => this.get(entry.id)));
+      for (let i = 0; i < batch.length; i++) {
+        const t = docs[i];
+        // Listing and document are written in one script; a status that changed since the read is left out.
+        if (!t || !keep(t)) continue;
+        if (items.length === limit) return { items, next: lastSeq };
+        items.push(t);
+        lastSeq = (batch[i] as { seq: number }).seq;
+      }
+    }
+  }
+}

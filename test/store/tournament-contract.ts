@@ -1,0 +1,118 @@
+// The tournaments port's contract (run by store-contract.ts on memory, Redis and Redis Cluster).
+import type { Storage, StoredTournament } from '../../src/store/store';
+
+let n = 0;
+
+/** A minimal open tournament with a fresh id (12 characters, like the service's). */
+export function sampleTournament(overrides: Partial<StoredTournament> = {}): StoredTournament {
+  n++;
+  const at = new Date().toISOString();
+  return {
+    id: `tn${String(n).padStart(4, '0')}${Math.random().toString(36).slice(2, 8).padEnd(6, '0')}`,
+    name: 'Spring',
+    kind: 'kalah',
+    options: { seeds: 3 },
+    timeControl: { type: 'realtime', initialSeconds: 60, incrementSeconds: 0 },
+    format: 'swiss',
+    rounds: 3,
+    microMatch: false,
+    byePoints: 1,
+    rated: false,
+    minPlayers: 2,
+    maxPlayers: 8,
+    startsAt: null,
+    createdBy: 'creator',
+    status: 'open',
+    round: 0,
+    players: [],
+    pairings: [],
+    results: {},
+    version: 0,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function describeTournamentContract(store: () => Storage): void {
+  const tournaments = () => store().tournaments;
+
+  it('stores a tournament and reads it back unchanged; an id is created once', async () => {
+    const t = sampleTournament();
+    await tournaments().create(t);
+    await expect(tournaments().get(t.id)).resolves.toEqual(t);
+    await expect(tournaments().create(t)).rejects.toThrow();
+    await expect(tournaments().get('tnnone000000')).resolves.toBeUndefined();
+  });
+
+  it('updates with compare-and-set on the version', async () => {
+    const t = sampleTournament();
+    await tournaments().create(t);
+    const next = {
+      ...t,
+      version: 1,
+      players: [{ account: 'a', name: 'a', rating: 1500, joinedAt: t.createdAt }],
+    };
+    await expect(tournaments().update(next, 0)).resolves.toEqual({ status: 'updated' });
+    // A second writer from the same version loses, and nothing changes.
+    await expect(tournaments().update({ ...t, version: 1, name: 'other' }, 0)).resolves.toEqual({
+      status: 'conflict',
+      currentVersion: 1,
+    });
+    await expect(tournaments().get(t.id)).resolves.toEqual(next);
+    await expect(tournaments().update(sampleTournament({ version: 1 }), 0)).resolves.toEqual({
+      status: 'missing',
+    });
+  });
+
+  it('lists newest first by status, in pages, and moves a tournament between statuses', async () => {
+    const made: StoredTournament[] = [];
+    for (let i = 0; i < 3; i++) {
+      const t = sampleTournament({ name: `list${i}` });
+      await tournaments().create(t);
+      made.push(t);
+    }
+    const [t0, t1, t2] = made as [StoredTournament, StoredTournament, StoredTournament];
+    const first = await tournaments().list('open', 2);
+    expect(first.items.map((t) => t.id)).toEqual([t2.id, t1.id]);
+    expect(first.next).not.toBeNull();
+    const second = await tournaments().list('open', 2, first.next ?? undefined);
+    expect(second.items[0]?.id).toBe(t0.id);
+
+    await tournaments().update({ ...t1, status: 'ongoing', version: 1 }, 0);
+    const open = (await tournaments().list('open', 100)).items.map((t) => t.id);
+    const ongoing = (await tournaments().list('ongoing', 100)).items.map((t) => t.id);
+    expect(open).toContain(t2.id);
+    expect(open).not.toContain(t1.id);
+    expect(ongoing).toContain(t1.id);
+    const all = (await tournaments().list(undefined, 100)).items.map((t) => t.id);
+    expect(all.indexOf(t2.id)).toBeLessThan(all.indexOf(t1.id));
+    expect(all.indexOf(t1.id)).toBeLessThan(all.indexOf(t0.id));
+  });
+
+  it("lists an account's tournaments, newest first; membership is idempotent", async () => {
+    const account = `member${Math.random().toString(36).slice(2, 8)}`;
+    const a = sampleTournament();
+    const b = sampleTournament();
+    await tournaments().create(a);
+    await tournaments().create(b);
+    await tournaments().addMember(account, a.id);
+    await tournaments().addMember(account, b.id);
+    await tournaments().addMember(account, a.id);
+    const page = await tournaments().listOf(account, 10);
+    expect(page.items.map((t) => t.id)).toEqual([b.id, a.id]);
+    expect(page.next).toBeNull();
+    await expect(tournaments().listOf(`${account}x`, 10)).resolves.toEqual({ items: [], next: null });
+  });
+
+  it('active lists open and ongoing tournaments, not finished or cancelled ones', async () => {
+    const open = sampleTournament();
+    const done = sampleTournament();
+    await tournaments().create(open);
+    await tournaments().create(done);
+    await tournaments().update({ ...done, status: 'finished', version: 1 }, 0);
+    const active = await tournaments().active(10_000);
+    expect(active).toContain(open.id);
+    expect(active).not.toContain(done.id);
+  });
+}
