@@ -13,6 +13,7 @@
 //   feed.ts          EventFeed: one ordered, numbered, resumable feed per account
 //   webhooks.ts      WebhookStore: endpoints, their cursors and delivery logs
 //   push.ts          PushEndpointStore: push-mode bots' move endpoints
+//   ratings.ts       RatingStore: Glicko-2 ratings per perf, their histories, leaderboards
 //   idempotency.ts   IdempotencyStore: idempotency of creates
 //   limiter.ts       RateLimiter (implemented in ../limiter.ts)
 
@@ -25,6 +26,7 @@ import type { GameStore } from './ports/games';
 import type { IdempotencyStore } from './ports/idempotency';
 import type { LimiterOptions, RateLimiter } from './ports/limiter';
 import type { PushEndpointStore } from './ports/push';
+import type { RatingStore } from './ports/ratings';
 import type { SeekStore } from './ports/seeks';
 import type { WebhookStore } from './ports/webhooks';
 
@@ -37,6 +39,7 @@ export * from './ports/games';
 export * from './ports/idempotency';
 export * from './ports/limiter';
 export * from './ports/push';
+export * from './ports/ratings';
 export * from './ports/seeks';
 export * from './ports/time-control';
 export * from './ports/webhooks';
@@ -53,6 +56,8 @@ export interface Storage {
   readonly webhooks: WebhookStore;
   /** Push-mode bots' move endpoints. */
   readonly push: PushEndpointStore;
+  /** Ratings per account and perf, their histories and the leaderboards. */
+  readonly ratings: RatingStore;
   /** Idempotency records of creates (games, challenges, seeks, tokens, accounts). */
   readonly idempotency: IdempotencyStore;
   /** A fixed-window rate limiter shared by every node using this storage. */

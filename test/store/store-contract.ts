@@ -19,6 +19,7 @@ import {
   type TurnCursor,
 } from '../../src/store/store';
 import { shardOf } from '../../src/store/redis/keys';
+import { describeRatingContract } from './ratings-contract';
 
 let counter = 0;
 let unique = 0;
@@ -1565,6 +1566,8 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect((await other.consume('k1')).allowed).toBe(true);
       });
     });
+
+    describeRatingContract(() => storage);
   });
 }
 

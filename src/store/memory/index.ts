@@ -7,6 +7,7 @@ import { MemoryEventFeed } from './feed';
 import { MemoryEventBus, MemoryGameStore } from './games';
 import { MemoryIdempotencyStore } from './idempotency';
 import { MemoryPushEndpointStore } from './push';
+import { MemoryRatingStore } from './ratings';
 import { MemorySeekStore } from './seeks';
 import { MemoryWebhookStore } from './webhooks';
 
@@ -16,6 +17,7 @@ export { MemoryClockIndex, MemoryClockStore } from './clocks';
 export { MemoryEventFeed } from './feed';
 export { MemoryEventBus, MemoryGameStore } from './games';
 export { MemoryIdempotencyStore } from './idempotency';
+export { MemoryRatingStore } from './ratings';
 export { MemorySeekStore } from './seeks';
 export { MemoryWebhookStore } from './webhooks';
 
@@ -23,7 +25,8 @@ export { MemoryWebhookStore } from './webhooks';
 export function createMemoryStorage(now?: () => number, options: { feed?: FeedOptions } = {}): Storage {
   const events = new MemoryEventBus();
   const feed = new MemoryEventFeed(options.feed);
-  const games = new MemoryGameStore(events, feed, now);
+  const ratings = new MemoryRatingStore(feed);
+  const games = new MemoryGameStore(events, feed, now, ratings);
   return {
     name: 'memory',
     games,
@@ -35,6 +38,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     feed,
     webhooks: new MemoryWebhookStore((account) => feed.head(account)),
     push: new MemoryPushEndpointStore(),
+    ratings,
     idempotency: new MemoryIdempotencyStore(now),
     limiter: (options) => createLimiter(options),
   };

@@ -13,6 +13,7 @@ export const FEED_EVENT_TYPES = [
   'game.finished',
   'game.deadline_soon',
   'game.updated',
+  'rating.updated',
 ] as const;
 export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
 

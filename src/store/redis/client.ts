@@ -2,6 +2,7 @@ import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis'
 import { CHALLENGE_SCRIPTS } from './challenge-scripts';
 import { parseClusterNode } from './cluster-nodes';
 import { GAME_SCRIPTS } from './game-scripts';
+import { RATING_SCRIPTS } from './rating-scripts';
 import { SCRIPTS } from './lua';
 import { RELAY_SCRIPTS } from './relay-scripts';
 
@@ -43,6 +44,9 @@ export interface BoardhostScripts {
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
   boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string, string, string]>;
+  boardhostRecordRating(...args: Arg[]): Promise<'applied' | 'dup' | 'conflict'>;
+  boardhostRank(...args: Arg[]): Promise<number>;
+  boardhostReadBoard(...args: Arg[]): Promise<[Array<string | null>, number]>;
 }
 
 /** A client with the scripts defined: `Redis & BoardhostScripts` or `Cluster & BoardhostScripts`. */
@@ -54,7 +58,7 @@ const scriptedClients = new WeakSet<RedisClient>();
 /** The client with every script defined (once per client, whichever store asks first). */
 export function scripted<C extends RedisClient>(redis: C): ScriptedClient<C> {
   if (!scriptedClients.has(redis)) {
-    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS, CHALLENGE_SCRIPTS]) {
+    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS, CHALLENGE_SCRIPTS, RATING_SCRIPTS]) {
       for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
     }
     scriptedClients.add(redis);

@@ -192,6 +192,7 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'game.finished': 'game, result',
   'game.deadline_soon': 'game, seat (to move), deadlineAt; only to the account to move',
   'game.updated': 'game; a new version no other event names, e.g. a vacation moved the deadline',
+  'rating.updated': 'game, perf, before, after (ratings), provisional; a rated game counted',
 };
 
 @ObjectType({ description: "An event of the caller's account feed: numbered 1, 2, 3… without gaps." })

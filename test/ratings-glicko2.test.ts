@@ -1,11 +1,4 @@
-import {
-  GLICKO,
-  SCALE,
-  decayedRd,
-  isProvisional,
-  rateGame,
-  updateGlicko,
-} from '../../src/service/ratings/glicko2';
+import { GLICKO, SCALE, decayedRd, isProvisional, rateGame, updateGlicko } from '../src/ratings/glicko2';
 
 describe('Glicko-2', () => {
   test("Glickman's worked example (τ = 0.5, one rating period)", () => {
