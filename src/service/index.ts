@@ -11,6 +11,7 @@ import { GameActions } from './game-actions';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
 import { DEFAULT_QUOTAS, type Quotas } from './quotas';
+import { RatingService } from './ratings/service';
 import { SeekService } from './seeks';
 import { PushBotService, type PushOptions } from './push-bots';
 import { TokenStreams } from './token-streams';
@@ -47,6 +48,8 @@ export interface Services {
   readonly turns: TurnDriver;
   /** Push-mode bots: accounts' move endpoints, a provider of the turn driver. */
   readonly push: PushBotService;
+  /** Ratings per perf, their histories and the leaderboards. */
+  readonly ratings: RatingService;
 }
 
 export interface ServiceOptions {
@@ -101,5 +104,6 @@ export function createServices(
       ...(allowPrivate === undefined ? {} : { allowPrivate }),
       ...options.push,
     }),
+    ratings: new RatingService(storage, games, now),
   };
 }

@@ -165,6 +165,7 @@ export const Challenge = z
     declineReason: z.enum(DECLINE_REASONS).nullable(),
     closedBy: z.string().nullable().openapi({ description: 'Who declined or canceled' }),
     gameId: z.string().nullable().openapi({ description: 'The game the accepted challenge became' }),
+    rated: z.boolean().openapi({ description: 'The game it makes is rated' }),
     createdAt: DateTime,
     updatedAt: DateTime,
     expiresAt: DateTime,
@@ -192,6 +193,10 @@ export const CreateChallengeBody = z
           'random (default). Open: listed (players[0]) | random (default)',
       }),
     expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 14 days, default 1 day' }),
+    rated: z.boolean().optional().openapi({
+      description:
+        'A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED',
+    }),
   })
   .strict()
   .openapi('CreateChallengeBody');
@@ -212,6 +217,7 @@ export const Seek = z
       .string()
       .nullable()
       .openapi({ description: 'A seek for a game from a position: that position; null: the standard start' }),
+    rated: z.boolean().openapi({ description: 'A seek for a rated game' }),
     status: z.enum(['waiting', 'matched']),
     game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
@@ -229,6 +235,10 @@ export const CreateSeekBody = z
         "Seek a game from this position (the game's notation); it pairs only with seeks for the same position",
     }),
     expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 1 day, default 1 hour' }),
+    rated: z.boolean().optional().openapi({
+      description:
+        'A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks',
+    }),
   })
   .strict()
   .openapi('CreateSeekBody');

@@ -10,6 +10,7 @@ import { sendProblem } from './problem';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
 import { pushRoutes } from './push.routes';
+import { ratingRoutes } from './ratings.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
 
@@ -31,6 +32,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...webhookRoutes(services),
     ...verificationRoutes(services),
     ...pushRoutes(services),
+    ...ratingRoutes(services),
   ];
 }
 
