@@ -100,8 +100,8 @@ describe('the relay applying a rated ending again (redis)', () => {
       opponent: { rating: 1500, rd: 500, volatility: 0.09 },
       at: ended?.updatedAt ?? '',
     };
-    // What a relay that died after the rating step and before the account step re-sends: the
-    // same entry (the game's version), its 'rate' operation first.
+    // What a relay re-sends when it died before the outbox cursor moved past the entry: the same
+    // entry (the game's version) with its 'rate' operation, refused as a duplicate part.
     const relay = (node.storage.games as RedisGameStore).relay;
     const ops = JSON.stringify([['rate', result]]);
     const notices = JSON.stringify({ epoch: 'x', notices: [] });

@@ -104,8 +104,8 @@ export interface RelayOptions {
   readonly onError?: (error: unknown) => void;
   /**
    * Applies a rated game's result (an entry's 'rate' operation) to the account's rating, once per
-   * game (RatingStore.record): called before the account's part is applied, so a relay that dies
-   * in between leaves the part to apply again, and the result is not counted twice.
+   * game (RatingStore.record): called after the account's part is applied or found applied before
+   * (a relay that died in between: the entry comes again), never for a part held back.
    */
   readonly rate?: (result: RatingResult) => Promise<unknown>;
 }
@@ -183,14 +183,9 @@ export class OutboxRelay {
     account: string,
     notices: string,
     ops: string,
-  ) {
-    if (this.options.rate && ops.includes('["rate",')) {
-      for (const op of JSON.parse(ops) as IndexOp[]) {
-        if (op[0] === 'rate') await this.options.rate(op[1]);
-      }
-    }
+  ): Promise<'applied' | 'dup' | 'gap'> {
     const [hooks, due] = this.keys.webhookMarks(account);
-    return runReplicated<'applied' | 'dup' | 'gap'>(
+    const result = await runReplicated<'applied' | 'dup' | 'gap'>(
       this.redis,
       this.options.replication,
       'boardhostRelayAccount',
@@ -209,6 +204,15 @@ export class OutboxRelay {
         due,
       ],
     );
+    // A rated game's result, after its part (game.finished comes before rating.updated): also on
+    // 'dup', since a relay may have died between the two steps (the outbox cursor had not moved
+    // past the entry, so it comes again); the rating store counts each game once.
+    if (result !== 'gap' && this.options.rate && ops.includes('["rate",')) {
+      for (const op of JSON.parse(ops) as IndexOp[]) {
+        if (op[0] === 'rate') await this.options.rate(op[1]);
+      }
+    }
+    return result;
   }
 
   /**

@@ -308,6 +308,18 @@ export const FeedEvent = z
             'Correspondence: the account to move has 10% of the period (at most 24 h) left; once per turn',
         }),
     ),
+    envelope(
+      'rating.updated',
+      z
+        .object({
+          game: z.string().openapi({ description: 'The rated game that ended' }),
+          perf: z.string().openapi({ example: 'kalah.realtime', description: 'The perf: kind.speed' }),
+          before: z.number().int().openapi({ description: 'The rating before the game' }),
+          after: z.number().int().openapi({ description: 'The rating after it' }),
+          provisional: z.boolean().openapi({ description: 'The new rating is provisional (RD ≥ 110)' }),
+        })
+        .openapi({ description: 'A rated game counted: once per game and account, after game.finished' }),
+    ),
   ])
   .openapi('FeedEvent', {
     description:

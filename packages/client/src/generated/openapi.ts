@@ -1347,6 +1347,31 @@ export interface components {
                 /** Format: date-time */
                 deadlineAt: string;
             };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @enum {string} */
+            type: "rating.updated";
+            /** Format: date-time */
+            at: string;
+            /** @description A rated game counted: once per game and account, after game.finished */
+            data: {
+                /** @description The rated game that ended */
+                game: string;
+                /**
+                 * @description The perf: kind.speed
+                 * @example kalah.realtime
+                 */
+                perf: string;
+                /** @description The rating before the game */
+                before: number;
+                /** @description The rating after it */
+                after: number;
+                /** @description The new rating is provisional (RD ≥ 110) */
+                provisional: boolean;
+            };
         };
         Challenge: {
             /**
