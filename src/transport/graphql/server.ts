@@ -23,6 +23,7 @@ import { FeedResolver } from './feed.resolver';
 import { PushResolver } from './push.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
+import { RatingsResolver } from './ratings.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
 
@@ -38,6 +39,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       PushResolver,
       ClockResolver,
       AiResolver,
+      RatingsResolver,
       detailResolver(() => Move),
       detailResolver(() => MoveCheck),
     ],
