@@ -149,6 +149,23 @@ describe.each(['redis', 'memory'] as const)('what is rated (%s)', (store) => {
     expect(await node.storage.ratings.get(bob.id)).toEqual({});
   });
 
+  it('counts an agreed draw as ½ for both', async () => {
+    const node = await harness.start(store, uniquePrefix('rated'));
+    const alice = await signUp(node.app, 'alice', 'human');
+    const bob = await signUp(node.app, 'bob', 'human');
+    const id = await ratedGame(node, alice, bob);
+    await node.app.services.actions.offerDraw(id, { credential: { token: alice.token } });
+    await node.app.services.actions.offerDraw(id, { credential: { token: bob.token } });
+    expect((await node.app.service.getGame(id)).result).toMatchObject({ winner: null, reason: 'agreement' });
+    for (const who of [alice, bob]) {
+      const rating = await ratingOf(node.storage, who.id);
+      // Equal ratings, score ½ = E: the rating stays, the RD shrinks (396.69 as in the glicko2 test).
+      expect(rating?.games).toBe(1);
+      expect(rating?.rating).toBeCloseTo(1500, 6);
+      expect(rating?.rd).toBeCloseTo(396.69, 2);
+    }
+  });
+
   it('pairs rated seeks with rated seeks only', async () => {
     const node = await harness.start(store, uniquePrefix('rated'));
     const [alice, bob, cyd] = await Promise.all(
