@@ -70,3 +70,23 @@ it('applies the rating of a part relayed before a crash on the next sweep, once'
     await storage.events.close();
   }
 });
+
+it('never lets a late leaderboard write of an older rating overwrite a newer one', async () => {
+  const prefix = uniquePrefix('board');
+  prefixes.push(prefix);
+  const data = scripted(await connectRedis(REDIS_URL)) as ScriptedRedis;
+  try {
+    const [board, entries] = new Keys(prefix).leaderboard('kalah.realtime', 'human');
+    const entry = (v: number, rating: number) =>
+      JSON.stringify({ v, account: 'ann', name: 'Ann', rating, rd: 60 });
+    expect(await data.boardhostRank(board, entries, 'ann', 7, '1', 1700, entry(7, 1700))).toBe(1);
+    // Version 6 arrives late (its relay was slower): refused, the board keeps version 7.
+    expect(await data.boardhostRank(board, entries, 'ann', 6, '1', 1650, entry(6, 1650))).toBe(0);
+    expect(await data.zscore(board, 'ann')).toBe('1700');
+    // Version 8 made the rating provisional again: off the board.
+    expect(await data.boardhostRank(board, entries, 'ann', 8, '0', 1600, entry(8, 1600))).toBe(1);
+    expect(await data.zscore(board, 'ann')).toBeNull();
+  } finally {
+    data.disconnect();
+  }
+});
