@@ -11,6 +11,7 @@ import type { CreatedGame, GameService } from './games';
 import type { GameView } from './game-view';
 import { once } from './idempotency';
 import { DailyQuota, DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas';
+import { casualOnly } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, type TimeControlInput } from './time-control';
 import type { MoveProvider, TurnDriver } from './turn-driver';
@@ -50,6 +51,8 @@ export interface AiChallengeInput {
   /** The caller's seat: a seat name of the kind, "0"/"1", or "random" (default). */
   readonly color?: string;
   readonly position?: string | null;
+  /** AI games are casual: true is refused (RATED_NOT_ALLOWED). */
+  readonly rated?: boolean | null;
 }
 
 export interface AiGameInput {
@@ -60,6 +63,8 @@ export interface AiGameInput {
   /** The seat the seat token holds (the AI takes the other): a seat name, "0"/"1" or "random" (default). */
   readonly seat?: string;
   readonly position?: string | null;
+  /** AI games are casual: true is refused (RATED_NOT_ALLOWED). */
+  readonly rated?: boolean | null;
 }
 
 export class AiGames {
@@ -223,6 +228,7 @@ export class AiGames {
     player: string | null,
     seatTokenHash = '',
   ): { game: StoredGame; seat: Side } {
+    casualOnly(input.rated);
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const start = startOf(engine, options, { position: input.position ?? null });

@@ -14,6 +14,7 @@ import { GameError, toGameError } from './errors';
 import type { GameService } from './games';
 import { bulkView as view, type BulkView } from './bulk-view';
 import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas';
+import { seatRatings } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, type TimeControlInput } from './time-control';
 
@@ -199,8 +200,8 @@ export class BulkService {
         ...(bulk.timeControl.type === 'correspondence'
           ? { vacations: await this.games.time.vacationsFor(accounts) }
           : {}),
+        ...(bulk.rated ? { rated: await seatRatings(this.storage, accounts, bulk, at) } : {}),
       }),
-      ...(bulk.rated ? { rated: true } : {}),
       source: { type: 'bulk', id: bulk.id },
     };
     const notice = {

@@ -14,6 +14,7 @@ import { GameError } from './errors';
 import type { GameService } from './games';
 import { canonicalJson, once } from './idempotency';
 import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas';
+import { ratedFlag, seatRatings } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, type TimeControlInput } from './time-control';
 
@@ -36,9 +37,13 @@ export interface CreateChallengeInput {
   readonly starts?: string;
   /** Seconds until the challenge expires unanswered: 10 s to 14 days, default 1 day. */
   readonly expiresInSeconds?: number;
+  /** A rated game (default false): two accounts, the standard start. */
+  readonly rated?: boolean | null;
 }
 
-export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition'> & {
+export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition' | 'rated'> & {
+  /** The game it makes is rated. */
+  readonly rated: boolean;
   readonly players: readonly string[] | null;
   /** A challenge to a game from a position: that position; null for the standard start. */
   readonly initialPosition: string | null;
@@ -74,6 +79,7 @@ export class ChallengeService {
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const { initialPosition } = startOf(engine, options, input);
+    const rated = ratedFlag(input.rated, initialPosition);
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
     const expiresAt = new Date(at.getTime() + seconds(input.expiresInSeconds, 10, 14 * DAY, DAY) * 1000);
@@ -107,6 +113,7 @@ export class ChallengeService {
       options,
       timeControl,
       ...(initialPosition === undefined ? {} : { initialPosition }),
+      ...(rated ? { rated: true } : {}),
       challenger: challenger.id,
       destination: destination?.id ?? null,
       players,
@@ -166,6 +173,10 @@ export class ChallengeService {
         if (other) players.set(id, other);
       }
     }
+    // A rated game records each seat's rating as it begins (read now, before the write).
+    const ratings = peek.rated
+      ? await seatRatings(this.storage, [...players.keys()], peek, this.now().toISOString())
+      : undefined;
     return this.transition(
       id,
       (c, at) => {
@@ -202,6 +213,7 @@ export class ChallengeService {
           timeControl: c.timeControl,
           at,
           ...(vacations ? { vacations } : {}),
+          ...(c.rated ? { rated: ratings ?? new Map() } : {}),
         });
         const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
         // An acceptor that joined after the peek is unknown here: the quota still holds for it.
@@ -391,7 +403,12 @@ function notice(to: readonly string[], type: Notice['type'], at: string, challen
 }
 
 export function challengeView(c: StoredChallenge): ChallengeView {
-  return { ...c, players: c.players ? [...c.players] : null, initialPosition: c.initialPosition ?? null };
+  return {
+    ...c,
+    players: c.players ? [...c.players] : null,
+    initialPosition: c.initialPosition ?? null,
+    rated: c.rated === true,
+  };
 }
 
 export function seconds(value: number | undefined, min: number, max: number, fallback: number): number {

@@ -62,6 +62,11 @@ export const GAME_ERROR_CODES = {
   VACATION_ACTIVE: 409,
   /** More vacation days than the account has left this year (`allowanceDays`, `usedDays`, `remainingDays`). */
   VACATION_ALLOWANCE_EXCEEDED: 409,
+  /**
+   * A rated game was asked for where none can be: rated games need two accounts and the standard
+   * start (no `position`), and games against the built-in AI are casual.
+   */
+  RATED_NOT_ALLOWED: 422,
   /** The move is not in the game's notation or not legal in this position. */
   ILLEGAL_MOVE: 422,
   /** A shorthand move matches several legal moves (`candidates` lists them). */

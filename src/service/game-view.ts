@@ -10,6 +10,10 @@ export interface SeatView {
   readonly account: string | null;
   /** Correspondence: the end of the account's vacation that pauses its clock (as of the last write). */
   readonly vacationUntil: string | null;
+  /** Rated games: the account's rating in the game's perf when the game began; null otherwise. */
+  readonly rating: number | null;
+  /** Rated games: that rating was provisional (RD ≥ 110); null otherwise. */
+  readonly provisional: boolean | null;
 }
 
 /** Realtime clocks: the running side has `remainingMs[runningSeat]` minus the time since `runningSince`. */
@@ -58,6 +62,8 @@ export interface GameView {
    * an initial position is never rated.
    */
   readonly initialPosition: string | null;
+  /** A rated game: its result changes both accounts' ratings once it ends. */
+  readonly rated: boolean;
   readonly board: BoardView;
   readonly legalMoves: readonly string[];
   readonly moves: readonly MoveView[];
@@ -127,6 +133,8 @@ export function toGameHeadView(
       name: s.name,
       account: s.account,
       vacationUntil: s.vacationUntil ?? null,
+      rating: s.rating ?? null,
+      provisional: s.provisional ?? null,
     })),
     status: game.status,
     result: outcome
@@ -143,6 +151,7 @@ export function toGameHeadView(
     toMoveName: game.toMove === null ? null : names[game.toMove],
     position: game.position,
     initialPosition: game.initialPosition ?? null,
+    rated: game.rated === true,
     board: engine.board(state.value),
     legalMoves: game.legalMoves,
     drawOffer: game.drawOffer,

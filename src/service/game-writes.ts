@@ -19,6 +19,7 @@ import {
 } from './game-view';
 import type { GameService } from './games';
 import { withDetails } from './game-rules';
+import { ratingResults } from './ratings/results';
 
 /** Idempotency keys: what clients commonly send (UUIDs, ULIDs, short random strings). */
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -183,6 +184,7 @@ export class GameWrites {
         game.version,
         key === undefined ? undefined : { key, fingerprint },
         gameNotices(game, next, views, next.updatedAt),
+        await ratingResults(this.storage, game, next),
       );
       if (result.status === 'updated') {
         this.remember(next);
@@ -224,6 +226,7 @@ export class GameWrites {
       game.version,
       undefined,
       gameNotices(game, next, views, next.updatedAt),
+      await ratingResults(this.storage, game, next),
     );
     if (result.status === 'updated') {
       this.remember(next);

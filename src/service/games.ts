@@ -30,6 +30,7 @@ import { GameWrites, type WriteAnswer, type WriteOptions } from './game-writes';
 import { once } from './idempotency';
 import { kindView, startView, type KindView, type StartView } from './kinds';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
+import type { SeatRating } from './ratings/results';
 import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
 import { parseTimeControl, recordTimeControl, type TimeControlInput } from './time-control';
@@ -214,6 +215,8 @@ export class GameService {
     readonly at: string;
     /** Correspondence: the vacations of the accounts (see GameTime.vacationsOf). */
     readonly vacations?: Vacations;
+    /** A rated game: each seat account's rating when it begins (see ratings/results.ts). */
+    readonly rated?: ReadonlyMap<string, SeatRating>;
   }): StoredGame {
     const engine = this.engineFor(spec.kind);
     const state =
@@ -226,11 +229,12 @@ export class GameService {
       rulesVersion: engine.rulesVersion,
       options: spec.options,
       first: spec.first,
-      seats: engine.seatNames.map((name, seat) => ({
-        seat: seat as Side,
-        name,
-        account: spec.accounts[seat] ?? null,
-      })),
+      ...(spec.rated ? { rated: true } : {}),
+      seats: engine.seatNames.map((name, seat) => {
+        const account = spec.accounts[seat] ?? null;
+        const rating = account === null ? undefined : spec.rated?.get(account);
+        return { seat: seat as Side, name, account, ...(rating ?? {}) };
+      }),
       seatTokenHashes: spec.seatTokenHashes ?? ['', ''],
       status: 'ongoing',
       ply: 0,

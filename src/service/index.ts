@@ -12,6 +12,7 @@ import { GameActions } from './game-actions';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
 import { DEFAULT_QUOTAS, type Quotas } from './quotas';
+import { RatingService } from './ratings/service';
 import { SeekService } from './seeks';
 import { PushBotService, type PushOptions } from './push-bots';
 import { TokenStreams } from './token-streams';
@@ -54,6 +55,8 @@ export interface Services {
   readonly push: PushBotService;
   /** Tournaments (round robin, Swiss) and their director (`tournaments.director`). */
   readonly tournaments: TournamentService;
+  /** Ratings per perf, their histories and the leaderboards. */
+  readonly ratings: RatingService;
 }
 
 export interface ServiceOptions {
@@ -118,5 +121,6 @@ export function createServices(
       ...(allowPrivate === undefined ? {} : { allowPrivate }),
       ...options.push,
     }),
+    ratings: new RatingService(storage, games, now),
   };
 }

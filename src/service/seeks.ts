@@ -8,6 +8,7 @@ import type { GameView } from './game-view';
 import type { GameService } from './games';
 import { canonicalJson, once } from './idempotency';
 import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas';
+import { ratedFlag, seatRatings } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, timeControlKey, type TimeControlInput } from './time-control';
 
@@ -21,6 +22,8 @@ export interface CreateSeekInput {
   readonly position?: string | null;
   /** Seconds the seek waits for a partner: 10 s to 1 day, default 1 hour. */
   readonly expiresInSeconds?: number;
+  /** A rated game (default false; the standard start only): pairs only with rated seeks. */
+  readonly rated?: boolean | null;
 }
 
 export interface SeekView {
@@ -31,6 +34,8 @@ export interface SeekView {
   readonly timeControl: TimeControl;
   /** A seek for a game from a position: that position; null for the standard start. */
   readonly initialPosition: string | null;
+  /** A seek for a rated game. */
+  readonly rated: boolean;
   /** waiting: no partner yet; matched: `game` is the new game. */
   readonly status: 'waiting' | 'matched';
   readonly game: GameView | null;
@@ -72,6 +77,7 @@ export class SeekService {
     const options = this.games.parseOptions(engine, input.options);
     const start = startOf(engine, options, input);
     const { initialPosition } = start;
+    const rated = ratedFlag(input.rated, initialPosition);
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
     const seek: StoredSeek = {
@@ -81,10 +87,13 @@ export class SeekService {
       options,
       timeControl,
       ...(initialPosition === undefined ? {} : { initialPosition }),
-      // Seeks from a position pair only with seeks from the same (canonical) position.
+      ...(rated ? { rated: true } : {}),
+      // Seeks from a position pair only with seeks from the same (canonical) position, rated ones
+      // only with rated ones.
       pool:
         `${engine.kind}|${canonicalJson(options)}|${timeControlKey(timeControl)}` +
-        (initialPosition === undefined ? '' : `|position:${initialPosition}`),
+        (initialPosition === undefined ? '' : `|position:${initialPosition}`) +
+        (rated ? '|rated' : ''),
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + seconds(input.expiresInSeconds, 10, DAY, 3600) * 1000).toISOString(),
     };
@@ -124,6 +133,7 @@ export class SeekService {
       ...(timeControl.type === 'correspondence'
         ? { vacations: await this.games.time.vacationsFor(accounts) }
         : {}),
+      ...(seek.rated ? { rated: await seatRatings(this.storage, accounts, seek, seek.createdAt) } : {}),
     });
     const view = this.games.view(game);
     let created;
@@ -173,6 +183,7 @@ function seekView(seek: StoredSeek, game: GameView | null): SeekView {
     options: seek.options,
     timeControl: seek.timeControl,
     initialPosition: seek.initialPosition ?? null,
+    rated: seek.rated === true,
     status: game ? 'matched' : 'waiting',
     game,
     createdAt: seek.createdAt,

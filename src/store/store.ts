@@ -15,6 +15,7 @@
 //   webhooks.ts      WebhookStore: endpoints, their cursors and delivery logs
 //   push.ts          PushEndpointStore: push-mode bots' move endpoints
 //   tournaments.ts   TournamentStore: tournaments, their listings and the director's active set
+//   ratings.ts       RatingStore: Glicko-2 ratings per perf, their histories, leaderboards
 //   idempotency.ts   IdempotencyStore: idempotency of creates
 //   limiter.ts       RateLimiter (implemented in ../limiter.ts)
 
@@ -28,6 +29,7 @@ import type { GameStore } from './ports/games';
 import type { IdempotencyStore } from './ports/idempotency';
 import type { LimiterOptions, RateLimiter } from './ports/limiter';
 import type { PushEndpointStore } from './ports/push';
+import type { RatingStore } from './ports/ratings';
 import type { SeekStore } from './ports/seeks';
 import type { TournamentStore } from './ports/tournaments';
 import type { WebhookStore } from './ports/webhooks';
@@ -42,6 +44,7 @@ export * from './ports/games';
 export * from './ports/idempotency';
 export * from './ports/limiter';
 export * from './ports/push';
+export * from './ports/ratings';
 export * from './ports/seeks';
 export * from './ports/time-control';
 export * from './ports/tournaments';
@@ -63,6 +66,8 @@ export interface Storage {
   readonly push: PushEndpointStore;
   /** Tournaments (round robin, Swiss): documents written with compare-and-set. */
   readonly tournaments: TournamentStore;
+  /** Ratings per account and perf, their histories and the leaderboards. */
+  readonly ratings: RatingStore;
   /** Idempotency records of creates (games, challenges, seeks, tokens, accounts). */
   readonly idempotency: IdempotencyStore;
   /** A fixed-window rate limiter shared by every node using this storage. */

@@ -79,6 +79,9 @@ describe('bulk pairing on Redis', () => {
         rated: true,
         options: { seeds: 3 },
       });
+      // A rated game's seats carry their ratings as it began (new accounts: provisional).
+      for (const seat of game?.seats ?? []) expect(seat).toMatchObject({ provisional: true });
+      expect(game?.seats.map((s) => typeof s.rating)).toEqual(['number', 'number']);
       expect(await startedGames(run, accounts[2 * i] as TestAccount)).toEqual([entry.id]);
       expect(await startedGames(run, accounts[2 * i + 1] as TestAccount)).toEqual([entry.id]);
     }

@@ -379,6 +379,38 @@ async function scenario(
   await ok(409, 'post', '/api/v1/account/vacation', { token: annToken, body: { days: 1 } });
   await ok(200, 'delete', '/api/v1/account/vacation', { token: annToken });
 
+  // Ratings: a rated game counts once its ending is written; histories and leaderboards.
+  const rated = await ok(201, 'post', '/api/v1/challenges', {
+    token: annToken,
+    body: { to: bob, kind: 'kalah', starts: 'challenger', rated: true },
+  });
+  expect(rated.rated).toBe(true);
+  const ratedGame = (await ok(200, 'post', `/api/v1/challenges/${rated.id}/accept`, { token: bobToken }))
+    .gameId as string;
+  expect((await ok(200, 'get', `/api/v1/games/${ratedGame}`)).seats).toMatchObject([
+    { rating: 1500, provisional: true },
+    { rating: 2000, provisional: true },
+  ]);
+  await ok(200, 'post', `/api/v1/games/${ratedGame}/resign`, { token: annToken });
+  const annRatings = await ok(200, 'get', `/api/v1/accounts/ann-${suffix}/ratings`);
+  expect(annRatings.perfs).toMatchObject([{ kind: 'kalah', speed: 'correspondence', games: 1 }]);
+  expect(annRatings.perfs[0].rating).toBeLessThan(1500);
+  const annHistory = await ok(
+    200,
+    'get',
+    `/api/v1/accounts/ann-${suffix}/ratings/kalah/correspondence/history`,
+  );
+  expect(annHistory).toMatchObject({ items: [{ game: ratedGame }], next: null });
+  await ok(404, 'get', `/api/v1/accounts/${DUMMY.username}/ratings`);
+  await ok(400, 'get', `/api/v1/accounts/ann-${suffix}/ratings/chess/realtime/history`);
+  const board = await ok(200, 'get', '/api/v1/leaderboards/kalah/correspondence?category=bot&limit=5');
+  expect(board.items.map((e: { username: string }) => e.username)).not.toContain(`bob-${suffix}`);
+  await ok(400, 'get', '/api/v1/leaderboards/kalah/blitz');
+  await ok(422, 'post', '/api/v1/challenges', {
+    token: annToken,
+    body: { to: bob, kind: 'kalah', rated: true, position: '4,4,4,4,4,4/0/4,4,4,4,4,4/0 S' },
+  });
+
   // The event feed: a JSON page, and both stream forms from the start.
   const feed = await ok(200, 'get', '/api/v1/account/events?after=0&limit=2', {
     token: annToken,

@@ -148,6 +148,10 @@ describe.each<StoreKind>(['memory', 'redis'])('tournaments on %s', (store) => {
     const game = await run.storage.games.get(pairing.games[0]);
     expect(game?.outcome).toMatchObject({ winner: 1, reason: 'timeout' });
     expect([game?.rated, game?.source]).toEqual([true, { type: 'tournament', id: t.id, round: 1 }]);
+    expect(game?.seats.map((s) => [typeof s.rating, s.provisional])).toEqual([
+      ['number', true],
+      ['number', true],
+    ]);
     await sweep();
     const done = (await rest(run, null, 'GET', `/tournaments/${t.id}`)).body;
     expect(done.status).toBe('finished');

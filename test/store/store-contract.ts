@@ -21,6 +21,7 @@ import {
 import { shardOf } from '../../src/store/redis/keys';
 import { describeBulkContract } from './bulk-contract';
 import { describeTournamentContract } from './tournament-contract';
+import { describeRatingContract } from './ratings-contract';
 
 let counter = 0;
 let unique = 0;
@@ -1572,6 +1573,8 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect((await other.consume('k1')).allowed).toBe(true);
       });
     });
+
+    describeRatingContract(() => storage);
   });
 }
 

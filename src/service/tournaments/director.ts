@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Notice, StoredGame, StoredTournament, TournamentPairing } from '../../store/store';
 import type { GameService } from '../games';
+import { seatRatings } from '../ratings/results';
 import { gameNotice } from './views';
 import { legPoints, refreshForfeits, roundRobinPairings, swissPairings, seedOrder } from './rounds';
 import { standings } from './standings';
@@ -188,9 +189,9 @@ export class TournamentDirector {
             ...(t.timeControl.type === 'correspondence'
               ? { vacations: await this.games.time.vacationsFor(accounts) }
               : {}),
+            ...(t.rated ? { rated: await seatRatings(this.storage, accounts, t, at) } : {}),
           }),
           source: { type: 'tournament', id: t.id, round: p.round },
-          ...(t.rated ? { rated: true } : {}),
         };
         try {
           await this.storage.games.create(game, [gameNotice(accounts, at, this.games.headView(game))]);

@@ -7,7 +7,8 @@ import type { Authenticator, Credential } from '../auth';
 import { GameError } from '../errors';
 import type { GameService } from '../games';
 import { once } from '../idempotency';
-import { speedOf, type Perf } from '../perf';
+import { perfKey, speedOf, type Perf } from '../perf';
+import { ratingAt } from '../ratings/results';
 import { parseTimeControl, type TimeControlInput } from '../time-control';
 import type { TournamentDirector } from './director';
 import { legPoints } from './rounds';
@@ -38,13 +39,10 @@ export interface CreateTournamentInput {
   readonly startsAt?: string | null;
 }
 
-/**
- * The seeding rating of an account in a perf. THE ONE PLACE to wire ratings in (issue #18): until
- * the ratings store exists, an account's rating in the perf when it has one, else 1500.
- */
-export function seedRating(account: StoredAccount, perf: Perf): number {
-  const ratings = (account as { ratings?: Record<string, { rating?: number }> }).ratings;
-  return ratings?.[`${perf.kind}.${perf.speed}`]?.rating ?? 1500;
+/** The seeding rating of an account in a perf: its rating there now (1500, bots 2000, when it has none). */
+async function seedRating(storage: Storage, account: StoredAccount, perf: Perf, at: string): Promise<number> {
+  const ratings = await storage.ratings.get(account.id);
+  return Math.round(ratingAt(ratings[perfKey(perf)], account.kind, at).rating);
 }
 
 export class TournamentService {
@@ -181,6 +179,16 @@ export class TournamentService {
   /** Enter an open tournament (again: no change). When this fills it, it starts. */
   async join(credential: Credential, id: string): Promise<TournamentView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write', 'bot:play');
+    // The perf never changes: the seeding rating is read before the compare-and-set loop.
+    const known = await this.storage.tournaments.get(id);
+    const rating = known
+      ? await seedRating(
+          this.storage,
+          account,
+          { kind: known.kind, speed: speedOf(known.timeControl) },
+          this.now().toISOString(),
+        )
+      : 0;
     const view = await this.change(id, (t) => {
       if (t.players.some((p) => p.account === account.id)) return undefined;
       if (t.status !== 'open') throw closed(t);
@@ -191,7 +199,7 @@ export class TournamentService {
       const player = {
         account: account.id,
         name: account.username,
-        rating: seedRating(account, { kind: t.kind, speed: speedOf(t.timeControl) }),
+        rating,
         joinedAt: this.now().toISOString(),
       };
       return { ...t, players: [...t.players, player] };

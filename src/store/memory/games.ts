@@ -17,11 +17,13 @@ import {
   type GameStore,
   type IdempotencyRecord,
   type Notice,
+  type RatingResult,
   type StoredGame,
   type UpdateResult,
 } from '../store';
 import { MemoryClockIndex } from './clocks';
 import type { MemoryEventFeed } from './feed';
+import type { MemoryRatingStore } from './ratings';
 
 /** Creation sequence numbers of the games in one listing, ascending, with their ids. */
 class SeqIndex {
@@ -101,6 +103,7 @@ export class MemoryGameStore implements GameStore {
     private readonly bus: MemoryEventBus,
     private readonly feed: MemoryEventFeed,
     private readonly now: () => number = Date.now,
+    private readonly ratings?: MemoryRatingStore,
   ) {}
 
   async create(
@@ -185,6 +188,7 @@ export class MemoryGameStore implements GameStore {
     expectedVersion: number,
     idempotency?: { key: string; fingerprint: string },
     notices: readonly Notice[] = [],
+    ratings: readonly RatingResult[] = [],
   ): Promise<UpdateResult> {
     // No await before the write: the check and the write are one step of the event loop.
     const idemKey = idempotency ? `${next.id}\u0000${idempotency.key}` : undefined;
@@ -220,6 +224,7 @@ export class MemoryGameStore implements GameStore {
       });
     }
     this.feed.appendNow(notices);
+    for (const result of ratings) this.ratings?.recordNow(result);
     this.bus.emit(next.id, JSON.stringify(change));
     return { status: 'updated' };
   }

@@ -8,6 +8,7 @@ import { MemoryEventFeed } from './feed';
 import { MemoryEventBus, MemoryGameStore } from './games';
 import { MemoryIdempotencyStore } from './idempotency';
 import { MemoryPushEndpointStore } from './push';
+import { MemoryRatingStore } from './ratings';
 import { MemorySeekStore } from './seeks';
 import { MemoryTournamentStore } from './tournaments';
 import { MemoryWebhookStore } from './webhooks';
@@ -19,6 +20,7 @@ export { MemoryClockIndex, MemoryClockStore } from './clocks';
 export { MemoryEventFeed } from './feed';
 export { MemoryEventBus, MemoryGameStore } from './games';
 export { MemoryIdempotencyStore } from './idempotency';
+export { MemoryRatingStore } from './ratings';
 export { MemorySeekStore } from './seeks';
 export { MemoryTournamentStore } from './tournaments';
 export { MemoryWebhookStore } from './webhooks';
@@ -27,7 +29,8 @@ export { MemoryWebhookStore } from './webhooks';
 export function createMemoryStorage(now?: () => number, options: { feed?: FeedOptions } = {}): Storage {
   const events = new MemoryEventBus();
   const feed = new MemoryEventFeed(options.feed);
-  const games = new MemoryGameStore(events, feed, now);
+  const ratings = new MemoryRatingStore(feed);
+  const games = new MemoryGameStore(events, feed, now, ratings);
   return {
     name: 'memory',
     games,
@@ -41,6 +44,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     webhooks: new MemoryWebhookStore((account) => feed.head(account)),
     push: new MemoryPushEndpointStore(),
     tournaments: new MemoryTournamentStore(),
+    ratings,
     idempotency: new MemoryIdempotencyStore(now),
     limiter: (options) => createLimiter(options),
   };

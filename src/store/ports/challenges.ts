@@ -28,6 +28,8 @@ export interface StoredChallenge {
   /** A challenge to a game from a position: the position (canonical notation); absent: the standard start. */
   readonly initialPosition?: string;
   /** The account that made the challenge. */
+  /** The game it makes is rated (absent: casual). */
+  readonly rated?: boolean;
   readonly challenger: string;
   /** Direct challenges: the challenged account. Null for open challenges. */
   readonly destination: string | null;

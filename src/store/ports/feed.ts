@@ -17,6 +17,7 @@ export const FEED_EVENT_TYPES = [
   'tournament.round_started',
   'tournament.finished',
   'tournament.cancelled',
+  'rating.updated',
 ] as const;
 export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
 

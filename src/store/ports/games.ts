@@ -1,6 +1,7 @@
 import type { GameKind, Options, Outcome, Side } from '../../engines/types';
 import type { GameClock } from './clocks';
 import type { Notice } from './feed';
+import type { RatingResult } from './ratings';
 import type { TimeControl } from './time-control';
 
 export const GAME_STATUSES = ['ongoing', 'finished'] as const;
@@ -225,12 +226,16 @@ export interface GameStore {
    * for 24 h, append `notices` to the account feeds, and publish the change (changeOf) to the
    * game's subscribers. `next` has at most one move more than the stored game.
    * A replay or a conflict appends nothing.
+   *
+   * `ratings` (a rated game's ending write): each account's result, carried with the write to the
+   * account and applied there once (RatingStore.record), whoever relays it and however often.
    */
   update(
     next: StoredGame,
     expectedVersion: number,
     idempotency?: { readonly key: string; readonly fingerprint: string },
     notices?: readonly Notice[],
+    ratings?: readonly RatingResult[],
   ): Promise<UpdateResult>;
   /** The record kept for a game's idempotency key, if any. */
   idempotencyRecord(gameId: string, key: string): Promise<IdempotencyRecord | undefined>;

@@ -11,6 +11,8 @@ export interface StoredSeek {
   readonly timeControl: TimeControl;
   /** A seek for a game from a position: the position (canonical notation); absent: the standard start. */
   readonly initialPosition?: string;
+  /** A seek for a rated game (absent: casual); rated seeks pair only with rated seeks (it is in the pool). */
+  readonly rated?: boolean;
   /** Seeks with equal pools are compatible (kind, canonical options, time control and start position). */
   readonly pool: string;
   readonly createdAt: string;

@@ -3,6 +3,7 @@ import { BULK_SCRIPTS } from './bulk-scripts';
 import { CHALLENGE_SCRIPTS } from './challenge-scripts';
 import { parseClusterNode } from './cluster-nodes';
 import { GAME_SCRIPTS } from './game-scripts';
+import { RATING_SCRIPTS } from './rating-scripts';
 import { SCRIPTS } from './lua';
 import { RELAY_SCRIPTS } from './relay-scripts';
 
@@ -47,6 +48,9 @@ export interface BoardhostScripts {
   boardhostMoveBulk(...args: Arg[]): Promise<[string, string, string, string | false] | null>;
   boardhostClaimBulks(...args: Arg[]): Promise<Array<[string, string, string, string | false]>>;
   boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string, string, string]>;
+  boardhostRecordRating(...args: Arg[]): Promise<'applied' | 'dup' | 'conflict'>;
+  boardhostRank(...args: Arg[]): Promise<number>;
+  boardhostReadBoard(...args: Arg[]): Promise<[Array<string | null>, number]>;
 }
 
 /** A client with the scripts defined: `Redis & BoardhostScripts` or `Cluster & BoardhostScripts`. */
@@ -58,7 +62,14 @@ const scriptedClients = new WeakSet<RedisClient>();
 /** The client with every script defined (once per client, whichever store asks first). */
 export function scripted<C extends RedisClient>(redis: C): ScriptedClient<C> {
   if (!scriptedClients.has(redis)) {
-    for (const scripts of [SCRIPTS, GAME_SCRIPTS, RELAY_SCRIPTS, CHALLENGE_SCRIPTS, BULK_SCRIPTS]) {
+    for (const scripts of [
+      SCRIPTS,
+      GAME_SCRIPTS,
+      RELAY_SCRIPTS,
+      CHALLENGE_SCRIPTS,
+      BULK_SCRIPTS,
+      RATING_SCRIPTS,
+    ]) {
       for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
     }
     scriptedClients.add(redis);

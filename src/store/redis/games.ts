@@ -13,6 +13,7 @@ import {
   type GameStore,
   type IdempotencyRecord,
   type Notice,
+  type RatingResult,
   type StoredGame,
   type UpdateResult,
   type FeedOptions,
@@ -39,6 +40,8 @@ export interface RedisGameStoreOptions {
   readonly leaseMs?: number;
   /** REDIS_WAIT_REPLICAS: every game write waits for this many replicas (see runReplicated). */
   readonly replication?: Replication;
+  /** Applies a rating result an entry carries, before the account's part (RelayOptions.rate). */
+  readonly rate?: (result: RatingResult) => Promise<unknown>;
 }
 
 /**
@@ -102,6 +105,7 @@ export class RedisGameStore implements GameStore {
       ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
       ...(options.replication ? { replication: options.replication } : {}),
       ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
+      ...(options.rate ? { rate: options.rate } : {}),
     });
   }
 
@@ -256,6 +260,7 @@ export class RedisGameStore implements GameStore {
     expectedVersion: number,
     idempotency?: { key: string; fingerprint: string },
     notices: readonly Notice[] = [],
+    ratings: readonly RatingResult[] = [],
   ): Promise<UpdateResult> {
     const head = JSON.stringify(headOf(next));
     const move = next.moves[next.moves.length - 1];
@@ -264,7 +269,7 @@ export class RedisGameStore implements GameStore {
         origin: `g:${next.id}`,
         version: next.version + 1,
         before: expectedVersion + 1,
-        parts: gameParts(this.keys, next, notices),
+        parts: gameParts(this.keys, next, notices, ratings),
       },
       this.feed,
     );

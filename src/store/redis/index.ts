@@ -16,6 +16,7 @@ import { RedisEventFeed } from './feed';
 import { RedisEventBus, RedisGameStore } from './games';
 import { RedisIdempotencyStore } from './idempotency';
 import { migrateV1, type MigrationReport } from './migrate';
+import { RedisRatingStore } from './ratings';
 import { RedisSeekStore } from './seeks';
 import { RedisBulkStore } from './bulks';
 import { RedisTournamentStore } from './tournaments';
@@ -41,6 +42,7 @@ export { RedisEventFeed } from './feed';
 export { RedisEventBus, RedisGameStore } from './games';
 export { RedisIdempotencyStore } from './idempotency';
 export { migrateV1, type MigrationReport } from './migrate';
+export { RedisRatingStore } from './ratings';
 export { RedisSeekStore } from './seeks';
 export { RedisBulkStore } from './bulks';
 export { RedisTournamentStore } from './tournaments';
@@ -81,6 +83,10 @@ export { RedisWebhookStore } from './webhooks';
 //   p seeks:pool:{s}:q      list of waiting seek ids, oldest first
 //   p seek:{s}:k            hash: doc, account, expires, pool (q); s: the shard of q
 //   p seekat:{s}:k          q while k waits (expires an hour after the seek)
+//   p ratings:{s}:a         hash: perf → StoredRating JSON; p rated:{s}:a set of the games applied;
+//                           p ratinghist:{s}:a:<perf> list of history entries, newest first
+//   p leaderboard:{lb:<perf>:<category>}  sorted set account → rating (non-provisional), and
+//                           :entries (hash account → {v, account, name, rating, rd}): a slot each
 // Single keys outside shards: p vacation:<a> (hash: doc, version), p idemcreate:<key>, p rl:<name>…;
 // channel p revocations.
 //   p webhook:{s}:w, p webhooklog:{s}:w  an endpoint of a and its delivery log (webhooks.ts)
@@ -138,9 +144,11 @@ export function redisStorage(
   const webhooks = new RedisWebhookStore(data, prefix);
   // Live messages go out on sharded pub/sub on a Cluster (each channel lives in its key's slot).
   const publish = client instanceof Cluster ? 'SPUBLISH' : 'PUBLISH';
+  const ratings = new RedisRatingStore(data, prefix, feedOptions, publish);
   const games = new RedisGameStore(data, prefix, {
     feed: feedOptions,
     publish,
+    rate: (result) => ratings.record(result),
     ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
     ...(options.relayLeaseMs ? { leaseMs: options.relayLeaseMs } : {}),
     ...(options.waitReplicas
@@ -166,6 +174,7 @@ export function redisStorage(
     webhooks,
     push: new RedisPushEndpointStore(data, prefix),
     tournaments: new RedisTournamentStore(data, prefix),
+    ratings,
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
   };

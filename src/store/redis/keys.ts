@@ -119,6 +119,24 @@ export class Keys {
     return this.of('tokenat', hash);
   }
 
+  /** Hash: perf → the account's rating in it (StoredRating JSON). */
+  ratings(account: string): string {
+    return this.of('ratings', account);
+  }
+  /** Set of the games whose result the account's ratings hold (each counts once). */
+  ratedGames(account: string): string {
+    return this.of('rated', account);
+  }
+  /** List of the account's rating history in a perf, newest first. */
+  ratingHistory(account: string, perf: string): string {
+    return `${this.of('ratinghist', account)}:${perf}`;
+  }
+  /** A leaderboard (perf + category): a slot of its own. Sorted set account → rating, and its entries' hash. */
+  leaderboard(perf: string, category: string): readonly [board: string, entries: string] {
+    const key = `${this.prefix}leaderboard:{lb:${perf}:${category}}`;
+    return [key, `${key}:entries`];
+  }
+
   // A challenge's own keys (its shard: that of its id, which its game shares).
   challenge(id: string): string {
     return this.of('challenge', id);

@@ -73,6 +73,7 @@ export function v2GameOps(
   if (v1.reminder !== null) ops.push(['ZADD', keys.reminders(shard), v1.reminder, id]);
   for (const part of gameParts(keys, indexed, [])) {
     for (const [op, key, ...rest] of part.ops) {
+      if (op === 'rate') continue; // v1 games were never rated
       ops.push([op.toUpperCase(), key, ...rest.map((v) => (v === '@lseq' ? v1.lseq : String(v)))]);
     }
     ops.push(['HSET', keys.applied(part.account), `g:${id}`, String(game.version + 1)]);

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { GAME_STATUSES, clockIndexOf, type FeedOptions, type Notice, type StoredGame } from '../store';
+import {
+  GAME_STATUSES,
+  clockIndexOf,
+  type FeedOptions,
+  type Notice,
+  type RatingResult,
+  type StoredGame,
+} from '../store';
 import { epochCandidate, noticesArgument } from './arguments';
 import type { ScriptedRedis } from './client';
 import { ALL_SHARDS, shardOf, type Keys } from './keys';
@@ -10,7 +17,10 @@ import { ALL_SHARDS, shardOf, type Keys } from './keys';
 
 /** An index operation on an account's keys: ['zadd', key, score, member] and the like. */
 export type IndexOp =
-  readonly ['zadd', string, number | '@lseq', string] | readonly ['zrem' | 'sadd' | 'srem', string, string];
+  | readonly ['zadd', string, number | '@lseq', string]
+  | readonly ['zrem' | 'sadd' | 'srem', string, string]
+  /** A rated game's result for the account (the relay applies it; the account script skips it). */
+  | readonly ['rate', RatingResult];
 
 /** Per account, the version before an entry (stream field `a`; see OutboxEntry). */
 export type Befores = Readonly<Record<string, number>>;
@@ -52,7 +62,12 @@ export function outboxFields(entry: OutboxEntry, feed: FeedOptions): string[] {
  * A game's entry for each seated account: the notices addressed to it, and its listings, my-turn
  * entry and ongoing set as the game now is (`@lseq` stands for the game's listing score).
  */
-export function gameParts(keys: Keys, game: StoredGame, notices: readonly Notice[]): AccountPart[] {
+export function gameParts(
+  keys: Keys,
+  game: StoredGame,
+  notices: readonly Notice[],
+  ratings: readonly RatingResult[] = [],
+): AccountPart[] {
   const accounts = [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
   // Games without accounts (seat tokens only) have no account indexes to keep.
   if (accounts.length === 0) return [];
@@ -69,6 +84,7 @@ export function gameParts(keys: Keys, game: StoredGame, notices: readonly Notice
     ops.push(['zrem', keys.turn(account), game.id]);
     if (index.mover === account) ops.push(['zadd', keys.turn(account), index.moverScore, game.id]);
     ops.push([game.status === 'ongoing' ? 'sadd' : 'srem', keys.ongoing(account), game.id]);
+    for (const result of ratings) if (result.account === account) ops.push(['rate', result]);
     return { account, notices: notices.filter((n) => n.to.includes(account)), ops };
   });
 }
@@ -88,6 +104,12 @@ export interface RelayOptions {
   readonly leaseMs?: number;
   /** Called with what goes wrong in the background (the sweep retries). */
   readonly onError?: (error: unknown) => void;
+  /**
+   * Applies a rated game's result (an entry's 'rate' operation) to the account's rating, once per
+   * game (RatingStore.record): called after the account's part is applied or found applied before
+   * (a relay that died in between: the entry comes again), never for a part held back.
+   */
+  readonly rate?: (result: RatingResult) => Promise<unknown>;
 }
 
 /** The fields with the listing score in place of `@lseq` (as the scripts write them in the outbox). */
@@ -163,9 +185,9 @@ export class OutboxRelay {
     account: string,
     notices: string,
     ops: string,
-  ) {
+  ): Promise<'applied' | 'dup' | 'gap'> {
     const [hooks, due] = this.keys.webhookMarks(account);
-    return runReplicated<'applied' | 'dup' | 'gap'>(
+    const result = await runReplicated<'applied' | 'dup' | 'gap'>(
       this.redis,
       this.options.replication,
       'boardhostRelayAccount',
@@ -184,6 +206,15 @@ export class OutboxRelay {
         due,
       ],
     );
+    // A rated game's result, after its part (game.finished comes before rating.updated): also on
+    // 'dup', since a relay may have died between the two steps (the outbox cursor had not moved
+    // past the entry, so it comes again); the rating store counts each game once.
+    if (result !== 'gap' && this.options.rate && ops.includes('["rate",')) {
+      for (const op of JSON.parse(ops) as IndexOp[]) {
+        if (op[0] === 'rate') await this.options.rate(op[1]);
+      }
+    }
+    return result;
   }
 
   /**

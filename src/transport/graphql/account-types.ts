@@ -115,6 +115,7 @@ export class Challenge {
   closedBy!: string | null;
   @Field(() => ID, { nullable: true, description: 'The game the challenge became.' })
   gameId!: string | null;
+  @Field(() => Boolean, { description: 'The game it makes is rated.' }) rated!: boolean;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
   @Field(() => String) expiresAt!: string;
@@ -143,6 +144,11 @@ export class CreateChallengeInput {
   starts?: string | null;
   @Field(() => Int, { nullable: true, description: '10 s to 14 days (default 1 day).' })
   expiresInSeconds?: number | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'A rated game (default false): the standard start only, else RATED_NOT_ALLOWED.',
+  })
+  rated?: boolean | null;
 }
 
 @ObjectType({ description: 'A wish to play anyone: two compatible seeks make a game.' })
@@ -157,6 +163,7 @@ export class Seek {
     description: 'A seek for a game from a position: that position; null for the standard start.',
   })
   initialPosition!: string | null;
+  @Field(() => Boolean, { description: 'A seek for a rated game.' }) rated!: boolean;
   @Field(() => String, { description: 'waiting, or matched (then `game` is the new game).' })
   status!: string;
   @Field(() => Game, { nullable: true }) game!: Game | null;
@@ -176,6 +183,11 @@ export class CreateSeekInput {
   position?: string | null;
   @Field(() => Int, { nullable: true, description: '10 s to 1 day (default 1 hour).' })
   expiresInSeconds?: number | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'A rated game (default false; the standard start only): pairs only with rated seeks.',
+  })
+  rated?: boolean | null;
 }
 
 /** What each event type carries in `data` (a Record, so a new type cannot go undocumented). */
@@ -196,6 +208,7 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'tournament.round_started': 'tournament, pairings (board, first, second, games) of the round',
   'tournament.finished': 'tournament, standings (rank, account, score)',
   'tournament.cancelled': 'tournament; fewer than minPlayers at the start time',
+  'rating.updated': 'game, perf, before, after (ratings), provisional; a rated game counted',
 };
 
 @ObjectType({ description: "An event of the caller's account feed: numbered 1, 2, 3… without gaps." })

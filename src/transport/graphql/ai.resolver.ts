@@ -46,6 +46,11 @@ export class AiChallengeInput {
   color?: string | null;
   @Field(() => String, { nullable: true, description: START_POSITION })
   position?: string | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'AI games are casual: true is refused (RATED_NOT_ALLOWED).',
+  })
+  rated?: boolean | null;
 }
 
 @InputType({ description: 'What to analyse: a position, a game’s current position, or the start.' })

@@ -25,6 +25,7 @@ import { PushResolver } from './push.resolver';
 import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
+import { RatingsResolver } from './ratings.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
 
@@ -42,6 +43,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       ClockResolver,
       AiResolver,
       TournamentResolver,
+      RatingsResolver,
       detailResolver(() => Move),
       detailResolver(() => MoveCheck),
     ],

@@ -18,6 +18,16 @@ export class Seat {
       "Correspondence: the end of the seat account's vacation, during which its clock stands still (as of the last write).",
   })
   vacationUntil!: string | null;
+  @Field(() => Int, {
+    nullable: true,
+    description: "Rated games: the account's rating in the game's perf when the game began.",
+  })
+  rating!: number | null;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Rated games: that rating was provisional (RD ≥ 110).',
+  })
+  provisional!: boolean | null;
 }
 
 @ObjectType()
@@ -140,6 +150,10 @@ export class Game {
       'A game with an initial position is never rated.',
   })
   initialPosition!: string | null;
+  @Field(() => Boolean, {
+    description: "A rated game: its result changes both accounts' ratings once it ends.",
+  })
+  rated!: boolean;
   @Field(() => Board) board!: BoardView;
   @Field(() => [String]) legalMoves!: string[];
   // moves(after, limit) and lastMove: field resolvers (game.resolver.ts).

@@ -166,6 +166,7 @@ export const Challenge = z
     declineReason: z.enum(DECLINE_REASONS).nullable(),
     closedBy: z.string().nullable().openapi({ description: 'Who declined or canceled' }),
     gameId: z.string().nullable().openapi({ description: 'The game the accepted challenge became' }),
+    rated: z.boolean().openapi({ description: 'The game it makes is rated' }),
     createdAt: DateTime,
     updatedAt: DateTime,
     expiresAt: DateTime,
@@ -193,6 +194,10 @@ export const CreateChallengeBody = z
           'random (default). Open: listed (players[0]) | random (default)',
       }),
     expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 14 days, default 1 day' }),
+    rated: z.boolean().optional().openapi({
+      description:
+        'A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED',
+    }),
   })
   .strict()
   .openapi('CreateChallengeBody');
@@ -213,6 +218,7 @@ export const Seek = z
       .string()
       .nullable()
       .openapi({ description: 'A seek for a game from a position: that position; null: the standard start' }),
+    rated: z.boolean().openapi({ description: 'A seek for a rated game' }),
     status: z.enum(['waiting', 'matched']),
     game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
@@ -230,6 +236,10 @@ export const CreateSeekBody = z
         "Seek a game from this position (the game's notation); it pairs only with seeks for the same position",
     }),
     expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 1 day, default 1 hour' }),
+    rated: z.boolean().optional().openapi({
+      description:
+        'A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks',
+    }),
   })
   .strict()
   .openapi('CreateSeekBody');
@@ -303,6 +313,18 @@ export const FeedEvent = z
     envelope('tournament.round_started', TournamentEventData),
     envelope('tournament.finished', TournamentEventData),
     envelope('tournament.cancelled', TournamentEventData),
+    envelope(
+      'rating.updated',
+      z
+        .object({
+          game: z.string().openapi({ description: 'The rated game that ended' }),
+          perf: z.string().openapi({ example: 'kalah.realtime', description: 'The perf: kind.speed' }),
+          before: z.number().int().openapi({ description: 'The rating before the game' }),
+          after: z.number().int().openapi({ description: 'The rating after it' }),
+          provisional: z.boolean().openapi({ description: 'The new rating is provisional (RD ≥ 110)' }),
+        })
+        .openapi({ description: 'A rated game counted: once per game and account, after game.finished' }),
+    ),
   ])
   .openapi('FeedEvent', {
     description:

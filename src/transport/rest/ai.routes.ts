@@ -39,6 +39,9 @@ export const AiChallengeBody = z
       example: 'south',
     }),
     position: S.StartPosition.optional(),
+    rated: z.boolean().optional().openapi({
+      description: 'AI games are casual: true is refused with 422 RATED_NOT_ALLOWED',
+    }),
   })
   .strict()
   .openapi('AiChallengeBody');
@@ -55,6 +58,9 @@ export const AiGameBody = z
       example: 'south',
     }),
     position: S.StartPosition.optional(),
+    rated: z.boolean().optional().openapi({
+      description: 'AI games are casual: true is refused with 422 RATED_NOT_ALLOWED',
+    }),
   })
   .strict()
   .openapi('AiGameBody');

@@ -12,6 +12,7 @@ import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
 import { pushRoutes } from './push.routes';
 import { tournamentRoutes } from './tournaments.routes';
+import { ratingRoutes } from './ratings.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
 
@@ -35,6 +36,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...verificationRoutes(services),
     ...pushRoutes(services),
     ...tournamentRoutes(services),
+    ...ratingRoutes(services),
   ];
 }
 

@@ -30,6 +30,13 @@ export const Seat = z
       description:
         "Correspondence: the end of the seat account's vacation, during which its clock stands still (as of the last write)",
     }),
+    rating: z.number().int().nullable().openapi({
+      description: "Rated games: the account's rating in the game's perf when the game began; null otherwise",
+    }),
+    provisional: z
+      .boolean()
+      .nullable()
+      .openapi({ description: 'Rated games: that rating was provisional (RD ≥ 110); null otherwise' }),
   })
   .openapi('Seat');
 
@@ -184,6 +191,9 @@ export const Game = z
           'A game from a position: the position it started from; null for the standard start. ' +
           'A game with an initial position is never rated.',
       }),
+    rated: z.boolean().openapi({
+      description: "A rated game: its result changes both accounts' ratings once, when it ends (see Ratings)",
+    }),
     board: Board,
     legalMoves: z.array(z.string()),
     moves: z.array(Move),

@@ -139,7 +139,7 @@ export async function runBridge(options: BridgeOptions): Promise<void> {
         seen(game);
         options.onResult?.(`${game.kind} ${game.id}: ${result.winnerName ?? 'draw'} (${result.reason})`);
         if (++finished >= wanted) return true;
-      } else if ('game' in event.data) {
+      } else if (event.type !== 'rating.updated' && 'game' in event.data) {
         seen(event.data.game);
       }
     },

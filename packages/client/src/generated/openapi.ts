@@ -1148,6 +1148,60 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/accounts/{username}/ratings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's ratings, per perf */
+        get: operations["getRatings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/accounts/{username}/ratings/{kind}/{speed}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An account's rating history in a perf, newest first */
+        get: operations["getRatingHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/leaderboards/{kind}/{speed}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The best ratings of a perf, bots and humans apart
+         * @description Accounts whose rating is provisional (RD ≥ 110) are not listed.
+         */
+        get: operations["getLeaderboard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/livez": {
         parameters: {
             query?: never;
@@ -1545,6 +1599,31 @@ export interface components {
             /** Format: date-time */
             at: string;
             data: components["schemas"]["TournamentEventData"];
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @enum {string} */
+            type: "rating.updated";
+            /** Format: date-time */
+            at: string;
+            /** @description A rated game counted: once per game and account, after game.finished */
+            data: {
+                /** @description The rated game that ended */
+                game: string;
+                /**
+                 * @description The perf: kind.speed
+                 * @example kalah.realtime
+                 */
+                perf: string;
+                /** @description The rating before the game */
+                before: number;
+                /** @description The rating after it */
+                after: number;
+                /** @description The new rating is provisional (RD ≥ 110) */
+                provisional: boolean;
+            };
         };
         Challenge: {
             /**
@@ -1579,6 +1658,8 @@ export interface components {
             closedBy: string | null;
             /** @description The game the accepted challenge became */
             gameId: string | null;
+            /** @description The game it makes is rated */
+            rated: boolean;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1624,6 +1705,8 @@ export interface components {
             position: string;
             /** @description A game from a position: the position it started from; null for the standard start. A game with an initial position is never rated. */
             initialPosition: string | null;
+            /** @description A rated game: its result changes both accounts' ratings once, when it ends (see Ratings) */
+            rated: boolean;
             board: components["schemas"]["Board"];
             legalMoves: string[];
             drawOffer: number | null;
@@ -1651,6 +1734,10 @@ export interface components {
              * @description Correspondence: the end of the seat account's vacation, during which its clock stands still (as of the last write)
              */
             vacationUntil: string | null;
+            /** @description Rated games: the account's rating in the game's perf when the game began; null otherwise */
+            rating: number | null;
+            /** @description Rated games: that rating was provisional (RD ≥ 110); null otherwise */
+            provisional: boolean | null;
         };
         GameResult: {
             /** @description Winning seat; null for a draw */
@@ -1775,7 +1862,7 @@ export interface components {
          * @description What a feed event is about; `data` depends on it
          * @enum {string}
          */
-        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled";
+        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated";
         /** @description The first line of a feed stream (NDJSON); SSE: `event: ready` */
         FeedReady: {
             /** @enum {string} */
@@ -1814,7 +1901,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_TOKENS" | "LAST_ROOT_TOKEN" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_TOKENS" | "LAST_ROOT_TOKEN" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -1865,6 +1952,8 @@ export interface components {
             position: string;
             /** @description A game from a position: the position it started from; null for the standard start. A game with an initial position is never rated. */
             initialPosition: string | null;
+            /** @description A rated game: its result changes both accounts' ratings once, when it ends (see Ratings) */
+            rated: boolean;
             board: components["schemas"]["Board"];
             legalMoves: string[];
             moves: components["schemas"]["Move"][];
@@ -1914,6 +2003,8 @@ export interface components {
              * @example W:WKc3:Ba7,b8,Kh8
              */
             position?: string;
+            /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
+            rated?: boolean;
         };
         TimeControlInput: {
             /** @enum {string} */
@@ -1966,6 +2057,8 @@ export interface components {
              * @example W:WKc3:Ba7,b8,Kh8
              */
             position?: string;
+            /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
+            rated?: boolean;
         };
         Analysis: {
             kind: string;
@@ -2324,6 +2417,8 @@ export interface components {
             starts?: "challenger" | "destination" | "listed" | "random";
             /** @description 10 s to 14 days, default 1 day */
             expiresInSeconds?: number;
+            /** @description A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED */
+            rated?: boolean;
         };
         ChallengeList: {
             items: components["schemas"]["Challenge"][];
@@ -2347,6 +2442,8 @@ export interface components {
             timeControl: components["schemas"]["TimeControl"];
             /** @description A seek for a game from a position: that position; null: the standard start */
             initialPosition: string | null;
+            /** @description A seek for a rated game */
+            rated: boolean;
             /** @enum {string} */
             status: "waiting" | "matched";
             /** @description matched: the new game; waiting: null */
@@ -2370,6 +2467,8 @@ export interface components {
             position?: string;
             /** @description 10 s to 1 day, default 1 hour */
             expiresInSeconds?: number;
+            /** @description A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks */
+            rated?: boolean;
         };
         Bulk: {
             /** @example q8Vd2kLmZ0aB */
@@ -2474,7 +2573,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to deliver; omitted: every type */
-            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled")[];
+            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated")[];
             /** @description The signing secret, 16–200 visible ASCII characters; omitted: the server makes one (whsec_…) */
             secret?: string;
         };
@@ -2746,6 +2845,53 @@ export interface components {
                 directEncounter: number;
                 wins: number;
             };
+        };
+        AccountRatings: {
+            username: string;
+            /** @description The perfs the account played rated (others: 1500, bots 2000) */
+            perfs: components["schemas"]["PerfRating"][];
+        };
+        PerfRating: {
+            /** @enum {string} */
+            kind: "congo" | "russian-draughts" | "kalah" | "oware" | "congkak";
+            /** @enum {string} */
+            speed: "realtime" | "correspondence";
+            rating: number;
+            /** @description Rating deviation, grown with the time since the last rated game */
+            rd: number;
+            /** @description RD ≥ 110: not yet on the leaderboards */
+            provisional: boolean;
+            /** @description Rated games played in the perf */
+            games: number;
+            /**
+             * Format: date-time
+             * @description When the last rated game ended
+             */
+            latest: string | null;
+        };
+        /** @description Newest first; the newest 500 entries are kept */
+        RatingHistory: {
+            items: {
+                /** Format: date-time */
+                at: string;
+                rating: number;
+                rd: number;
+                /** @description The rated game that made this rating */
+                game: string;
+            }[];
+            /** @description Pass as `before` for older entries; null: no more */
+            next: number | null;
+        };
+        /** @description Best first; accounts whose rating is not provisional */
+        Leaderboard: {
+            items: {
+                rank: number;
+                username: string;
+                rating: number;
+                rd: number;
+            }[];
+            /** @description Pass as `cursor` for the next page; null: no more */
+            next: string | null;
         };
         Health: {
             /** @description ok (/livez); ready, degraded (failing within the grace window) or unavailable */
@@ -7830,6 +7976,160 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getRatings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case */
+                username: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ratings */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountRatings"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getRatingHistory: {
+        parameters: {
+            query?: {
+                /** @description 1–100, default 50 */
+                limit?: number;
+                /** @description `next` of the previous page */
+                before?: number;
+            };
+            header?: never;
+            path: {
+                /** @description 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case */
+                username: string;
+                /** @description One of congo, russian-draughts, kalah, oware, congkak */
+                kind: string;
+                /** @description realtime (clocks) or correspondence (days per move, unlimited) */
+                speed: "realtime" | "correspondence";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the history */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RatingHistory"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getLeaderboard: {
+        parameters: {
+            query?: {
+                /** @description Default human */
+                category?: "human" | "bot";
+                /** @description 1–100, default 20 */
+                limit?: number;
+                /** @description `next` of the previous page */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description One of congo, russian-draughts, kalah, oware, congkak */
+                kind: string;
+                /** @description realtime (clocks) or correspondence (days per move, unlimited) */
+                speed: "realtime" | "correspondence";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the leaderboard */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Leaderboard"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
