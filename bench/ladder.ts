@@ -24,10 +24,11 @@ import { envList, table } from './support';
 const MANCALA: ReadonlySet<GameKind> = new Set<GameKind>(['kalah', 'oware', 'congkak']);
 
 /**
- * Balanced books (hundredths): Congkak's side to move after a few random plies is typically 40–50
- * seeds ahead by analysis (4 random plies; about 1 opening in 15 is within ±5 seeds), and from such openings whoever moves first wins at every level from 3 up
- * (level 5 beat level 8 from the better side 13 times in 15), so each colour-swapped pair splits
- * 1–1 and no step can show. Its openings are kept only within ±5 seeds.
+ * Balanced books (hundredths). Congkak's side to move after a few random plies is typically 40–50
+ * seeds ahead by analysis, and from such openings whoever moves first wins at every level from 3
+ * up (level 5 moving first beat level 8 in 12 games of 15), so colour-swapped pairs split 1–1.
+ * Its book keeps only openings within ±5 seeds (4 random plies: about 1 in 15 qualifies); the side
+ * to move still usually wins from them (docs/ai.md, "The ladder, measured").
  */
 const BALANCE: Partial<Record<GameKind, number>> = { congkak: 500 };
 
