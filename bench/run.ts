@@ -28,7 +28,7 @@ switch (which) {
     runPerftBench(rest);
     break;
   case 'ai':
-    runAiBench(rest);
+    run('ai', runAiBench(rest));
     break;
   case 'api':
     run('api', runApiBench(rest));

@@ -1,8 +1,9 @@
 // The playing levels: each is a budget (depth, nodes, time) and an amount of randomness. Budgets
-// are counted in nodes first so that a level plays the same moves on any idle machine: the node
-// budgets take about 0.6–1.1 s at level 8 at the speeds measured here (≈140k–250k nodes/s), under
-// the time caps, which only bind on a slow or loaded machine (then a move may differ). docs/ai.md
-// has the table.
+// are counted in nodes first so that a level plays the same moves on any idle machine: level 8's
+// 200 000 nodes take about 0.8 s in Congo (≈240k nodes/s on one idle core here) and 0.2–0.3 s in
+// the other games (700k–870k nodes/s), under the time caps, which only bind on a machine several
+// times slower (then a move may differ). Levels 6–8 differ by about 3× in nodes, the steps the
+// ladder (`npm run bench -- ai ladder`) measures. docs/ai.md has the table and the ladder.
 import { AI_LEVELS, type AiLevel } from './types';
 
 export interface LevelBudget {
@@ -27,10 +28,10 @@ const TABLE: Readonly<Record<AiLevel, Omit<LevelBudget, 'level'>>> = {
   2: { depth: 1, nodes: 1_500, timeMs: 100, noise: 300, solve: false },
   3: { depth: 2, nodes: 3_000, timeMs: 200, noise: 150, solve: false },
   4: { depth: 3, nodes: 8_000, timeMs: 300, noise: 80, solve: false },
-  5: { depth: 4, nodes: 20_000, timeMs: 500, noise: 40, solve: false },
-  6: { depth: 6, nodes: 40_000, timeMs: 800, noise: 0, solve: true },
-  7: { depth: 12, nodes: 80_000, timeMs: 1_200, noise: 0, solve: true },
-  8: { depth: 64, nodes: 150_000, timeMs: 1_500, noise: 0, solve: true },
+  5: { depth: 5, nodes: 10_000, timeMs: 400, noise: 30, solve: false },
+  6: { depth: 64, nodes: 25_000, timeMs: 600, noise: 0, solve: true },
+  7: { depth: 64, nodes: 70_000, timeMs: 1_000, noise: 0, solve: true },
+  8: { depth: 64, nodes: 200_000, timeMs: 1_500, noise: 0, solve: true },
 };
 
 /** Analysis requests (no level) get the strongest level's budget as their cap. */

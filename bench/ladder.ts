@@ -1,0 +1,194 @@
+// The strength ladder of `npm run bench -- ai ladder`: level k+1 against level k, 8 against 1 and 8
+// against a random mover, per game kind. Every pairing plays the same fixed, seeded set of openings
+// (a few random legal plies from the start), each opening twice with colours swapped, as engine
+// testers do; draws count half. Games run in parallel worker threads with the time caps lifted (the
+// node budgets end every search), so the results do not depend on the machine's load: run it under
+// `nice -n 19` on a shared machine. Results are appended to a JSON-lines file as games finish, so a
+// run that is stopped keeps its games and a rerun with the same settings skips them.
+// Env: AI_BENCH_KINDS, AI_BENCH_STEPS (default 2v1,…,8v7,8v1,8vrandom), AI_BENCH_PAIRINGS (explicit
+// kind:AvB list, instead of kinds × steps), AI_BENCH_OPENINGS (openings per pairing, default 50:
+// 100 games), AI_BENCH_OPENING_PLIES (default 4; 2 for mancala), AI_BENCH_THREADS (default the
+// cores), AI_BENCH_NODE_CAP (cap every level's node budget; default none), AI_BENCH_MAX_PLIES
+// (draw after, default 300), AI_BENCH_MAX_SECONDS (stop starting games after), AI_BENCH_OUT (the
+// results file, default ladder-results.jsonl).
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join } from 'node:path';
+import { Piscina } from 'piscina';
+import { levelBudget } from '../src/ai';
+import { AI_LEVELS, type AiLevel } from '../src/ai/types';
+import { GAME_KINDS, type GameKind } from '../src/engines/types';
+import { openings, type GameResult, type GameTask, type Player } from './ladder-game';
+import { envList, table } from './support';
+
+const MANCALA: ReadonlySet<GameKind> = new Set<GameKind>(['kalah', 'oware', 'congkak']);
+
+/**
+ * Balanced books (hundredths). Congkak's side to move after a few random plies is typically 40–50
+ * seeds ahead by analysis, and from such openings whoever moves first wins at every level from 3
+ * up (level 5 moving first beat level 8 in 12 games of 15), so colour-swapped pairs split 1–1.
+ * Its book keeps only openings within ±5 seeds (4 random plies: about 1 in 15 qualifies); the side
+ * to move still usually wins from them (docs/ai.md, "The ladder, measured").
+ */
+const BALANCE: Partial<Record<GameKind, number>> = { congkak: 500 };
+
+interface Pairing {
+  readonly kind: GameKind;
+  readonly a: Player;
+  readonly b: Player;
+}
+
+interface Done extends GameResult {
+  readonly key: string;
+}
+
+const label = (p: Pairing): string => `${p.a}v${p.b}`;
+
+/** A player's budget in a result's key: results of other level settings are not reused. */
+function signature(player: Player): string {
+  if (player === 'random') return 'r';
+  const b = levelBudget(player);
+  return `${b.depth}.${b.nodes}.${b.noise}.${b.solve ? 1 : 0}`;
+}
+
+function parsePlayer(text: string): Player {
+  if (text === 'random') return 'random';
+  const level = Number(text);
+  if (!(AI_LEVELS as readonly number[]).includes(level)) throw new Error(`no level ${text}`);
+  return level as AiLevel;
+}
+
+function parseStep(text: string): [Player, Player] {
+  const m = /^(\d)v(\d|random)$/.exec(text.trim());
+  if (!m) throw new Error(`bad step ${text} (e.g. 8v7, 8vrandom)`);
+  return [parsePlayer(m[1] as string), parsePlayer(m[2] as string)];
+}
+
+function pairings(): Pairing[] {
+  const explicit = process.env.AI_BENCH_PAIRINGS;
+  if (explicit) {
+    return explicit.split(',').map((item) => {
+      const [kind, step] = item.trim().split(':');
+      if (!kind || !step || !(GAME_KINDS as readonly string[]).includes(kind)) {
+        throw new Error(`AI_BENCH_PAIRINGS: bad ${item} (kind:AvB)`);
+      }
+      const [a, b] = parseStep(step);
+      return { kind: kind as GameKind, a, b };
+    });
+  }
+  const kinds = envList<GameKind>('AI_BENCH_KINDS', [...GAME_KINDS], GAME_KINDS);
+  const defaults = [...AI_LEVELS.slice(1).map((l) => `${l}v${l - 1}`), '8v1', '8vrandom'];
+  const steps = (process.env.AI_BENCH_STEPS?.split(',') ?? defaults).map(parseStep);
+  return kinds.flatMap((kind) => steps.map(([a, b]) => ({ kind, a, b })));
+}
+
+const num = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number`);
+  return value;
+};
+
+/** Mean score and a 95 % interval (normal approximation over the per-game scores, draws ½). */
+export function interval(points: readonly number[]): { mean: number; low: number; high: number } {
+  const n = points.length;
+  if (n === 0) return { mean: NaN, low: NaN, high: NaN };
+  const mean = points.reduce((a, b) => a + b, 0) / n;
+  const variance = n > 1 ? points.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1) : 0.25;
+  // With all games won (or lost) the sample variance is 0: use the rule of three instead.
+  const half = variance > 0 ? 1.96 * Math.sqrt(variance / n) : 3 / n;
+  return { mean, low: Math.max(0, mean - half), high: Math.min(1, mean + half) };
+}
+
+export function report(list: readonly Pairing[], done: ReadonlyMap<string, Done>): string {
+  const rows = [['game', 'step', 'games', 'score', '95% interval', 'distinct', 'avg plies']];
+  for (const p of list) {
+    const results = [...done.values()].filter((d) => d.key.startsWith(`${p.kind}:${label(p)}:`));
+    const { mean, low, high } = interval(results.map((r) => r.points));
+    const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(0)}%`);
+    rows.push([
+      p.kind,
+      label(p),
+      String(results.length),
+      pct(mean),
+      results.length ? `${pct(low)}–${pct(high)}` : '-',
+      String(new Set(results.map((r) => r.line)).size),
+      results.length ? (results.reduce((a, r) => a + r.plies, 0) / results.length).toFixed(0) : '-',
+    ]);
+  }
+  return table(rows);
+}
+
+export async function ladder(): Promise<void> {
+  const list = pairings();
+  const count = num('AI_BENCH_OPENINGS', 50);
+  const threads = num('AI_BENCH_THREADS', availableParallelism());
+  const nodeCap = num('AI_BENCH_NODE_CAP', Infinity);
+  const maxPlies = num('AI_BENCH_MAX_PLIES', 300);
+  const maxSeconds = num('AI_BENCH_MAX_SECONDS', Infinity);
+  const out = process.env.AI_BENCH_OUT ?? 'ladder-results.jsonl';
+  const pliesFor = (kind: GameKind) =>
+    num('AI_BENCH_OPENING_PLIES', kind === 'congkak' ? 4 : MANCALA.has(kind) ? 2 : 4);
+  const balanceFor = (kind: GameKind) => num('AI_BENCH_BALANCE', BALANCE[kind] ?? Infinity);
+
+  const done = new Map<string, Done>();
+  if (existsSync(out)) {
+    for (const line of readFileSync(out, 'utf8').split('\n')) {
+      if (line.trim()) {
+        const d = JSON.parse(line) as Done;
+        done.set(d.key, d);
+      }
+    }
+  }
+  const book = new Map<GameKind, string[][]>();
+  for (const kind of new Set(list.map((p) => p.kind))) {
+    const balance = balanceFor(kind);
+    book.set(kind, openings(kind, count, pliesFor(kind), Number.isFinite(balance) ? balance : 0));
+  }
+
+  // Round-robin over the pairings, opening by opening: a stopped run leaves every pairing with
+  // about as many games, the first-listed first.
+  const tasks: Array<{ key: string; task: GameTask }> = [];
+  for (let i = 0; i < count; i++) {
+    for (const p of list) {
+      const opening = book.get(p.kind)?.[i];
+      if (!opening) continue;
+      for (const aFirst of [true, false]) {
+        const balance = balanceFor(p.kind);
+        const balanced = Number.isFinite(balance) ? `~${pliesFor(p.kind)}p±${balance}` : '';
+        const sig = `${signature(p.a)}~${signature(p.b)}~${nodeCap}~${maxPlies}${balanced}`;
+        const key = `${p.kind}:${label(p)}:${sig}:${i}:${aFirst ? 'a' : 'b'}`;
+        if (done.has(key)) continue;
+        tasks.push({ key, task: { ...p, opening, index: i, aFirst, nodeCap, maxPlies } });
+      }
+    }
+  }
+  console.log(
+    `ladder: ${list.length} pairings, ${count} openings each (×2 colours), ${threads} threads, ` +
+      `node cap ${nodeCap}, no time cap; ${done.size} games already in ${out}, ${tasks.length} to play`,
+  );
+  const pool = new Piscina({
+    filename: join(__dirname, 'ladder-game.ts'),
+    execArgv: ['--require', '@swc-node/register'],
+    minThreads: threads,
+    maxThreads: threads,
+  });
+  const t0 = performance.now();
+  let next = 0;
+  let finished = 0;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length && (performance.now() - t0) / 1000 < maxSeconds) {
+      const { key, task } = tasks[next++] as { key: string; task: GameTask };
+      const result = (await pool.run(task, { name: 'run' })) as GameResult;
+      const entry: Done = { key, ...result };
+      done.set(key, entry);
+      appendFileSync(out, `${JSON.stringify(entry)}\n`);
+      if (++finished % 10 === 0)
+        console.log(`${finished} games, ${((performance.now() - t0) / 1000).toFixed(0)} s`);
+    }
+  };
+  await Promise.all(Array.from({ length: threads }, worker));
+  await pool.destroy();
+  console.log(report(list, done));
+}
