@@ -18,6 +18,7 @@ import { TokenStreams } from './token-streams';
 import { RulesVerification } from './verification';
 import { TurnDriver, type TurnDriverOptions } from './turn-driver';
 import type { WebhookOptions } from './webhook-worker';
+import { TvService } from './tv';
 import { WebhookService } from './webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
@@ -27,6 +28,8 @@ export interface Services {
   readonly actions: GameActions;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
+  /** TV: each kind's featured game, followed live (one follower per kind and node). */
+  readonly tv: TvService;
   readonly accounts: AccountService;
   readonly challenges: ChallengeService;
   /** Seeks: paired with another account's seek for the same game. */
@@ -90,6 +93,7 @@ export function createServices(
     games,
     actions: new GameActions(games, options.abandonClaimMs),
     lists: new GameListService(storage, auth, games),
+    tv: new TvService(storage, games),
     accounts: new AccountService(storage, auth, now, quotas),
     challenges: new ChallengeService(storage, auth, games, now, quotas),
     seeks: new SeekService(storage, auth, games, now, quotas),
