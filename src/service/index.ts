@@ -21,6 +21,7 @@ import { TurnDriver, type TurnDriverOptions } from './turn-driver';
 import { TournamentDirector, type DirectorOptions } from './tournaments/director';
 import { TournamentService } from './tournaments/service';
 import type { WebhookOptions } from './webhook-worker';
+import { TvService } from './tv';
 import { WebhookService } from './webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
@@ -30,6 +31,8 @@ export interface Services {
   readonly actions: GameActions;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
+  /** TV: each kind's featured game, followed live (one follower per kind and node). */
+  readonly tv: TvService;
   readonly accounts: AccountService;
   readonly challenges: ChallengeService;
   /** Seeks: paired with another account's seek for the same game. */
@@ -101,6 +104,7 @@ export function createServices(
     tournaments: new TournamentService(storage, auth, games, director, now, onError),
     actions: new GameActions(games, options.abandonClaimMs),
     lists: new GameListService(storage, auth, games),
+    tv: new TvService(storage, games),
     accounts: new AccountService(storage, auth, now, quotas),
     challenges: new ChallengeService(storage, auth, games, now, quotas),
     seeks: new SeekService(storage, auth, games, now, quotas),

@@ -235,6 +235,23 @@ async function scenario(
   await ok(400, 'get', `/api/v1/games/${live.id}/moves?limit=0`);
   await ok(404, 'get', `/api/v1/games/${DUMMY.id}/moves`);
 
+  // TV: the featured kalah game (the live one, the most recently active), whole, then its updates.
+  expect(await ok(200, 'get', '/api/v1/tv/kalah')).toMatchObject({ kind: 'kalah', game: { id: live.id } });
+  await ok(400, 'get', '/api/v1/tv/chess');
+  const tvSse = await stream('/api/v1/tv/kalah/stream', 'text/event-stream');
+  expect(await tvSse.next()).toMatchObject({ event: 'featured', data: { id: live.id, version: 2 } });
+  const tvNdjson = await stream('/api/v1/tv/kalah/stream', 'application/x-ndjson');
+  expect(await tvNdjson.next()).toMatchObject({ type: 'featured', game: { id: live.id, version: 2 } });
+  const onTv = await ok(200, 'get', `/api/v1/games/${live.id}`);
+  await ok(200, 'post', `/api/v1/games/${live.id}/moves`, {
+    token: live.tokens[onTv.toMove],
+    body: { move: onTv.legalMoves[0] },
+  });
+  expect(await tvSse.next()).toMatchObject({ event: 'update', data: { move: { ply: 3 } } });
+  expect(await tvNdjson.next()).toMatchObject({ type: 'update', game: { version: 3 }, move: { ply: 3 } });
+  tvSse.close();
+  tvNdjson.close();
+
   // Accounts and tokens.
   const ann = await call('post', '/api/v1/accounts', { body: { username: `ann-${suffix}` } });
   expect(ann.status).toBe(201);

@@ -32,7 +32,7 @@ import {
 } from './context';
 import { kindInput } from './enums';
 import { CreatedGame, CreateGameInput, Game, GameKindInfo, GamePage, Move, MoveCheck } from './types';
-import { watchGame } from './watch';
+import { watchGame, watchTv } from './watch';
 
 /** The arguments every in-game action takes besides its own. */
 @ArgsType()
@@ -203,6 +203,19 @@ export class GameResolver {
     subscribe: ({ args, context }) => watchGame((context as GraphQLContext).services.games, String(args.id)),
   })
   gameUpdated(@Arg('id', () => ID) _id: string, @Root() game: LiveGameView): LiveGameView {
+    return game;
+  }
+
+  @Subscription(() => Game, {
+    name: 'tv',
+    description:
+      "A kind's TV, public: the featured game (the highest-rated ongoing game, by the average of the seats' " +
+      'ratings at its start; then the most recently active) now, then each of its versions; when it ends, the ' +
+      'next featured game (another id) whole, then its versions. Nothing comes while no game of the kind is ' +
+      'ongoing. An unknown kind: UNKNOWN_GAME_KIND.',
+    subscribe: ({ args, context }) => watchTv((context as GraphQLContext).services.tv, String(args.kind)),
+  })
+  tvGame(@Arg('kind', () => String) _kind: string, @Root() game: LiveGameView): LiveGameView {
     return game;
   }
 

@@ -2,6 +2,7 @@ import type { Credential } from '../../service/auth';
 import type { FeedCursor, FeedService } from '../../service/feed';
 import type { LiveGameView } from '../../service/game-view';
 import type { GameService } from '../../service/games';
+import type { TvService } from '../../service/tv';
 import type { FeedEvent } from '../../store/store';
 
 /** Starts a callback feed; resolves with the function that stops it, or throws to refuse. */
@@ -82,6 +83,16 @@ export function watchGame(service: GameService, id: string): Promise<AsyncIterab
       (update) => push(update.root),
       (error) => fail(error),
     ),
+  );
+}
+
+/**
+ * A kind's TV: the featured game now, then each of its versions; when it ends, the next featured game
+ * (a different id) and its versions (see TvService.watch). UNKNOWN_GAME_KIND fails the subscribe call.
+ */
+export function watchTv(tv: TvService, kind: string): Promise<AsyncIterableIterator<LiveGameView>> {
+  return callbackIterator<LiveGameView>(async (push) =>
+    tv.watch(kind, (message) => push(message.update.root)),
   );
 }
 

@@ -116,6 +116,40 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
       },
     ],
   });
+  schema('TvStreamEvent', {
+    description:
+      'One Server-Sent Event of a TV stream, its `data` parsed as JSON: `featured` (the whole game) when a game ' +
+      'becomes the featured one, `update` (the head and the move) per later version, `shutdown` when the server stops',
+    oneOf: [
+      sse({ const: 'featured' }, ref('schemas', 'Game')),
+      sse({ const: 'update' }, ref('schemas', 'GameStreamUpdate')),
+      shutdown,
+    ],
+  });
+  schema('TvStreamLine', {
+    description:
+      'One line of an NDJSON TV stream: `featured` (the whole game) when a game becomes the featured one, ' +
+      '`update` (the head and the move) per later version',
+    oneOf: [
+      {
+        type: 'object',
+        properties: { type: { const: 'featured' }, game: ref('schemas', 'Game') },
+        required: ['type', 'game'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: {
+          type: { const: 'update' },
+          game: ref('schemas', 'GameHead'),
+          move: { oneOf: [ref('schemas', 'Move'), { type: 'null' }] },
+        },
+        required: ['type', 'game', 'move'],
+        additionalProperties: false,
+      },
+      ref('schemas', 'StreamShutdown'),
+    ],
+  });
   schema('FeedStreamEvent', {
     description:
       'One Server-Sent Event of the account feed, its `data` parsed as JSON: `ready` first, then one event per ' +

@@ -7,6 +7,7 @@ import { bulkRoutes } from './bulks.routes';
 import { challengeRoutes } from './challenges.routes';
 import { clockRoutes } from './clocks.routes';
 import { gameRoutes } from './games.routes';
+import { tvRoutes } from './tv.routes';
 import { sendProblem } from './problem';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
@@ -28,6 +29,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     // Before the game routes: /games/ai and /challenges/ai are not ids.
     ...aiRoutes(services),
     ...gameRoutes(services, streams),
+    ...tvRoutes(services, streams),
     ...accountRoutes(services, streams),
     ...clockRoutes(services, streams),
     ...challengeRoutes(services),

@@ -407,6 +407,58 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/tv/{kind}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A kind's featured game now
+         * @description The game the TV of this kind shows now: the highest-rated ongoing game (average of the seats’ ratings at its start), then the most recently active; `game` is null while none is ongoing.
+         */
+        get: operations["getTv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/tv/{kind}/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A kind's TV, live (Server-Sent Events or NDJSON)
+         * @description The TV of a kind: the featured game (the highest-rated ongoing game, by the average of the seats'
+         *     ratings at its start, unrated seats counting 0; then the most recently active), followed live. The first message is
+         *     `featured` with the whole game (a Game); then its changes as the game stream sends them (`update`: the new version's
+         *     head and the move that made it). When the featured game ends (its last `update` says finished), the next one is
+         *     picked and sent whole as `featured`. While no game of the kind is ongoing, nothing is sent but keep-alives. The
+         *     Accept header chooses the form (the default is SSE):
+         *
+         *     - `text/event-stream`: event `featured` (data = the Game), `update` (data = `{"game":{…head},"move":{…}}`), a
+         *       `: keep-alive` comment every 15 s and `shutdown` when the server stops.
+         *     - `application/x-ndjson`: `{"type":"featured","game":{…}}`, `{"type":"update","game":{…head},"move":{…}}`, an empty
+         *       line every 15 s and `{"type":"shutdown"}` when the server stops.
+         *
+         *     An unknown kind is refused before the stream starts (UNKNOWN_GAME_KIND).
+         */
+        get: operations["streamTv"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounts": {
         parameters: {
             query?: never;
@@ -1358,6 +1410,31 @@ export interface components {
             type: "error";
             problem: components["schemas"]["Problem"];
         };
+        /** @description One Server-Sent Event of a TV stream, its `data` parsed as JSON: `featured` (the whole game) when a game becomes the featured one, `update` (the head and the move) per later version, `shutdown` when the server stops */
+        TvStreamEvent: {
+            /** @constant */
+            event: "featured";
+            data: components["schemas"]["Game"];
+        } | {
+            /** @constant */
+            event: "update";
+            data: components["schemas"]["GameStreamUpdate"];
+        } | {
+            /** @constant */
+            event: "shutdown";
+            data: Record<string, never>;
+        };
+        /** @description One line of an NDJSON TV stream: `featured` (the whole game) when a game becomes the featured one, `update` (the head and the move) per later version */
+        TvStreamLine: {
+            /** @constant */
+            type: "featured";
+            game: components["schemas"]["Game"];
+        } | {
+            /** @constant */
+            type: "update";
+            game: components["schemas"]["GameHead"];
+            move: components["schemas"]["Move"] | null;
+        } | components["schemas"]["StreamShutdown"];
         /** @description One Server-Sent Event of the account feed, its `data` parsed as JSON: `ready` first, then one event per FeedEvent (named after its type), `shutdown` when the server stops, `revoked` when the token is revoked, `epoch_changed` when the feed begins a new epoch. Ids are `<epoch>:<seq>` */
         FeedStreamEvent: {
             /** @constant */
@@ -2254,6 +2331,11 @@ export interface components {
             items: components["schemas"]["Move"][];
             /** @description Pass as `after` for the next page (the ply of the last move here); null: this is the last page */
             next: number | null;
+        };
+        TvChannel: {
+            /** @example kalah */
+            kind: string;
+            game: components["schemas"]["Game"] & (Record<string, never> | null);
         };
         SignedUp: {
             account: components["schemas"]["Account"];
@@ -4800,6 +4882,83 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getTv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A hosted kind (GET /kinds) */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The featured game */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TvChannel"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    streamTv: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description A hosted kind (GET /kinds) */
+                kind: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The featured game, its changes, and each next featured game */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["TvStreamEvent"];
+                    "application/x-ndjson": components["schemas"]["TvStreamLine"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

@@ -1,0 +1,200 @@
+import type { GameKind } from '../engines/types';
+import type { Storage, StoredGame } from '../store/store';
+import type { GameView } from './game-view';
+import type { GameUpdate } from './game-watch';
+import type { GameService } from './games';
+
+// TV: per kind, the featured game (the highest-rated ongoing game, then the most recently active),
+// followed live by ONE follower per kind and node, shared by all of that node's viewers. Candidates
+// come from the listing index every store already keeps (`games:kind:<k>:status:ongoing`, newest
+// first; in Redis split over the shards and merged by GameStore.list): the newest TV_CANDIDATES
+// ongoing games of the kind are read and ranked. A pick is made when a follower switches games, and
+// for GET /tv at most once per kind and node every TV_IDLE_POLL_MS (shared by every request), never
+// per viewer. A stale index entry is harmless: the game's own document says finished, and the pick
+// drops it. (A per-kind candidates sorted set in its own slot, kept by the relay, would make a pick
+// one read instead of one per shard: not built yet.)
+
+/** How many of a kind's newest ongoing games a pick ranks. */
+export const TV_CANDIDATES = 50;
+/** With no ongoing game of the kind, how often a follower looks again (ms). */
+export const TV_IDLE_POLL_MS = 2_000;
+
+/** What a TV viewer gets: `featured` (a new featured game, whole) then `update`s of it. */
+export type TvMessage =
+  | { readonly type: 'featured'; readonly update: GameUpdate }
+  | { readonly type: 'update'; readonly update: GameUpdate };
+
+interface Viewer {
+  readonly deliver: (message: TvMessage) => void;
+}
+
+/** The average of the seats' ratings at the start (an unrated seat counts 0). */
+function averageRating(game: StoredGame): number {
+  if (game.seats.length === 0) return 0;
+  return game.seats.reduce((sum, seat) => sum + (seat.rating ?? 0), 0) / game.seats.length;
+}
+
+/** Highest average rating first, then the most recent activity. */
+export function rankForTv(games: readonly StoredGame[]): StoredGame[] {
+  return games
+    .filter((game) => game.status === 'ongoing')
+    .sort((a, b) => averageRating(b) - averageRating(a) || b.updatedAt.localeCompare(a.updatedAt));
+}
+
+/** One kind's follower on this node: the featured game's watch, and the viewers it feeds. */
+class TvChannel {
+  readonly viewers = new Set<Viewer>();
+  /** The featured game's latest version (undefined while there is none). */
+  latest: GameUpdate | undefined;
+  private featuredId: string | undefined;
+  private stopWatch: (() => Promise<void>) | undefined;
+  private timer: NodeJS.Timeout | undefined;
+  closed = false;
+  /** Each switch runs after the previous one. */
+  private chain: Promise<void> = Promise.resolve();
+
+  constructor(
+    readonly kind: GameKind,
+    private readonly tv: TvService,
+  ) {
+    this.switch();
+  }
+
+  /** Picks the featured game again (after `ended`, which is left out) and follows it. */
+  switch(ended?: string): void {
+    this.chain = this.chain.then(() => this.follow(ended)).catch(() => this.retryLater());
+  }
+
+  private retryLater(): void {
+    if (this.closed) return;
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.switch(), TV_IDLE_POLL_MS);
+    this.timer.unref();
+  }
+
+  private async follow(ended?: string): Promise<void> {
+    if (this.closed) return;
+    const previous = this.stopWatch;
+    this.stopWatch = undefined;
+    this.featuredId = undefined;
+    this.latest = undefined;
+    await previous?.();
+    const top = (await this.tv.candidates(this.kind, true)).find((game) => game.id !== ended);
+    if (this.closed) return;
+    if (!top) return this.retryLater();
+    const id = top.id;
+    this.featuredId = id;
+    let first = true;
+    const stop = await this.tv.games.watch(
+      id,
+      (update) => {
+        if (this.closed || this.featuredId !== id) return;
+        this.latest = update;
+        this.broadcast({ type: first ? 'featured' : 'update', update });
+        first = false;
+        if (update.head.status === 'finished') this.switch(id);
+      },
+      // Lost versions or a store failure: pick again (the viewers get the game whole again).
+      () => {
+        if (this.featuredId === id) this.switch();
+      },
+    );
+    if (this.closed || this.featuredId !== id) await stop();
+    else this.stopWatch = stop;
+  }
+
+  private broadcast(message: TvMessage): void {
+    for (const viewer of [...this.viewers]) {
+      try {
+        viewer.deliver(message);
+      } catch {
+        // One viewer's failure must not keep the others from their message.
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.timer);
+    this.viewers.clear();
+    const stop = this.stopWatch;
+    this.stopWatch = undefined;
+    await stop?.();
+  }
+}
+
+/** TV: each kind's featured game, and its live followers on this node. */
+export class TvService {
+  private readonly channels = new Map<GameKind, TvChannel>();
+
+  constructor(
+    private readonly storage: Storage,
+    readonly games: GameService,
+  ) {}
+
+  /** The last pick of each kind and when it was made (shared by requests for TV_IDLE_POLL_MS). */
+  private readonly picks = new Map<
+    GameKind,
+    { readonly at: number; readonly games: Promise<StoredGame[]> }
+  >();
+
+  /**
+   * A kind's ongoing games, best for TV first (at most TV_CANDIDATES read). One read of the store
+   * per kind and node every TV_IDLE_POLL_MS at most, however many ask (`fresh`: a switch, which must
+   * not see the game that just ended as ongoing again).
+   */
+  async candidates(kind: GameKind, fresh = false): Promise<StoredGame[]> {
+    const last = this.picks.get(kind);
+    const now = Date.now();
+    if (!fresh && last && now - last.at < TV_IDLE_POLL_MS) return last.games;
+    const games = this.storage.games
+      .list({ kind, status: 'ongoing' }, TV_CANDIDATES)
+      .then((page) => rankForTv(page.items));
+    this.picks.set(kind, { at: now, games });
+    games.catch(() => {
+      if (this.picks.get(kind)?.games === games) this.picks.delete(kind);
+    });
+    return games;
+  }
+
+  /** The featured game of `kind` now (null when no game of it is ongoing); UNKNOWN_GAME_KIND. */
+  async featured(kind: string): Promise<GameView | null> {
+    const known = this.games.engineFor(kind).kind;
+    const live = this.channels.get(known)?.latest;
+    if (live && live.head.status === 'ongoing') return live.view;
+    const [top] = await this.candidates(known);
+    return top ? this.games.view(top) : null;
+  }
+
+  /**
+   * Follows `kind`'s TV: `featured` with the featured game (at once if there is one), then its
+   * updates, then `featured` again when it ends and another one is picked. Returns the stop function.
+   */
+  watch(kind: string, deliver: (message: TvMessage) => void): () => Promise<void> {
+    const known = this.games.engineFor(kind).kind;
+    let channel = this.channels.get(known);
+    if (!channel || channel.closed) {
+      channel = new TvChannel(known, this);
+      this.channels.set(known, channel);
+    }
+    const joined = channel;
+    const viewer: Viewer = { deliver };
+    joined.viewers.add(viewer);
+    if (joined.latest) deliver({ type: 'featured', update: joined.latest });
+    let left = false;
+    return async () => {
+      if (left) return;
+      left = true;
+      joined.viewers.delete(viewer);
+      if (joined.viewers.size === 0 && !joined.closed) {
+        if (this.channels.get(known) === joined) this.channels.delete(known);
+        await joined.close();
+      }
+    };
+  }
+
+  /** How many kinds this node follows (for tests). */
+  get size(): number {
+    return this.channels.size;
+  }
+}

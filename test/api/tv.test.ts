@@ -1,0 +1,159 @@
+// TV: each kind's featured game, followed live and switched when it ends; on real Redis with the
+// viewer on one node and the games played on another, and in memory. Ranking: rated games first.
+import request from 'supertest';
+import { rankForTv } from '../../src/service/tv';
+import type { StoredGame } from '../../src/store/store';
+import { appHarness, wsClient, type StoreKind } from '../support/app';
+import { uniquePrefix } from '../support/redis';
+import { ndjsonItems, openStream, type StreamItem } from '../support/stream-reader';
+
+const openTv = (url: string, kind: string) =>
+  openStream<StreamItem>(`${url}/api/v1/tv/${kind}/stream`, { accept: 'application/x-ndjson' }, ndjsonItems, {
+    source: 'the TV stream',
+    ended: 'the TV stream ended',
+    item: 'TV message',
+  });
+
+describe.each<StoreKind>(['redis', 'memory'])('TV (%s)', (store) => {
+  const harness = appHarness();
+  afterAll(() => harness.stopAll());
+
+  it('features the top ongoing game, follows it, and switches to the next when it ends', async () => {
+    const prefix = uniquePrefix('tv');
+    const viewing = await harness.start(store, prefix);
+    const playing = store === 'redis' ? await harness.start(store, prefix) : viewing;
+    const create = async () => {
+      const res = await request(playing.url).post('/api/v1/games').send({ kind: 'oware' }).expect(201);
+      return {
+        id: res.body.game.id as string,
+        tokens: res.body.seatTokens.map((t: { token: string }) => t.token),
+      };
+    };
+
+    expect((await request(viewing.url).get('/api/v1/tv/congkak').expect(200)).body).toEqual({
+      kind: 'congkak',
+      game: null,
+    });
+    const older = await create();
+    const newer = await create();
+    // Unrated games: the most recently active one is featured.
+    const now = await request(viewing.url).get('/api/v1/tv/oware').expect(200);
+    expect(now.body.game.id).toBe(newer.id);
+
+    const tv = await openTv(viewing.url, 'oware');
+    const second = await openTv(viewing.url, 'oware');
+    expect(await tv.next()).toMatchObject({ type: 'featured', game: { id: newer.id, version: 0 } });
+    expect(await second.next()).toMatchObject({ type: 'featured', game: { id: newer.id } });
+
+    // A move in the featured game: an update; a move in the other one: nothing.
+    const game = (await request(playing.url).get(`/api/v1/games/${newer.id}`).expect(200)).body;
+    await request(playing.url)
+      .post(`/api/v1/games/${newer.id}/moves`)
+      .set('Authorization', `Bearer ${newer.tokens[game.toMove]}`)
+      .send({ move: game.legalMoves[0] })
+      .expect(200);
+    expect(await tv.next()).toMatchObject({
+      type: 'update',
+      game: { id: newer.id, version: 1 },
+      move: { ply: 1 },
+    });
+
+    // It ends: its last update, then the next game, whole.
+    await request(playing.url)
+      .post(`/api/v1/games/${newer.id}/resign`)
+      .set('Authorization', `Bearer ${newer.tokens[0]}`)
+      .expect(200);
+    expect(await tv.next()).toMatchObject({ type: 'update', game: { id: newer.id, status: 'finished' } });
+    expect(await tv.next()).toMatchObject({ type: 'featured', game: { id: older.id, status: 'ongoing' } });
+    expect(await second.until((m) => m.type === 'featured' && m.game.id === older.id)).toBeTruthy();
+    expect((await request(viewing.url).get('/api/v1/tv/oware').expect(200)).body.game.id).toBe(older.id);
+    tv.close();
+    second.close();
+  });
+
+  it('serves the tv subscription over graphql-ws, switching games when one ends', async () => {
+    const prefix = uniquePrefix('tvgql');
+    const viewing = await harness.start(store, prefix);
+    const playing = store === 'redis' ? await harness.start(store, prefix) : viewing;
+    const create = async () => {
+      const res = await request(playing.url).post('/api/v1/games').send({ kind: 'kalah' }).expect(201);
+      return {
+        id: res.body.game.id as string,
+        tokens: res.body.seatTokens.map((t: { token: string }) => t.token),
+      };
+    };
+    const first = await create();
+    const second = await create();
+    const client = wsClient(viewing.url);
+    const seen: Array<{ id: string; version: number; status: string }> = [];
+    const iterator = client.iterate<{ tv: { id: string; version: number; status: string } }>({
+      query: 'subscription { tv(kind: "kalah") { id version status } }',
+    });
+    const next = async () => {
+      const result = await iterator.next();
+      const game = (result.value as { data: { tv: { id: string; version: number; status: string } } }).data
+        .tv;
+      seen.push(game);
+      return game;
+    };
+    expect(await next()).toMatchObject({ id: second.id, version: 0, status: 'ongoing' });
+    await request(playing.url)
+      .post(`/api/v1/games/${second.id}/resign`)
+      .set('Authorization', `Bearer ${second.tokens[1]}`)
+      .expect(200);
+    expect(await next()).toMatchObject({ id: second.id, status: 'finished' });
+    expect(await next()).toMatchObject({ id: first.id, status: 'ongoing' });
+    await iterator.return?.();
+    await client.dispose();
+
+    // An unknown kind fails the subscription with its code.
+    const bad = wsClient(viewing.url);
+    const refused = bad.iterate({ query: 'subscription { tv(kind: "chess") { id } }' });
+    expect(await refused.next()).toMatchObject({
+      value: { errors: [{ extensions: { code: 'UNKNOWN_GAME_KIND' } }] },
+    });
+    await bad.dispose();
+  });
+
+  it('refuses an unknown kind with a typed problem', async () => {
+    const app = await harness.start(store);
+    for (const path of ['/api/v1/tv/chess', '/api/v1/tv/chess/stream']) {
+      const res = await request(app.url).get(path).expect(400);
+      expect(res.type).toBe('application/problem+json');
+      expect(res.body.code).toBe('UNKNOWN_GAME_KIND');
+    }
+  });
+});
+
+describe('TV ranking', () => {
+  const game = (id: string, updatedAt: string, ratings: Array<number | undefined>, status = 'ongoing') =>
+    ({
+      id,
+      status,
+      updatedAt,
+      seats: ratings.map((rating, i) => ({
+        seat: i,
+        name: `p${i}`,
+        account: null,
+        ...(rating ? { rating } : {}),
+      })),
+    }) as unknown as StoredGame;
+
+  it('puts the highest average rating first, then the most recent activity, and drops finished games', () => {
+    const ranked = rankForTv([
+      game('casual-new', '2026-01-03T00:00:00Z', [undefined, undefined]),
+      game('rated-low', '2026-01-01T00:00:00Z', [1400, 1500]),
+      game('rated-high', '2026-01-01T00:00:00Z', [2000, 1900]),
+      game('rated-high-newer', '2026-01-02T00:00:00Z', [1950, 1950]),
+      game('finished', '2026-01-04T00:00:00Z', [2500, 2500], 'finished'),
+      game('casual-old', '2026-01-02T00:00:00Z', [undefined, undefined]),
+    ]);
+    expect(ranked.map((g) => g.id)).toEqual([
+      'rated-high-newer',
+      'rated-high',
+      'rated-low',
+      'casual-new',
+      'casual-old',
+    ]);
+  });
+});
