@@ -5,8 +5,10 @@
 //
 //   node examples/bot.mjs signup <server> <username>            # prints the bot's API token
 //   node examples/bot.mjs play <server> <token> [--challenge <username> --kind <kind>] [--games N]
+//                                                [--tournament <id>]
 //
 // --games N: exit after N games have finished (default: run forever).
+// --tournament <id>: join that tournament, play its games as they come, exit once it is over.
 //
 // Races are normal: the SDK sends each move with If-Match (the version decided on) and an
 // Idempotency-Key, so a version seen twice (the start-up scan and the feed) cannot be played twice;
@@ -30,6 +32,7 @@ async function play() {
   const wanted = flags.games === undefined ? Infinity : Number(flags.games);
   let finished = 0;
   let challenged = false;
+  let joined = false;
 
   async function onGame(game) {
     while (game.status === 'ongoing' && game.seats[game.toMove].account === me) {
@@ -67,6 +70,12 @@ async function play() {
           for (const game of (await ok(api.GET('/api/v1/games', { params: { query } }))).items)
             await onGame(game);
         }
+        if (flags.tournament && !joined) {
+          // Joining twice changes nothing; the server pairs each round and starts its games.
+          const path = { id: flags.tournament };
+          await ok(api.POST('/api/v1/tournaments/{id}/join', { params: { path } }));
+          joined = true;
+        }
         if (flags.challenge && !challenged) {
           // Only once the feed is open, so that the answer cannot be missed.
           const body = { to: flags.challenge, kind: flags.kind ?? 'kalah' };
@@ -79,6 +88,13 @@ async function play() {
         const { winnerName, reason } = event.data.result;
         console.log(`${event.data.game.kind} ${event.data.game.id}: ${winnerName ?? 'draw'} (${reason})`);
         return ++finished >= wanted;
+      } else if (
+        (event.type === 'tournament.finished' || event.type === 'tournament.cancelled') &&
+        event.data.tournament.id === flags.tournament
+      ) {
+        const { name, status } = event.data.tournament;
+        console.log(`tournament ${flags.tournament} (${name}): ${status}`);
+        return true;
       } else if ('game' in event.data) {
         await onGame(event.data.game); // game.started, game.moved, game.updated, draw offers…
       }

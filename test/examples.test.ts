@@ -136,3 +136,71 @@ it('a waiting bot reconnects across a server restart and then plays', async () =
     await second.stop();
   }
 }, 40_000);
+
+/** `n` example bots signed up, a tournament of them (`settings`) played to its end, then its view and the points each scored in its games. */
+async function exampleTournament(n: number, settings: Record<string, unknown>) {
+  // The director runs as on a server (every 200 ms here): it pairs the rounds after the first.
+  const { url, app, storage } = await harness.start('redis', { app: { tournamentSweepMs: 200 } });
+  const names = Array.from({ length: n }, (_, i) => `t${i}-${randomBytes(3).toString('hex')}`);
+  const tokens = await Promise.all(names.map(async (name) => (await bot('signup', url, name)).stdout.trim()));
+  const created = await fetch(`${url}/api/v1/tournaments`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${tokens[0]}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Example bots',
+      kind: 'kalah',
+      options: { seeds: 2, houses: 4 },
+      timeControl: { type: 'realtime', initialSeconds: 600, incrementSeconds: 0 },
+      maxPlayers: n,
+      ...settings,
+    }),
+  });
+  expect(created.status).toBe(201);
+  const { id } = (await created.json()) as { id: string };
+
+  // The last to join starts it; each bot plays what its feed brings and leaves when it is over.
+  const runs = await Promise.all(
+    tokens.map((token) =>
+      run(process.execPath, ['examples/bot.mjs', 'play', url, token, '--tournament', id], {
+        timeout: 60_000,
+      }),
+    ),
+  );
+  for (const r of runs) {
+    expect(r.stderr).toBe('');
+    expect(r.stdout.trim().split('\n').at(-1)).toBe(`tournament ${id} (Example bots): finished`);
+  }
+  const t = await app.services.tournaments.get(id);
+  expect(t.status).toBe('finished');
+  // Each played pairing's game is over; a player's points are counted here from the games' outcomes.
+  const points = new Map<string, number>();
+  for (const p of t.pairings) {
+    if (p.second === null) continue;
+    const game = await storage.games.get(p.games[0] as string);
+    expect(game?.status).toBe('finished');
+    const winner = game?.outcome?.winner;
+    const seatPoints = winner === undefined || winner === null ? [0.5, 0.5] : winner === 0 ? [1, 0] : [0, 1];
+    game?.seats.forEach((s, i) => points.set(s.account!, (points.get(s.account!) ?? 0) + seatPoints[i]!));
+  }
+  return { t, points, standings: await app.services.tournaments.standings(id) };
+}
+
+it('four example bots join a round robin and play it to the end from their feeds; the standings add up their games', async () => {
+  const { t, points, standings } = await exampleTournament(4, { format: 'round-robin' });
+  expect(t.pairings).toHaveLength(6);
+  expect(standings.rows.map((r) => [r.account, r.score]).sort()).toEqual([...points.entries()].sort());
+  expect(standings.rows.reduce((sum, r) => sum + r.score, 0)).toBe(6);
+}, 90_000);
+
+it('seven example bots play a 3-round Swiss: a bye each round to a different bot (1 point), no pairing twice', async () => {
+  const { t, points, standings } = await exampleTournament(7, { format: 'swiss', rounds: 3 });
+  const byes = t.pairings.filter((p) => p.second === null).map((p) => p.first);
+  expect(byes).toHaveLength(3);
+  expect(new Set(byes).size).toBe(3);
+  const met = t.pairings.filter((p) => p.second !== null).map((p) => [p.first, p.second].sort().join());
+  expect(met).toHaveLength(9);
+  expect(new Set(met).size).toBe(9);
+  for (const bye of byes) points.set(bye, (points.get(bye) ?? 0) + 1);
+  expect(standings.rows.map((r) => [r.account, r.score]).sort()).toEqual([...points.entries()].sort());
+  expect(standings.rows.reduce((sum, r) => sum + r.score, 0)).toBe(9 + 3);
+}, 120_000);
