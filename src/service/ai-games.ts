@@ -15,6 +15,7 @@ import { casualOnly } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, type TimeControlInput } from './time-control';
 import type { MoveProvider, TurnDriver } from './turn-driver';
+import { feature } from './tv';
 
 // The built-in AI opponents. Each level is its own bot account, `ai-level-1` … `ai-level-8`: an
 // ordinary account seated in ordinary games, so AI games are stored, listed, exported (and later
@@ -190,6 +191,7 @@ export class AiGames {
       );
       if (result.status === 'too-many-games') throw tooManyGames(account, this.quotas);
       this.games.time.announce(game);
+      await feature(this.storage, game);
       return this.games.view(game);
     });
   }
@@ -212,6 +214,7 @@ export class AiGames {
         { to: [aiUsername(level)], type: 'game.started', at, data: { game: this.games.headView(game) } },
       ]);
       this.games.time.announce(game);
+      await feature(this.storage, game);
       const engine = this.games.engineFor(game.kind);
       return {
         game: this.games.view(game),

@@ -17,6 +17,7 @@ import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas'
 import { seatRatings } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, type TimeControlInput } from './time-control';
+import { feature } from './tv';
 
 // Bulk pairings (#18, as lichess's POST /api/bulk-pairing): a client's backend makes up to 500 games
 // between pairs of accounts in one all-or-nothing call, with each player's consent given by its own
@@ -220,6 +221,7 @@ export class BulkService {
       return;
     }
     this.games.time.announce(game);
+    await feature(this.storage, game);
   }
 
   private async release(bulk: StoredBulk): Promise<void> {

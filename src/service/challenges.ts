@@ -17,6 +17,7 @@ import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas'
 import { ratedFlag, seatRatings } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, type TimeControlInput } from './time-control';
+import { feature } from './tv';
 
 const CHALLENGE_ID = /^[A-Za-z0-9_-]{12}$/;
 /** How often a challenge write retries after losing a compare-and-set to another writer. */
@@ -309,7 +310,10 @@ export class ChallengeService {
         ...(change.limits ? { limits: change.limits } : {}),
       });
       if (typeof result === 'object') throw full(result.tooManyGames);
-      if (result === 'updated') return challengeView(next);
+      if (result === 'updated') {
+        if (change.game) await feature(this.storage, change.game);
+        return challengeView(next);
+      }
       if (result === 'missing') throw new GameError('CHALLENGE_NOT_FOUND', `No challenge ${id}`);
     }
     throw new GameError('VERSION_CONFLICT', 'The challenge is changing too fast; read it and retry');

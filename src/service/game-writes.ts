@@ -20,6 +20,7 @@ import {
 import type { GameService } from './games';
 import { withDetails } from './game-rules';
 import { ratingResults } from './ratings/results';
+import { feature } from './tv';
 
 /** Idempotency keys: what clients commonly send (UUIDs, ULIDs, short random strings). */
 const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -189,6 +190,7 @@ export class GameWrites {
       if (result.status === 'updated') {
         this.remember(next);
         this.time.announce(next);
+        if (next.status !== game.status) await feature(this.storage, next);
       } else this.recent.delete(id);
       switch (result.status) {
         case 'updated':
@@ -231,6 +233,7 @@ export class GameWrites {
     if (result.status === 'updated') {
       this.remember(next);
       this.time.announce(next);
+      if (next.status !== game.status) await feature(this.storage, next);
     } else this.recent.delete(game.id);
     return result;
   }

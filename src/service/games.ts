@@ -34,6 +34,7 @@ import type { SeatRating } from './ratings/results';
 import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
 import { parseTimeControl, recordTimeControl, type TimeControlInput } from './time-control';
+import { feature } from './tv';
 
 /** Game ids: 12 characters of base64url. */
 const GAME_ID = /^[A-Za-z0-9_-]{12}$/;
@@ -166,6 +167,7 @@ export class GameService {
       await this.gamesPerIp.consume(options.ip);
       await this.storage.games.create(created.stored);
       this.time.announce(created.stored);
+      await feature(this.storage, created.stored);
       return created.answer;
     });
   }

@@ -11,6 +11,7 @@ import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from './quotas'
 import { ratedFlag, seatRatings } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, timeControlKey, type TimeControlInput } from './time-control';
+import { feature } from './tv';
 
 const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
 
@@ -155,7 +156,10 @@ export class SeekService {
       await this.storage.seeks.matchOrAdd(partner, this.now().toISOString()).catch(() => undefined);
       throw error;
     }
-    if (created.status === 'created') return view;
+    if (created.status === 'created') {
+      await feature(this.storage, game);
+      return view;
+    }
     if (created.account === account.id) {
       await this.storage.seeks.matchOrAdd(partner, this.now().toISOString()).catch(() => undefined);
       throw tooManyGames(account, this.quotas);

@@ -1,21 +1,20 @@
 import type { GameKind } from '../engines/types';
-import type { Storage, StoredGame } from '../store/store';
+import { featuredScore, type Storage, type StoredGame } from '../store/store';
 import type { GameView } from './game-view';
 import type { GameUpdate } from './game-watch';
 import type { GameService } from './games';
 
-// TV: per kind, the featured game (the highest-rated ongoing game, then the most recently active),
+// TV: per kind, the featured game (the highest-rated ongoing game, then the latest started),
 // followed live by ONE follower per kind and node, shared by all of that node's viewers. Candidates
-// come from the listing index every store already keeps (`games:kind:<k>:status:ongoing`, newest
-// first; in Redis split over the shards and merged by GameStore.list): the newest TV_CANDIDATES
-// ongoing games of the kind are read and ranked. A pick is made when a follower switches games, and
-// for GET /tv at most once per kind and node every TV_IDLE_POLL_MS (shared by every request), never
-// per viewer. A stale index entry is harmless: the game's own document says finished, and the pick
-// drops it. (A per-kind candidates sorted set in its own slot, kept by the relay, would make a pick
-// one read instead of one per shard: not built yet.)
+// come from the per-kind candidates index (Storage.featured, one sorted set per kind in its own
+// slot): a game joins it when it starts and leaves it when it ends (`feature`, after the game's own
+// write). A pick reads the index's best few and ranks those still ongoing; a finished one met on
+// the way (a node died between a game's end and its removal) is dropped from the index.
+// A pick is made when a follower switches games, and for GET /tv at most once per kind and node
+// every TV_IDLE_POLL_MS (shared by every request), never per viewer.
 
-/** How many of a kind's newest ongoing games a pick ranks. */
-export const TV_CANDIDATES = 50;
+/** How many of the index's best candidates a pick reads and ranks. */
+export const TV_CANDIDATES = 10;
 /** With no ongoing game of the kind, how often a follower looks again (ms). */
 export const TV_IDLE_POLL_MS = 2_000;
 
@@ -34,11 +33,30 @@ function averageRating(game: StoredGame): number {
   return game.seats.reduce((sum, seat) => sum + (seat.rating ?? 0), 0) / game.seats.length;
 }
 
-/** Highest average rating first, then the most recent activity. */
+/** Highest average rating first, then the most recent activity; finished games dropped. */
 export function rankForTv(games: readonly StoredGame[]): StoredGame[] {
   return games
     .filter((game) => game.status === 'ongoing')
     .sort((a, b) => averageRating(b) - averageRating(a) || b.updatedAt.localeCompare(a.updatedAt));
+}
+
+/**
+ * Keeps `game` in its kind's TV candidates while it is ongoing (after the write that started or
+ * ended it). Best effort: the game's own write is done; a candidate missing for a failed call only
+ * keeps that game off TV, and a stale one is dropped by the next pick.
+ */
+export async function feature(storage: Storage, game: StoredGame): Promise<void> {
+  try {
+    if (game.status === 'ongoing') {
+      const score = featuredScore(
+        game.seats.map((s) => s.rating),
+        Date.parse(game.createdAt),
+      );
+      await storage.featured.add(game.kind, game.id, score);
+    } else await storage.featured.remove(game.kind, game.id);
+  } catch {
+    // See above: nothing to undo.
+  }
 }
 
 /** One kind's follower on this node: the featured game's watch, and the viewers it feeds. */
@@ -147,14 +165,25 @@ export class TvService {
     const last = this.picks.get(kind);
     const now = Date.now();
     if (!fresh && last && now - last.at < TV_IDLE_POLL_MS) return last.games;
-    const games = this.storage.games
-      .list({ kind, status: 'ongoing' }, TV_CANDIDATES)
-      .then((page) => rankForTv(page.items));
+    const games = this.pick(kind);
     this.picks.set(kind, { at: now, games });
     games.catch(() => {
       if (this.picks.get(kind)?.games === games) this.picks.delete(kind);
     });
     return games;
+  }
+
+  /**
+   * The index's best candidates of `kind` that are still ongoing, ranked (rankForTv: the index
+   * orders by rating and start second; ties and activity are settled here). Finished or missing
+   * ones leave the index.
+   */
+  private async pick(kind: GameKind): Promise<StoredGame[]> {
+    const ids = await this.storage.featured.top(kind, TV_CANDIDATES);
+    const games = await Promise.all(ids.map((id) => this.storage.games.get(id)));
+    const stale = ids.filter((_, i) => games[i]?.status !== 'ongoing');
+    await Promise.all(stale.map((id) => this.storage.featured.remove(kind, id)));
+    return rankForTv(games.filter((game): game is StoredGame => game !== undefined));
   }
 
   /** The featured game of `kind` now (null when no game of it is ongoing); UNKNOWN_GAME_KIND. */

@@ -11,6 +11,7 @@
 //   challenges.ts    ChallengeStore
 //   seeks.ts         SeekStore
 //   bulks.ts         BulkStore: bulk pairings (many games in one all-or-nothing step)
+//   featured.ts      FeaturedIndex: TV's candidates per kind
 //   feed.ts          EventFeed: one ordered, numbered, resumable feed per account
 //   webhooks.ts      WebhookStore: endpoints, their cursors and delivery logs
 //   push.ts          PushEndpointStore: push-mode bots' move endpoints
@@ -24,6 +25,7 @@ import type { BulkStore } from './ports/bulks';
 import type { ChallengeStore } from './ports/challenges';
 import type { ClockStore } from './ports/clocks';
 import type { GameEventBus } from './ports/events';
+import type { FeaturedIndex } from './ports/featured';
 import type { EventFeed } from './ports/feed';
 import type { GameStore } from './ports/games';
 import type { IdempotencyStore } from './ports/idempotency';
@@ -39,6 +41,7 @@ export * from './ports/bulks';
 export * from './ports/challenges';
 export * from './ports/clocks';
 export * from './ports/events';
+export * from './ports/featured';
 export * from './ports/feed';
 export * from './ports/games';
 export * from './ports/idempotency';
@@ -61,6 +64,8 @@ export interface Storage {
   /** Bulk pairings: their documents and state machine (see ports/bulks.ts). */
   readonly bulks: BulkStore;
   readonly feed: EventFeed;
+  /** TV: the ongoing games of each kind, best first (see ports/featured.ts). */
+  readonly featured: FeaturedIndex;
   readonly webhooks: WebhookStore;
   /** Push-mode bots' move endpoints. */
   readonly push: PushEndpointStore;

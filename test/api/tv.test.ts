@@ -2,7 +2,8 @@
 // viewer on one node and the games played on another, and in memory. Ranking: rated games first.
 import request from 'supertest';
 import { rankForTv } from '../../src/service/tv';
-import type { StoredGame } from '../../src/store/store';
+import { featuredScore, type StoredGame } from '../../src/store/store';
+import { signUp } from '../support/accounts';
 import { appHarness, wsClient, type StoreKind } from '../support/app';
 import { uniquePrefix } from '../support/redis';
 import { ndjsonItems, openStream, type StreamItem } from '../support/stream-reader';
@@ -113,6 +114,36 @@ describe.each<StoreKind>(['redis', 'memory'])('TV (%s)', (store) => {
       value: { errors: [{ extensions: { code: 'UNKNOWN_GAME_KIND' } }] },
     });
     await bad.dispose();
+  });
+
+  it('features a rated game over a newer casual one, and drops a finished game left in the candidates', async () => {
+    const app = await harness.start(store);
+    const [a, b] = [await signUp(app.app, 'tva'), await signUp(app.app, 'tvb')];
+    const challenge = await request(app.url)
+      .post('/api/v1/challenges')
+      .set(a.auth)
+      .send({ to: b.username, kind: 'kalah', rated: true })
+      .expect(201);
+    const accepted = await request(app.url)
+      .post(`/api/v1/challenges/${challenge.body.id}/accept`)
+      .set(b.auth)
+      .expect(200);
+    const rated = accepted.body.gameId ?? accepted.body.game?.id ?? challenge.body.id;
+    // Newer, casual, and a finished game put back in the index as if a node died before removing it.
+    const casual = await request(app.url).post('/api/v1/games').send({ kind: 'kalah' }).expect(201);
+    const over = await request(app.url).post('/api/v1/games').send({ kind: 'kalah' }).expect(201);
+    await request(app.url)
+      .post(`/api/v1/games/${over.body.game.id}/resign`)
+      .set('Authorization', `Bearer ${over.body.seatTokens[0].token}`)
+      .expect(200);
+    await app.storage.featured.add('kalah', over.body.game.id, featuredScore([3000, 3000], Date.now()));
+
+    const tv = (await request(app.url).get('/api/v1/tv/kalah').expect(200)).body;
+    expect(tv.game.id).toBe(rated);
+    expect(tv.game.rated).toBe(true);
+    const left = await app.storage.featured.top('kalah', 10);
+    expect(left).toContain(casual.body.game.id);
+    expect(left).not.toContain(over.body.game.id);
   });
 
   it('refuses an unknown kind with a typed problem', async () => {

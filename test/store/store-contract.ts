@@ -1,6 +1,7 @@
 // One contract for every Storage implementation (memory and Redis run it alike).
 import {
   FEED_RETENTION_MS,
+  featuredScore,
   type FeedEvent,
   type GameChange,
   type FeedEventType,
@@ -1287,6 +1288,26 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
 
     describe('webhooks', () => describeWebhookContract(() => storage));
     describe('tournaments', () => describeTournamentContract(() => storage));
+    describe('TV candidates', () => {
+      it('ranks by score then id, replaces a score, removes; a kind sees only its own', async () => {
+        const [low, high, tie, other] = [uid('tvl'), uid('tvh'), uid('tvt'), uid('tvo')];
+        const mine = (ids: string[]) => ids.filter((id) => [low, high, tie, other].includes(id));
+        await storage.featured.add('kalah', low, featuredScore([1500, undefined], 1_000_000));
+        await storage.featured.add('kalah', high, featuredScore([1800, 1900], 1_000_000));
+        await storage.featured.add('kalah', tie, featuredScore([], 2_000_000));
+        await storage.featured.add('oware', other, featuredScore([3000, 3000], 0));
+        expect(mine(await storage.featured.top('kalah', 1000))).toEqual([high, low, tie]);
+        // A casual game that started later comes before an earlier one of the same (zero) rating.
+        await storage.featured.add('kalah', low, featuredScore([], 1_000_000));
+        expect(mine(await storage.featured.top('kalah', 1000))).toEqual([high, tie, low]);
+        await storage.featured.remove('kalah', high);
+        await storage.featured.remove('kalah', high);
+        expect(mine(await storage.featured.top('kalah', 1000))).toEqual([tie, low]);
+        expect(mine(await storage.featured.top('oware', 1000))).toEqual([other]);
+        expect(await storage.featured.top('kalah', 0)).toEqual([]);
+        expect((await storage.featured.top('kalah', 1)).length).toBe(1);
+      });
+    });
     describe('push endpoints', () => {
       it('stores one endpoint per account: set, replace, read, list, delete', async () => {
         const [a, b] = [uid('pa'), uid('pb')];

@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto';
 import type { Notice, StoredGame, StoredTournament, TournamentPairing } from '../../store/store';
 import type { GameService } from '../games';
 import { seatRatings } from '../ratings/results';
+import { feature } from '../tv';
 import { gameNotice } from './views';
 import { legPoints, refreshForfeits, roundRobinPairings, swissPairings, seedOrder } from './rounds';
 import { standings } from './standings';
@@ -195,6 +196,7 @@ export class TournamentDirector {
         };
         try {
           await this.storage.games.create(game, [gameNotice(accounts, at, this.games.headView(game))]);
+          await feature(this.storage, game);
         } catch (error) {
           // Another node (or an earlier try) created it in between: that is the game.
           if (!(await this.storage.games.get(id))) throw error;

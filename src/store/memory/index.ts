@@ -4,6 +4,7 @@ import { MemoryAccountStore } from './accounts';
 import { MemoryBulkStore } from './bulks';
 import { MemoryChallengeStore } from './challenges';
 import { MemoryClockStore } from './clocks';
+import { MemoryFeaturedIndex } from './featured';
 import { MemoryEventFeed } from './feed';
 import { MemoryEventBus, MemoryGameStore } from './games';
 import { MemoryIdempotencyStore } from './idempotency';
@@ -41,6 +42,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     seeks: new MemorySeekStore(),
     bulks: new MemoryBulkStore(),
     feed,
+    featured: new MemoryFeaturedIndex(),
     webhooks: new MemoryWebhookStore((account) => feed.head(account)),
     push: new MemoryPushEndpointStore(),
     tournaments: new MemoryTournamentStore(),

@@ -20,6 +20,7 @@ import { RedisRatingStore } from './ratings';
 import { RedisSeekStore } from './seeks';
 import { RedisBulkStore } from './bulks';
 import { RedisTournamentStore } from './tournaments';
+import { RedisFeaturedIndex } from './featured';
 import { RedisPushEndpointStore } from './push';
 import { RedisWebhookStore } from './webhooks';
 
@@ -96,6 +97,7 @@ export { RedisWebhookStore } from './webhooks';
 //   p tournaments:{s}:all, p tournaments:{s}:status:<st>   the shard's tournament listings (score: seq)
 //   p tournaments:{s}:account:a   sorted set of the tournaments a joined or made (score: seq)
 //   p tournaments:seq, p tournaments:active   counter; set of open and ongoing ids (the director's)
+//   p tv:<kind>             sorted set: TV's candidates of the kind (score: featuredScore; featured.ts)
 //   p layout                '2' once the v1 layout's data is moved (migrateV1, migrate.ts)
 
 export interface RedisStorageOptions extends RedisClientSettings {
@@ -171,6 +173,7 @@ export function redisStorage(
     seeks: new RedisSeekStore(data, prefix),
     bulks: new RedisBulkStore(data, prefix),
     feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish),
+    featured: new RedisFeaturedIndex(data, prefix),
     webhooks,
     push: new RedisPushEndpointStore(data, prefix),
     tournaments: new RedisTournamentStore(data, prefix),
