@@ -1,3 +1,4 @@
+import { AccountGames } from './account-games';
 import { AiPool, type AiPoolOptions } from '../ai/pool';
 import type { Storage } from '../store/store';
 import { AiGames } from './ai-games';
@@ -33,6 +34,8 @@ export interface Services {
   readonly lists: GameListService;
   /** TV: each kind's featured game, followed live (one follower per kind and node). */
   readonly tv: TvService;
+  /** The games of chosen accounts, live (start and end only: public). */
+  readonly accountGames: AccountGames;
   readonly accounts: AccountService;
   readonly challenges: ChallengeService;
   /** Seeks: paired with another account's seek for the same game. */
@@ -105,6 +108,7 @@ export function createServices(
     actions: new GameActions(games, options.abandonClaimMs),
     lists: new GameListService(storage, auth, games),
     tv: new TvService(storage, games),
+    accountGames: new AccountGames(storage),
     accounts: new AccountService(storage, auth, now, quotas),
     challenges: new ChallengeService(storage, auth, games, now, quotas),
     seeks: new SeekService(storage, auth, games, now, quotas),

@@ -396,6 +396,14 @@ async function scenario(
   await ok(409, 'post', '/api/v1/account/vacation', { token: annToken, body: { days: 1 } });
   await ok(200, 'delete', '/api/v1/account/vacation', { token: annToken });
 
+  // The games of chosen accounts: the rated game below starts and ends (one message each, though
+  // both players are named); bad lists are refused before anything streams.
+  const watched = `/api/v1/streams/games?accounts=ann-${suffix},bob-${suffix}`;
+  const gamesSse = await stream(watched, 'text/event-stream');
+  const gamesNdjson = await stream(watched, 'application/x-ndjson');
+  await ok(400, 'get', '/api/v1/streams/games?accounts=,');
+  await ok(404, 'get', `/api/v1/streams/games?accounts=${DUMMY.username}`);
+
   // Ratings: a rated game counts once its ending is written; histories and leaderboards.
   const rated = await ok(201, 'post', '/api/v1/challenges', {
     token: annToken,
@@ -409,6 +417,12 @@ async function scenario(
     { rating: 2000, provisional: true },
   ]);
   await ok(200, 'post', `/api/v1/games/${ratedGame}/resign`, { token: annToken });
+  expect(await gamesSse.next()).toMatchObject({ event: 'game.started', data: { id: ratedGame } });
+  expect(await gamesSse.next()).toMatchObject({ event: 'game.finished', data: { id: ratedGame } });
+  expect(await gamesNdjson.next()).toMatchObject({ type: 'game.started', game: { id: ratedGame } });
+  expect(await gamesNdjson.next()).toMatchObject({ type: 'game.finished', game: { id: ratedGame } });
+  gamesSse.close();
+  gamesNdjson.close();
   const annRatings = await ok(200, 'get', `/api/v1/accounts/ann-${suffix}/ratings`);
   expect(annRatings.perfs).toMatchObject([{ kind: 'kalah', speed: 'correspondence', games: 1 }]);
   expect(annRatings.perfs[0].rating).toBeLessThan(1500);

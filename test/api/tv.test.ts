@@ -146,6 +146,66 @@ describe.each<StoreKind>(['redis', 'memory'])('TV (%s)', (store) => {
     expect(left).not.toContain(over.body.game.id);
   });
 
+  it('streams the games of chosen accounts as they start and end, once each, and nothing private', async () => {
+    const prefix = uniquePrefix('byacc');
+    const viewing = await harness.start(store, prefix);
+    const playing = store === 'redis' ? await harness.start(store, prefix) : viewing;
+    const [a, b, c, d] = await Promise.all(['ga', 'gb', 'gc', 'gd'].map((n) => signUp(playing.app, n)));
+    const watch = openStream<StreamItem>(
+      `${viewing.url}/api/v1/streams/games?accounts=${a!.username},${b!.username.toUpperCase()},${c!.username}`,
+      { accept: 'application/x-ndjson' },
+      ndjsonItems,
+      { source: 'the games stream', ended: 'the games stream ended', item: 'message' },
+    );
+    const play = async (from: typeof a, to: typeof a) => {
+      const challenge = await request(playing.url)
+        .post('/api/v1/challenges')
+        .set(from!.auth)
+        .send({ to: to!.username, kind: 'kalah' })
+        .expect(201);
+      const accepted = await request(playing.url)
+        .post(`/api/v1/challenges/${challenge.body.id}/accept`)
+        .set(to!.auth)
+        .expect(200);
+      return accepted.body.gameId as string;
+    };
+    const stream = await watch;
+    // A challenge to a watched account (private) is not sent; nor is a game of others (d alone).
+    await request(playing.url)
+      .post('/api/v1/challenges')
+      .set(d!.auth)
+      .send({ to: a!.username, kind: 'oware' });
+    const ab = await play(a, b); // both watched: one message
+    await request(playing.url).post(`/api/v1/games/${ab}/resign`).set(b!.auth).expect(200);
+    const cd = await play(d, c); // one watched
+    const dd = await request(playing.url).post('/api/v1/games').send({ kind: 'kalah' }).expect(201);
+    await request(playing.url)
+      .post(`/api/v1/games/${dd.body.game.id}/resign`)
+      .set('Authorization', `Bearer ${dd.body.seatTokens[0].token}`)
+      .expect(200);
+    await request(playing.url).post(`/api/v1/games/${cd}/resign`).set(d!.auth).expect(200);
+    const seen: unknown[] = [];
+    for (let i = 0; i < 4; i++) {
+      const m = (await stream.next()) as { type: string; game: { id: string; status: string } };
+      seen.push([m.type, m.game.id, m.game.status]);
+    }
+    expect(seen).toEqual([
+      ['game.started', ab, 'ongoing'],
+      ['game.finished', ab, 'finished'],
+      ['game.started', cd, 'ongoing'],
+      ['game.finished', cd, 'finished'],
+    ]);
+    stream.close();
+
+    const bad = async (query: string, status: number, code: string) => {
+      const res = await request(viewing.url).get(`/api/v1/streams/games?${query}`).expect(status);
+      expect([res.type, res.body.code]).toEqual(['application/problem+json', code]);
+    };
+    await bad('accounts=', 400, 'INVALID_INPUT');
+    await bad(`accounts=${Array.from({ length: 301 }, (_, i) => `u${i}`).join(',')}`, 400, 'INVALID_INPUT');
+    await bad(`accounts=${a!.username},nobody-${prefix.slice(-6)}`, 404, 'ACCOUNT_NOT_FOUND');
+  });
+
   it('refuses an unknown kind with a typed problem', async () => {
     const app = await harness.start(store);
     for (const path of ['/api/v1/tv/chess', '/api/v1/tv/chess/stream']) {

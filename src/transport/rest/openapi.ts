@@ -126,6 +126,28 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
       shutdown,
     ],
   });
+  schema('AccountGamesEvent', {
+    description:
+      'One Server-Sent Event of the games of chosen accounts, its `data` parsed as JSON: `game.started` or ' +
+      '`game.finished` with the game head; `shutdown` when the server stops',
+    oneOf: [
+      sse({ const: 'game.started' }, ref('schemas', 'GameHead')),
+      sse({ const: 'game.finished' }, ref('schemas', 'GameHead')),
+      shutdown,
+    ],
+  });
+  schema('AccountGamesLine', {
+    description: 'One line of the NDJSON games of chosen accounts: a game of theirs started or ended',
+    oneOf: [
+      {
+        type: 'object',
+        properties: { type: { enum: ['game.started', 'game.finished'] }, game: ref('schemas', 'GameHead') },
+        required: ['type', 'game'],
+        additionalProperties: false,
+      },
+      ref('schemas', 'StreamShutdown'),
+    ],
+  });
   schema('TvStreamLine', {
     description:
       'One line of an NDJSON TV stream: `featured` (the whole game) when a game becomes the featured one, ' +

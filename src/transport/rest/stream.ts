@@ -78,7 +78,10 @@ export function openStream(
     Connection: 'keep-alive',
     'X-Accel-Buffering': 'no',
   });
+  // Headers go out now, not with the first message (a stream that waits for events, e.g. the games
+  // of chosen accounts, would otherwise look stalled until its first keep-alive).
   if (format.preamble) res.write(format.preamble);
+  else res.flushHeaders();
   let closed = false;
   const keepAlive = setInterval(() => res.write(format.keepAlive), KEEPALIVE_MS);
   const close = () => {

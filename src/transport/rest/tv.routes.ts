@@ -2,6 +2,7 @@ import type { Response } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../service';
 import type { GameUpdate } from '../../service/game-watch';
+import { MAX_WATCHED_ACCOUNTS, type AccountGameMessage } from '../../service/account-games';
 import type { TvMessage, TvService } from '../../service/tv';
 import { json, parse, problems, PUBLIC, type RestRoute } from './route';
 import * as S from './schemas';
@@ -89,7 +90,22 @@ function streamTv(
   send = (chunk) => stream.write(chunk);
 }
 
-/** TV routes under /api/v1; live streams register in `streams` so that shutdown can end them. */
+const accountsQuery = z.object({
+  accounts: z.string().openapi({
+    example: 'alpha,beta',
+    description: `Comma-separated usernames (1–${MAX_WATCHED_ACCOUNTS})`,
+  }),
+});
+
+const ACCOUNT_GAMES_FRAMES: Record<
+  StreamFormatName,
+  { stream: StreamFormat; frame: (m: AccountGameMessage) => string }
+> = {
+  sse: { stream: SSE, frame: (m) => `event: ${m.type}\ndata: ${JSON.stringify(m.game)}\n\n` },
+  ndjson: { stream: NDJSON, frame: (m) => `${JSON.stringify(m)}\n` },
+};
+
+/** Spectating routes under /api/v1 (TV, the games of chosen accounts); live streams register in `streams` so that shutdown can end them. */
 export function tvRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
   const tv = services.tv;
   return [
@@ -136,6 +152,47 @@ export function tvRoutes(services: Services, streams: OpenStreams = new Set()): 
         const { kind } = parse(tvParams, req.params, 'path');
         const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
         streamTv(tv, kind, res, streams, format);
+      },
+    },
+    {
+      spec: {
+        method: 'get',
+        path: '/streams/games',
+        operationId: 'streamAccountGames',
+        summary: 'The games of chosen accounts, live (Server-Sent Events or NDJSON)',
+        description:
+          'Each game of any of `accounts` that starts or ends from now on, with its head (public: what ' +
+          'GET /games/{id} shows), once per game even when both players are named; nothing else of their ' +
+          'feeds. SSE: events `game.started` / `game.finished` (data = the GameHead), keep-alive comments, ' +
+          '`shutdown`. NDJSON: `{"type":"game.started","game":{…}}` lines, empty keep-alive lines, ' +
+          '`{"type":"shutdown"}`. Too many or no usernames: INVALID_INPUT; an unknown one: ACCOUNT_NOT_FOUND ' +
+          '(before anything streams).',
+        security: PUBLIC,
+        request: { query: accountsQuery },
+        responses: {
+          200: {
+            description: 'The games of those accounts as they start and end',
+            content: {
+              [SSE_MEDIA]: { schema: { $ref: '#/components/schemas/AccountGamesEvent' } },
+              [NDJSON_MEDIA]: { schema: { $ref: '#/components/schemas/AccountGamesLine' } },
+            },
+          },
+          ...problems(400, 404, 503),
+        },
+      },
+      handle: async (req, res) => {
+        const { accounts } = parse(accountsQuery, req.query, 'query');
+        const ids = await services.accountGames.resolve(accounts);
+        const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+        const frames = ACCOUNT_GAMES_FRAMES[format];
+        const pending: string[] = [];
+        let send: (chunk: string) => void = (chunk) => pending.push(chunk);
+        const stop = await services.accountGames.watch(ids, (m) => send(frames.frame(m)));
+        // The client left while its feeds were being followed: nothing to stream.
+        if (res.destroyed || req.socket.destroyed) return void (await stop());
+        const stream = openStream(res, streams, frames.stream, () => void stop());
+        for (const chunk of pending) stream.write(chunk);
+        send = (chunk) => stream.write(chunk);
       },
     },
   ];

@@ -459,6 +459,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/streams/games": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The games of chosen accounts, live (Server-Sent Events or NDJSON)
+         * @description Each game of any of `accounts` that starts or ends from now on, with its head (public: what GET /games/{id} shows), once per game even when both players are named; nothing else of their feeds. SSE: events `game.started` / `game.finished` (data = the GameHead), keep-alive comments, `shutdown`. NDJSON: `{"type":"game.started","game":{…}}` lines, empty keep-alive lines, `{"type":"shutdown"}`. Too many or no usernames: INVALID_INPUT; an unknown one: ACCOUNT_NOT_FOUND (before anything streams).
+         */
+        get: operations["streamAccountGames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/accounts": {
         parameters: {
             query?: never;
@@ -1424,6 +1444,26 @@ export interface components {
             event: "shutdown";
             data: Record<string, never>;
         };
+        /** @description One Server-Sent Event of the games of chosen accounts, its `data` parsed as JSON: `game.started` or `game.finished` with the game head; `shutdown` when the server stops */
+        AccountGamesEvent: {
+            /** @constant */
+            event: "game.started";
+            data: components["schemas"]["GameHead"];
+        } | {
+            /** @constant */
+            event: "game.finished";
+            data: components["schemas"]["GameHead"];
+        } | {
+            /** @constant */
+            event: "shutdown";
+            data: Record<string, never>;
+        };
+        /** @description One line of the NDJSON games of chosen accounts: a game of theirs started or ended */
+        AccountGamesLine: {
+            /** @enum {unknown} */
+            type: "game.started" | "game.finished";
+            game: components["schemas"]["GameHead"];
+        } | components["schemas"]["StreamShutdown"];
         /** @description One line of an NDJSON TV stream: `featured` (the whole game) when a game becomes the featured one, `update` (the head and the move) per later version */
         TvStreamLine: {
             /** @constant */
@@ -4959,6 +4999,56 @@ export interface operations {
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
             400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    streamAccountGames: {
+        parameters: {
+            query: {
+                /** @description Comma-separated usernames (1–300) */
+                accounts: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The games of those accounts as they start and end */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["AccountGamesEvent"];
+                    "application/x-ndjson": components["schemas"]["AccountGamesLine"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
