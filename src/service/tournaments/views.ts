@@ -1,5 +1,5 @@
 // What clients see of a tournament, and the notices the director sends.
-import type { Notice, StoredTournament, TournamentFormat, TournamentStatus } from '../../store/store';
+import type { Notice, StoredTournament, TournamentStatus } from '../../store/store';
 import type { GameHeadView } from '../game-view';
 import type { StandingRow } from './standings';
 
@@ -33,27 +33,30 @@ export interface TournamentPairingView {
   readonly points: readonly [number, number] | null;
 }
 
-export interface TournamentView {
-  readonly id: string;
-  readonly name: string;
-  readonly kind: string;
-  readonly options: StoredTournament['options'];
-  readonly timeControl: StoredTournament['timeControl'];
-  readonly format: TournamentFormat;
-  readonly rounds: number;
-  readonly microMatch: boolean;
-  readonly byePoints: number;
-  readonly rated: boolean;
-  readonly minPlayers: number;
-  readonly maxPlayers: number;
-  readonly startsAt: string | null;
-  readonly createdBy: string;
-  readonly status: TournamentStatus;
-  readonly round: number;
+/** What clients see of a tournament: its settings and state as stored, its players and begun pairings. */
+export interface TournamentView extends Pick<
+  StoredTournament,
+  | 'id'
+  | 'name'
+  | 'kind'
+  | 'options'
+  | 'timeControl'
+  | 'format'
+  | 'rounds'
+  | 'microMatch'
+  | 'byePoints'
+  | 'rated'
+  | 'minPlayers'
+  | 'maxPlayers'
+  | 'startsAt'
+  | 'createdBy'
+  | 'status'
+  | 'round'
+  | 'version'
+  | 'createdAt'
+> {
   readonly players: readonly TournamentPlayerView[];
   readonly pairings: readonly TournamentPairingView[];
-  readonly version: number;
-  readonly createdAt: string;
   readonly startedAt: string | null;
   readonly finishedAt: string | null;
 }
