@@ -59,6 +59,21 @@ describe.each([false, true])('emptyCapture %s', (emptyCapture) => {
   });
 });
 
+// A second, external check: the public solver github.com/jakesellison/kalah (retrograde analysis
+// over every reachable position, in Python; RESULTS.md and README.md) reports Kalah(4,2) and
+// Kalah(4,3) as first-player wins by 6. Its rules are our standard Kalah (capture only with seeds
+// opposite, the game ends when a row is empty, each side keeps the seeds left in its row: its
+// src/mancala_solver/core/rules.py), so its values must be ours.
+it.each([
+  [4, 2, 6],
+  [4, 3, 6],
+] as const)(
+  'Kalah(%i,%i) is a first-player win by %i, as an independent solver reports',
+  (houses, seeds, margin) => {
+    expect(solveKalah(houses, seeds, false, 5_000_000)?.margin).toBe(margin);
+  },
+);
+
 it('search() reports a small Kalah solved from the start, with the result the solver gives', () => {
   const options = optionsOf('kalah', { houses: 3, seeds: 3 });
   const req: SearchRequest = { kind: 'kalah', options, start: startOf('kalah', options), moves: [], seed: 1 };
