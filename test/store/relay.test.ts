@@ -8,6 +8,7 @@ import type { Storage, StoredGame } from '../../src/store/store';
 import { SHARDS } from '../../src/store/redis/keys';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { advanced, gameOf, uid } from './store-contract';
+import { sampleTournament } from './tournament-contract';
 
 const prefixes: string[] = [];
 afterAll(() => Promise.all(prefixes.map((p) => deletePrefix(p))));
@@ -161,4 +162,36 @@ describe('outbox relay', () => {
     expect((await survivor.feed.read(a, 0, 1)).last).toBe(total);
     await close(survivor);
   }, 60_000);
+  it("delivers a tournament's notices that a node left in the outbox once and in order", async () => {
+    const prefix = uniquePrefix('relay-tn');
+    prefixes.push(prefix);
+    // The director's node writes three steps and "dies" before relaying any of their notices.
+    const writer = await open(prefix, false);
+    const [a, b] = [uid('a'), uid('b')];
+    let t = sampleTournament();
+    await writer.tournaments.create(t);
+    for (let round = 1; round <= 3; round++) {
+      const next = { ...t, version: t.version + 1, round };
+      const notice = {
+        to: round === 1 ? [a] : [a, b], // b joined after the first
+        type: 'tournament.round_started' as const,
+        at: new Date().toISOString(),
+        data: { tournament: { id: t.id, round } },
+      };
+      expect(await writer.tournaments.update(next, t.version, [notice])).toEqual({ status: 'updated' });
+      t = next;
+    }
+    expect((await writer.feed.read(a, 0, 10)).events).toEqual([]);
+    await close(writer);
+
+    const sweepers = await Promise.all([open(prefix), open(prefix)]);
+    await Promise.all(sweepers.map((s) => (s.games as RedisGameStore).relay.sweep()));
+    const rounds = async (account: string) =>
+      (await sweepers[0]!.feed.read(account, 0, 10)).events.map(
+        (e) => (e.data.tournament as { round: number }).round,
+      );
+    expect(await rounds(a)).toEqual([1, 2, 3]);
+    expect(await rounds(b)).toEqual([2, 3]);
+    await Promise.all(sweepers.map(close));
+  });
 });

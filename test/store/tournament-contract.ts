@@ -1,5 +1,5 @@
 // The tournaments port's contract (run by store-contract.ts on memory, Redis and Redis Cluster).
-import type { Storage, StoredTournament } from '../../src/store/store';
+import type { Notice, Storage, StoredTournament } from '../../src/store/store';
 
 let n = 0;
 
@@ -114,5 +114,44 @@ export function describeTournamentContract(store: () => Storage): void {
     const active = await tournaments().active(10_000);
     expect(active).toContain(open.id);
     expect(active).not.toContain(done.id);
+  });
+
+  it("records an update's notices for their addressees, once each and in order; a losing update none", async () => {
+    const id = () => `tp${Math.random().toString(36).slice(2, 10)}`;
+    const [a, b, c] = [id(), id(), id()];
+    const t = sampleTournament();
+    await tournaments().create(t);
+    const notice = (to: string[], round: number): Notice => ({
+      to,
+      type: 'tournament.round_started',
+      at: new Date().toISOString(),
+      data: { tournament: { id: t.id, round } },
+    });
+    // The players change over time (c joins later): each still gets its notices once, in order.
+    let current = t;
+    const steps: Array<[string[], number]> = [
+      [[a, b], 1],
+      [[a, b, c], 2],
+      [[c], 3],
+      [[a, b, c], 4],
+    ];
+    for (const [to, round] of steps) {
+      const next = { ...current, version: current.version + 1, round };
+      await expect(tournaments().update(next, current.version, [notice(to, round)])).resolves.toEqual({
+        status: 'updated',
+      });
+      // A writer that lost the compare-and-set tells nobody.
+      await expect(
+        tournaments().update({ ...next, name: 'loser' }, current.version, [notice([a, b, c], 99)]),
+      ).resolves.toMatchObject({ status: 'conflict' });
+      current = next;
+    }
+    const rounds = async (account: string) =>
+      (await store().feed.read(account, 0, 100)).events
+        .filter((e) => e.type === 'tournament.round_started')
+        .map((e) => (e.data.tournament as { round: number }).round);
+    await expect(rounds(a)).resolves.toEqual([1, 2, 4]);
+    await expect(rounds(b)).resolves.toEqual([1, 2, 4]);
+    await expect(rounds(c)).resolves.toEqual([2, 3, 4]);
   });
 }

@@ -214,14 +214,14 @@ export class TournamentDirector {
     next: StoredTournament,
     notices: Notice[],
   ): Promise<'changed' | 'retry'> {
+    // The notices go with the write (its outbox entry): told once, by the writer that won the
+    // compare-and-set, even if this node dies right after.
     const written = await this.storage.tournaments.update(
       { ...next, version: stored.version + 1 },
       stored.version,
+      notices,
     );
-    if (written.status !== 'updated') return 'retry';
-    // Only the writer that won the compare-and-set tells the players (once; lost if it dies now).
-    if (notices.length > 0) await this.storage.feed.append(notices);
-    return 'changed';
+    return written.status === 'updated' ? 'changed' : 'retry';
   }
 
   private notice(t: StoredTournament, type: Notice['type'], data: Record<string, unknown>): Notice {

@@ -45,7 +45,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     featured: new MemoryFeaturedIndex(),
     webhooks: new MemoryWebhookStore((account) => feed.head(account)),
     push: new MemoryPushEndpointStore(),
-    tournaments: new MemoryTournamentStore(),
+    tournaments: new MemoryTournamentStore(feed),
     ratings,
     idempotency: new MemoryIdempotencyStore(now),
     limiter: (options) => createLimiter(options),

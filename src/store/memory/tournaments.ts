@@ -5,12 +5,16 @@ import type {
   TournamentStore,
   TournamentUpdate,
 } from '../ports/tournaments';
+import type { Notice } from '../store';
+import type { MemoryEventFeed } from './feed';
 
 /** Tournaments in this process: documents (JSON, as Redis keeps them) numbered as created. */
 export class MemoryTournamentStore implements TournamentStore {
   private readonly docs = new Map<string, { seq: number; doc: string; status: TournamentStatus }>();
   private readonly members = new Map<string, Set<string>>();
   private seq = 0;
+
+  constructor(private readonly feed: MemoryEventFeed) {}
 
   async create(tournament: StoredTournament): Promise<void> {
     if (this.docs.has(tournament.id)) throw new Error(`tournament ${tournament.id} exists`);
@@ -26,12 +30,17 @@ export class MemoryTournamentStore implements TournamentStore {
     return entry ? (JSON.parse(entry.doc) as StoredTournament) : undefined;
   }
 
-  async update(next: StoredTournament, expectedVersion: number): Promise<TournamentUpdate> {
+  async update(
+    next: StoredTournament,
+    expectedVersion: number,
+    notices: readonly Notice[] = [],
+  ): Promise<TournamentUpdate> {
     const entry = this.docs.get(next.id);
     if (!entry) return { status: 'missing' };
     const current = (JSON.parse(entry.doc) as StoredTournament).version;
     if (current !== expectedVersion) return { status: 'conflict', currentVersion: current };
     this.docs.set(next.id, { seq: entry.seq, doc: JSON.stringify(next), status: next.status });
+    this.feed.appendNow(notices);
     return { status: 'updated' };
   }
 

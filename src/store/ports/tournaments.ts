@@ -1,4 +1,5 @@
 import type { GameKind, Options } from '../../engines/types';
+import type { Notice } from './feed';
 import type { TimeControl } from './time-control';
 
 // Tournaments (round robin and Swiss): one self-describing document per tournament, written with
@@ -92,9 +93,15 @@ export interface TournamentStore {
   get(id: string): Promise<StoredTournament | undefined>;
   /**
    * Atomically: when the stored version is `expectedVersion`, writes `next` (whose version is
-   * expectedVersion + 1) and moves it to its status' listing; else conflict (or missing).
+   * expectedVersion + 1), moves it to its status' listing and records `notices` for their
+   * addressees' feeds, each delivered once even if this node dies right after the write (Redis:
+   * the shard's outbox, like a game's); else conflict (or missing), and no notice.
    */
-  update(next: StoredTournament, expectedVersion: number): Promise<TournamentUpdate>;
+  update(
+    next: StoredTournament,
+    expectedVersion: number,
+    notices?: readonly Notice[],
+  ): Promise<TournamentUpdate>;
   /** Newest first, of one status or all; `before` is a previous page's `next`. */
   list(status: TournamentStatus | undefined, limit: number, before?: number): Promise<TournamentPage>;
   /** The tournaments an account joined (or created), newest first. */

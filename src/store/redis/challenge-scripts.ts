@@ -7,14 +7,15 @@ import { CREATE_GAME_SNIPPET, GAME_INDEXES_SNIPPET } from './game-scripts';
 // challenges) goes into the outbox, for the relay. A seek pool and its seeks share a shard.
 
 /**
- * Lua: append the challenge's outbox entry (fields: origin, version, before, then account, notices,
- * ops per account). Whoever accepts an open challenge joins it, so the entry carries each account's
- * own `before`: the version of the last entry of this challenge that had a part for it (0: none),
- * kept in the challenge's `relayed` field (JSON account → version). Returns the entry id ('' for
- * none) and the befores (JSON).
+ * Lua: append the outbox entry of an origin whose accounts change over time (fields: origin,
+ * version, before, then account, notices, ops per account): a challenge (whoever accepts an open
+ * one joins it), a tournament (players join and withdraw). The entry carries each account's own
+ * `before`: the version of the last entry of this origin that had a part for it (0: none), kept in
+ * the origin's hash, field `relayed` (JSON account → version). Returns the entry id ('' for none)
+ * and the befores (JSON).
  */
-const CHALLENGE_ENTRY = `
-local function challenge_entry(pt, key, fields)
+export const MEMBERS_ENTRY_SNIPPET = `
+local function members_entry(pt, key, fields)
   if #fields < 6 then return '', '' end
   local raw = redis.call('HGET', key, 'relayed')
   local relayed = {}
@@ -28,6 +29,9 @@ local function challenge_entry(pt, key, fields)
   local encoded = cjson.encode(befores)
   return to_outbox_fields(pt, '0', fields, encoded), encoded
 end
+`;
+
+const CHALLENGE_SNIPPET = `
 local function index_expiry(expiry, id, open, expires)
   if open == '1' then redis.call('ZADD', expiry, expires, id) else redis.call('ZREM', expiry, id) end
 end
@@ -44,11 +48,11 @@ end
  * 5 version, 6 open ('1' or ''), 7 expires ms, 8… the outbox fields.
  * Returns {1, outbox entry id, befores} or {0} (the id is taken).
  */
-const CREATE_CHALLENGE_SCRIPT = `${GAME_INDEXES_SNIPPET}${CHALLENGE_ENTRY}
+const CREATE_CHALLENGE_SCRIPT = `${GAME_INDEXES_SNIPPET}${MEMBERS_ENTRY_SNIPPET}${CHALLENGE_SNIPPET}
 if redis.call('EXISTS', KEYS[1]) == 1 then return {0} end
 redis.call('HSET', KEYS[1], 'doc', ARGV[4], 'version', ARGV[5])
 index_expiry(KEYS[2], ARGV[3], ARGV[6], ARGV[7])
-local entry, befores = challenge_entry(shard_keys(ARGV[1], ARGV[2]), KEYS[1], argv_from(8, #ARGV))
+local entry, befores = members_entry(shard_keys(ARGV[1], ARGV[2]), KEYS[1], argv_from(8, #ARGV))
 return {1, entry, befores}
 `;
 
@@ -74,7 +78,7 @@ export const CLOSED_CHALLENGE_TTL_SECONDS = 7 * IDEMPOTENCY_TTL_SECONDS;
  * Returns {'updated', game entry id, listing score, challenge entry id, befores}, {'missing'},
  * {'conflict'} or {'game-exists'}.
  */
-const UPDATE_CHALLENGE_SCRIPT = `${CREATE_GAME_SNIPPET}${CHALLENGE_ENTRY}
+const UPDATE_CHALLENGE_SCRIPT = `${CREATE_GAME_SNIPPET}${MEMBERS_ENTRY_SNIPPET}${CHALLENGE_SNIPPET}
 local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {'missing'} end
 if version ~= ARGV[3] then return {'conflict'} end
@@ -89,7 +93,7 @@ if ARGV[9] == '1' then
 end
 redis.call('HSET', KEYS[1], 'doc', ARGV[5], 'version', ARGV[6])
 index_expiry(KEYS[2], ARGV[4], ARGV[7], ARGV[8])
-local entry, befores = challenge_entry(shard_keys(ARGV[1], ARGV[2]), KEYS[1], argv_from(11, 10 + n))
+local entry, befores = members_entry(shard_keys(ARGV[1], ARGV[2]), KEYS[1], argv_from(11, 10 + n))
 if ARGV[7] ~= '1' then redis.call('EXPIRE', KEYS[1], ${CLOSED_CHALLENGE_TTL_SECONDS}) end
 return {'updated', game_entry, lseq, entry, befores}
 `;

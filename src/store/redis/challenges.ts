@@ -12,7 +12,7 @@ import { msOf, involved, wholeNumber } from './arguments';
 import { mergeDue } from './clocks';
 import { createArguments, type RedisGameStore } from './games';
 import { ALL_SHARDS, shardOf, shardTag, type Keys } from './keys';
-import { gameParts, outboxFields, type AccountPart, type Befores, type IndexOp } from './relay';
+import { gameParts, outboxFields, parseBefores, type AccountPart, type IndexOp } from './relay';
 import { scripted, type ScriptedRedis } from './client';
 
 // Challenges (docs/data-model.md): a challenge, its expiry entry and the game it becomes live in
@@ -192,8 +192,4 @@ export class RedisChallengeStore implements ChallengeStore {
       .slice(0, count)
       .map((d) => d.id);
   }
-}
-
-function parseBefores(json: string | undefined): Befores | undefined {
-  return json ? (JSON.parse(json) as Befores) : undefined;
 }

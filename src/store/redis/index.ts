@@ -176,7 +176,7 @@ export function redisStorage(
     featured: new RedisFeaturedIndex(data, prefix),
     webhooks,
     push: new RedisPushEndpointStore(data, prefix),
-    tournaments: new RedisTournamentStore(data, prefix),
+    tournaments: new RedisTournamentStore(data, prefix, games, feedOptions),
     ratings,
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),

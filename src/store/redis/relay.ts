@@ -25,6 +25,11 @@ export type IndexOp =
 /** Per account, the version before an entry (stream field `a`; see OutboxEntry). */
 export type Befores = Readonly<Record<string, number>>;
 
+/** The befores a script answered (JSON; '' or none: the entry's own `before` holds). */
+export function parseBefores(json: string | undefined): Befores | undefined {
+  return json ? (JSON.parse(json) as Befores) : undefined;
+}
+
 /** What one entry means for one account. */
 export interface AccountPart {
   readonly account: string;

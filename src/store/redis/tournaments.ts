@@ -7,9 +7,13 @@ import {
   type TournamentStore,
   type TournamentUpdate,
 } from '../ports/tournaments';
+import type { FeedOptions, Notice } from '../store';
+import { MEMBERS_ENTRY_SNIPPET } from './challenge-scripts';
 import { scripted } from './client';
-import { NewestFirst } from './games';
+import { GAME_INDEXES_SNIPPET } from './game-scripts';
+import { NewestFirst, type RedisGameStore } from './games';
 import { ALL_SHARDS, shardOf, shardTag } from './keys';
+import { outboxFields, parseBefores, type AccountPart } from './relay';
 
 // Tournaments (docs/data-model.md): the document (hash: doc, version, status, seq) and the
 // shard's listings by status live in the shard of the tournament id, so that a create or a
@@ -17,7 +21,10 @@ import { ALL_SHARDS, shardOf, shardTag } from './keys';
 // public game listings). Two keys stand alone, each written by single commands: the counter that
 // numbers tournaments, and the set of open and ongoing ids the director sweeps (added before the
 // create, removed once a sweep finds the tournament over: a crash in between leaves a stale
-// entry, never a missing one). "My tournaments" is a sorted set in the account's shard.
+// entry, never a missing one). "My tournaments" is a sorted set in the account's shard. What a
+// step tells the players (tournament.* notices) goes into the shard's outbox in the same script
+// (origin t:<id>, relay version = tournament version + 1), for the relay: a node that dies right
+// after its write loses none of them.
 
 const CREATE = `
 if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
@@ -27,8 +34,12 @@ redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
 return 1
 `;
 
-/** KEYS: doc, all, then the status listings (open, ongoing, finished, cancelled). ARGV: expected, doc, version, status, id. */
-const UPDATE = `
+/**
+ * KEYS: doc, all, then the status listings (open, ongoing, finished, cancelled). ARGV: 1 expected,
+ * 2 doc, 3 version, 4 status, 5 id, 6 prefix, 7 shard tag, 8… the outbox fields (none: no notices).
+ * Returns {'updated', outbox entry id, befores}, {'conflict', version} or {'missing'}.
+ */
+const UPDATE = `${GAME_INDEXES_SNIPPET}${MEMBERS_ENTRY_SNIPPET}
 local current = redis.call('HGET', KEYS[1], 'version')
 if not current then return {'missing'} end
 if current ~= ARGV[1] then return {'conflict', current} end
@@ -42,12 +53,15 @@ if old ~= ARGV[4] then
     if s == ARGV[4] then redis.call('ZADD', KEYS[2 + i], seq, ARGV[5]) end
   end
 end
-return {'updated'}
+local fields = {}
+for i = 8, #ARGV do fields[#fields + 1] = ARGV[i] end
+local entry, befores = members_entry(shard_keys(ARGV[6], ARGV[7]), KEYS[1], fields)
+return {'updated', entry, befores}
 `;
 
 type TournamentRedis = Redis & {
   boardhostCreateTournament(...args: Array<string | number>): Promise<number>;
-  boardhostUpdateTournament(...args: Array<string | number>): Promise<[string, string?]>;
+  boardhostUpdateTournament(...args: Array<string | number>): Promise<[string, string?, string?]>;
 };
 
 const defined = new WeakSet<Redis>();
@@ -60,6 +74,9 @@ export class RedisTournamentStore implements TournamentStore {
   constructor(
     redis: Redis,
     private readonly prefix: string,
+    /** The game store: its relay delivers the notices' outbox entries. */
+    private readonly games: RedisGameStore,
+    private readonly feed: FeedOptions = {},
   ) {
     if (!defined.has(redis)) {
       redis.defineCommand('boardhostCreateTournament', { numberOfKeys: 3, lua: CREATE });
@@ -104,9 +121,24 @@ export class RedisTournamentStore implements TournamentStore {
     return doc ? (JSON.parse(doc) as StoredTournament) : undefined;
   }
 
-  async update(next: StoredTournament, expectedVersion: number): Promise<TournamentUpdate> {
+  async update(
+    next: StoredTournament,
+    expectedVersion: number,
+    notices: readonly Notice[] = [],
+  ): Promise<TournamentUpdate> {
     const shard = shardOf(next.id);
-    const [status, current] = await this.redis.boardhostUpdateTournament(
+    const accounts = [...new Set(notices.flatMap((n) => n.to))];
+    const parts = accounts.map((account): AccountPart => ({
+      account,
+      notices: notices.filter((n) => n.to.includes(account)),
+      ops: [],
+    }));
+    // Each account's own before is the script's (the `relayed` field); this one is for reading.
+    const fields = outboxFields(
+      { origin: `t:${next.id}`, version: next.version + 1, before: expectedVersion + 1, parts },
+      this.feed,
+    );
+    const [status, current, befores] = await this.redis.boardhostUpdateTournament(
       this.doc(next.id),
       this.listing(shard),
       ...TOURNAMENT_STATUSES.map((s) => this.listing(shard, s)),
@@ -115,9 +147,13 @@ export class RedisTournamentStore implements TournamentStore {
       next.version,
       next.status,
       next.id,
+      this.prefix,
+      shardTag(shard),
+      ...fields,
     );
     if (status === 'missing') return { status: 'missing' };
     if (status === 'conflict') return { status: 'conflict', currentVersion: Number(current) };
+    await this.games.relay.deliver(shard, fields, '0', parseBefores(befores));
     if (next.status === 'finished' || next.status === 'cancelled')
       await this.redis.srem(this.activeKey, next.id);
     return { status: 'updated' };
