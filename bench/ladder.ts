@@ -16,6 +16,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { levelBudget } from '../src/ai';
+import { SEARCH_REVISION } from '../src/ai/levels';
 import { AI_LEVELS, type AiLevel } from '../src/ai/types';
 import { GAME_KINDS, type GameKind } from '../src/engines/types';
 import { openings, type GameResult, type GameTask, type Player } from './ladder-game';
@@ -44,11 +45,15 @@ interface Done extends GameResult {
 
 const label = (p: Pairing): string => `${p.a}v${p.b}`;
 
-/** A player's budget in a result's key: results of other level settings are not reused. */
+/**
+ * A player's budget in a result's key, with the search's revision from 2 on (1: before it was
+ * counted): results of other level settings or of another search are not reused.
+ */
 function signature(player: Player): string {
   if (player === 'random') return 'r';
   const b = levelBudget(player);
-  return `${b.depth}.${b.nodes}.${b.noise}.${b.solve ? 1 : 0}`;
+  const revision = SEARCH_REVISION > 1 ? `.s${SEARCH_REVISION}` : '';
+  return `${b.depth}.${b.nodes}.${b.noise}.${b.solve ? 1 : 0}${revision}`;
 }
 
 function parsePlayer(text: string): Player {

@@ -72,10 +72,14 @@ export class Searcher<S, M> {
         done = this.root(root, moves, order, depth, scores, noise);
       } catch (error) {
         if (error !== ABORT) throw error;
-        // A partial iteration counts when its first move (the previous best) was searched fully.
-        if (noise.length === 0 && done && scores[order[0] as number] !== -INF) {
+        // A partial iteration counts when its first move (the previous best) was searched fully:
+        // a move that scored strictly above it did so at the deeper depth with an exact score (the
+        // root's window is open above; a score equal to it is only a bound), so it is the better
+        // move, whatever the shallower iteration's score was.
+        const first = scores[order[0] as number] as number;
+        if (noise.length === 0 && done && first !== -INF) {
           const partial = this.pick(scores, noise);
-          if (partial !== done.best && (scores[partial] as number) > done.score) {
+          if ((scores[partial] as number) > first) {
             done = { ...done, best: partial, score: scores[partial] as number, pv: [partial] };
           }
         }

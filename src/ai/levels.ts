@@ -34,6 +34,13 @@ const TABLE: Readonly<Record<AiLevel, Omit<LevelBudget, 'level'>>> = {
   8: { depth: 64, nodes: 200_000, timeMs: 1_500, noise: 0, solve: true },
 };
 
+/**
+ * The search's revision: raised whenever a change to the search or an evaluation can change the
+ * moves a level plays, so that measurements of the old one (the ladder's results file) are not
+ * taken for the new one.
+ */
+export const SEARCH_REVISION = 2;
+
 /** Analysis requests (no level) get the strongest level's budget as their cap. */
 export const ANALYSIS_LEVEL: AiLevel = 8;
 
