@@ -7,7 +7,7 @@
 // run that is stopped keeps its games and a rerun with the same settings skips them.
 // Env: AI_BENCH_KINDS, AI_BENCH_STEPS (default 2v1,…,8v7,8v1,8vrandom), AI_BENCH_PAIRINGS (explicit
 // kind:AvB list, instead of kinds × steps), AI_BENCH_OPENINGS (openings per pairing, default 50:
-// 100 games), AI_BENCH_OPENING_PLIES (default 4; 2 for mancala), AI_BENCH_THREADS (default the
+// 100 games), AI_BENCH_OPENING_PLIES (default 4; 3 for Kalah and Oware), AI_BENCH_THREADS (default the
 // cores), AI_BENCH_NODE_CAP (cap every level's node budget; default none), AI_BENCH_MAX_PLIES
 // (draw after, default 300), AI_BENCH_MAX_SECONDS (stop starting games after), AI_BENCH_OUT (the
 // results file, default ladder-results.jsonl).
@@ -133,8 +133,9 @@ export async function ladder(): Promise<void> {
   const maxPlies = num('AI_BENCH_MAX_PLIES', 300);
   const maxSeconds = num('AI_BENCH_MAX_SECONDS', Infinity);
   const out = process.env.AI_BENCH_OUT ?? 'ladder-results.jsonl';
+  // Kalah and Oware have too few distinct 2-ply openings for 50 (about 30 and 36).
   const pliesFor = (kind: GameKind) =>
-    num('AI_BENCH_OPENING_PLIES', kind === 'congkak' ? 4 : MANCALA.has(kind) ? 2 : 4);
+    num('AI_BENCH_OPENING_PLIES', MANCALA.has(kind) && kind !== 'congkak' ? 3 : 4);
   const balanceFor = (kind: GameKind) => num('AI_BENCH_BALANCE', BALANCE[kind] ?? Infinity);
 
   const done = new Map<string, Done>();
@@ -149,7 +150,9 @@ export async function ladder(): Promise<void> {
   const book = new Map<GameKind, string[][]>();
   for (const kind of new Set(list.map((p) => p.kind))) {
     const balance = balanceFor(kind);
-    book.set(kind, openings(kind, count, pliesFor(kind), Number.isFinite(balance) ? balance : 0));
+    const list = openings(kind, count, pliesFor(kind), Number.isFinite(balance) ? balance : 0);
+    if (list.length < count) console.log(`${kind}: only ${list.length} distinct openings of ${count}`);
+    book.set(kind, list);
   }
 
   // Round-robin over the pairings, opening by opening: a stopped run leaves every pairing with
@@ -161,7 +164,13 @@ export async function ladder(): Promise<void> {
       if (!opening) continue;
       for (const aFirst of [true, false]) {
         const balance = balanceFor(p.kind);
-        const balanced = Number.isFinite(balance) ? `~${pliesFor(p.kind)}p±${balance}` : '';
+        const plies = pliesFor(p.kind);
+        // The book in the key (from revision 2 on, also when not balanced: its length changed).
+        const balanced = Number.isFinite(balance)
+          ? `~${plies}p±${balance}`
+          : SEARCH_REVISION > 1
+            ? `~${plies}p`
+            : '';
         const sig = `${signature(p.a)}~${signature(p.b)}~${nodeCap}~${maxPlies}${balanced}`;
         const key = `${p.kind}:${label(p)}:${sig}:${i}:${aFirst ? 'a' : 'b'}`;
         if (done.has(key)) continue;
