@@ -63,8 +63,9 @@ describe('grid games in the playground', () => {
     await white.getByRole('button', { name: 'Stop here (a5-c7)' }).waitFor();
     expect(await white.locator('ol.moves li').count()).toBe(1);
     await click(white, 'e5');
-    const end = await apiGame(pg, created.game.id);
+    // The page shows the move once the server has it: read the game after that, not before.
     await waitForPly(white, 2);
+    const end = await apiGame(pg, created.game.id);
     expect(end.moves[1].notation).toBe('a5-c7-e5');
     expect(end.result.reason).toBe('lion-captured');
     await expectResultEverywhere([white, black], end);
