@@ -14,6 +14,9 @@ import type { GameHeadView, MoveView } from './game-view';
 
 /** Events read from the store per round trip while catching up. */
 const PAGE = 500;
+/** Waits between tries of a follow's catch-up read that failed (about 3 s in all). */
+const READ_RETRIES_MS = [100, 200, 400, 800, 1600];
+
 /** Feed epoch ids as clients pass them back. */
 const EPOCH = /^[A-Za-z0-9_-]{1,32}$/;
 
@@ -178,10 +181,25 @@ export class FeedService {
       last = event.seq;
       listener(event);
     };
+    /**
+     * A page of the stored feed after `last`. The store may still be reconnecting when the live
+     * connection says it is back (a restart): a failed read is tried again for a few seconds
+     * before the follow ends, so that a short outage does not end every open stream.
+     */
+    const readAfterLast = async (): Promise<FeedPage> => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await feed.read(account.id, last, PAGE);
+        } catch (error) {
+          if (stopped || attempt >= READ_RETRIES_MS.length || error instanceof GameError) throw error;
+          await new Promise((resolve) => setTimeout(resolve, READ_RETRIES_MS[attempt]));
+        }
+      }
+    };
     /** Reads the stored feed until `last` reaches `upTo` (or the feed's end). */
     const fill = async (upTo: number) => {
       while (!stopped && last < upTo) {
-        const page = await feed.read(account.id, last, PAGE);
+        const page = await readAfterLast();
         if (moved(page)) return;
         for (const event of page.events) if (event.seq <= upTo) deliver(event);
         if (page.events.length < PAGE) return;

@@ -99,6 +99,11 @@ export function redisClientOptions(settings: RedisClientSettings = {}): RedisOpt
   return {
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
+    // A command in flight when the connection drops fails (a 503 to a request; the relay retries
+    // from Redis) instead of being sent again after the reconnect: the Redis it would reach may
+    // have come back from an older dump, where a resent relay step re-applied the notices of
+    // writes the restart had lost (feed events of moves the game no longer had).
+    autoResendUnfulfilledCommands: false,
     // Concurrent requests share round trips: one write per event-loop tick instead of one per command.
     enableAutoPipelining: true,
     connectTimeout: 2000,
@@ -145,7 +150,8 @@ export function redisClusterOptions(
   settings: RedisClientSettings = {},
   role: ClusterRole = 'commands',
 ): ClusterOptions {
-  const { connectTimeout, commandTimeout, maxRetriesPerRequest } = redisClientOptions(settings);
+  const { connectTimeout, commandTimeout, maxRetriesPerRequest, autoResendUnfulfilledCommands } =
+    redisClientOptions(settings);
   const timeoutMs = commandTimeout ?? DEFAULT_COMMAND_TIMEOUT_MS;
   return {
     enableOfflineQueue: false,
@@ -170,6 +176,7 @@ export function redisClusterOptions(
       connectTimeout,
       commandTimeout,
       maxRetriesPerRequest,
+      autoResendUnfulfilledCommands,
       ...(settings.connectionName ? { connectionName: settings.connectionName } : {}),
     },
   };
