@@ -106,10 +106,16 @@ export function interval(points: readonly number[]): { mean: number; low: number
   return { mean, low: Math.max(0, mean - half), high: Math.min(1, mean + half) };
 }
 
-export function report(list: readonly Pairing[], done: ReadonlyMap<string, Done>): string {
+/** The table of `list`'s results: only games played with the settings of this run (`prefixOf`). */
+export function report(
+  list: readonly Pairing[],
+  done: ReadonlyMap<string, Done>,
+  prefixOf: (p: Pairing) => string,
+): string {
   const rows = [['game', 'step', 'games', 'score', '95% interval', 'distinct', 'avg plies']];
   for (const p of list) {
-    const results = [...done.values()].filter((d) => d.key.startsWith(`${p.kind}:${label(p)}:`));
+    const prefix = prefixOf(p);
+    const results = [...done.values()].filter((d) => d.key.startsWith(prefix));
     const { mean, low, high } = interval(results.map((r) => r.points));
     const pct = (x: number) => (Number.isNaN(x) ? '-' : `${(100 * x).toFixed(0)}%`);
     rows.push([
@@ -155,6 +161,15 @@ export async function ladder(): Promise<void> {
     book.set(kind, list);
   }
 
+  /** A pairing's games' keys begin with this: its players' budgets, the caps and the book. */
+  const prefixOf = (p: Pairing): string => {
+    const balance = balanceFor(p.kind);
+    const plies = pliesFor(p.kind);
+    // The book in the key (from revision 2 on, also when not balanced: its length changed).
+    const book = Number.isFinite(balance) ? `~${plies}p±${balance}` : SEARCH_REVISION > 1 ? `~${plies}p` : '';
+    return `${p.kind}:${label(p)}:${signature(p.a)}~${signature(p.b)}~${nodeCap}~${maxPlies}${book}:`;
+  };
+
   // Round-robin over the pairings, opening by opening: a stopped run leaves every pairing with
   // about as many games, the first-listed first.
   const tasks: Array<{ key: string; task: GameTask }> = [];
@@ -163,16 +178,7 @@ export async function ladder(): Promise<void> {
       const opening = book.get(p.kind)?.[i];
       if (!opening) continue;
       for (const aFirst of [true, false]) {
-        const balance = balanceFor(p.kind);
-        const plies = pliesFor(p.kind);
-        // The book in the key (from revision 2 on, also when not balanced: its length changed).
-        const balanced = Number.isFinite(balance)
-          ? `~${plies}p±${balance}`
-          : SEARCH_REVISION > 1
-            ? `~${plies}p`
-            : '';
-        const sig = `${signature(p.a)}~${signature(p.b)}~${nodeCap}~${maxPlies}${balanced}`;
-        const key = `${p.kind}:${label(p)}:${sig}:${i}:${aFirst ? 'a' : 'b'}`;
+        const key = `${prefixOf(p)}${i}:${aFirst ? 'a' : 'b'}`;
         if (done.has(key)) continue;
         tasks.push({ key, task: { ...p, opening, index: i, aFirst, nodeCap, maxPlies } });
       }
@@ -204,5 +210,5 @@ export async function ladder(): Promise<void> {
   };
   await Promise.all(Array.from({ length: threads }, worker));
   await pool.destroy();
-  console.log(report(list, done));
+  console.log(report(list, done, prefixOf));
 }
