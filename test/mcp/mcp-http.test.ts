@@ -29,6 +29,12 @@ const TOOLS = [
   'offer_draw',
   'accept_draw',
   'decline_draw',
+  'get_ratings',
+  'get_leaderboard',
+  'list_tournaments',
+  'get_tournament',
+  'join_tournament',
+  'leave_tournament',
 ];
 
 async function agent(run: Running, who: TestAccount): Promise<Client> {
@@ -185,6 +191,48 @@ describe.each<StoreKind>(['memory', 'redis'])('MCP over Streamable HTTP (%s stor
     );
     const open = await must(b, 'list_challenges');
     expect(open.challenges.map((c: any) => c.id)).not.toContain(two.challenge.id);
+  });
+
+  test('tournaments and ratings: list, join, read and leave a tournament; ratings and leaderboards', async () => {
+    const t = await run.app.services.tournaments.create(
+      { token: alice.token },
+      {
+        name: 'MCP cup',
+        kind: 'kalah',
+        options: { houses: 4, seeds: 3 },
+        timeControl: { type: 'correspondence', daysPerMove: 3 },
+        format: 'round-robin',
+        maxPlayers: 4,
+      },
+    );
+    const client = await agent(run, bob);
+    const line = async (args: Record<string, unknown>) =>
+      (await must(client, 'list_tournaments', args)).tournaments.find((x: any) => x.id === t.id);
+    expect(await line({ status: 'open' })).toMatchObject({ name: 'MCP cup', kind: 'kalah', joined: false });
+    expect(await line({ status: 'finished' })).toBeUndefined();
+    expect(await line({ mine: true })).toBeUndefined();
+
+    const joined = await must(client, 'join_tournament', { tournamentId: t.id });
+    expect(joined.tournament).toMatchObject({ id: t.id, joined: true, players: t.players.length + 1 });
+    expect(await line({ mine: true })).toMatchObject({ joined: true });
+    const read = await must(client, 'get_tournament', { tournamentId: t.id });
+    expect(read.tournament.players.map((p: any) => p.name)).toContain(bob.username);
+    expect(read.standings).toMatchObject({ tournament: t.id, status: 'open' });
+    const left = await must(client, 'leave_tournament', { tournamentId: t.id });
+    expect(left.tournament).toMatchObject({ joined: false, players: t.players.length });
+    const unknown = await call(client, 'get_tournament', { tournamentId: 'tnnone000000' });
+    expect(unknown).toMatchObject({ isError: true, body: { code: 'TOURNAMENT_NOT_FOUND' } });
+
+    expect(await must(client, 'get_ratings')).toEqual({ username: bob.username, perfs: [] });
+    expect((await must(client, 'get_ratings', { username: alice.username })).username).toBe(alice.username);
+    const board = await must(client, 'get_leaderboard', {
+      kind: 'kalah',
+      speed: 'realtime',
+      category: 'bot',
+    });
+    expect(Array.isArray(board.items)).toBe(true);
+    const wrong = await call(client, 'get_leaderboard', { kind: 'chess', speed: 'realtime' });
+    expect(wrong).toMatchObject({ isError: true, body: { code: 'UNKNOWN_GAME_KIND' } });
   });
 });
 

@@ -7,6 +7,7 @@ import { credentialOf } from '../rest/route';
 import { sendProblem } from '../rest/problem';
 import { DEFAULT_RULES_DIR } from '../rest/rules';
 import { registerChallengeTools } from './challenge-tools';
+import { registerCompetitionTools } from './competition-tools';
 import type { McpContext } from './context';
 import { registerGameTools } from './game-tools';
 
@@ -21,7 +22,7 @@ export const MCP_INSTRUCTIONS =
   'Start with list_kinds and get_rules; list_challenges / accept_challenge or create_challenge to get a game; ' +
   'list_my_games shows the games where it is your turn first; get_game gives the legal moves; play_move plays ' +
   'one (an illegal move is answered with the legal moves). Seat names (south/north, white/black) are those of ' +
-  'the notation.';
+  'the notation. list_tournaments / join_tournament enter tournaments; get_ratings and get_leaderboard read ratings.';
 
 export interface McpOptions {
   /** Where get_rules reads the rules pages (default: the repository's docs/rules). */
@@ -35,6 +36,7 @@ export function createMcpServer(ctx: McpContext, version = '0.1.0'): McpServer {
   const server = new McpServer({ name: 'boardhost', version }, { instructions: MCP_INSTRUCTIONS });
   registerChallengeTools(server, ctx);
   registerGameTools(server, ctx);
+  registerCompetitionTools(server, ctx);
   return server;
 }
 
