@@ -9,7 +9,7 @@ import {
   type StoredGame,
 } from '../store/store';
 import type { Authenticator, Credential } from './auth';
-import { GameError } from './errors';
+import { GameError, toGameError } from './errors';
 import type { GameHeadView, MoveView } from './game-view';
 
 /** Events read from the store per round trip while catching up. */
@@ -191,7 +191,8 @@ export class FeedService {
         try {
           return await feed.read(account.id, last, PAGE);
         } catch (error) {
-          if (stopped || attempt >= READ_RETRIES_MS.length || error instanceof GameError) throw error;
+          const outage = toGameError(error).code === 'STORE_UNAVAILABLE';
+          if (stopped || !outage || attempt >= READ_RETRIES_MS.length) throw error;
           await new Promise((resolve) => setTimeout(resolve, READ_RETRIES_MS[attempt]));
         }
       }

@@ -600,13 +600,15 @@ describe('the events subscription when events are gone or the store fails', () =
     expect(following.get(q.id)).toBe(0);
   });
 
+  // A store outage is read again for about 3 s (5 more reads) before the subscription ends: a
+  // restarting Redis does not end every follow; anything else ends it at the first failure.
   it.each([
-    ['a Redis error', new Error('Connection is closed.'), 'STORE_UNAVAILABLE'],
-    ['a GameError', new GameError('RATE_LIMITED', 'Slow down'), 'RATE_LIMITED'],
-    ['a bug', new TypeError('x is undefined'), 'INTERNAL'],
+    ['a Redis error', new Error('Connection is closed.'), 'STORE_UNAVAILABLE', 6],
+    ['a GameError', new GameError('RATE_LIMITED', 'Slow down'), 'RATE_LIMITED', 1],
+    ['a bug', new TypeError('x is undefined'), 'INTERNAL', 1],
   ])(
     'ends the subscription with an error and its code when the store fails mid-stream (%s)',
-    async (_, thrown, code) => {
+    async (_, thrown, code, reads) => {
       const memory = createMemoryStorage();
       const flaky = flakyFeed(memory.feed, thrown);
       const { app, url } = await start({ ...memory, feed: flaky.feed });
@@ -621,7 +623,7 @@ describe('the events subscription when events are gone or the store fails', () =
       await feed.close();
       expect(error.code).toBe(code);
       if (code === 'INTERNAL') expect(error.message).not.toContain('x is undefined');
-      expect(flaky.failedReads).toBe(1);
+      expect(flaky.failedReads).toBe(reads);
     },
   );
 });
