@@ -57,9 +57,18 @@ export class RedisBulkStore implements BulkStore {
 
   async claimDue(now: number, leaseUntil: number, limit: number): Promise<StoredBulk[]> {
     const found: StoredBulk[] = [];
-    // One script per shard (each its own slot), all sent at once.
+    // Each shard's earliest due first (a plain read, all sent at once), then one claiming script per
+    // shard with something due: an idle node's sweep costs 256 reads, not 256 scripts (~15 µs of
+    // Redis time each) a second. A bulk that falls due in between is claimed at the next sweep.
+    const firsts = await Promise.all(
+      ALL_SHARDS.map((shard) => this.redis.zrange(this.keys.bulksDue(shard), 0, 0, 'WITHSCORES')),
+    );
+    const due = ALL_SHARDS.filter((shard) => {
+      const score = firsts[shard]?.[1];
+      return score !== undefined && Number(score) <= now;
+    });
     const claims = await Promise.all(
-      ALL_SHARDS.map((shard) =>
+      due.map((shard) =>
         this.redis.boardhostClaimBulks(
           this.keys.bulksDue(shard),
           `${this.keys.prefix}bulk:${shardTag(shard)}:`,
