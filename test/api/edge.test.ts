@@ -244,12 +244,24 @@ describe('request logs', () => {
     // Answered or refused (400: unknown parameters), the request is logged.
     await request(url)
       .get(`/api/v1/games?limit=2&token=${secret}&access_token=${bot.token}&seatToken=${secret}x`)
-      .set('Authorization', `Bearer ${bot.token}`);
+      .set('Authorization', `Bearer ${bot.token}`)
+      .set('User-Agent', 'edge-test/1');
     await new Promise((resolve) => setTimeout(resolve, 50));
     const logged = lines.find((line) => line.includes('/api/v1/games?limit=2'));
     expect(logged).toBeDefined();
     expect(logged).toContain('token=[REDACTED]');
     expect(logged).toContain('limit=2');
+    // One compact line: who asked what, the status and the time; no header but the user agent.
+    const line = JSON.parse(logged!) as {
+      req: Record<string, unknown>;
+      res: Record<string, unknown>;
+      responseTime: number;
+    };
+    expect(Object.keys(line.req).sort()).toEqual(['id', 'method', 'remoteAddress', 'url', 'userAgent']);
+    expect(line.req.method).toBe('GET');
+    expect(line.req.userAgent).toBe('edge-test/1');
+    expect(line.res).toEqual({ statusCode: 400 });
+    expect(line.responseTime).toBeGreaterThanOrEqual(0);
     const all = lines.join('\n');
     expect(all).not.toContain(secret);
     expect(all).not.toContain(bot.token);
