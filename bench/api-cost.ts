@@ -11,6 +11,8 @@
 // BENCH_LAYERS (every one of bench/cost-server.ts's, and `move`), BENCH_SKIP_BUILD=1, REDIS_URL,
 // BENCH_BASELINE=<another build's main.js> (e.g. of main, built with `tsc -p tsconfig.build.json
 // --outDir dist/before`): its move too, as `move-baseline`, measured in turn with the others.
+// BENCH_STORE=memory: the servers that move run on the embedded store (no REDIS_URL), so that the
+// move's difference to a Redis run is what the Redis store costs the API process.
 import { readFileSync } from 'node:fs';
 import { deletePrefix, REDIS_URL } from '../test/support/redis';
 import { GamePool, runOnce } from './api-load';
@@ -71,8 +73,13 @@ export async function runApiCostBench(): Promise<void> {
   let layers: Child | undefined;
   try {
     const env = serverEnv(REDIS_URL, prefix);
-    if (measured.includes('move')) server = await startServer('server', env);
-    if (baselineScript) baseline = await startChild('baseline', [baselineScript], env);
+    // Games made through one move server are played through either: one store for both.
+    if (process.env.BENCH_STORE === 'memory' && baselineScript)
+      throw new Error('BENCH_STORE=memory measures one server (not with BENCH_BASELINE)');
+    // Unset keys are left out of a child's environment: the embedded store.
+    const moveEnv = process.env.BENCH_STORE === 'memory' ? { ...env, REDIS_URL: undefined } : env;
+    if (measured.includes('move')) server = await startServer('server', moveEnv);
+    if (baselineScript) baseline = await startChild('baseline', [baselineScript], moveEnv);
     if (measured.some((m) => m !== 'move' && m !== 'move-baseline')) {
       layers = await startChild('layers', ['-r', '@swc-node/register', 'bench/cost-server.ts'], env);
     }
