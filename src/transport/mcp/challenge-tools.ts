@@ -7,17 +7,9 @@ import { DECLINE_REASONS } from '../../store/store';
 import { readRulesPage } from '../rest/rules';
 import type { McpContext } from './context';
 import { gameSummary } from './game-summary';
-import { run } from './results';
+import { READ, run, WRITE } from './results';
 
 // The tools before a game: what can be played, by which rules, and challenges.
-
-const READ = { readOnlyHint: true, openWorldHint: false } as const;
-const WRITE = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
 
 const challengeId = z.string().describe('The challenge id');
 

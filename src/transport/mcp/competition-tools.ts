@@ -4,18 +4,10 @@ import { SPEEDS } from '../../service/perf';
 import type { TournamentView } from '../../service/tournaments/views';
 import { TOURNAMENT_STATUSES } from '../../store/store';
 import type { McpContext } from './context';
-import { run } from './results';
+import { READ, run, WRITE } from './results';
 
 // The tools of the competitive layer: ratings, leaderboards and tournaments (the same service
 // calls as REST's /accounts/{u}/ratings, /leaderboards/{kind}/{speed} and /tournaments).
-
-const READ = { readOnlyHint: true, openWorldHint: false } as const;
-const WRITE = {
-  readOnlyHint: false,
-  destructiveHint: false,
-  idempotentHint: true,
-  openWorldHint: false,
-} as const;
 
 const tournamentId = z.string().describe('The tournament id');
 const limit = z.number().int().min(1).max(100).optional().describe('At most this many (default 20)');

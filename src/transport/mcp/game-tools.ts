@@ -5,12 +5,10 @@ import type { GameView } from '../../service/game-view';
 import type { WriteOptions } from '../../service/game-writes';
 import type { McpContext } from './context';
 import { gameLine, gameSummary } from './game-summary';
-import { run } from './results';
+import { READ, run, WRITE } from './results';
 
 // The tools of a game: my games, one game with its legal moves, moves, resign and draws. Every
 // write goes through the same service call as REST's, with its idempotency key and expected version.
-
-const READ = { readOnlyHint: true, openWorldHint: false } as const;
 
 const gameId = z.string().describe('The game id');
 const expectedVersion = z
@@ -126,12 +124,7 @@ export function registerGameTools(server: McpServer, ctx: McpContext): void {
         expectedVersion,
         idempotencyKey,
       },
-      annotations: {
-        readOnlyHint: false,
-        destructiveHint: false,
-        idempotentHint: true,
-        openWorldHint: false,
-      },
+      annotations: WRITE,
     },
     ({ gameId: id, move, ...write }) =>
       run(
@@ -154,12 +147,7 @@ export function registerGameTools(server: McpServer, ctx: McpContext): void {
         title,
         description,
         inputSchema: { gameId, expectedVersion, idempotencyKey },
-        annotations: {
-          readOnlyHint: false,
-          destructiveHint: destructive,
-          idempotentHint: true,
-          openWorldHint: false,
-        },
+        annotations: { ...WRITE, destructiveHint: destructive },
       },
       ({ gameId: id, ...write }) =>
         run(async () => summary(await act(id, writeOptions(ctx, name, write))), explain(id)),

@@ -6,6 +6,16 @@ import { problemDetails } from '../rest/problem';
 // structuredContent (what a program reads). A failure is a tool error (isError: true) carrying the
 // service's stable code, its message and details, so an agent can correct itself and call again.
 
+/** Tool annotations: a tool that only reads… */
+export const READ = { readOnlyHint: true, openWorldHint: false } as const;
+/** …and one that writes, where calling it twice with the same arguments does nothing more. */
+export const WRITE = {
+  readOnlyHint: false,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+} as const;
+
 /** A successful tool result. */
 export function ok(value: Record<string, unknown>): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(value) }], structuredContent: value };
