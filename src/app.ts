@@ -1,9 +1,9 @@
 import 'reflect-metadata';
 import express, { type Express } from 'express';
 import { createServer, type Server } from 'node:http';
+import { dirname } from 'node:path';
 import proxyaddr from 'proxy-addr';
 import type { Logger } from 'pino';
-import { getAbsoluteFSPath } from 'swagger-ui-dist';
 import {
   applyHttpLimits,
   corsMiddleware,
@@ -199,7 +199,10 @@ export async function createApp(options: AppOptions): Promise<App> {
           'presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout" }); };',
       );
   });
-  app.use('/docs', express.static(getAbsoluteFSPath(), { index: 'index.html' }));
+  // Swagger UI's files, found without loading its package's index (which requires its 1.5 MB
+  // bundle: ~135 ms and ~40 MB of a node's memory for files only browsers run).
+  const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));
+  app.use('/docs', express.static(swaggerUi, { index: 'index.html' }));
   mountRules(app, options.rulesDir);
   // Agents: the Model Context Protocol (Streamable HTTP), counted like REST, with an API token.
   app.use(
