@@ -35,8 +35,8 @@ export interface GameResult {
   readonly ms: number;
 }
 
-/** Nodes of the analysis that scores a candidate opening for a balanced book. */
-const BALANCE_NODES = 20_000;
+/** Nodes of the analysis that scores a candidate opening for a balanced book (default). */
+export const BALANCE_NODES = 20_000;
 
 export function setup(kind: GameKind): { engine: AnyEngine; options: Options; start: string } {
   const engine = getEngine(kind);
@@ -62,10 +62,17 @@ export function replay(engine: AnyEngine, options: Options, moves: readonly stri
 /**
  * `count` distinct openings of `plies` seeded random legal plies from the start (none ends the
  * game): the same list on every run, for every pairing of a kind. With `balance` > 0 only openings
- * whose score (a 20 000-node analysis, hundredths, side to move) is within ±balance are kept: a
+ * whose score (a `balanceNodes` analysis, hundredths, side to move) is within ±balance are kept: a
  * balanced book, for games where the side to move after a random opening is usually far ahead.
  */
-export function openings(kind: GameKind, count: number, plies: number, balance = 0, seed = 1): string[][] {
+export function openings(
+  kind: GameKind,
+  count: number,
+  plies: number,
+  balance = 0,
+  seed = 1,
+  balanceNodes = BALANCE_NODES,
+): string[][] {
   const { engine, options, start } = setup(kind);
   const seen = new Set<string>();
   const out: string[][] = [];
@@ -87,7 +94,7 @@ export function openings(kind: GameKind, count: number, plies: number, balance =
     seen.add(key);
     if (balance > 0) {
       const req = { kind, options, start, moves: line, seed: 1 };
-      if (Math.abs(search(req, { nodes: BALANCE_NODES, timeMs: 1e9 }).score) > balance) continue;
+      if (Math.abs(search(req, { nodes: balanceNodes, timeMs: 1e9 }).score) > balance) continue;
     }
     out.push(line);
   }

@@ -9,6 +9,7 @@
 // kind:AvB list, instead of kinds × steps), AI_BENCH_OPENINGS (openings per pairing, default 50:
 // 100 games), AI_BENCH_OPENING_PLIES (default 4), AI_BENCH_BALANCE (keep openings an analysis
 // scores within ± this many hundredths; default per kind, see BALANCE; 1e9: random books),
+// AI_BENCH_BALANCE_NODES (nodes of that analysis, default 20 000),
 // AI_BENCH_THREADS (default the cores), AI_BENCH_NODE_CAP (cap every level's node budget; default none), AI_BENCH_MAX_PLIES
 // (draw after, default 300), AI_BENCH_MAX_SECONDS (stop starting games after), AI_BENCH_OUT (the
 // results file, default ladder-results.jsonl).
@@ -20,7 +21,7 @@ import { levelBudget } from '../src/ai';
 import { SEARCH_REVISION } from '../src/ai/levels';
 import { AI_LEVELS, type AiLevel } from '../src/ai/types';
 import { GAME_KINDS, type GameKind } from '../src/engines/types';
-import { openings, type GameResult, type GameTask, type Player } from './ladder-game';
+import { BALANCE_NODES, openings, type GameResult, type GameTask, type Player } from './ladder-game';
 import { envList, table } from './support';
 
 /**
@@ -151,6 +152,7 @@ export async function ladder(): Promise<void> {
   // Four random plies: enough distinct openings that the balanced share of them fills the book.
   const pliesFor = (_kind: GameKind) => num('AI_BENCH_OPENING_PLIES', 4);
   const balanceFor = (kind: GameKind) => num('AI_BENCH_BALANCE', BALANCE[kind]);
+  const balanceNodes = num('AI_BENCH_BALANCE_NODES', BALANCE_NODES);
 
   const done = new Map<string, Done>();
   if (existsSync(out)) {
@@ -164,7 +166,14 @@ export async function ladder(): Promise<void> {
   const book = new Map<GameKind, string[][]>();
   for (const kind of new Set(list.map((p) => p.kind))) {
     const balance = balanceFor(kind);
-    const list = openings(kind, count, pliesFor(kind), Number.isFinite(balance) ? balance : 0);
+    const list = openings(
+      kind,
+      count,
+      pliesFor(kind),
+      Number.isFinite(balance) ? balance : 0,
+      1,
+      balanceNodes,
+    );
     if (list.length < count) console.log(`${kind}: only ${list.length} distinct openings of ${count}`);
     book.set(kind, list);
   }
@@ -174,7 +183,12 @@ export async function ladder(): Promise<void> {
     const balance = balanceFor(p.kind);
     const plies = pliesFor(p.kind);
     // The book in the key (from revision 2 on, also when not balanced: its length changed).
-    const book = Number.isFinite(balance) ? `~${plies}p±${balance}` : SEARCH_REVISION > 1 ? `~${plies}p` : '';
+    const deeper = balanceNodes !== BALANCE_NODES ? `@${balanceNodes}` : '';
+    const book = Number.isFinite(balance)
+      ? `~${plies}p±${balance}${deeper}`
+      : SEARCH_REVISION > 1
+        ? `~${plies}p`
+        : '';
     return `${p.kind}:${label(p)}:${signature(p.a)}~${signature(p.b)}~${nodeCap}~${maxPlies}${book}:`;
   };
 

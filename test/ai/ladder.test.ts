@@ -36,6 +36,18 @@ describe('openings', () => {
     );
     expect(scores.some((s) => Math.abs(s) > 150)).toBe(true); // the filter has something to remove
   });
+
+  it('the balancing analysis can be given another node budget', () => {
+    const kind = 'kalah';
+    const { options, start } = setup(kind);
+    const book = openings(kind, 2, 2, 150, 1, 3_000);
+    expect(book).toHaveLength(2);
+    for (const moves of book) {
+      const score = search({ kind, options, start, moves, seed: 1 }, { nodes: 3_000, timeMs: 1e9 }).score;
+      expect(Math.abs(score)).toBeLessThanOrEqual(150);
+    }
+    expect(openings(kind, 2, 2, 150, 1, 3_000)).toEqual(book);
+  });
 });
 
 describe('a ladder game', () => {
