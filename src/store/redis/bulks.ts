@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import type { BulkPage, BulkRefusal, BulkState, BulkStore, StoredBulk } from '../store';
 import { scripted, type ScriptedRedis } from './client';
-import { ALL_SHARDS, Keys, shardOf, shardTag } from './keys';
+import { dueShards, Keys, shardOf, shardTag } from './keys';
 
 // Bulk pairings (docs/data-model.md, "Bulk pairings"): a bulk's hash and its shard's due set change
 // together in one script (bulk-scripts.ts); its creator's list is written beside the creator.
@@ -57,16 +57,8 @@ export class RedisBulkStore implements BulkStore {
 
   async claimDue(now: number, leaseUntil: number, limit: number): Promise<StoredBulk[]> {
     const found: StoredBulk[] = [];
-    // Each shard's earliest due first (a plain read, all sent at once), then one claiming script per
-    // shard with something due: an idle node's sweep costs 256 reads, not 256 scripts (~15 µs of
-    // Redis time each) a second. A bulk that falls due in between is claimed at the next sweep.
-    const firsts = await Promise.all(
-      ALL_SHARDS.map((shard) => this.redis.zrange(this.keys.bulksDue(shard), 0, 0, 'WITHSCORES')),
-    );
-    const due = ALL_SHARDS.filter((shard) => {
-      const score = firsts[shard]?.[1];
-      return score !== undefined && Number(score) <= now;
-    });
+    // One claiming script per shard with something due (dueShards reads each shard's earliest first).
+    const due = await dueShards(this.redis, (shard) => this.keys.bulksDue(shard), now);
     const claims = await Promise.all(
       due.map((shard) =>
         this.redis.boardhostClaimBulks(

@@ -23,6 +23,30 @@ export function shardTag(shard: number): string {
 /** Every shard, 0 … SHARDS − 1 (what the sweeps visit). */
 export const ALL_SHARDS: readonly number[] = Array.from({ length: SHARDS }, (_, i) => i);
 
+/** What `dueShards` needs of a client: ZRANGE … WITHSCORES. */
+interface RangeReader {
+  zrange(key: string, start: number, stop: number, withScores: 'WITHSCORES'): Promise<string[]>;
+}
+
+/**
+ * The shards whose due set (`keyOf(shard)`) holds something due at `nowMs`, earliest first: each set's
+ * first entry is read (plain reads, all sent at once), so an idle node's sweep costs 256 reads rather
+ * than 256 claiming scripts. What falls due after the read is found by the next sweep.
+ */
+export async function dueShards(
+  redis: RangeReader,
+  keyOf: (shard: number) => string,
+  nowMs: number,
+): Promise<number[]> {
+  const firsts = await Promise.all(ALL_SHARDS.map((shard) => redis.zrange(keyOf(shard), 0, 0, 'WITHSCORES')));
+  const due: { shard: number; score: number }[] = [];
+  for (const shard of ALL_SHARDS) {
+    const score = firsts[shard]?.[1];
+    if (score !== undefined && Number(score) <= nowMs) due.push({ shard, score: Number(score) });
+  }
+  return due.sort((a, b) => a.score - b.score || a.shard - b.shard).map((entry) => entry.shard);
+}
+
 /** Key builders for one prefix. */
 export class Keys {
   constructor(readonly prefix: string) {}

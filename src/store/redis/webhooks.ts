@@ -13,7 +13,7 @@ import {
   type WebhookStore,
 } from '../store';
 import { epochCandidate, msOf, wholeNumber } from './arguments';
-import { ALL_SHARDS, Keys, shardOf, shardTag } from './keys';
+import { dueShards, Keys, shardOf, shardTag } from './keys';
 import { withWebhookScripts, type WebhookRedis } from './webhook-scripts';
 
 // Webhooks, in the shard of their account (docs/data-model.md). Key layout (prefix p, endpoint id
@@ -118,7 +118,7 @@ export class RedisWebhookStore implements WebhookStore {
 
   /**
    * Claims from the shards whose due set has something due, earliest first, up to `limit` in all
-   * (one script per shard; the firsts of every due set are read in one round trip).
+   * (one script per shard; see dueShards).
    */
   async claimDue(now: string, limit: number, leaseMs: number): Promise<WebhookClaim[]> {
     let count = wholeNumber(limit);
@@ -126,12 +126,7 @@ export class RedisWebhookStore implements WebhookStore {
     const nowMs = Number(msOf(now, 'now'));
     const leaseEnd = nowMs + wholeNumber(leaseMs);
     const lease = randomBytes(12).toString('base64url');
-    const firsts = await Promise.all(
-      ALL_SHARDS.map((shard) => this.redis.zrange(this.keys.webhooksDue(shard), 0, 0, 'WITHSCORES')),
-    );
-    const scoreOf = (shard: number) => Number(firsts[shard]?.[1]);
-    const due = ALL_SHARDS.filter((shard) => firsts[shard]?.[1] !== undefined && scoreOf(shard) <= nowMs);
-    due.sort((a, b) => scoreOf(a) - scoreOf(b));
+    const due = await dueShards(this.redis, (shard) => this.keys.webhooksDue(shard), nowMs);
     const claims: WebhookClaim[] = [];
     for (const shard of due) {
       if (count === 0) break;
