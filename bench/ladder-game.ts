@@ -120,7 +120,7 @@ export function run(task: GameTask): GameResult {
       const seed = task.index * 7919 + moves.length * 31 + (task.aFirst ? 0 : 1);
       const req = { kind: task.kind, options, start, moves, level: player, seed };
       // No time cap: the node budget ends every search, so a loaded machine plays the same game.
-      const nodes = Math.min(levelBudget(player).nodes, task.nodeCap);
+      const nodes = Math.min(levelBudget(player, task.kind).nodes, task.nodeCap);
       text = search(req, { nodes, timeMs: 1e9 }).best;
     }
     const move = engine.parseMove(state, text);

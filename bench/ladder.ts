@@ -18,7 +18,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { levelBudget } from '../src/ai';
-import { SEARCH_REVISION } from '../src/ai/levels';
+import { SEARCH_REVISIONS } from '../src/ai/levels';
 import { AI_LEVELS, type AiLevel } from '../src/ai/types';
 import { GAME_KINDS, type GameKind } from '../src/engines/types';
 import { BALANCE_NODES, openings, type GameResult, type GameTask, type Player } from './ladder-game';
@@ -58,10 +58,10 @@ const label = (p: Pairing): string => `${p.a}v${p.b}`;
  * A player's budget in a result's key, with the search's revision from 2 on (1: before it was
  * counted): results of other level settings or of another search are not reused.
  */
-function signature(player: Player): string {
+function signature(player: Player, kind: GameKind): string {
   if (player === 'random') return 'r';
-  const b = levelBudget(player);
-  const revision = SEARCH_REVISION > 1 ? `.s${SEARCH_REVISION}` : '';
+  const b = levelBudget(player, kind);
+  const revision = SEARCH_REVISIONS[kind] > 1 ? `.s${SEARCH_REVISIONS[kind]}` : '';
   return `${b.depth}.${b.nodes}.${b.noise}.${b.solve ? 1 : 0}${revision}`;
 }
 
@@ -186,10 +186,10 @@ export async function ladder(): Promise<void> {
     const deeper = balanceNodes !== BALANCE_NODES ? `@${balanceNodes}` : '';
     const book = Number.isFinite(balance)
       ? `~${plies}p±${balance}${deeper}`
-      : SEARCH_REVISION > 1
+      : SEARCH_REVISIONS[p.kind] > 1
         ? `~${plies}p`
         : '';
-    return `${p.kind}:${label(p)}:${signature(p.a)}~${signature(p.b)}~${nodeCap}~${maxPlies}${book}:`;
+    return `${p.kind}:${label(p)}:${signature(p.a, p.kind)}~${signature(p.b, p.kind)}~${nodeCap}~${maxPlies}${book}:`;
   };
 
   // Round-robin over the pairings, opening by opening: a stopped run leaves every pairing with

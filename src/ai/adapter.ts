@@ -44,6 +44,12 @@ export interface Adapter<S = unknown, M = unknown> {
   readonly forcedCaptures: boolean;
   /** Search captures past the horizon. */
   readonly quiescence: boolean;
+  /**
+   * Contempt, hundredths: when a level plays (not in an analysis), a drawn end scores this much
+   * below zero for the side the search plays for and above zero for its opponent, so that neither
+   * repeats its way into a draw from a position it judges about equal. 0 or absent: draws are 0.
+   */
+  readonly contempt?: number;
 }
 
 /** The terminal score of an outcome for the side to move; `margin` in seeds (mancala), else 0. */

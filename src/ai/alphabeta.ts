@@ -46,12 +46,23 @@ export class Searcher<S, M> {
   private readonly bounds = new Int32Array(2);
   private nodeLimit = 0;
   private deadline = Infinity;
+  /** The side the search plays for (contempt counts against it). */
+  private rootSide = 0;
 
+  /** `contempt` (hundredths, ≥ 0): a draw's score for the root side is −contempt (see Adapter). */
   constructor(
     private readonly a: Adapter<S, M>,
     ttBits: number,
+    private readonly contempt = 0,
   ) {
     this.tt = new TranspositionTable(ttBits);
+  }
+
+  /** The adapter's terminal score, a draw shifted by the contempt (a win or loss is never 0). */
+  private terminal(s: S, ply: number): number | undefined {
+    const end = this.a.terminal(s, ply);
+    if (end !== 0 || this.contempt === 0) return end;
+    return this.a.turn(s) === this.rootSide ? -this.contempt : this.contempt;
   }
 
   /**
@@ -62,6 +73,7 @@ export class Searcher<S, M> {
   iterate(root: S, limits: Limits, noise: readonly number[]): RootResult | undefined {
     this.nodeLimit = limits.nodes;
     this.deadline = limits.deadline;
+    this.rootSide = this.a.turn(root);
     const moves = this.a.moves(root, 0);
     let order = this.order(root, moves, -1, 0);
     let done: RootResult | undefined;
@@ -95,6 +107,7 @@ export class Searcher<S, M> {
   solve(root: S, limits: Limits): RootResult | undefined {
     this.nodeLimit = limits.nodes;
     this.deadline = limits.deadline;
+    this.rootSide = this.a.turn(root);
     const moves = this.a.moves(root, 0);
     let order = this.order(root, moves, -1, 0);
     const scores = new Array<number>(moves.length).fill(-INF);
@@ -198,7 +211,7 @@ export class Searcher<S, M> {
     const a = this.a;
     this.pvs[ply] = [];
     this.tick();
-    const end = a.terminal(s, ply);
+    const end = this.terminal(s, ply);
     if (end !== undefined) return end;
     if (a.marginBounds && a.marginBounds(s, this.bounds)) {
       // Safe pruning: no line can end outside these margins (mancala: seeds only move to stores).
@@ -289,7 +302,7 @@ export class Searcher<S, M> {
       const child = a.play(s, moves[i] as M);
       this.pvs[ply + 1] = [];
       this.tick();
-      const end = a.terminal(child, ply + 1);
+      const end = this.terminal(child, ply + 1);
       let v: number;
       if (end !== undefined) v = a.turn(child) === me ? end : -end;
       else

@@ -93,6 +93,8 @@ export function draughtsAdapter(engine: AnyEngine): Adapter<DraughtsState, Draug
     engine,
     forcedCaptures: true,
     quiescence: true,
+    // A fifth of a man: between levels 7 and 6, 45 of 100 games from balanced openings were drawn.
+    contempt: 20,
     moves: movesOf,
     play: (s, m) => applyMove(s, m.from, m.path[m.path.length - 1] as number, m.captured, m.promotes),
     turn: (s) => s.side,

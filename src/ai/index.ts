@@ -59,7 +59,7 @@ export function search(req: SearchRequest, override?: Partial<Omit<LevelBudget, 
   }
   if (!Number.isInteger(req.seed)) throw new SearchError('INVALID_REQUEST', 'seed must be an integer');
   if (!Array.isArray(req.moves)) throw new SearchError('INVALID_REQUEST', 'moves must be a list');
-  const budget = { ...levelBudget(req.level ?? ANALYSIS_LEVEL), ...override };
+  const budget = { ...levelBudget(req.level ?? ANALYSIS_LEVEL, engine.kind), ...override };
   const depth = limit('depth', req.depth, budget.depth);
   const nodes = limit('nodes', req.nodes, budget.nodes);
   const timeMs = limit('timeMs', req.timeMs, budget.timeMs);
@@ -74,7 +74,12 @@ export function search(req: SearchRequest, override?: Partial<Omit<LevelBudget, 
   const rand = prng(req.seed ^ Math.imul(budget.level, 0x9e3779b1));
   const noise = budget.noise > 0 ? moves.map(() => Math.round((2 * rand() - 1) * budget.noise)) : [];
   const deadline = t0 + timeMs;
-  const searcher = new Searcher(adapter, ttBitsFor(nodes));
+  // Contempt only when a level plays: an analysis scores a draw as what it is, 0.
+  const searcher = new Searcher(
+    adapter,
+    ttBitsFor(nodes),
+    req.level === undefined ? 0 : (adapter.contempt ?? 0),
+  );
 
   let solved: SolvedValue | undefined;
   let root: RootResult | undefined;

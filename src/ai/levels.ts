@@ -4,6 +4,7 @@
 // the other games (700k–870k nodes/s), under the time caps, which only bind on a machine several
 // times slower (then a move may differ). Levels 6–8 differ by about 3× in nodes, the steps the
 // ladder (`npm run bench -- ai ladder`) measures. docs/ai.md has the table and the ladder.
+import type { GameKind } from '../engines/types';
 import { AI_LEVELS, type AiLevel } from './types';
 
 export interface LevelBudget {
@@ -35,11 +36,35 @@ const TABLE: Readonly<Record<AiLevel, Omit<LevelBudget, 'level'>>> = {
 };
 
 /**
- * The search's revision: raised whenever a change to the search or an evaluation can change the
- * moves a level plays, so that measurements of the old one (the ladder's results file) are not
- * taken for the new one.
+ * Levels of one kind that differ from TABLE. Congkak's games are short (about 30 plies) and its
+ * positions small: at TABLE's budgets levels 6–8 all play them exactly from about ply 8–16, so
+ * they drew level (50–53 % over 72 games a step) and the opening decided the game. Its levels 6
+ * and 7 look less far ahead instead (a fixed depth, no exact endgames), so that each level still
+ * loses to the one above.
  */
-export const SEARCH_REVISION = 2;
+const BY_KIND: Readonly<
+  Partial<Record<GameKind, Readonly<Partial<Record<AiLevel, Partial<Omit<LevelBudget, 'level'>>>>>>>
+> = {
+  congkak: {
+    5: { depth: 4 },
+    6: { depth: 6, solve: false },
+    7: { depth: 8, solve: false },
+  },
+};
+
+/**
+ * The search's revision per kind: raised whenever a change to the search or a kind's evaluation
+ * can change the moves its levels play (a level's budget is part of the ladder's keys anyway), so
+ * that measurements of the old one (the ladder's results file) are not taken for the new one.
+ * 3: contempt for Congo and draughts, and Congo's evaluation of activity.
+ */
+export const SEARCH_REVISIONS: Readonly<Record<GameKind, number>> = {
+  congo: 3,
+  'russian-draughts': 3,
+  kalah: 2,
+  oware: 2,
+  congkak: 2,
+};
 
 /** Analysis requests (no level) get the strongest level's budget as their cap. */
 export const ANALYSIS_LEVEL: AiLevel = 8;
@@ -48,7 +73,10 @@ export function isLevel(value: unknown): value is AiLevel {
   return typeof value === 'number' && (AI_LEVELS as readonly number[]).includes(value);
 }
 
-/** The budget of a level (1 plays almost at random, 8 as strongly as its budget allows). */
-export function levelBudget(level: AiLevel): LevelBudget {
-  return { level, ...TABLE[level] };
+/**
+ * The budget of a level (1 plays almost at random, 8 as strongly as its budget allows), for `kind`
+ * when given (some kinds shape some levels differently: BY_KIND).
+ */
+export function levelBudget(level: AiLevel, kind?: GameKind): LevelBudget {
+  return { level, ...TABLE[level], ...(kind ? BY_KIND[kind]?.[level] : undefined) };
 }

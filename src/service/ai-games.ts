@@ -148,7 +148,7 @@ export class AiGames {
    */
   provider(level: AiLevel): MoveProvider {
     return async (game, legalMoves, timeLeftMs) => {
-      const budget = levelBudget(level).timeMs;
+      const budget = levelBudget(level, game.kind).timeMs;
       const timeMs =
         timeLeftMs === null ? budget : Math.max(MIN_MOVE_MS, Math.min(budget, timeLeftMs * CLOCK_FRACTION));
       const result = await this.pool.move({

@@ -1,6 +1,8 @@
 // The search's contract: legal moves in canonical notation, legal principal variations, determinism,
 // limits, and typed refusals. No strength or timing assertions (those live in bench/ai.ts).
 import { SearchError, levelBudget, search, trySearch } from '../../src/ai';
+import type { Adapter } from '../../src/ai/adapter';
+import { Searcher } from '../../src/ai/alphabeta';
 import { AI_LEVELS, type SearchRequest } from '../../src/ai/types';
 import type { GameKind } from '../../src/engines/types';
 import { KINDS, engineOf, expectLegal, optionsOf, playout, request, startOf, stateAfter } from './helpers';
@@ -139,12 +141,58 @@ describe('refusals', () => {
   });
 });
 
-it('levels rise in budget and fall in randomness', () => {
+it.each([undefined, ...KINDS])('levels rise in budget and fall in randomness (%s)', (kind) => {
   for (const level of AI_LEVELS.slice(1)) {
-    const lower = levelBudget((level - 1) as 1);
-    const budget = levelBudget(level);
+    const lower = levelBudget((level - 1) as 1, kind);
+    const budget = levelBudget(level, kind);
     expect(budget.nodes).toBeGreaterThan(lower.nodes);
     expect(budget.depth).toBeGreaterThanOrEqual(lower.depth);
     expect(budget.noise).toBeLessThanOrEqual(lower.noise);
   }
+  // Level 8 is the strongest of every kind: the analysis budget, exact endgames included.
+  expect(levelBudget(8, kind)).toEqual(levelBudget(8));
+});
+
+describe('contempt', () => {
+  // A toy game: from the root, White (0) chooses between a drawn end and a quiet position that
+  // Black (1, to move there) evaluates at +10, i.e. −10 for White.
+  type Toy = { readonly name: 'root' | 'draw' | 'quiet'; readonly side: 0 | 1 };
+  const toy: Adapter<Toy, Toy['name']> = {
+    engine: engineOf('congo'),
+    forcedCaptures: false,
+    quiescence: false,
+    moves: (s) => (s.name === 'root' ? ['draw', 'quiet'] : []),
+    play: (_s, m) => ({ name: m, side: 1 }),
+    turn: (s) => s.side,
+    terminal: (s) => (s.name === 'draw' ? 0 : undefined),
+    evaluate: (s) => (s.name === 'quiet' ? 10 : 0),
+    hash: (s, out) => {
+      out[0] = s.name.length;
+      out[1] = s.side;
+    },
+    noisy: () => false,
+    moveKey: (_s, m) => m.length,
+  };
+  const limits = { depth: 1, nodes: 100, deadline: Infinity };
+  const root: Toy = { name: 'root', side: 0 };
+
+  it('without it a draw (0) is preferred to a position judged a little worse', () => {
+    const result = new Searcher(toy, 10).iterate(root, limits, []);
+    expect(result?.best).toBe(0);
+    expect((result?.score ?? NaN) + 0).toBe(0); // −0 from the negation: a draw all the same
+  });
+
+  it('with it the draw scores −contempt for the side the search plays for', () => {
+    const result = new Searcher(toy, 10, 30).iterate(root, limits, []);
+    expect(result).toMatchObject({ best: 1, score: -10, scores: [-30, -10] });
+  });
+
+  it('a level plays with the game’s contempt, an analysis scores a draw 0', () => {
+    // A king each: the small-material rule draws it within the search's reach.
+    const req = request('russian-draughts', { start: 'W:WKc1:BKf8' });
+    const analysis = search({ ...req, nodes: 20_000 });
+    const played = search({ ...req, level: 8, nodes: 20_000 });
+    expect(analysis.score + 0).toBe(0);
+    expect(played.score).toBe(-20);
+  });
 });
