@@ -9,7 +9,7 @@
 // kind:AvB list, instead of kinds × steps), AI_BENCH_OPENINGS (openings per pairing, default 50:
 // 100 games), AI_BENCH_OPENING_PLIES (default 4), AI_BENCH_BALANCE (keep openings an analysis
 // scores within ± this many hundredths; default per kind, see BALANCE; 1e9: random books),
-// AI_BENCH_BALANCE_NODES (nodes of that analysis, default 20 000),
+// AI_BENCH_BALANCE_NODES (nodes of that analysis, default 20 000, Congkak 200 000),
 // AI_BENCH_THREADS (default the cores), AI_BENCH_NODE_CAP (cap every level's node budget; default none), AI_BENCH_MAX_PLIES
 // (draw after, default 300), AI_BENCH_MAX_SECONDS (stop starting games after), AI_BENCH_OUT (the
 // results file, default ladder-results.jsonl).
@@ -40,6 +40,18 @@ const BALANCE: Readonly<Record<GameKind, number>> = {
   kalah: 150,
   oware: 100,
   congkak: 500,
+};
+
+/**
+ * The nodes of the analysis that balances a kind's book (AI_BENCH_BALANCE_NODES overrides them for
+ * every kind): BALANCE_NODES but for Congkak, whose evaluation swings with depth (one opening:
+ * −4.5, +8.5 and +9.75 seeds at 20 000, 70 000 and 200 000 nodes), so that a 20 000-node analysis
+ * kept openings one side wins whoever plays it: in 8v7, 24 of 30 colour-swapped pairs went to the
+ * same colour. From books balanced at 200 000 nodes its top steps scored 73, 67 and 68 %
+ * (50 games each), from 20 000-node books 65, 64 and 62 %.
+ */
+const BALANCE_NODES_BY_KIND: Readonly<Partial<Record<GameKind, number>>> = {
+  congkak: 200_000,
 };
 
 interface Pairing {
@@ -152,7 +164,8 @@ export async function ladder(): Promise<void> {
   // Four random plies: enough distinct openings that the balanced share of them fills the book.
   const pliesFor = (_kind: GameKind) => num('AI_BENCH_OPENING_PLIES', 4);
   const balanceFor = (kind: GameKind) => num('AI_BENCH_BALANCE', BALANCE[kind]);
-  const balanceNodes = num('AI_BENCH_BALANCE_NODES', BALANCE_NODES);
+  const balanceNodesFor = (kind: GameKind) =>
+    num('AI_BENCH_BALANCE_NODES', BALANCE_NODES_BY_KIND[kind] ?? BALANCE_NODES);
 
   const done = new Map<string, Done>();
   if (existsSync(out)) {
@@ -172,7 +185,7 @@ export async function ladder(): Promise<void> {
       pliesFor(kind),
       Number.isFinite(balance) ? balance : 0,
       1,
-      balanceNodes,
+      balanceNodesFor(kind),
     );
     if (list.length < count) console.log(`${kind}: only ${list.length} distinct openings of ${count}`);
     book.set(kind, list);
@@ -183,6 +196,7 @@ export async function ladder(): Promise<void> {
     const balance = balanceFor(p.kind);
     const plies = pliesFor(p.kind);
     // The book in the key (from revision 2 on, also when not balanced: its length changed).
+    const balanceNodes = balanceNodesFor(p.kind);
     const deeper = balanceNodes !== BALANCE_NODES ? `@${balanceNodes}` : '';
     const book = Number.isFinite(balance)
       ? `~${plies}p±${balance}${deeper}`

@@ -45,6 +45,9 @@ const TABLE: Readonly<Record<AiLevel, Omit<LevelBudget, 'level'>>> = {
 const BY_KIND: Readonly<
   Partial<Record<GameKind, Readonly<Partial<Record<AiLevel, Partial<Omit<LevelBudget, 'level'>>>>>>>
 > = {
+  'russian-draughts': {
+    6: { nodes: 15_000 },
+  },
   congkak: {
     5: { depth: 4 },
     6: { depth: 6, solve: false },
