@@ -1,9 +1,10 @@
 // The playing levels: each is a budget (depth, nodes, time) and an amount of randomness. Budgets
 // are counted in nodes first so that a level plays the same moves on any idle machine: level 8's
-// 200 000 nodes take about 0.8 s in Congo (≈240k nodes/s on one idle core here) and 0.2–0.3 s in
-// the other games (700k–870k nodes/s), under the time caps, which only bind on a machine several
-// times slower (then a move may differ). Levels 6–8 differ by about 3× in nodes, the steps the
-// ladder (`npm run bench -- ai ladder`) measures. docs/ai.md has the table and the ladder.
+// 200 000 nodes take 0.2–0.3 s in draughts and the mancala games (700k–870k nodes/s on one idle
+// core here), Congo's 350 000 about 1.5 s (≈240k nodes/s), under the time caps, which only bind on
+// a machine several times slower (then a move may differ). Levels 6–8 differ by about 3× in nodes
+// or more, the steps the ladder (`npm run bench -- ai ladder`) measures; some kinds shape some
+// levels their own way (BY_KIND). docs/ai.md has the table and the ladder.
 import type { GameKind } from '../engines/types';
 import { AI_LEVELS, type AiLevel } from './types';
 
@@ -45,6 +46,9 @@ const TABLE: Readonly<Record<AiLevel, Omit<LevelBudget, 'level'>>> = {
 const BY_KIND: Readonly<
   Partial<Record<GameKind, Readonly<Partial<Record<AiLevel, Partial<Omit<LevelBudget, 'level'>>>>>>>
 > = {
+  congo: {
+    8: { nodes: 350_000, timeMs: 2_500 },
+  },
   'russian-draughts': {
     6: { nodes: 15_000 },
   },
