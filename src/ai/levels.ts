@@ -53,7 +53,7 @@ const BY_KIND: Readonly<
     6: { nodes: 15_000 },
   },
   congkak: {
-    5: { depth: 4 },
+    5: { depth: 4, noise: 0 },
     6: { depth: 6, solve: false },
     7: { depth: 8, solve: false },
   },
