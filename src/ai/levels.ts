@@ -25,7 +25,10 @@ export interface LevelBudget {
   readonly solve: boolean;
 }
 
-const TABLE: Readonly<Record<AiLevel, Omit<LevelBudget, 'level'>>> = {
+/** A level's budget without its number. */
+type Budget = Omit<LevelBudget, 'level'>;
+
+const TABLE: Readonly<Record<AiLevel, Budget>> = {
   1: { depth: 1, nodes: 1_000, timeMs: 100, noise: 100_000, solve: false },
   2: { depth: 1, nodes: 1_500, timeMs: 100, noise: 300, solve: false },
   3: { depth: 2, nodes: 3_000, timeMs: 200, noise: 150, solve: false },
@@ -43,9 +46,7 @@ const TABLE: Readonly<Record<AiLevel, Omit<LevelBudget, 'level'>>> = {
  * and 7 look less far ahead instead (a fixed depth, no exact endgames), so that each level still
  * loses to the one above.
  */
-const BY_KIND: Readonly<
-  Partial<Record<GameKind, Readonly<Partial<Record<AiLevel, Partial<Omit<LevelBudget, 'level'>>>>>>>
-> = {
+const BY_KIND: Readonly<Partial<Record<GameKind, Partial<Record<AiLevel, Partial<Budget>>>>>> = {
   congo: {
     8: { nodes: 350_000, timeMs: 2_500 },
   },

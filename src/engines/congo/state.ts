@@ -1,7 +1,7 @@
 // The Congo game state: board, side to move, the ply count (for the move limit), and the chain of earlier positions since the last
 // irreversible move (capture, drowning or promotion), for the threefold-repetition house rule.
 import type { Side } from '../types';
-import { LION, SQUARES } from './board';
+import { LION, SQUARES, inCastle } from './board';
 
 export interface CongoState {
   /** Mailbox board (see board.ts); never written after the state is built. */
@@ -63,10 +63,22 @@ export function makeState(
   return { board, side, hash, prev, repeats, ply };
 }
 
+/**
+ * Where a side's lion can stand: its own castle, then the other one (where it stands after taking
+ * the other lion by the facing-lions move; fen.ts refuses any other square). Searched instead of the
+ * whole board: the search's evaluation and end-of-game check look for both lions at every node.
+ */
+const LION_SQUARES: readonly Int8Array[] = [0, 1].map((side) => {
+  const squares = Array.from({ length: SQUARES }, (_, sq) => sq);
+  const own = squares.filter((sq) => inCastle(sq, side as Side));
+  const other = squares.filter((sq) => inCastle(sq, (1 - side) as Side));
+  return Int8Array.from([...own, ...other]);
+});
+
 /** Square of `side`'s lion, or -1 once it has been captured. */
 export function lionSquare(board: Int8Array, side: Side): number {
   const lion = side === 0 ? LION : -LION;
-  for (let sq = 0; sq < SQUARES; sq++) if (board[sq] === lion) return sq;
+  for (const sq of LION_SQUARES[side] as Int8Array) if (board[sq] === lion) return sq;
   return -1;
 }
 
