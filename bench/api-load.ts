@@ -4,10 +4,17 @@ import autocannon from 'autocannon';
 import type { CreatedGameJson } from './support';
 
 /** `rest`: submitMove with Prefer: return=minimal (head + move); `rest-full`: the whole game. */
-export type Workload = 'rest' | 'rest-full' | 'graphql' | 'ceiling' | 'apollo';
-export const WORKLOADS: readonly Workload[] = ['rest', 'rest-full', 'graphql', 'ceiling', 'apollo'];
+export type Workload = 'rest' | 'rest-full' | 'graphql' | 'ceiling' | 'ceiling-app' | 'apollo';
+export const WORKLOADS: readonly Workload[] = [
+  'rest',
+  'rest-full',
+  'graphql',
+  'ceiling',
+  'ceiling-app',
+  'apollo',
+];
 /** What runs unless BENCH_WORKLOADS says otherwise. */
-export const DEFAULT_WORKLOADS: readonly Workload[] = ['rest', 'graphql', 'ceiling', 'apollo'];
+export const DEFAULT_WORKLOADS: readonly Workload[] = ['rest', 'graphql', 'ceiling', 'ceiling-app', 'apollo'];
 
 export const GQL_SUBMIT =
   'mutation($id:ID!,$move:String!,$t:String){submitMove(id:$id,move:$move,seatToken:$t){status toMove legalMoves}}';
@@ -258,8 +265,9 @@ export async function runOnce(
     pipelining: 1,
     timeout: 10,
   };
-  if (workload === 'ceiling') {
-    options.url = `${base}${ceilingPath}`;
+  const express = workload === 'ceiling' || workload === 'ceiling-app';
+  if (express) {
+    options.url = `${base}${workload === 'ceiling-app' ? '/ceiling-app' : ceilingPath}`;
     options.method = 'POST';
     // A seat token's form, as a move carries: the rate limit layer counts it (api-cost.ts).
     options.headers = {
@@ -293,10 +301,10 @@ export async function runOnce(
   // Games whose last answer arrived are still playable: hand them back for the next run.
   for (const conn of live) if (conn.game && !conn.awaiting) pool?.give(conn.game);
 
-  const ok = workload === 'ceiling' ? result['2xx'] : counters.ok;
-  // The express ceiling's non-2xx answers are its failures; the others count theirs in onResponse.
+  const ok = express ? result['2xx'] : counters.ok;
+  // The express ceilings' non-2xx answers are its failures; the others count theirs in onResponse.
   const failures =
-    (workload === 'ceiling' ? result.non2xx : counters.failed) + result.errors + result.timeouts;
+    (express ? result.non2xx : counters.failed) + result.errors + result.timeouts;
   if (counters.sample) console.error(`  ${workload}: first failure: ${counters.sample}`);
   return {
     run,

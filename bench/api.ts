@@ -9,7 +9,9 @@
 // count run back to back), beside issue #14's targets; a missed target does not fail the bench.
 //
 // Env: BENCH_SECONDS (5 per run), BENCH_RUNS (3), BENCH_WARMUP (1 s per workload),
-// BENCH_CONNECTIONS (10,100), BENCH_WORKLOADS (rest,graphql,ceiling,apollo; also rest-full), BENCH_SKIP_BUILD=1,
+// BENCH_CONNECTIONS (10,100), BENCH_WORKLOADS (rest,graphql,ceiling,ceiling-app,apollo; also
+// rest-full; ceiling-app: the express ceiling behind the app's middlewares, a ratio shown beside the
+// targets), BENCH_SKIP_BUILD=1,
 // REDIS_URL (redis://127.0.0.1:6379), BENCH_CPU_PROF=<dir> (run the server under --cpu-prof).
 // BENCH_CLUSTER=1 (a cluster of the bench's own) or REDIS_CLUSTER_NODES: the cluster bench instead
 // (api-cluster.ts: moves/s of BENCH_NODES nodes on the cluster against one node on one Redis).
@@ -34,6 +36,7 @@ const LABELS: Record<Workload, string> = {
   'rest-full': 'REST submitMove (whole game)',
   graphql: 'GraphQL submitMove',
   ceiling: 'express ceiling (express+EVALSHA)',
+  'ceiling-app': "express ceiling behind the app's middlewares",
   apollo: 'Apollo ceiling (Apollo+express5+EVALSHA)',
 };
 
@@ -50,6 +53,18 @@ interface Target {
 const TARGETS: readonly Target[] = [
   { label: 'REST / express ceiling', workload: 'rest', ceiling: 'ceiling', metric: 'rps', bound: 0.6 },
   { label: 'REST / express ceiling', workload: 'rest', ceiling: 'ceiling', metric: 'p99', bound: 1.5 },
+  {
+    label: "REST / express ceiling behind the app's middlewares",
+    workload: 'rest',
+    ceiling: 'ceiling-app',
+    metric: 'rps',
+  },
+  {
+    label: "REST / express ceiling behind the app's middlewares",
+    workload: 'rest',
+    ceiling: 'ceiling-app',
+    metric: 'p99',
+  },
   { label: 'REST whole game / express ceiling', workload: 'rest-full', ceiling: 'ceiling', metric: 'rps' },
   { label: 'REST whole game / express ceiling', workload: 'rest-full', ceiling: 'ceiling', metric: 'p99' },
   { label: 'GraphQL / Apollo ceiling', workload: 'graphql', ceiling: 'apollo', metric: 'rps', bound: 0.6 },
@@ -163,7 +178,7 @@ export async function runApiBench(_args: string[]): Promise<void> {
     if (workloads.some((w) => w === 'rest' || w === 'rest-full' || w === 'graphql')) {
       server = await startServer('server', env, cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []);
     }
-    if (workloads.includes('ceiling') || workloads.includes('apollo')) {
+    if (workloads.some((w) => w === 'ceiling' || w === 'ceiling-app' || w === 'apollo')) {
       ceiling = await startChild('ceilings', ['-r', '@swc-node/register', 'bench/ceiling-server.ts'], env);
     }
     const pool = server ? new GamePool(server.base) : undefined;
@@ -172,12 +187,13 @@ export async function runApiBench(_args: string[]): Promise<void> {
       'rest-full': server?.base,
       graphql: server?.base,
       ceiling: ceiling?.base,
+      'ceiling-app': ceiling?.base,
       apollo: ceiling?.base,
     };
     // Successful requests/s seen per workload, to size the game pool before each run.
     const seen = new Map<Workload, number>();
     const prepare = async (workload: Workload, connections: number, duration: number) => {
-      if (!pool || workload === 'ceiling' || workload === 'apollo') return;
+      if (!pool || workload === 'ceiling' || workload === 'ceiling-app' || workload === 'apollo') return;
       const rate = seen.get(workload) ?? 3000;
       const need = Math.ceil(((rate * duration) / pool.averagePlies) * 1.5) + 2 * connections;
       await pool.fill(need);

@@ -2,6 +2,9 @@
 // REDIS_KEY_PREFIX from the environment) so that they get an event loop to themselves, like the real
 // server. Each does one EVALSHA round trip on Redis per request and nothing else:
 // - POST /ceiling: a bare express 5 route (the ceiling of REST submitMove);
+// - POST /ceiling-app: the same route behind the app's own middlewares, in the app's order (request
+//   log, security headers, CORS, metrics, rate limit: bench/cost-server.ts), which every REST request
+//   of the real server passes (shown beside the target, not a target);
 // - POST /graphql: a bare Apollo Server (the app's @apollo/server, mounted with the app's
 //   @as-integrations/express5) whose one mutation, `submitMove`, has the arguments and answer fields
 //   of the real one (the ceiling of GraphQL submitMove).
@@ -10,6 +13,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { expressMiddleware } from '@as-integrations/express5';
 import express from 'express';
 import Redis from 'ioredis';
+import { APP_ORDER, appMiddlewares } from './cost-server';
 
 interface CeilingRedis extends Redis {
   benchIncr(key: string): Promise<number>;
@@ -52,10 +56,13 @@ async function main(): Promise<void> {
   app.disable('x-powered-by');
   // Parse the JSON body as the real app does (express.json), so the ceilings pay that cost too.
   const json = express.json({ limit: '64kb' });
-  app.post('/ceiling', json, async (_req, res) => {
+  const ceiling: express.RequestHandler = async (_req, res) => {
     const n = await redis.benchIncr(key);
     res.json({ ok: true, n });
-  });
+  };
+  app.post('/ceiling', json, ceiling);
+  const middlewares = appMiddlewares(redis, prefix);
+  app.post('/ceiling-app', ...APP_ORDER.map((name) => middlewares[name]), json, ceiling);
   app.use('/graphql', json, expressMiddleware(apollo));
   app.get('/readyz', (_req, res) => {
     res.json({ ok: true });

@@ -21,6 +21,33 @@ interface CostRedis extends Redis {
 export const LAYERS = ['bare', 'log', 'helmet', 'cors', 'metrics', 'ratelimit', 'all'] as const;
 export type Layer = (typeof LAYERS)[number];
 
+/** The app's middlewares in src/app.ts's order (the `all` layer; the api bench's `ceiling-app`). */
+export const APP_ORDER = ['log', 'helmet', 'cors', 'metrics', 'ratelimit'] as const;
+
+/**
+ * The app's own middlewares, each as src/app.ts mounts it: request logs at info to /dev/null
+ * (asynchronously, as in production), the limiter on this Redis with limits no bench reaches (as the
+ * api bench's server), and the others with the app's defaults.
+ */
+export function appMiddlewares(
+  redis: Redis,
+  prefix: string,
+): Record<(typeof APP_ORDER)[number], RequestHandler> {
+  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
+  const storage = {
+    limiter: (options: Parameters<Storage['limiter']>[0]) =>
+      createLimiter(options, { client: redis, prefix }),
+  } as unknown as Storage;
+  const gate = new RateGate(storage, { perToken: 1e9, perIp: 1e9, windowSeconds: 60 });
+  return {
+    log: requestLogger(logger),
+    helmet: securityHeaders(false),
+    cors: corsMiddleware(['*'])!,
+    metrics: createMetrics().middleware,
+    ratelimit: rateLimitMiddleware(gate, sendProblem),
+  };
+}
+
 async function main(): Promise<void> {
   const port = Number(process.env.PORT ?? 0);
   const prefix = process.env.REDIS_KEY_PREFIX ?? 'bench:cost:';
@@ -31,22 +58,7 @@ async function main(): Promise<void> {
   redis.defineCommand('benchIncr', { numberOfKeys: 1, lua: "return redis.call('INCR', KEYS[1])" });
   const key = `${prefix}cost`;
 
-  // Request logs at info, written (asynchronously, as in production) to /dev/null.
-  const logger = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
-  // The limiter on this Redis, with limits no bench reaches (as the api bench's server).
-  const storage = {
-    limiter: (options: Parameters<Storage['limiter']>[0]) =>
-      createLimiter(options, { client: redis, prefix }),
-  } as unknown as Storage;
-  const gate = new RateGate(storage, { perToken: 1e9, perIp: 1e9, windowSeconds: 60 });
-  const metrics = createMetrics();
-  const middlewares: Record<Exclude<Layer, 'bare' | 'all'>, RequestHandler> = {
-    log: requestLogger(logger),
-    helmet: securityHeaders(false),
-    cors: corsMiddleware(['*'])!,
-    metrics: metrics.middleware,
-    ratelimit: rateLimitMiddleware(gate, sendProblem),
-  };
+  const middlewares = appMiddlewares(redis, prefix);
   const json = express.json({ limit: '64kb' });
   const handler: RequestHandler = async (_req, res) => {
     const n = await redis.benchIncr(key);
@@ -61,13 +73,7 @@ async function main(): Promise<void> {
       layer === 'bare'
         ? []
         : layer === 'all'
-          ? [
-              middlewares.log,
-              middlewares.helmet,
-              middlewares.cors,
-              middlewares.metrics,
-              middlewares.ratelimit,
-            ]
+          ? APP_ORDER.map((name) => middlewares[name])
           : [middlewares[layer]];
     app.post(`/cost/${layer}`, ...before, json, handler);
   }

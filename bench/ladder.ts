@@ -12,8 +12,10 @@
 // AI_BENCH_BALANCE_NODES (nodes of that analysis, default 20 000, Congkak 200 000),
 // AI_BENCH_THREADS (default the cores), AI_BENCH_NODE_CAP (cap every level's node budget; default none), AI_BENCH_MAX_PLIES
 // (draw after, default 300), AI_BENCH_MAX_SECONDS (stop starting games after), AI_BENCH_OUT (the
-// results file, default ladder-results.jsonl).
-import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+// results file, default ladder-results.jsonl), AI_BENCH_REPORT_ONLY=1 (print the table of the games
+// the file holds for these settings; build no book, play nothing). Books are cached in
+// `<AI_BENCH_OUT>.books.json`.
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
@@ -176,21 +178,6 @@ export async function ladder(): Promise<void> {
       }
     }
   }
-  const book = new Map<GameKind, string[][]>();
-  for (const kind of new Set(list.map((p) => p.kind))) {
-    const balance = balanceFor(kind);
-    const list = openings(
-      kind,
-      count,
-      pliesFor(kind),
-      Number.isFinite(balance) ? balance : 0,
-      1,
-      balanceNodesFor(kind),
-    );
-    if (list.length < count) console.log(`${kind}: only ${list.length} distinct openings of ${count}`);
-    book.set(kind, list);
-  }
-
   /** A pairing's games' keys begin with this: its players' budgets, the caps and the book. */
   const prefixOf = (p: Pairing): string => {
     const balance = balanceFor(p.kind);
@@ -205,6 +192,35 @@ export async function ladder(): Promise<void> {
         : '';
     return `${p.kind}:${label(p)}:${signature(p.a, p.kind)}~${signature(p.b, p.kind)}~${nodeCap}~${maxPlies}${book}:`;
   };
+
+  if (process.env.AI_BENCH_REPORT_ONLY === '1') {
+    console.log(report(list, done, prefixOf));
+    return;
+  }
+
+  // Books are kept beside the results (`<out>.books.json`), keyed by what makes them: a balanced
+  // Congkak book costs 200 000-node analyses of a few hundred openings (minutes).
+  const booksFile = `${out}.books.json`;
+  const books: Record<string, string[][]> = existsSync(booksFile)
+    ? (JSON.parse(readFileSync(booksFile, 'utf8')) as Record<string, string[][]>)
+    : {};
+  const book = new Map<GameKind, string[][]>();
+  for (const kind of new Set(list.map((p) => p.kind))) {
+    const balance = Number.isFinite(balanceFor(kind)) ? balanceFor(kind) : 0;
+    const plies = pliesFor(kind);
+    const nodes = balanceNodesFor(kind);
+    const bookKey = `${kind}:${count}:${plies}p±${balance}@${nodes}:s${SEARCH_REVISIONS[kind]}`;
+    let openingsOf = books[bookKey];
+    if (!openingsOf) {
+      openingsOf = openings(kind, count, plies, balance, 1, nodes);
+      books[bookKey] = openingsOf;
+      writeFileSync(booksFile, `${JSON.stringify(books, null, 1)}\n`);
+    }
+    if (openingsOf.length < count) {
+      console.log(`${kind}: only ${openingsOf.length} distinct openings of ${count}`);
+    }
+    book.set(kind, openingsOf);
+  }
 
   // Round-robin over the pairings, opening by opening: a stopped run leaves every pairing with
   // about as many games, the first-listed first.
