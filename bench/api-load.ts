@@ -303,8 +303,7 @@ export async function runOnce(
 
   const ok = express ? result['2xx'] : counters.ok;
   // The express ceilings' non-2xx answers are its failures; the others count theirs in onResponse.
-  const failures =
-    (express ? result.non2xx : counters.failed) + result.errors + result.timeouts;
+  const failures = (express ? result.non2xx : counters.failed) + result.errors + result.timeouts;
   if (counters.sample) console.error(`  ${workload}: first failure: ${counters.sample}`);
   return {
     run,
