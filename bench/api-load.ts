@@ -15,6 +15,9 @@ export const WORKLOADS: readonly Workload[] = [
 ];
 /** What runs unless BENCH_WORKLOADS says otherwise. */
 export const DEFAULT_WORKLOADS: readonly Workload[] = ['rest', 'graphql', 'ceiling', 'ceiling-app', 'apollo'];
+/** The workloads served by bench/ceiling-server.ts (one EVALSHA a request, no game pool). */
+export const isCeiling = (workload: Workload): boolean =>
+  workload === 'ceiling' || workload === 'ceiling-app' || workload === 'apollo';
 
 export const GQL_SUBMIT =
   'mutation($id:ID!,$move:String!,$t:String){submitMove(id:$id,move:$move,seatToken:$t){status toMove legalMoves}}';
@@ -253,8 +256,8 @@ export async function runOnce(
   base: string,
   pool: GamePool | undefined,
   run: number,
-  /** The ceiling's path (default /ceiling; api-cost.ts sends its layers' paths). */
-  ceilingPath = '/ceiling',
+  /** An express ceiling's path (default /<workload>; api-cost.ts sends its layers' paths). */
+  ceilingPath = `/${workload}`,
 ): Promise<RunResult> {
   const counters: Counters = { ok: 0, failed: 0, creates: 0, sample: '' };
   const live = new Set<{ game: LiveGame | undefined; awaiting: boolean }>();
@@ -267,7 +270,7 @@ export async function runOnce(
   };
   const express = workload === 'ceiling' || workload === 'ceiling-app';
   if (express) {
-    options.url = `${base}${workload === 'ceiling-app' ? '/ceiling-app' : ceilingPath}`;
+    options.url = `${base}${ceilingPath}`;
     options.method = 'POST';
     // A seat token's form, as a move carries: the rate limit layer counts it (api-cost.ts).
     options.headers = {

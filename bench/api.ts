@@ -17,7 +17,15 @@
 // (api-cluster.ts: moves/s of BENCH_NODES nodes on the cluster against one node on one Redis).
 import { deletePrefix, REDIS_URL } from '../test/support/redis';
 import { runClusterBench } from './api-cluster';
-import { DEFAULT_WORKLOADS, GamePool, runOnce, WORKLOADS, type RunResult, type Workload } from './api-load';
+import {
+  DEFAULT_WORKLOADS,
+  GamePool,
+  isCeiling,
+  runOnce,
+  WORKLOADS,
+  type RunResult,
+  type Workload,
+} from './api-load';
 import {
   benchPrefix,
   buildServer,
@@ -178,7 +186,7 @@ export async function runApiBench(_args: string[]): Promise<void> {
     if (workloads.some((w) => w === 'rest' || w === 'rest-full' || w === 'graphql')) {
       server = await startServer('server', env, cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${cpuProf}`] : []);
     }
-    if (workloads.some((w) => w === 'ceiling' || w === 'ceiling-app' || w === 'apollo')) {
+    if (workloads.some(isCeiling)) {
       ceiling = await startChild('ceilings', ['-r', '@swc-node/register', 'bench/ceiling-server.ts'], env);
     }
     const pool = server ? new GamePool(server.base) : undefined;
@@ -193,7 +201,7 @@ export async function runApiBench(_args: string[]): Promise<void> {
     // Successful requests/s seen per workload, to size the game pool before each run.
     const seen = new Map<Workload, number>();
     const prepare = async (workload: Workload, connections: number, duration: number) => {
-      if (!pool || workload === 'ceiling' || workload === 'ceiling-app' || workload === 'apollo') return;
+      if (!pool || isCeiling(workload)) return;
       const rate = seen.get(workload) ?? 3000;
       const need = Math.ceil(((rate * duration) / pool.averagePlies) * 1.5) + 2 * connections;
       await pool.fill(need);

@@ -206,7 +206,8 @@ export async function ladder(): Promise<void> {
     : {};
   const book = new Map<GameKind, string[][]>();
   for (const kind of new Set(list.map((p) => p.kind))) {
-    const balance = Number.isFinite(balanceFor(kind)) ? balanceFor(kind) : 0;
+    const bound = balanceFor(kind);
+    const balance = Number.isFinite(bound) ? bound : 0;
     const plies = pliesFor(kind);
     const nodes = balanceNodesFor(kind);
     const bookKey = `${kind}:${count}:${plies}p±${balance}@${nodes}:s${SEARCH_REVISIONS[kind]}`;
