@@ -20,4 +20,9 @@ module.exports = {
   globalSetup: '<rootDir>/test/support/cluster-setup.ts',
   globalTeardown: '<rootDir>/test/support/cluster-teardown.ts',
   testTimeout: 30000,
+  // With one worker (two cores) every test file runs in jest's process: a handle one leaves open would
+  // keep jest from exiting after a green run (CI then hangs to its time limit). The reporter names
+  // such handles and the file they appeared after; forceExit then ends the run.
+  reporters: ['default', '<rootDir>/test/support/open-handles-reporter.js'],
+  forceExit: true,
 };
