@@ -134,8 +134,10 @@ describe('two nodes on one Redis', () => {
     // A second node, started after the turn began: only its sweep can find it.
     const rescuer = await harness.start('redis', { prefix, app: { ai } });
     const afterFirst = await waitFor(rescuer, id, (g) => g.version >= 1);
-    expect(afterFirst.version).toBe(1);
-    expect(afterFirst.moves).toHaveLength(1);
+    // Played once. A Kalah sowing that ends in the mover's store moves again (one in six of level
+    // 1's first moves), so by this read the AI may have played its extra move as well: version 2.
+    expectEachPlyOnce(afterFirst.moves);
+    expect(afterFirst.moves.length).toBeGreaterThanOrEqual(1);
     expect(afterFirst.moves[0].seat).toBe(0);
     // Play on: every later AI turn too is played once (whichever node claims it first).
     const later = await playOut(rescuer, id, 1, player, 5);
