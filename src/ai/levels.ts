@@ -3,9 +3,9 @@
 // 200 000 nodes take 0.2–0.3 s in Oware and Congkak (700k–870k nodes/s on one idle core here),
 // Kalah's 350 000 about 0.4 s, draughts' 500 000 about 0.65 s, Congo's 350 000 about 1.5 s (≈240k
 // nodes/s), under the time caps, which only bind on a machine several times slower (then a move
-// may differ). Levels 6–8 differ by about 3× in nodes
-// or more, the steps the ladder (`npm run bench -- ai ladder`) measures; some kinds shape some
-// levels their own way (BY_KIND). docs/ai.md has the table and the ladder.
+// may differ). Levels 6–8 differ by about 3× in nodes or more, the steps the ladder (`npm run bench
+// -- ai ladder`) measures; some kinds shape some levels their own way (BY_KIND). docs/ai.md has the
+// table and the ladder.
 import type { GameKind } from '../engines/types';
 import { AI_LEVELS, type AiLevel } from './types';
 

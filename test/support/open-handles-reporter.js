@@ -56,12 +56,11 @@ class OpenHandlesReporter {
     this.current = relative(test.path);
   }
 
-  onTestFileResult(test) {
-    this.current = undefined;
+  onTestFileResult() {
     for (const handle of referencedHandles()) {
-      if (!this.baseline.has(handle) && !this.origins.has(handle))
-        this.origins.set(handle, relative(test.path));
+      if (!this.baseline.has(handle) && !this.origins.has(handle)) this.origins.set(handle, this.current);
     }
+    this.current = undefined;
     this.timers = this.timers.filter(([ref]) => live(ref.deref()));
   }
 
