@@ -10,6 +10,7 @@ import {
   negotiate,
   NDJSON,
   NDJSON_MEDIA,
+  holdStreamSlot,
   openStream,
   SSE,
   SSE_MEDIA,
@@ -151,6 +152,7 @@ export function tvRoutes(services: Services, streams: OpenStreams = new Set()): 
       handle: async (req, res) => {
         const { kind } = parse(tvParams, req.params, 'path');
         const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+        await holdStreamSlot(services.streamSlots, req, res);
         streamTv(tv, kind, res, streams, format);
       },
     },
@@ -184,6 +186,7 @@ export function tvRoutes(services: Services, streams: OpenStreams = new Set()): 
         const { accounts } = parse(accountsQuery, req.query, 'query');
         const ids = await services.accountGames.resolve(accounts);
         const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+        await holdStreamSlot(services.streamSlots, req, res);
         const frames = ACCOUNT_GAMES_FRAMES[format];
         const pending: string[] = [];
         let send: (chunk: string) => void = (chunk) => pending.push(chunk);
