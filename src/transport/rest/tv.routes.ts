@@ -184,9 +184,10 @@ export function tvRoutes(services: Services, streams: OpenStreams = new Set()): 
       },
       handle: async (req, res) => {
         const { accounts } = parse(accountsQuery, req.query, 'query');
+        // Counted before the accounts are looked up: a client over its cap costs no store reads.
+        await holdStreamSlot(services.streamSlots, req, res);
         const ids = await services.accountGames.resolve(accounts);
         const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
-        await holdStreamSlot(services.streamSlots, req, res);
         const frames = ACCOUNT_GAMES_FRAMES[format];
         const pending: string[] = [];
         let send: (chunk: string) => void = (chunk) => pending.push(chunk);
