@@ -361,9 +361,14 @@ describe('a token that expires (Redis)', () => {
       on: { closed: (event) => closed((event as { code: number }).code) },
     });
     expect(await firstResult(client, 'subscription { events { seq } }')).toEqual({});
-    await ndjson.ended;
-    await sse.ended;
-    expect(await closedWith).toBe(TOKEN_REVOKED_CLOSE_CODE);
+    const bounded = <T>(promise: Promise<T>) =>
+      Promise.race([
+        promise,
+        new Promise<never>((_, no) => setTimeout(() => no(new Error('still open')), 5000)),
+      ]);
+    await bounded(ndjson.ended);
+    await bounded(sse.ended);
+    expect(await bounded(closedWith)).toBe(TOKEN_REVOKED_CLOSE_CODE);
     expect(Date.now()).toBeGreaterThanOrEqual(expiresAt - 50);
     expect(Date.now()).toBeLessThan(expiresAt + 1500);
     expect(await ndjson.next(100)).toMatchObject({ type: 'expired' });
