@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DEFAULT_STREAM_LIMITS } from './service/stream-slots';
 import { parseClusterNode } from './store/redis/cluster-nodes';
 import { DEFAULT_GRAPHQL_LIMITS } from './transport/graphql/limits';
 import { DEFAULT_WEBSOCKET_LIMITS } from './transport/graphql/websocket';
@@ -167,6 +168,19 @@ const ConfigSchema = z
     MAX_TOKENS_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
     MAX_ACCOUNTS_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(50),
     MAX_GAMES_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(1000),
+    /**
+     * Open streams (SSE/NDJSON responses and graphql-ws subscriptions together, per node) per client
+     * address (IPv6: /64) and per account or seat token; a stream whose unsent output passes
+     * STREAM_MAX_BUFFER_BYTES (a reader that stopped reading) is cut.
+     */
+    MAX_STREAMS_PER_IP: z.coerce.number().int().min(1).default(DEFAULT_STREAM_LIMITS.perIp),
+    MAX_STREAMS_PER_TOKEN: z.coerce.number().int().min(1).default(DEFAULT_STREAM_LIMITS.perToken),
+    STREAM_MAX_BUFFER_BYTES: z.coerce
+      .number()
+      .int()
+      .min(16 * 1024)
+      .max(1024 * 1024 * 1024)
+      .default(DEFAULT_STREAM_LIMITS.maxBufferBytes),
     /** The AI: search threads of this node (default: cores - 1, at least 1). */
     AI_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
     /** Analyses waiting for a thread at most on this node; more answer 503 AI_BUSY. */

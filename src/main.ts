@@ -76,6 +76,11 @@ async function main(): Promise<void> {
       accountsPerIpPerDay: config.MAX_ACCOUNTS_PER_IP_PER_DAY,
       gamesPerIpPerDay: config.MAX_GAMES_PER_IP_PER_DAY,
     },
+    streams: {
+      perIp: config.MAX_STREAMS_PER_IP,
+      perToken: config.MAX_STREAMS_PER_TOKEN,
+      maxBufferBytes: config.STREAM_MAX_BUFFER_BYTES,
+    },
     ai: {
       pool: {
         ...(config.AI_WORKERS === undefined ? {} : { workers: config.AI_WORKERS }),

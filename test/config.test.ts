@@ -129,4 +129,15 @@ describe('configuration', () => {
     expect(loadConfig({ MAX_TOKENS_PER_ACCOUNT: '5' }).MAX_TOKENS_PER_ACCOUNT).toBe(5);
     expect(() => loadConfig({ MAX_ONGOING_GAMES_PER_ACCOUNT: '0' })).toThrow(/MAX_ONGOING_GAMES_PER_ACCOUNT/);
   });
+
+  it('reads the stream caps and the stalled-reader bound', () => {
+    expect(loadConfig({})).toMatchObject({
+      MAX_STREAMS_PER_IP: 100,
+      MAX_STREAMS_PER_TOKEN: 50,
+      STREAM_MAX_BUFFER_BYTES: 1024 * 1024,
+    });
+    expect(loadConfig({ MAX_STREAMS_PER_IP: '7' }).MAX_STREAMS_PER_IP).toBe(7);
+    expect(() => loadConfig({ MAX_STREAMS_PER_TOKEN: '0' })).toThrow(/MAX_STREAMS_PER_TOKEN/);
+    expect(() => loadConfig({ STREAM_MAX_BUFFER_BYTES: '10' })).toThrow(/STREAM_MAX_BUFFER_BYTES/);
+  });
 });

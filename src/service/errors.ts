@@ -98,6 +98,11 @@ export const GAME_ERROR_CODES = {
   TOO_MANY_SUBSCRIPTIONS: 429,
   /** Too many open WebSocket connections from this IP or account (`scope`, `max`; close code 4429). */
   TOO_MANY_CONNECTIONS: 429,
+  /**
+   * Too many open streams (SSE/NDJSON responses and graphql-ws subscriptions together) for this
+   * address or account/token (`scope`, `limit`, `retryAfterSeconds`).
+   */
+  TOO_MANY_STREAMS: 429,
   /** The client address created as many accounts or games today as allowed (`quota`, `limit`, `retryAfterSeconds`). */
   QUOTA_EXCEEDED: 429,
   /** An account of the game already has as many ongoing games as allowed (`account`, `max`, `limit`: maxGames or quota). */

@@ -16,6 +16,7 @@ import { DEFAULT_QUOTAS, type Quotas } from './quotas';
 import { RatingService } from './ratings/service';
 import { SeekService } from './seeks';
 import { PushBotService, type PushOptions } from './push-bots';
+import { DEFAULT_STREAM_LIMITS, StreamSlots, type StreamLimits } from './stream-slots';
 import { TokenStreams } from './token-streams';
 import { RulesVerification } from './verification';
 import { TurnDriver, type TurnDriverOptions } from './turn-driver';
@@ -48,6 +49,8 @@ export interface Services {
   readonly clocks: ClockService;
   /** This node's open streams by API token, ended when it is revoked (start() before serving). */
   readonly tokenStreams: TokenStreams;
+  /** This node's open streams per client address and account/token (REST streams and subscriptions). */
+  readonly streamSlots: StreamSlots;
   /** Rules verification for bot authors: seeded positions and moves, answers scored. */
   readonly verification: RulesVerification;
   /** The built-in AI opponents: their accounts, AI games and their move provider. */
@@ -73,6 +76,8 @@ export interface ServiceOptions {
   readonly engineCacheBytes?: number;
   /** Per-account and per-address quotas (default: DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
+  /** Open streams per address and per account/token, and the stalled-reader bound (DEFAULT_STREAM_LIMITS). */
+  readonly streams?: StreamLimits;
   /** Told of failures nobody waits for (a token's last-use write, a turn the driver failed to play). */
   readonly onBackgroundError?: (error: unknown) => void;
   /** The AI's threads, queue and per-caller cap (default DEFAULT_AI_POOL). */
@@ -119,7 +124,8 @@ export function createServices(
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),
-    tokenStreams: new TokenStreams(storage.events, storage.accounts),
+    tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now),
+    streamSlots: new StreamSlots(options.streams ?? DEFAULT_STREAM_LIMITS, storage.accounts),
     verification: new RulesVerification(games),
     ai: new AiGames(storage, auth, games, aiPool, now, quotas),
     analysis: new AnalysisService(storage, auth, games, aiPool, options.analysis ?? DEFAULT_ANALYSIS_LIMITS),

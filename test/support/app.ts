@@ -71,8 +71,11 @@ export function appHarness() {
         accountsPerIpPerDay: 1_000_000,
         gamesPerIpPerDay: 1_000_000,
       };
+      // Stream caps far above what a test opens too (test/api/stream-caps.test.ts sets its own).
+      const streams = { perIp: 1_000_000, perToken: 1_000_000, maxBufferBytes: 1024 * 1024 };
       const app = await createApp({
         storage,
+        streams,
         ...(options.graphql ? { graphql: options.graphql } : {}),
         ...(options.websocket ? { websocket: options.websocket } : {}),
         rateLimits,

@@ -6,6 +6,8 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import type { Services } from '../../service';
 import { hashToken } from '../../service/auth';
 import { GameError, toGameError } from '../../service/errors';
+import { addressBucket } from '../../service/quotas';
+import type { StreamSlot } from '../../service/stream-slots';
 import type { TokenWatch } from '../../service/token-streams';
 import { graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
 import { bearerFrom, type GraphQLContext } from './context';
@@ -14,7 +16,9 @@ import { checkDocument, type GraphQLLimits } from './limits';
 
 // graphql-ws on the HTTP server's /graphql. Every message is bounded in size before it is read; every
 // operation passes the same limits as over HTTP (tokens, depth, cost, aliases) and the rate limit;
-// open connections and subscriptions are capped per client IP and per account, on each node.
+// open connections and subscriptions are capped per client address (IPv4, or IPv6 /64, as the rate
+// limiter and quotas count) and per account, on each node; each subscription also holds a stream
+// slot (services.streamSlots), counted with the REST API's streams.
 
 export interface WebSocketLimits {
   /** Largest message a client may send, in bytes; a larger one closes the connection (1009). */
@@ -59,18 +63,21 @@ class Counter {
 }
 
 /**
- * What a connection holds: its address, its account key once known, its running subscriptions, and
- * the watch on its API token (revoking the token closes the connection).
+ * What a connection holds: its address (the client's, and the bucket it counts in), its account key
+ * once known, its running subscriptions with their stream slots, and the watch on its API token
+ * (revoking the token, or its expiry, closes the connection).
  */
 interface Holder {
+  readonly address: string;
   readonly ip: string;
   account?: string;
-  readonly subscriptions: Set<string>;
+  readonly subscriptions: Map<string, StreamSlot>;
   tokenWatch?: TokenWatch;
+  closed: boolean;
 }
 
 /**
- * The close code when the connection's API token is revoked: 4401 (Unauthorized), which
+ * The close code when the connection's API token is revoked or expires: 4401 (Unauthorized), which
  * graphql-ws clients take as final and do not retry.
  */
 export const TOKEN_REVOKED_CLOSE_CODE = 4401;
@@ -104,7 +111,8 @@ export function createWebSocketServer(options: {
 
   // Registered before graphql-ws' own listener: a connection over the IP cap is closed at once.
   wsServer.on('connection', (socket, request) => {
-    const ip = clientIp(request);
+    const address = clientIp(request);
+    const ip = addressBucket(address);
     if (!connectionsPerIp.take(ip)) {
       socket.close(
         TOO_MANY_CONNECTIONS_CLOSE_CODE,
@@ -112,18 +120,22 @@ export function createWebSocketServer(options: {
       );
       return;
     }
-    const holder: Holder = { ip, subscriptions: new Set() };
+    const holder: Holder = { address, ip, subscriptions: new Map(), closed: false };
     holders.set(socket, holder);
     socket.once('close', () => {
+      holder.closed = true;
       holder.tokenWatch?.release();
       connectionsPerIp.give(ip);
       if (holder.account) connectionsPerAccount.give(holder.account);
-      for (const id of holder.subscriptions) release(holder, id);
+      for (const id of [...holder.subscriptions.keys()]) release(holder, id);
     });
   });
 
   const release = (holder: Holder, id: string) => {
-    if (!holder.subscriptions.delete(id)) return;
+    const slot = holder.subscriptions.get(id);
+    if (!slot) return;
+    holder.subscriptions.delete(id);
+    slot.release();
     subscriptionsPerIp.give(holder.ip);
     if (holder.account) subscriptionsPerAccount.give(holder.account);
   };
@@ -158,8 +170,8 @@ export function createWebSocketServer(options: {
         const token = tokenOf(ctx.connectionParams);
         // Watched before anything awaits, so that a revocation cannot slip in between.
         holder.tokenWatch = services.tokenStreams.watch(token ? { token } : {});
-        holder.tokenWatch.onRevoked(() =>
-          ctx.extra.socket.close(TOKEN_REVOKED_CLOSE_CODE, 'API token revoked'),
+        holder.tokenWatch.onEnd((reason) =>
+          ctx.extra.socket.close(TOKEN_REVOKED_CLOSE_CODE, `API token ${reason}`),
         );
         if (token) {
           const key = await accountKey(token);
@@ -197,7 +209,7 @@ export function createWebSocketServer(options: {
           }
         }
         if (holder && operation?.operation === 'subscription') {
-          const refusal = hold(holder, id);
+          const refusal = await hold(holder, id, tokenOf(ctx.connectionParams));
           if (refusal) return [asGraphQLError(refusal)];
         }
         return {
@@ -229,16 +241,32 @@ export function createWebSocketServer(options: {
     socket.on('error', (error) => logger?.warn({ err: error }, 'WebSocket closed on a protocol error'));
   });
 
-  /** Takes a subscription slot for `holder`; the refusal when a cap is reached. */
-  function hold(holder: Holder, id: string): GameError | undefined {
+  /**
+   * Takes a stream slot (shared with the REST streams: TOO_MANY_STREAMS) and a subscription slot
+   * (TOO_MANY_SUBSCRIPTIONS) for `holder`; the refusal when a cap is reached.
+   */
+  async function hold(holder: Holder, id: string, token: string | undefined): Promise<GameError | undefined> {
+    let slot: StreamSlot;
+    try {
+      slot = await services.streamSlots.take(holder.address, token);
+    } catch (error) {
+      return toGameError(error);
+    }
+    // The socket closed, or the id was taken, while the slot was being looked up.
+    if (holder.closed || holder.subscriptions.has(id)) {
+      slot.release();
+      return undefined;
+    }
     if (!subscriptionsPerIp.take(holder.ip)) {
+      slot.release();
       return tooManySubscriptions('ip', websocket.maxSubscriptionsPerIp);
     }
     if (holder.account && !subscriptionsPerAccount.take(holder.account)) {
+      slot.release();
       subscriptionsPerIp.give(holder.ip);
       return tooManySubscriptions('account', websocket.maxSubscriptionsPerAccount);
     }
-    holder.subscriptions.add(id);
+    holder.subscriptions.set(id, slot);
     return undefined;
   }
 

@@ -20,6 +20,7 @@ import {
   NDJSON_MEDIA,
   negotiate,
   SSE_MEDIA,
+  holdStreamSlot,
   streamFeed,
   type OpenStreams,
 } from './stream';
@@ -258,6 +259,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
           return;
         }
         const format = wanted === SSE ? 'sse' : 'ndjson';
+        await holdStreamSlot(services.streamSlots, req, res);
         await streamFeed(
           services.feed,
           services.tokenStreams,

@@ -4,7 +4,7 @@ import { VACATION_DAYS_PER_YEAR } from '../../service/clocks';
 import * as C from './clocks.schemas';
 import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
 import * as S from './schemas';
-import type { OpenStreams } from './stream';
+import { holdStreamSlot, type OpenStreams } from './stream';
 
 const NDJSON = 'application/x-ndjson';
 
@@ -83,7 +83,8 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
       handle: async (req, res) => {
         const query = parse(C.ExportQuery, req.query, 'query');
         const credential = credentialOf(req);
-        // Revoking the token cuts the export short too (registered before the token is checked).
+        await holdStreamSlot(services.streamSlots, req, res);
+        // Revoking the token, or its expiry, cuts the export short too (registered before the token is checked).
         const token = services.tokenStreams.watch(credential);
         let games;
         try {
@@ -100,7 +101,7 @@ export function clockRoutes(services: Services, streams: OpenStreams = new Set()
         // Shutdown cuts an export short (the client sees a truncated response and retries).
         const shutdown = () => res.destroy();
         streams.add(shutdown);
-        token.onRevoked(shutdown);
+        token.onEnd(shutdown);
         try {
           for await (const game of games) {
             if (!(await writeChunk(res, `${JSON.stringify(game)}\n`))) return;

@@ -10,6 +10,7 @@ import {
   NDJSON_MEDIA,
   resumeAfter,
   SSE_MEDIA,
+  holdStreamSlot,
   streamGame,
   type OpenStreams,
 } from './stream';
@@ -305,6 +306,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
         const after = resumeAfter(req, format, query.after);
         const full = query.full === '1' || query.full === 'true';
+        await holdStreamSlot(services.streamSlots, req, res);
         await streamGame(service, id, { after, full }, res, streams, format);
       },
     },

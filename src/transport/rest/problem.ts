@@ -42,7 +42,13 @@ export function problemBody(error: GameError): Record<string, unknown> {
 /** Writes a GameError as RFC 9457 application/problem+json. */
 export function sendProblem(res: Response, error: GameError): void {
   if (error.code === 'STORE_UNAVAILABLE') res.setHeader('Retry-After', String(RETRY_AFTER_SECONDS));
-  const waits = ['QUOTA_EXCEEDED', 'RATE_LIMITED', 'TOO_MANY_ANALYSES', 'AI_BUSY'].includes(error.code);
+  const waits = [
+    'QUOTA_EXCEEDED',
+    'RATE_LIMITED',
+    'TOO_MANY_ANALYSES',
+    'AI_BUSY',
+    'TOO_MANY_STREAMS',
+  ].includes(error.code);
   if (waits && typeof error.details.retryAfterSeconds === 'number') {
     res.setHeader('Retry-After', String(error.details.retryAfterSeconds));
   }

@@ -5,6 +5,7 @@ import { GameError } from '../../service/errors';
 import type { FeedCursor, FeedService } from '../../service/feed';
 import type { GameUpdate } from '../../service/game-watch';
 import type { GameService } from '../../service/games';
+import type { StreamSlots } from '../../service/stream-slots';
 import type { TokenStreams } from '../../service/token-streams';
 import type { FeedEvent } from '../../store/store';
 import { problemBody } from './problem';
@@ -30,6 +31,8 @@ export interface StreamFormat {
   readonly shutdown: string;
   /** The last chunk when the API token the stream was opened with is revoked (no reconnecting). */
   readonly revoked: string;
+  /** The last chunk when that API token reaches its expiresAt (no reconnecting with it). */
+  readonly expired: string;
   /** The last chunk when the stream fails (a problem document; the client may reconnect). */
   error(error: GameError): string;
 }
@@ -41,6 +44,7 @@ export const SSE: StreamFormat = {
   keepAlive: ': keep-alive\n\n',
   shutdown: 'event: shutdown\ndata: {}\n\n',
   revoked: 'event: revoked\ndata: {}\n\n',
+  expired: 'event: expired\ndata: {}\n\n',
   error: (error) => `event: error\ndata: ${JSON.stringify(problemBody(error))}\n\n`,
 };
 
@@ -51,8 +55,28 @@ export const NDJSON: StreamFormat = {
   keepAlive: '\n',
   shutdown: '{"type":"shutdown"}\n',
   revoked: '{"type":"revoked"}\n',
+  expired: '{"type":"expired"}\n',
   error: (error) => `${JSON.stringify({ type: 'error', problem: problemBody(error) })}\n`,
 };
+
+/** The unsent-output bound of each response that holds a stream slot (see holdStreamSlot). */
+const BUFFER_BOUNDS = new WeakMap<Response, number>();
+
+/**
+ * Takes a stream slot for the request's client (its address, and the account or seat token of its
+ * bearer token, if any) for as long as the response lasts: released when it closes, however it
+ * ends. Over a cap: TOO_MANY_STREAMS (429, Retry-After) before any byte is written. A stream then
+ * opened on `res` is cut (the connection closed) once its unsent output passes the slots'
+ * maxBufferBytes: a reader that stopped reading holds no more than that; it may reconnect and resume.
+ */
+export async function holdStreamSlot(slots: StreamSlots, req: Request, res: Response): Promise<void> {
+  // The bearer as the rate limiter counts it; a malformed header is the route's own business.
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+  const slot = await slots.take(req.ip, bearer);
+  BUFFER_BOUNDS.set(res, slots.limits.maxBufferBytes);
+  if (res.closed) return slot.release();
+  res.once('close', () => slot.release());
+}
 
 /** A streamed response in progress. */
 export interface OpenStream {
@@ -83,7 +107,16 @@ export function openStream(
   if (format.preamble) res.write(format.preamble);
   else res.flushHeaders();
   let closed = false;
-  const keepAlive = setInterval(() => res.write(format.keepAlive), KEEPALIVE_MS);
+  const bound = BUFFER_BOUNDS.get(res) ?? Infinity;
+  /** Writes, and cuts the connection of a reader whose unsent output passed the bound. */
+  const write = (chunk: string) => {
+    res.write(chunk);
+    if (res.writableLength > bound) {
+      res.destroy();
+      close();
+    }
+  };
+  const keepAlive = setInterval(() => write(format.keepAlive), KEEPALIVE_MS);
   const close = () => {
     if (closed) return;
     closed = true;
@@ -102,7 +135,7 @@ export function openStream(
   if (res.destroyed || res.socket?.destroyed) close();
   return {
     write: (chunk) => {
-      if (!closed) res.write(chunk);
+      if (!closed) write(chunk);
     },
     end: (last) => {
       if (!closed) res.end(last);
@@ -314,5 +347,5 @@ export async function streamFeed(
   if (failure) return end(failure.error);
   deliver = (event) => stream.write(frames.event(event));
   fail = end;
-  token.onRevoked(() => stream.end(frames.stream.revoked));
+  token.onEnd((reason) => stream.end(frames.stream[reason]));
 }

@@ -10,6 +10,7 @@ import {
   negotiate,
   NDJSON,
   NDJSON_MEDIA,
+  holdStreamSlot,
   openStream,
   SSE,
   SSE_MEDIA,
@@ -151,6 +152,7 @@ export function tvRoutes(services: Services, streams: OpenStreams = new Set()): 
       handle: async (req, res) => {
         const { kind } = parse(tvParams, req.params, 'path');
         const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+        await holdStreamSlot(services.streamSlots, req, res);
         streamTv(tv, kind, res, streams, format);
       },
     },
@@ -182,6 +184,8 @@ export function tvRoutes(services: Services, streams: OpenStreams = new Set()): 
       },
       handle: async (req, res) => {
         const { accounts } = parse(accountsQuery, req.query, 'query');
+        // Counted before the accounts are looked up: a client over its cap costs no store reads.
+        await holdStreamSlot(services.streamSlots, req, res);
         const ids = await services.accountGames.resolve(accounts);
         const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
         const frames = ACCOUNT_GAMES_FRAMES[format];
