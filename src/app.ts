@@ -19,6 +19,7 @@ import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
 import type { PushOptions } from './service/push-bots';
 import type { Quotas } from './service/quotas';
+import type { DirectorOptions } from './service/tournaments/director';
 import type { WebhookOptions } from './service/webhook-worker';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
@@ -81,6 +82,8 @@ export interface AppOptions {
   readonly metricsToken?: string;
   /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
+  /** The tournament director: open tournaments per account, expiry of those never started. */
+  readonly tournaments?: DirectorOptions;
   /** The built-in AI: threads, queue, per-caller cap, analysis limits, and its turn driver. */
   readonly ai?: AiOptions;
   /** The built browser playground (default dist/web; see scripts/build-web.mjs). */
@@ -125,6 +128,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
     ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
+    ...(options.tournaments ? { tournaments: options.tournaments } : {}),
     onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),
     ...(options.ai?.pool ? { aiPool: options.ai.pool } : {}),
     ...(options.ai?.analysis ? { analysis: options.ai.analysis } : {}),

@@ -167,6 +167,18 @@ const ConfigSchema = z
     MAX_TOKENS_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
     MAX_ACCOUNTS_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(50),
     MAX_GAMES_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(1000),
+    /** Open or ongoing tournaments one account may have created. */
+    MAX_OPEN_TOURNAMENTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+    /** Hours an open tournament without a start time may wait to fill before it is cancelled. */
+    TOURNAMENT_OPEN_HOURS: z.coerce
+      .number()
+      .min(0.01)
+      .max(24 * 60)
+      .default(48),
+    /** Open challenges one account may have made (unanswered, unexpired). */
+    MAX_OPEN_CHALLENGES_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
+    /** Open challenges one account may have made to one other account. */
+    MAX_OPEN_CHALLENGES_PER_PAIR: z.coerce.number().int().min(1).default(3),
     /** The AI: search threads of this node (default: cores - 1, at least 1). */
     AI_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
     /** Analyses waiting for a thread at most on this node; more answer 503 AI_BUSY. */

@@ -75,6 +75,12 @@ async function main(): Promise<void> {
       tokensPerAccount: config.MAX_TOKENS_PER_ACCOUNT,
       accountsPerIpPerDay: config.MAX_ACCOUNTS_PER_IP_PER_DAY,
       gamesPerIpPerDay: config.MAX_GAMES_PER_IP_PER_DAY,
+      challengesPerAccount: config.MAX_OPEN_CHALLENGES_PER_ACCOUNT,
+      challengesPerPair: config.MAX_OPEN_CHALLENGES_PER_PAIR,
+    },
+    tournaments: {
+      openPerAccount: config.MAX_OPEN_TOURNAMENTS_PER_ACCOUNT,
+      openExpiryMs: config.TOURNAMENT_OPEN_HOURS * 60 * 60 * 1000,
     },
     ai: {
       pool: {
