@@ -94,6 +94,8 @@ const ConfigSchema = z
      * deadline, or a receiver down that long, still finds every event.
      */
     FEED_RETENTION_DAYS: z.coerce.number().int().min(15).max(3650).default(21),
+    /** The most events an account's feed keeps (the oldest trimmed first, like those past the retention). */
+    FEED_MAX_EVENTS: z.coerce.number().int().min(100).max(10_000_000).default(10_000),
     /** Seconds between sweeps that expire unanswered challenges. */
     SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
     /** Seconds between this node's sweeps for due bulk pairings (scheduled ones, a dead node's); 0: none. */

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = pino({ level: config.LOG_LEVEL });
-  const feed = { retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000 };
+  const feed = {
+    retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    maxEvents: config.FEED_MAX_EVENTS,
+  };
   // One Redis, a Redis Cluster (never both: the configuration refuses it), or none: in memory.
   const redis = config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : config.REDIS_URL;
   const storage = redis

@@ -129,6 +129,7 @@ describe('configuration', () => {
       TOURNAMENT_OPEN_HOURS: 48,
       MAX_OPEN_CHALLENGES_PER_ACCOUNT: 50,
       MAX_OPEN_CHALLENGES_PER_PAIR: 3,
+      FEED_MAX_EVENTS: 10_000,
     });
     expect(loadConfig({ MAX_TOKENS_PER_ACCOUNT: '5' }).MAX_TOKENS_PER_ACCOUNT).toBe(5);
     expect(() => loadConfig({ MAX_ONGOING_GAMES_PER_ACCOUNT: '0' })).toThrow(/MAX_ONGOING_GAMES_PER_ACCOUNT/);

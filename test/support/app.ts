@@ -70,6 +70,8 @@ export function appHarness() {
         tokensPerAccount: 1_000_000,
         accountsPerIpPerDay: 1_000_000,
         gamesPerIpPerDay: 1_000_000,
+        challengesPerAccount: 1_000_000,
+        challengesPerPair: 1_000_000,
       };
       const app = await createApp({
         storage,
@@ -78,6 +80,7 @@ export function appHarness() {
         rateLimits,
         quotas,
         sweepIntervalMs: 0,
+        tournaments: { openPerAccount: 1_000_000 },
         webhooks: { allowPrivate: true, intervalMs: 0, ...options.webhooks },
         ...(now ? { now } : {}),
         ...(options.rulesDir ? { rulesDir: options.rulesDir } : {}),

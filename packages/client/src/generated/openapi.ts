@@ -721,7 +721,7 @@ export interface paths {
         };
         /**
          * My open challenges
-         * @description Open challenges the account made or received, newest first. Needs an API token with the scope game:read or challenge:write.
+         * @description Open challenges the account made or received, newest first, a page at a time (`limit`, default 50; pass `next` back as `before` for the next page). Needs an API token with the scope game:read or challenge:write.
          */
         get: operations["listChallenges"];
         put?: never;
@@ -2544,6 +2544,8 @@ export interface components {
         };
         ChallengeList: {
             items: components["schemas"]["Challenge"][];
+            /** @description Pass as `before` for the next page; null on the last page */
+            next: number | null;
         };
         DeclineBody: {
             /**
@@ -5956,14 +5958,19 @@ export interface operations {
     };
     listChallenges: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 1–100, default 50 */
+                limit?: number;
+                /** @description A previous page's `next` */
+                before?: number | null;
+            };
             header?: never;
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description The open challenges */
+            /** @description A page of open challenges */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -5972,6 +5979,17 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ChallengeList"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
                 };
             };
             /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
