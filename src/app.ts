@@ -20,6 +20,7 @@ import type { GameService } from './service/games';
 import type { PushOptions } from './service/push-bots';
 import type { Quotas } from './service/quotas';
 import type { StreamLimits } from './service/stream-slots';
+import type { DirectorOptions } from './service/tournaments/director';
 import type { WebhookOptions } from './service/webhook-worker';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
@@ -84,6 +85,8 @@ export interface AppOptions {
   readonly quotas?: Quotas;
   /** Open streams per address and per account/token, and the stalled-reader bound (default DEFAULT_STREAM_LIMITS). */
   readonly streams?: StreamLimits;
+  /** The tournament director: open tournaments per account, expiry of those never started. */
+  readonly tournaments?: DirectorOptions;
   /** The built-in AI: threads, queue, per-caller cap, analysis limits, and its turn driver. */
   readonly ai?: AiOptions;
   /** The built browser playground (default dist/web; see scripts/build-web.mjs). */
@@ -129,6 +132,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.streams ? { streams: options.streams } : {}),
+    ...(options.tournaments ? { tournaments: options.tournaments } : {}),
     onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),
     ...(options.ai?.pool ? { aiPool: options.ai.pool } : {}),
     ...(options.ai?.analysis ? { analysis: options.ai.analysis } : {}),

@@ -95,6 +95,8 @@ const ConfigSchema = z
      * deadline, or a receiver down that long, still finds every event.
      */
     FEED_RETENTION_DAYS: z.coerce.number().int().min(15).max(3650).default(21),
+    /** The most events an account's feed keeps (the oldest trimmed first, like those past the retention). */
+    FEED_MAX_EVENTS: z.coerce.number().int().min(100).max(10_000_000).default(10_000),
     /** Seconds between sweeps that expire unanswered challenges. */
     SWEEP_INTERVAL_SECONDS: z.coerce.number().min(0.1).max(3600).default(5),
     /** Seconds between this node's sweeps for due bulk pairings (scheduled ones, a dead node's); 0: none. */
@@ -181,6 +183,18 @@ const ConfigSchema = z
       .min(16 * 1024)
       .max(1024 * 1024 * 1024)
       .default(DEFAULT_STREAM_LIMITS.maxBufferBytes),
+    /** Open or ongoing tournaments one account may have created. */
+    MAX_OPEN_TOURNAMENTS_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+    /** Hours an open tournament without a start time may wait to fill before it is cancelled. */
+    TOURNAMENT_OPEN_HOURS: z.coerce
+      .number()
+      .min(0.01)
+      .max(24 * 60)
+      .default(48),
+    /** Open challenges one account may have made (unanswered, unexpired). */
+    MAX_OPEN_CHALLENGES_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
+    /** Open challenges one account may have made to one other account. */
+    MAX_OPEN_CHALLENGES_PER_PAIR: z.coerce.number().int().min(1).default(3),
     /** The AI: search threads of this node (default: cores - 1, at least 1). */
     AI_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
     /** Analyses waiting for a thread at most on this node; more answer 503 AI_BUSY. */

@@ -15,7 +15,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = pino({ level: config.LOG_LEVEL });
-  const feed = { retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000 };
+  const feed = {
+    retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000,
+    maxEvents: config.FEED_MAX_EVENTS,
+  };
   // One Redis, a Redis Cluster (never both: the configuration refuses it), or none: in memory.
   const redis = config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : config.REDIS_URL;
   const storage = redis
@@ -75,6 +78,12 @@ async function main(): Promise<void> {
       tokensPerAccount: config.MAX_TOKENS_PER_ACCOUNT,
       accountsPerIpPerDay: config.MAX_ACCOUNTS_PER_IP_PER_DAY,
       gamesPerIpPerDay: config.MAX_GAMES_PER_IP_PER_DAY,
+      challengesPerAccount: config.MAX_OPEN_CHALLENGES_PER_ACCOUNT,
+      challengesPerPair: config.MAX_OPEN_CHALLENGES_PER_PAIR,
+    },
+    tournaments: {
+      openPerAccount: config.MAX_OPEN_TOURNAMENTS_PER_ACCOUNT,
+      openExpiryMs: config.TOURNAMENT_OPEN_HOURS * 60 * 60 * 1000,
     },
     streams: {
       perIp: config.MAX_STREAMS_PER_IP,

@@ -23,6 +23,9 @@ const CHALLENGE_ID = /^[A-Za-z0-9_-]{12}$/;
 /** How often a challenge write retries after losing a compare-and-set to another writer. */
 export const ATTEMPTS = 8;
 export const DAY = 24 * 60 * 60;
+/** Open challenges listed per page unless the client asks for another size. */
+export const DEFAULT_CHALLENGE_PAGE = 50;
+const DEFAULT_CHALLENGE_CAPS = { perAccount: 50, perPair: 3 };
 
 export interface CreateChallengeInput {
   /** Direct challenge: the username challenged. Omit for an open challenge. */
@@ -106,6 +109,7 @@ export class ChallengeService {
       }
       starts = oneOf(input.starts ?? 'random', ['listed', 'random'], 'starts');
     }
+    await this.checkCaps(challenger, destination?.id ?? null, players);
     let challenge: StoredChallenge = {
       id: randomBytes(9).toString('base64url'),
       version: 0,
@@ -142,15 +146,57 @@ export class ChallengeService {
     return challengeView(challenge);
   }
 
+  /** TOO_MANY_CHALLENGES when the challenger has its most open challenges, in all or to this account. */
+  private async checkCaps(
+    challenger: StoredAccount,
+    destination: string | null,
+    players: readonly string[] | null,
+  ): Promise<void> {
+    const perAccount = this.quotas.challengesPerAccount ?? DEFAULT_CHALLENGE_CAPS.perAccount;
+    const perPair = this.quotas.challengesPerPair ?? DEFAULT_CHALLENGE_CAPS.perPair;
+    const mine = (await this.storage.challenges.listOpen(challenger.id)).filter(
+      (c) => c.challenger === challenger.id,
+    );
+    if (mine.length >= perAccount) {
+      throw new GameError(
+        'TOO_MANY_CHALLENGES',
+        `${challenger.username} already has ${perAccount} open challenges, the most allowed`,
+        { scope: 'account', max: perAccount },
+      );
+    }
+    const targets = [destination, ...(players ?? [])].filter(
+      (t): t is string => t !== null && t !== challenger.id,
+    );
+    for (const target of targets) {
+      const toTarget = mine.filter((c) => c.destination === target || (c.players?.includes(target) ?? false));
+      if (toTarget.length >= perPair) {
+        throw new GameError(
+          'TOO_MANY_CHALLENGES',
+          `${challenger.username} already has ${perPair} open challenges to that account, the most allowed`,
+          { scope: 'pair', max: perPair },
+        );
+      }
+    }
+  }
+
   /** Anyone with the id (the link) may read a challenge. */
   async get(id: string): Promise<ChallengeView> {
     return challengeView(await this.load(id));
   }
 
-  /** Open challenges the caller made or received. */
-  async listOpen(credential: Credential): Promise<ChallengeView[]> {
+  /** Open challenges the caller made or received, newest first, a page at a time (`limit` 1–100, default 50). */
+  async listOpen(
+    credential: Credential,
+    limit: number = DEFAULT_CHALLENGE_PAGE,
+    before?: number,
+  ): Promise<{ items: ChallengeView[]; next: number | null }> {
     const { account } = await this.auth.requireAccount(credential, 'game:read', 'challenge:write');
-    return (await this.storage.challenges.listOpen(account.id)).map(challengeView);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      throw new GameError('INVALID_INPUT', 'limit must be an integer from 1 to 100', { field: 'limit' });
+    if (before !== undefined && (!Number.isInteger(before) || before < 0))
+      throw new GameError('INVALID_INPUT', "before must be a previous page's next", { field: 'before' });
+    const page = await this.storage.challenges.pageOpen(account.id, limit, before);
+    return { items: page.items.map(challengeView), next: page.next };
   }
 
   /**

@@ -109,6 +109,13 @@ export const GAME_ERROR_CODES = {
   TOO_MANY_GAMES: 409,
   /** The account already has as many active API tokens as allowed (`max`). */
   TOO_MANY_TOKENS: 409,
+  /** The account has created as many open or ongoing tournaments as allowed (`max`); one must end first. */
+  TOO_MANY_TOURNAMENTS: 409,
+  /**
+   * The account has as many open challenges as allowed (`max`; `scope`: account, all its open
+   * challenges, or pair, those to this one account); one must be answered, canceled or expire first.
+   */
+  TOO_MANY_CHALLENGES: 409,
   /** Revoking this token would leave the account no token that never expires and holds every scope. */
   LAST_ROOT_TOKEN: 409,
   /** The API token expired (`expiredAt`). */

@@ -15,6 +15,10 @@ export interface Quotas {
   readonly accountsPerIpPerDay: number;
   /** Games created without accounts (seat tokens) per client address per day. */
   readonly gamesPerIpPerDay: number;
+  /** Open challenges an account has made (default 50). */
+  readonly challengesPerAccount?: number;
+  /** Open challenges an account has made to one account (default 3). */
+  readonly challengesPerPair?: number;
 }
 
 export const DEFAULT_QUOTAS: Quotas = {
@@ -22,6 +26,8 @@ export const DEFAULT_QUOTAS: Quotas = {
   tokensPerAccount: 50,
   accountsPerIpPerDay: 50,
   gamesPerIpPerDay: 1000,
+  challengesPerAccount: 50,
+  challengesPerPair: 3,
 };
 
 const DAY_SECONDS = 24 * 60 * 60;

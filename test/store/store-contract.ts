@@ -1,5 +1,6 @@
 // One contract for every Storage implementation (memory and Redis run it alike).
 import {
+  FEED_MAX_EVENTS,
   FEED_RETENTION_MS,
   featuredScore,
   type FeedEvent,
@@ -1154,23 +1155,30 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect((await storage.feed.read(b, 0, 10)).events.map((e) => e.seq)).toEqual([1]);
       });
 
-      it('trims by age only: a feed busier than any length cap keeps every event of the retention', async () => {
+      it('trims by age, and by count past FEED_MAX_EVENTS (the oldest first)', async () => {
         const a = uid('a');
         const t0 = Date.parse('2021-01-01T00:00:00.000Z');
         const burst = (from: number, count: number) =>
           Array.from({ length: count }, (_, i) =>
             notice([a], 'game.moved', { i: from + i }, iso(t0 + from + i)),
           );
-        for (let i = 0; i < 12_000; i += 3_000) await storage.feed.append(burst(i, 3_000));
+        for (let i = 0; i < 9_000; i += 3_000) await storage.feed.append(burst(i, 3_000));
         let page = await storage.feed.read(a, 0, 1);
-        expect([page.first, page.last, page.events[0]?.data]).toEqual([1, 12_000, { i: 0 }]);
+        expect([page.first, page.last, page.events[0]?.data]).toEqual([1, 9_000, { i: 0 }]);
         // The first event leaves only once it is older than the retention.
         await storage.feed.append([notice([a], 'game.moved', {}, iso(t0 + FEED_RETENTION_MS))]);
         page = await storage.feed.read(a, 0, 1);
-        expect([page.first, page.last]).toEqual([1, 12_001]);
-        await storage.feed.append([notice([a], 'game.moved', {}, iso(t0 + FEED_RETENTION_MS + 10))]);
+        expect([page.first, page.last]).toEqual([1, 9_001]);
+        const late = iso(t0 + FEED_RETENTION_MS + 10);
+        await storage.feed.append([notice([a], 'game.moved', {}, late)]);
         page = await storage.feed.read(a, 0, 1);
-        expect([page.first, page.last]).toEqual([11, 12_002]);
+        expect([page.first, page.last]).toEqual([11, 9_002]);
+        // Past FEED_MAX_EVENTS kept, the oldest go however young (8 992 kept + 1 010 = 10 002).
+        const more = Array.from({ length: 1_010 }, () => notice([a], 'game.moved', {}, late));
+        await storage.feed.append(more);
+        page = await storage.feed.read(a, 12, 1);
+        expect([page.first, page.last, FEED_MAX_EVENTS]).toEqual([13, 10_012, 10_000]);
+        await expect(storage.feed.read(a, 0, 1).then((p) => p.first)).resolves.toBe(13);
       });
 
       it('keeps one epoch per feed across appends and reads, carried by every event, stored and live', async () => {

@@ -105,15 +105,40 @@ export function describeTournamentContract(store: () => Storage): void {
     await expect(tournaments().listOf(`${account}x`, 10)).resolves.toEqual({ items: [], next: null });
   });
 
-  it('active lists open and ongoing tournaments, not finished or cancelled ones', async () => {
-    const open = sampleTournament();
-    const done = sampleTournament();
-    await tournaments().create(open);
-    await tournaments().create(done);
+  it('the due index answers what is due (ongoing, full, at the start time or expiry), never the rest', async () => {
+    const now = Date.now();
+    const later = new Date(now + 3_600_000).toISOString();
+    const creator = `tc${Math.random().toString(36).slice(2, 10)}`;
+    const idle = sampleTournament({ startsAt: later, createdBy: creator });
+    const expiring = sampleTournament({ expiresAt: later, createdBy: creator });
+    const ongoing = sampleTournament({ createdBy: creator });
+    const done = sampleTournament({ createdBy: creator });
+    for (const t of [idle, expiring, ongoing, done]) await tournaments().create(t);
+    await expect(tournaments().openBy(creator)).resolves.toBe(4);
+    await tournaments().update({ ...ongoing, status: 'ongoing', version: 1 }, 0);
     await tournaments().update({ ...done, status: 'finished', version: 1 }, 0);
-    const active = await tournaments().active(10_000);
-    expect(active).toContain(open.id);
-    expect(active).not.toContain(done.id);
+    await expect(tournaments().openBy(creator)).resolves.toBe(3);
+    const ours = (ids: string[]) =>
+      ids.filter((id) => [idle, expiring, ongoing, done].some((t) => t.id === id));
+    // Now: only the ongoing one; it goes back at now + retry, so it is not due again before then.
+    expect(ours(await tournaments().due(now, 10_000, 1000))).toEqual([ongoing.id]);
+    expect(ours(await tournaments().due(now + 500, 10_000, 1000))).toEqual([]);
+    expect(ours(await tournaments().due(now + 1000, 10_000, 1000))).toEqual([ongoing.id]);
+    // At the start time and the expiry, the open ones too (most overdue first).
+    const at = Date.parse(later);
+    expect(ours(await tournaments().due(at, 10_000, 0)).sort()).toEqual(
+      [idle.id, expiring.id, ongoing.id].sort(),
+    );
+    // A full open tournament is due at once.
+    const player = (account: string) => ({ account, name: account, rating: 1500, joinedAt: later });
+    const full = sampleTournament({ maxPlayers: 2, startsAt: later, createdBy: creator });
+    await tournaments().create(full);
+    expect(await tournaments().due(now, 10_000, 0)).not.toContain(full.id);
+    await tournaments().update({ ...full, version: 1, players: [player('a'), player('b')] }, 0);
+    expect(await tournaments().due(now, 10_000, 0)).toContain(full.id);
+    await tournaments().update({ ...full, version: 2, status: 'cancelled' }, 1);
+    expect(await tournaments().due(at, 10_000, 0)).not.toContain(full.id);
+    await expect(tournaments().openBy(creator)).resolves.toBe(3);
   });
 
   it("records an update's notices for their addressees, once each and in order; a losing update none", async () => {

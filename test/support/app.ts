@@ -70,6 +70,8 @@ export function appHarness() {
         tokensPerAccount: 1_000_000,
         accountsPerIpPerDay: 1_000_000,
         gamesPerIpPerDay: 1_000_000,
+        challengesPerAccount: 1_000_000,
+        challengesPerPair: 1_000_000,
       };
       // Stream caps far above what a test opens too (test/api/stream-caps.test.ts sets its own).
       const streams = { perIp: 1_000_000, perToken: 1_000_000, maxBufferBytes: 1024 * 1024 };
@@ -81,6 +83,7 @@ export function appHarness() {
         rateLimits,
         quotas,
         sweepIntervalMs: 0,
+        tournaments: { openPerAccount: 1_000_000 },
         webhooks: { allowPrivate: true, intervalMs: 0, ...options.webhooks },
         ...(now ? { now } : {}),
         ...(options.rulesDir ? { rulesDir: options.rulesDir } : {}),

@@ -1,4 +1,5 @@
-// The tournament director: every node sweeps the open and ongoing tournaments; a lease keeps one
+// The tournament director: every node sweeps the tournaments that are due (the store's due index:
+// ongoing ones, open ones that are full, at their start time or expiry, never the idle rest); a lease keeps one
 // tournament to one node at a time, the document's compare-and-set makes each step happen once,
 // and game ids derived from (tournament, round, board, leg) make each game be created once.
 import { randomBytes } from 'node:crypto';
@@ -16,7 +17,14 @@ export interface DirectorOptions {
   readonly leaseMs?: number;
   /** Tournaments looked at per sweep (default 200). */
   readonly batch?: number;
+  /** An open tournament without a start time still open this long after its creation is cancelled (default 48 h). */
+  readonly openExpiryMs?: number;
+  /** Open tournaments one account may have created and not yet finished (default 10). */
+  readonly openPerAccount?: number;
 }
+
+export const DEFAULT_OPEN_EXPIRY_MS = 48 * 60 * 60 * 1000;
+export const DEFAULT_OPEN_PER_ACCOUNT = 10;
 
 const ATTEMPTS = 5;
 
@@ -24,6 +32,8 @@ export class TournamentDirector {
   private readonly node = randomBytes(6).toString('base64url');
   private readonly leaseMs: number;
   private readonly batch: number;
+  readonly openExpiryMs: number;
+  readonly openPerAccount: number;
 
   constructor(
     private readonly storage: Storage,
@@ -33,11 +43,19 @@ export class TournamentDirector {
   ) {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.batch = options.batch ?? 200;
+    this.openExpiryMs = options.openExpiryMs ?? DEFAULT_OPEN_EXPIRY_MS;
+    this.openPerAccount = options.openPerAccount ?? DEFAULT_OPEN_PER_ACCOUNT;
   }
 
-  /** Directs every open and ongoing tournament once; safe on every node at once. */
+  /** When an open tournament created at `createdAt` without a start time is cancelled. */
+  expiryOf(createdAt: string): string {
+    return new Date(Date.parse(createdAt) + this.openExpiryMs).toISOString();
+  }
+
+  /** Directs every due tournament once (up to the batch); safe on every node at once. */
   async sweep(): Promise<number> {
-    const ids = await this.storage.tournaments.active(this.batch);
+    // Those answered go back at now (after the rest due now): an ongoing one is looked at each sweep.
+    const ids = await this.storage.tournaments.due(this.now().getTime(), this.batch, 0);
     let acted = 0;
     const errors: unknown[] = [];
     for (const id of ids) {
@@ -90,8 +108,10 @@ export class TournamentDirector {
     if (t.status === 'open') {
       const due =
         (t.startsAt !== null && at.getTime() >= Date.parse(t.startsAt)) || t.players.length >= t.maxPlayers;
-      if (!due) return 'same';
-      if (t.players.length < Math.max(2, t.minPlayers)) {
+      const expires = t.startsAt === null ? (t.expiresAt ?? this.expiryOf(t.createdAt)) : null;
+      const expired = expires !== null && at.getTime() >= Date.parse(expires);
+      if (!due && !expired) return 'same';
+      if (!due || t.players.length < Math.max(2, t.minPlayers)) {
         const next = this.next(t, { status: 'cancelled', finishedAt: at.toISOString() });
         return this.write(t, next, [this.notice(next, 'tournament.cancelled', {})]);
       }

@@ -69,6 +69,14 @@ export class TournamentService {
     };
     return once(this.storage.idempotency, call, async () => {
       const t = this.parse(account, input);
+      const max = this.director.openPerAccount;
+      if ((await this.storage.tournaments.openBy(account.id)) >= max) {
+        throw new GameError(
+          'TOO_MANY_TOURNAMENTS',
+          `${account.username} already has ${max} open or ongoing tournaments, the most allowed`,
+          { max },
+        );
+      }
       await this.storage.tournaments.create(t);
       await this.storage.tournaments.addMember(account.id, t.id);
       return tournamentView(t);
@@ -136,6 +144,8 @@ export class TournamentService {
       minPlayers,
       maxPlayers,
       startsAt,
+      // Never filled by then (no start time): cancelled.
+      ...(startsAt === null ? { expiresAt: this.director.expiryOf(at.toISOString()) } : {}),
       createdBy: account.id,
       status: 'open',
       round: 0,

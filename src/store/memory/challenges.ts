@@ -1,4 +1,5 @@
 import type {
+  ChallengePage,
   ChallengeStore,
   ChallengeUpdateResult,
   GameLimit,
@@ -55,6 +56,17 @@ export class MemoryChallengeStore implements ChallengeStore {
           (c.challenger === account || c.destination === account || (c.players?.includes(account) ?? false)),
       )
       .reverse();
+  }
+
+  async pageOpen(account: string, limit: number, before?: number): Promise<ChallengePage> {
+    const all = (await this.listOpen(account))
+      .filter((c) => before === undefined || Date.parse(c.createdAt) < before)
+      .sort((a, b) => Date.parse(b.createdAt) - Date.parse(a.createdAt));
+    const last = all[limit - 1];
+    if (!last || all.length === limit) return { items: all, next: null };
+    const edge = Date.parse(last.createdAt);
+    const items = all.filter((c, i) => i < limit || Date.parse(c.createdAt) === edge);
+    return { items, next: items.length < all.length ? edge : null };
   }
 
   async dueChallenges(now: string, limit: number): Promise<string[]> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import {
+  FEED_MAX_EVENTS,
   FEED_RETENTION_MS,
   type EventFeed,
   type FeedEvent,
@@ -24,7 +25,9 @@ export class MemoryEventFeed implements EventFeed {
 
   constructor(options: FeedOptions = {}) {
     this.retentionMs = options.retentionMs ?? FEED_RETENTION_MS;
+    this.maxEvents = options.maxEvents ?? FEED_MAX_EVENTS;
   }
+  private readonly maxEvents: number;
 
   async append(notices: readonly Notice[]): Promise<void> {
     this.appendNow(notices);
@@ -47,6 +50,7 @@ export class MemoryEventFeed implements EventFeed {
           feed.events.shift();
         }
         feed.events.push(event);
+        if (feed.events.length > this.maxEvents) feed.events.splice(0, feed.events.length - this.maxEvents);
         const json = JSON.stringify(event);
         setImmediate(() => this.emitter.emit(account, json));
       }

@@ -56,6 +56,12 @@ export type ChallengeUpdateResult =
   /** The game would start while `tooManyGames` has its maximum of ongoing games: nothing written. */
   | { readonly tooManyGames: string };
 
+export interface ChallengePage {
+  readonly items: readonly StoredChallenge[];
+  /** Pass back as `before` for the next page (the last item's creation, ms); null on the last page. */
+  readonly next: number | null;
+}
+
 export interface ChallengeStore {
   /** Stores a new challenge and appends `notices`, atomically. */
   createChallenge(challenge: StoredChallenge, notices: readonly Notice[]): Promise<void>;
@@ -76,6 +82,11 @@ export interface ChallengeStore {
   ): Promise<ChallengeUpdateResult>;
   /** Open challenges that involve `account` (challenger, destination or named player), newest first. */
   listOpen(account: string): Promise<StoredChallenge[]>;
+  /**
+   * A page of listOpen: at most `limit` (more when several were created in the same millisecond as
+   * the page's last one, so that a page boundary never splits them), created before `before` (ms).
+   */
+  pageOpen(account: string, limit: number, before?: number): Promise<ChallengePage>;
   /** Ids of open challenges whose expiresAt is at or before `now` (ISO), oldest first. */
   dueChallenges(now: string, limit: number): Promise<string[]>;
 }

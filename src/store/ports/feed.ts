@@ -112,4 +112,9 @@ export const FEED_RETENTION_MS = 21 * 24 * 60 * 60 * 1000;
 export interface FeedOptions {
   /** How long events are kept (default FEED_RETENTION_MS). */
   readonly retentionMs?: number;
+  /** The most events an account's feed keeps (the oldest trimmed first, as by age; default FEED_MAX_EVENTS). */
+  readonly maxEvents?: number;
 }
+
+/** Events kept per account feed at most (FEED_MAX_EVENTS): a flood of notices cannot grow one without bound. */
+export const FEED_MAX_EVENTS = 10_000;

@@ -58,6 +58,8 @@ export interface StoredTournament {
   readonly maxPlayers: number;
   /** Starts then (with at least minPlayers, else cancelled); null: when full. */
   readonly startsAt: string | null;
+  /** Still open then (never filled, never started): cancelled. Absent on documents made before it. */
+  readonly expiresAt?: string;
   readonly createdBy: string;
   readonly status: TournamentStatus;
   /** The round being played (0 before the start). */
@@ -108,6 +110,26 @@ export interface TournamentStore {
   listOf(account: string, limit: number, before?: number): Promise<TournamentPage>;
   /** Records that `account` is in a tournament (its "my tournaments"); idempotent. */
   addMember(account: string, id: string): Promise<void>;
-  /** Ids of the open and ongoing tournaments (what the director sweeps), at most `limit`. */
-  active(limit: number): Promise<string[]>;
+  /**
+   * Ids of the open and ongoing tournaments due at `now` (ms) by the due index (see dueAt), most
+   * overdue first, at most `limit`. Each one answered is put back at `now + retryMs` (after every
+   * other one due now), so the director goes round them; a write's due time replaces that.
+   * Tournaments not due are never read.
+   */
+  due(now: number, limit: number, retryMs: number): Promise<string[]>;
+  /** How many open or ongoing tournaments `account` created. */
+  openBy(account: string): Promise<number>;
+}
+
+/**
+ * When the director must next look at a tournament (ms since the epoch), null when never again:
+ * an ongoing one at once (its games may have ended); an open one when full, else at its start
+ * time or its expiry; a finished or cancelled one never.
+ */
+export function dueAt(t: StoredTournament): number | null {
+  if (t.status === 'finished' || t.status === 'cancelled') return null;
+  if (t.status === 'ongoing' || t.players.length >= t.maxPlayers) return 0;
+  const times = [t.startsAt, t.expiresAt].flatMap((x) => (x ? [Date.parse(x)] : []));
+  // A document from before expiresAt without a start time: looked at on every sweep (the director expires it).
+  return times.length > 0 ? Math.min(...times) : Date.parse(t.createdAt);
 }

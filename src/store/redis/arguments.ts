@@ -5,6 +5,7 @@ import {
   listingIndex,
   listingIndexesOf,
   type GameStatus,
+  FEED_MAX_EVENTS,
   FEED_RETENTION_MS,
   type FeedOptions,
   type Notice,
@@ -32,6 +33,7 @@ export function noticesArgument(notices: readonly Notice[], feed: FeedOptions = 
   const retentionMs = feed.retentionMs ?? FEED_RETENTION_MS;
   return JSON.stringify({
     epoch: epochCandidate(),
+    max: feed.maxEvents ?? FEED_MAX_EVENTS,
     notices: notices.map((n) => {
       const ms = msOf(n.at, 'notice time');
       const data = JSON.stringify(n.data);

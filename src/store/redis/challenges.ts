@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type {
+  ChallengePage,
   ChallengeStore,
   ChallengeUpdateResult,
   FeedOptions,
@@ -168,6 +169,44 @@ export class RedisChallengeStore implements ChallengeStore {
     // entry that closed the challenge was applied already: the account applies them in order).
     if (stale.length > 0) await this.redis.zrem(index, ...stale);
     return open;
+  }
+
+  async pageOpen(account: string, limit: number, before?: number): Promise<ChallengePage> {
+    const index = this.keys.openChallenges(account);
+    const items: StoredChallenge[] = [];
+    let max = before === undefined ? '+inf' : `(${before}`;
+    for (;;) {
+      // Whole milliseconds at a time: a page boundary never splits challenges created in the same one.
+      const batch = await this.redis.zrevrangebyscore(
+        index,
+        max,
+        '-inf',
+        'WITHSCORES',
+        'LIMIT',
+        0,
+        limit - items.length,
+      );
+      if (batch.length === 0) return { items, next: null };
+      const edge = Number(batch[batch.length - 1]);
+      const ids = [
+        ...new Set([
+          ...batch.filter((_, i) => i % 2 === 0),
+          ...(await this.redis.zrangebyscore(index, edge, edge)),
+        ]),
+      ];
+      const docs = await Promise.all(ids.map((id) => this.getChallenge(id)));
+      const stale: string[] = [];
+      docs.forEach((c, i) => {
+        if (c && c.status === 'open' && involved(c).includes(account)) items.push(c);
+        else stale.push(ids[i] as string);
+      });
+      if (stale.length > 0) await this.redis.zrem(index, ...stale);
+      max = `(${edge}`;
+      if (items.length >= limit) {
+        const more = await this.redis.zcount(index, '-inf', max);
+        return { items, next: more > 0 ? edge : null };
+      }
+    }
   }
 
   async dueChallenges(now: string, limit: number): Promise<string[]> {

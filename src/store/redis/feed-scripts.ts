@@ -57,7 +57,8 @@ end
 export const APPEND_TO_FEED = `${FEED_EPOCH}${ACCOUNT_FEED_KEYS}
 local function append_to_feed(p, account, notices, candidate, publish, hooks, due)
   local k = feed_keys(p, account)
-  for _, n in ipairs(cjson.decode(notices).notices) do
+  local decoded = cjson.decode(notices)
+  for _, n in ipairs(decoded.notices) do
     local epoch = feed_epoch(k.epoch, k.seq, candidate)
     local seq = redis.call('INCR', k.seq)
     local minid = nil
@@ -71,6 +72,7 @@ local function append_to_feed(p, account, notices, candidate, publish, hooks, du
     end
     if minid then redis.call('XTRIM', k.feed, 'MINID', minid) end
     redis.call('XADD', k.feed, seq .. '-0', 'type', n.type, 'at', n.at, 'ms', n.ms, 'epoch', epoch, 'data', n.data)
+    if decoded.max then redis.call('XTRIM', k.feed, 'MAXLEN', decoded.max) end
     redis.call(publish, k.live, '{"seq":' .. seq .. ',"epoch":' .. cjson.encode(epoch) .. n.rest)
     for _, hook in ipairs(redis.call('SMEMBERS', hooks)) do
       redis.call('ZADD', due, 'NX', n.ms, hook)

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import {
+  dueAt,
   TOURNAMENT_STATUSES,
   type StoredTournament,
   type TournamentPage,
@@ -18,10 +19,13 @@ import { outboxFields, parseBefores, type AccountPart } from './relay';
 // Tournaments (docs/data-model.md): the document (hash: doc, version, status, seq) and the
 // shard's listings by status live in the shard of the tournament id, so that a create or a
 // compare-and-set is one script on one slot. Listings merge the shards newest first (like the
-// public game listings). Two keys stand alone, each written by single commands: the counter that
-// numbers tournaments, and the set of open and ongoing ids the director sweeps (added before the
-// create, removed once a sweep finds the tournament over: a crash in between leaves a stale
-// entry, never a missing one). "My tournaments" is a sorted set in the account's shard. What a
+// public game listings). Keys that stand alone, each written by single commands: the counter that
+// numbers tournaments, and the due index the director reads (a sorted set of the open and ongoing
+// ids by the time the director must next look at each, ports/tournaments.ts dueAt: added before
+// the create, moved after each update, removed once over: a crash in between leaves a stale
+// entry, which the director's read corrects, never a missing one). The open and ongoing
+// tournaments an account created (its quota) are a set in its shard, kept the same way. "My
+// tournaments" is a sorted set in the account's shard. What a
 // step tells the players (tournament.* notices) goes into the shard's outbox in the same script
 // (origin t:<id>, relay version = tournament version + 1), for the relay: a node that dies right
 // after its write loses none of them.
@@ -59,7 +63,18 @@ local entry, befores = members_entry(shard_keys(ARGV[6], ARGV[7]), KEYS[1], fiel
 return {'updated', entry, befores}
 `;
 
+/**
+ * KEYS[1]: the due index. ARGV: now, limit, retry at. The ids due at `now`, most overdue first,
+ * each put back at `retry at` (after every other one due now) so that sweeps go round them.
+ */
+const DUE = `
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
+for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
+return ids
+`;
+
 type TournamentRedis = Redis & {
+  boardhostDueTournaments(key: string, now: number, limit: number, retryAt: number): Promise<string[]>;
   boardhostCreateTournament(...args: Array<string | number>): Promise<number>;
   boardhostUpdateTournament(...args: Array<string | number>): Promise<[string, string?, string?]>;
 };
@@ -81,6 +96,7 @@ export class RedisTournamentStore implements TournamentStore {
     if (!defined.has(redis)) {
       redis.defineCommand('boardhostCreateTournament', { numberOfKeys: 3, lua: CREATE });
       redis.defineCommand('boardhostUpdateTournament', { numberOfKeys: 6, lua: UPDATE });
+      redis.defineCommand('boardhostDueTournaments', { numberOfKeys: 1, lua: DUE });
       defined.add(redis);
     }
     this.redis = redis as TournamentRedis;
@@ -95,13 +111,32 @@ export class RedisTournamentStore implements TournamentStore {
   private memberOf(account: string): string {
     return `${this.prefix}tournaments:${shardTag(shardOf(account))}:account:${account}`;
   }
-  private get activeKey(): string {
+  /** Before the due index: the set of open and ongoing ids (moved into the index on the first read). */
+  private get legacyActiveKey(): string {
     return `${this.prefix}tournaments:active`;
+  }
+  private get dueKey(): string {
+    return `${this.prefix}tournaments:due`;
+  }
+  private openByKey(account: string): string {
+    return `${this.prefix}tournaments:${shardTag(shardOf(account))}:open-by:${account}`;
+  }
+
+  /** Moves the due index and the creator's open set to `t`'s state (after its write). */
+  private async track(t: StoredTournament): Promise<void> {
+    const at = dueAt(t);
+    if (at === null) {
+      await this.redis.zrem(this.dueKey, t.id);
+      await this.redis.srem(this.openByKey(t.createdBy), t.id);
+    } else {
+      await this.redis.zadd(this.dueKey, at, t.id);
+    }
   }
 
   async create(t: StoredTournament): Promise<void> {
     const seq = await this.redis.incr(`${this.prefix}tournaments:seq`);
-    await this.redis.sadd(this.activeKey, t.id);
+    await this.track(t);
+    if (dueAt(t) !== null) await this.redis.sadd(this.openByKey(t.createdBy), t.id);
     const shard = shardOf(t.id);
     const created = await this.redis.boardhostCreateTournament(
       this.doc(t.id),
@@ -154,8 +189,7 @@ export class RedisTournamentStore implements TournamentStore {
     if (status === 'missing') return { status: 'missing' };
     if (status === 'conflict') return { status: 'conflict', currentVersion: Number(current) };
     await this.games.relay.deliver(shard, fields, '0', parseBefores(befores));
-    if (next.status === 'finished' || next.status === 'cancelled')
-      await this.redis.srem(this.activeKey, next.id);
+    await this.track(next);
     return { status: 'updated' };
   }
 
@@ -177,13 +211,35 @@ export class RedisTournamentStore implements TournamentStore {
     if (seq !== null) await this.redis.zadd(this.memberOf(account), Number(seq), id);
   }
 
-  async active(limit: number): Promise<string[]> {
-    const ids = await this.redis.srandmember(this.activeKey, limit);
-    const docs = await Promise.all(ids.map(async (id) => [id, await this.get(id)] as const));
-    const over = docs.filter(([, t]) => !t || t.status === 'finished' || t.status === 'cancelled');
-    if (over.length > 0) await this.redis.srem(this.activeKey, ...over.map(([id]) => id));
-    return docs.filter(([, t]) => t && (t.status === 'open' || t.status === 'ongoing')).map(([id]) => id);
+  async due(now: number, limit: number, retryMs: number): Promise<string[]> {
+    await this.migrateActive();
+    return this.redis.boardhostDueTournaments(this.dueKey, now, limit, now + retryMs);
   }
+
+  async openBy(account: string): Promise<number> {
+    const key = this.openByKey(account);
+    const ids = await this.redis.smembers(key);
+    const docs = await Promise.all(ids.map((id) => this.get(id)));
+    // An entry whose tournament ended without its removal (a crash in between) is dropped now.
+    const over = ids.filter((_, i) => {
+      const t = docs[i];
+      return !t || dueAt(t) === null;
+    });
+    if (over.length > 0) await this.redis.srem(key, ...over);
+    return ids.length - over.length;
+  }
+
+  /** The set the director sampled before the due index: its ids become due now, once. */
+  private async migrateActive(): Promise<void> {
+    if (this.migrated) return;
+    const ids = await this.redis.smembers(this.legacyActiveKey);
+    if (ids.length > 0) {
+      await this.redis.zadd(this.dueKey, 'NX', ...ids.flatMap((id) => [0, id]));
+      await this.redis.del(this.legacyActiveKey);
+    }
+    this.migrated = true;
+  }
+  private migrated = false;
 
   private async page(
     indexes: string[],

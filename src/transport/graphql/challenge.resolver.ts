@@ -1,5 +1,5 @@
-import { Arg, Ctx, ID, Mutation, Query, Resolver } from 'type-graphql';
-import type { ChallengeView } from '../../service/challenges';
+import { Arg, Ctx, Float, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { DEFAULT_CHALLENGE_PAGE, type ChallengeView } from '../../service/challenges';
 import type { SeekView } from '../../service/seeks';
 import type { TimeControlInput as TimeControlInputView } from '../../service/time-control';
 import {
@@ -26,9 +26,22 @@ export class ChallengeResolver {
     return ctx.services.challenges.get(id);
   }
 
-  @Query(() => [Challenge], { description: 'Open challenges the caller made or received, newest first.' })
-  myChallenges(@Ctx() ctx: GraphQLContext): Promise<ChallengeView[]> {
-    return ctx.services.challenges.listOpen(credentialOf(ctx));
+  @Query(() => [Challenge], {
+    description:
+      'Open challenges the caller made or received, newest first: `limit` (1–100, default 50) of them ' +
+      "created before `before` (ms since the epoch: the last one's createdAt for the next page).",
+  })
+  async myChallenges(
+    @Ctx() ctx: GraphQLContext,
+    @Arg('limit', () => Int, { nullable: true }) limit?: number | null,
+    @Arg('before', () => Float, { nullable: true }) before?: number | null,
+  ): Promise<ChallengeView[]> {
+    const page = await ctx.services.challenges.listOpen(
+      credentialOf(ctx),
+      limit ?? DEFAULT_CHALLENGE_PAGE,
+      before ?? undefined,
+    );
+    return page.items;
   }
 
   @Mutation(() => Challenge, {

@@ -98,7 +98,7 @@ export function registerChallengeTools(server: McpServer, ctx: McpContext): void
     },
     () =>
       run(async () => ({
-        challenges: (await services.challenges.listOpen(credential)).map((c) => challengeLine(c, me)),
+        challenges: (await services.challenges.listOpen(credential)).items.map((c) => challengeLine(c, me)),
       })),
   );
 

@@ -173,7 +173,21 @@ export const Challenge = z
   })
   .openapi('Challenge');
 
-export const ChallengeList = z.object({ items: z.array(Challenge) }).openapi('ChallengeList');
+export const ChallengeList = z
+  .object({
+    items: z.array(Challenge),
+    next: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'Pass as `before` for the next page; null on the last page' }),
+  })
+  .openapi('ChallengeList');
+
+export const ChallengeListQuery = z.object({
+  limit: z.coerce.number().int().min(1).max(100).optional().openapi({ description: '1–100, default 50' }),
+  before: z.coerce.number().int().min(0).optional().openapi({ description: "A previous page's `next`" }),
+});
 
 export const CreateChallengeBody = z
   .object({

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../service';
 import type { Credential } from '../../service/auth';
-import type { ChallengeView } from '../../service/challenges';
+import { DEFAULT_CHALLENGE_PAGE, type ChallengeView } from '../../service/challenges';
 import * as A from './accounts.schemas';
 import {
   apiToken,
@@ -93,13 +93,19 @@ export function challengeRoutes(services: Services): RestRoute[] {
         tags: ['challenges'],
         summary: 'My open challenges',
         description:
-          'Open challenges the account made or received, newest first. Needs an API token with the scope ' +
+          'Open challenges the account made or received, newest first, a page at a time (`limit`, default ' +
+          '50; pass `next` back as `before` for the next page). Needs an API token with the scope ' +
           'game:read or challenge:write.',
         security: apiToken('game:read', 'challenge:write'),
-        responses: { 200: json(A.ChallengeList, 'The open challenges'), ...problems(401, 403, 503) },
+        request: { query: A.ChallengeListQuery },
+        responses: {
+          200: json(A.ChallengeList, 'A page of open challenges'),
+          ...problems(400, 401, 403, 503),
+        },
       },
       handle: async (req, res) => {
-        res.json({ items: await challenges.listOpen(credentialOf(req)) });
+        const q = parse(A.ChallengeListQuery, req.query, 'query');
+        res.json(await challenges.listOpen(credentialOf(req), q.limit ?? DEFAULT_CHALLENGE_PAGE, q.before));
       },
     },
     {
