@@ -75,12 +75,15 @@ async function main(): Promise<void> {
       tokensPerAccount: config.MAX_TOKENS_PER_ACCOUNT,
       accountsPerIpPerDay: config.MAX_ACCOUNTS_PER_IP_PER_DAY,
       gamesPerIpPerDay: config.MAX_GAMES_PER_IP_PER_DAY,
+      aiGamesPerIpPerDay: config.MAX_AI_GAMES_PER_IP_PER_DAY,
+      ongoingAiGamesPerIp: config.MAX_ANON_AI_GAMES_PER_IP,
     },
     ai: {
       pool: {
         ...(config.AI_WORKERS === undefined ? {} : { workers: config.AI_WORKERS }),
         queueMax: config.AI_QUEUE_MAX,
         perAccount: config.AI_MAX_PER_ACCOUNT,
+        turnsPerOwner: config.AI_MAX_TURNS_PER_OWNER,
       },
       analysis: { maxTimeMs: config.AI_ANALYSIS_MAX_MS, perMinute: config.AI_ANALYSIS_PER_MINUTE },
       driver: config.AI_DRIVER,

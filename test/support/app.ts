@@ -70,6 +70,8 @@ export function appHarness() {
         tokensPerAccount: 1_000_000,
         accountsPerIpPerDay: 1_000_000,
         gamesPerIpPerDay: 1_000_000,
+        aiGamesPerIpPerDay: 1_000_000,
+        ongoingAiGamesPerIp: 1000,
       };
       const app = await createApp({
         storage,

@@ -144,8 +144,9 @@ export function aiRoutes(services: Services): RestRoute[] {
         summary: 'Create a game against the computer (seat token)',
         description:
           'A game without accounts on your side: one secret seat token for your seat (shown only here), ' +
-          'the built-in AI of `level` in the other. Counts against the client address’s daily games quota ' +
-          '(429 QUOTA_EXCEEDED). Idempotency-Key retries are scoped to the address.',
+          'the built-in AI of `level` in the other. Counts against the client address’s daily games and AI ' +
+          'games quotas (429 QUOTA_EXCEEDED) and its ongoing AI games without an account (409 ' +
+          'TOO_MANY_AI_GAMES). Idempotency-Key retries are scoped to the address.',
         security: PUBLIC,
         request: {
           headers: idempotencyHeader,
