@@ -98,8 +98,13 @@ export const Analysis = z
       z.object({
         result: z.enum(['win', 'draw', 'loss']),
         plies: z.number().int().openapi({ description: 'Plies to the end with best play' }),
+        exact: z.boolean().openapi({
+          description:
+            'true: solved exactly (score is the final margin, plies exact); false: the result is proven, ' +
+            'score and plies are those of the line found, bounds (a win or loss by at least that margin)',
+        }),
       }),
-    ).openapi({ description: 'The exact value, when the search solved the position; else null' }),
+    ).openapi({ description: 'The proven value, when the search proved the result; else null' }),
     depth: z.number().int(),
     nodes: z.number().int(),
     timeMs: z.number().int(),

@@ -2186,12 +2186,14 @@ export interface components {
             pv: string[];
             /** @description From the side to move's point of view, in hundredths of a seed / man / pawn */
             score: number;
-            /** @description The exact value, when the search solved the position; else null */
+            /** @description The proven value, when the search proved the result; else null */
             solved: {
                 /** @enum {string} */
                 result: "win" | "draw" | "loss";
                 /** @description Plies to the end with best play */
                 plies: number;
+                /** @description true: solved exactly (score is the final margin, plies exact); false: the result is proven, score and plies are those of the line found, bounds (a win or loss by at least that margin) */
+                exact: boolean;
             } | null;
             depth: number;
             nodes: number;
