@@ -195,12 +195,17 @@ const ConfigSchema = z
     MAX_OPEN_CHALLENGES_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
     /** Open challenges one account may have made to one other account. */
     MAX_OPEN_CHALLENGES_PER_PAIR: z.coerce.number().int().min(1).default(3),
+    /** Of those, games against the AI per address per day, and ongoing ones per address at once. */
+    MAX_AI_GAMES_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(100),
+    MAX_ANON_AI_GAMES_PER_IP: z.coerce.number().int().min(1).max(1000).default(5),
     /** The AI: search threads of this node (default: cores - 1, at least 1). */
     AI_WORKERS: z.coerce.number().int().min(1).max(256).optional(),
     /** Analyses waiting for a thread at most on this node; more answer 503 AI_BUSY. */
     AI_QUEUE_MAX: z.coerce.number().int().min(0).max(100_000).default(64),
     /** Analyses of one account (or address) running or waiting at once on this node; more answer 429. */
     AI_MAX_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(2),
+    /** AI turns of one owner (account or address) waiting or running in this node's pool at once. */
+    AI_MAX_TURNS_PER_OWNER: z.coerce.number().int().min(1).max(1000).default(2),
     /** Analyses per minute per account (or address), apart from the request rate limits. */
     AI_ANALYSIS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(30),
     /** The longest analysis a request may ask for (timeMs), in milliseconds. */

@@ -130,6 +130,9 @@ describe('configuration', () => {
       MAX_OPEN_CHALLENGES_PER_ACCOUNT: 50,
       MAX_OPEN_CHALLENGES_PER_PAIR: 3,
       FEED_MAX_EVENTS: 10_000,
+      MAX_AI_GAMES_PER_IP_PER_DAY: 100,
+      MAX_ANON_AI_GAMES_PER_IP: 5,
+      AI_MAX_TURNS_PER_OWNER: 2,
     });
     expect(loadConfig({ MAX_TOKENS_PER_ACCOUNT: '5' }).MAX_TOKENS_PER_ACCOUNT).toBe(5);
     expect(() => loadConfig({ MAX_ONGOING_GAMES_PER_ACCOUNT: '0' })).toThrow(/MAX_ONGOING_GAMES_PER_ACCOUNT/);

@@ -96,7 +96,7 @@ export function search(req: SearchRequest, override?: Partial<Omit<LevelBudget, 
       searcher.nodes = solution.nodes;
       root = solution.result;
       const result = solution.margin > 0 ? 'win' : solution.margin < 0 ? 'loss' : 'draw';
-      solved = { result, plies: solution.plies };
+      solved = { result, plies: solution.plies, exact: true };
       exactScore = 100 * solution.margin;
     } else {
       searcher.nodes = Math.floor(nodes / 2);
@@ -118,7 +118,7 @@ export function search(req: SearchRequest, override?: Partial<Omit<LevelBudget, 
     if (exactScore !== undefined) score = exactScore;
     else if (decided && MANCALA.has(engine.kind) && decided.margin !== 0) score = 100 * decided.margin;
     else score = root.score;
-    if (!solved && decided) solved = { result: decided.result, plies: decided.plies };
+    if (!solved && decided) solved = { result: decided.result, plies: decided.plies, exact: false };
     if (exactScore !== undefined && solved) reached = solved.plies;
   } else {
     // Not even depth 1 fitted the budget: a legal move all the same (seeded at noisy levels).

@@ -6,10 +6,14 @@ import { GameError } from '../service/errors';
 import type { SearchRequest, SearchResult } from './types';
 
 // The searches run off the event loop, in worker threads (piscina), so that thinking never slows
-// the moves and reads the API serves. The pool is this node's: `workers` threads, a queue of at
-// most `queueMax` analyses waiting, and at most `perAccount` analyses of one caller running or
-// waiting at once. AI moves in games are not refused by the queue bound (a game's turn must be
-// played; their number is bounded by the games themselves) but wait in the same queue.
+// the moves and reads the API serves. The pool is this node's: `workers` threads and a fair queue in
+// front of them. Every search belongs to an owner (an account, or a client address's bucket:
+// addressBucket in service/quotas.ts); each owner has its own FIFO and a thread that frees up takes
+// the next search of the next owner in turn (round robin), so one owner's flood of searches delays
+// another owner's by at most one search per thread. Analyses are refused past `queueMax` waiting
+// and past `perAccount` of one caller (account and address each); AI turns of games are never
+// refused, but an owner has at most `turnsPerOwner` of them in the pool (hasTurnRoom): the others
+// wait in their games (service/ai-games.ts).
 
 export interface AiPoolOptions {
   /** Worker threads (AI_WORKERS; default max(1, cores - 1)). */
@@ -18,6 +22,8 @@ export interface AiPoolOptions {
   readonly queueMax?: number;
   /** Analyses of one caller running or waiting at once (AI_MAX_PER_ACCOUNT); more answer 429. */
   readonly perAccount?: number;
+  /** AI turns of one owner waiting or running in the pool at once (AI_MAX_TURNS_PER_OWNER). */
+  readonly turnsPerOwner?: number;
   /** Another worker module (exporting `run`, as worker.ts does): tests use slow or stuck ones. */
   readonly filename?: string;
 }
@@ -26,7 +32,15 @@ export const DEFAULT_AI_POOL: Required<Omit<AiPoolOptions, 'filename'>> = {
   workers: Math.max(1, availableParallelism() - 1),
   queueMax: 64,
   perAccount: 2,
+  turnsPerOwner: 2,
 };
+
+/** A search waiting for a thread. */
+interface Task {
+  readonly request: SearchRequest;
+  readonly resolve: (result: SearchResult) => void;
+  readonly reject: (error: unknown) => void;
+}
 
 /** Seconds a refused caller is told to wait (Retry-After). */
 const RETRY_AFTER_SECONDS = 1;
@@ -44,10 +58,15 @@ function workerFile(given?: string): { filename: string; execArgv: string[] } {
 export class AiPool {
   private pool: Piscina | undefined;
   private readonly options: Required<Omit<AiPoolOptions, 'filename'>> & AiPoolOptions;
-  /** Analyses running or waiting, per caller. */
+  /** Analyses running or waiting, per caller (account and address keys alike). */
   private readonly running = new Map<string, number>();
+  /** AI turns running or waiting, per owner. */
+  private readonly turns = new Map<string, number>();
+  /** Per owner with searches waiting, its FIFO; the map's order is the round robin's. */
+  private readonly waiting = new Map<string, Task[]>();
+  private waitingCount = 0;
+  private active = 0;
   private closed = false;
-  private tasks = 0;
 
   constructor(options: AiPoolOptions = {}) {
     this.options = { ...DEFAULT_AI_POOL, ...options };
@@ -60,29 +79,42 @@ export class AiPool {
 
   /** Searches asked for and not answered yet (running or waiting). */
   get inFlight(): number {
-    return this.tasks;
+    return this.active + this.waitingCount;
   }
 
   /** Searches waiting for a thread now (each thread runs one search at a time). */
   get queued(): number {
-    return Math.max(0, this.tasks - this.options.workers);
+    return this.waitingCount;
   }
 
-  /** A search for a game's turn: never refused for load (it waits its turn in the queue). */
-  move(request: SearchRequest): Promise<SearchResult> {
-    return this.run(request);
+  /** Whether `owner` may put another AI turn in the pool now (fewer than turnsPerOwner there). */
+  hasTurnRoom(owner: string): boolean {
+    return (this.turns.get(owner) ?? 0) < this.options.turnsPerOwner;
   }
 
   /**
-   * An analysis for `caller` (an account id or an address): 429 TOO_MANY_ANALYSES past the caller's
-   * cap, 503 AI_BUSY when the queue is full.
+   * A search for a game's turn of `owner`: never refused for load (it waits its owner's turn in
+   * the queue). Callers check hasTurnRoom first; this counts the turn whatever it says.
    */
-  async analyze(caller: string, request: SearchRequest): Promise<SearchResult> {
-    const mine = this.running.get(caller) ?? 0;
-    if (mine >= this.options.perAccount) {
+  async move(owner: string, request: SearchRequest): Promise<SearchResult> {
+    count(this.turns, owner, 1);
+    try {
+      return await this.run(owner, request);
+    } finally {
+      count(this.turns, owner, -1);
+    }
+  }
+
+  /**
+   * An analysis for `callers` (an account id and/or an address; the first is the owner it queues
+   * as): 429 TOO_MANY_ANALYSES past any caller's cap, 503 AI_BUSY when the queue is full.
+   */
+  async analyze(callers: string | readonly string[], request: SearchRequest): Promise<SearchResult> {
+    const keys = typeof callers === 'string' ? [callers] : callers;
+    if (keys.some((key) => (this.running.get(key) ?? 0) >= this.options.perAccount)) {
       throw new GameError(
         'TOO_MANY_ANALYSES',
-        `At most ${this.options.perAccount} analyses at once per caller; retry when one has answered`,
+        `At most ${this.options.perAccount} analyses at once per caller and per address; retry when one has answered`,
         { max: this.options.perAccount, retryAfterSeconds: RETRY_AFTER_SECONDS },
       );
     }
@@ -91,37 +123,61 @@ export class AiPool {
         retryAfterSeconds: RETRY_AFTER_SECONDS,
       });
     }
-    this.running.set(caller, mine + 1);
+    for (const key of keys) count(this.running, key, 1);
     try {
-      return await this.run(request);
+      return await this.run(keys[0] ?? '', request);
     } finally {
-      const left = (this.running.get(caller) ?? 1) - 1;
-      if (left <= 0) this.running.delete(caller);
-      else this.running.set(caller, left);
+      for (const key of keys) count(this.running, key, -1);
     }
   }
 
-  /** Ends the threads (a search running is abandoned); later calls fail. */
+  /** Ends the threads (a search running is abandoned, those waiting fail); later calls fail. */
   async close(): Promise<void> {
     this.closed = true;
     const pool = this.pool;
     this.pool = undefined;
+    const waiting = [...this.waiting.values()].flat();
+    this.waiting.clear();
+    this.waitingCount = 0;
+    for (const task of waiting) task.reject(shuttingDown());
     await pool?.destroy();
   }
 
-  private async run(request: SearchRequest): Promise<SearchResult> {
-    if (this.closed) throw new GameError('AI_BUSY', 'The server is shutting down', { retryAfterSeconds: 2 });
-    this.tasks++;
-    try {
-      return (await this.threads().run(request, { name: 'run' })) as SearchResult;
-    } catch (error) {
-      if (error instanceof GameError) throw error;
-      if (this.closed) {
-        throw new GameError('AI_BUSY', 'The server is shutting down', { retryAfterSeconds: 2 });
-      }
-      throw new GameError('INTERNAL', `The search failed: ${(error as Error).message}`);
-    } finally {
-      this.tasks--;
+  private run(owner: string, request: SearchRequest): Promise<SearchResult> {
+    if (this.closed) return Promise.reject(shuttingDown());
+    return new Promise<SearchResult>((resolve, reject) => {
+      const queue = this.waiting.get(owner);
+      if (queue) queue.push({ request, resolve, reject });
+      else this.waiting.set(owner, [{ request, resolve, reject }]);
+      this.waitingCount++;
+      this.dispatch();
+    });
+  }
+
+  /** Starts waiting searches on free threads, one owner after the other. */
+  private dispatch(): void {
+    while (!this.closed && this.active < this.options.workers && this.waitingCount > 0) {
+      const [owner, queue] = this.waiting.entries().next().value as [string, Task[]];
+      const task = queue.shift() as Task;
+      this.waitingCount--;
+      // The owner goes to the back of the round (or leaves it with nothing left waiting).
+      this.waiting.delete(owner);
+      if (queue.length > 0) this.waiting.set(owner, queue);
+      this.active++;
+      this.threads()
+        .run(task.request, { name: 'run' })
+        .then(
+          (result) => task.resolve(result as SearchResult),
+          (error: unknown) => {
+            if (error instanceof GameError) task.reject(error);
+            else if (this.closed) task.reject(shuttingDown());
+            else task.reject(new GameError('INTERNAL', `The search failed: ${(error as Error).message}`));
+          },
+        )
+        .finally(() => {
+          this.active--;
+          this.dispatch();
+        });
     }
   }
 
@@ -139,4 +195,15 @@ export class AiPool {
     }
     return this.pool;
   }
+}
+
+function shuttingDown(): GameError {
+  return new GameError('AI_BUSY', 'The server is shutting down', { retryAfterSeconds: 2 });
+}
+
+/** Adds `delta` to a per-key count (a count back to 0 leaves the map). */
+function count(counts: Map<string, number>, key: string, delta: number): void {
+  const next = (counts.get(key) ?? 0) + delta;
+  if (next <= 0) counts.delete(key);
+  else counts.set(key, next);
 }

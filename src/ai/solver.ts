@@ -15,7 +15,7 @@ const MAX_PV = 200;
 export const SOLVE_SEEDS: Readonly<Record<string, number>> = { kalah: 20, congkak: 14 };
 
 /** What a decided score means: the result, plies to the end, and (mancala) the final margin. */
-export interface Decided extends SolvedValue {
+export interface Decided extends Omit<SolvedValue, 'exact'> {
   /** Final store difference from the side to move's point of view (0 for Congo and draughts). */
   readonly margin: number;
 }

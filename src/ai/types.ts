@@ -32,6 +32,12 @@ export interface SolvedValue {
   readonly result: 'win' | 'draw' | 'loss';
   /** Plies to the end with best play (win: fastest, loss: longest). */
   readonly plies: number;
+  /**
+   * true: solved exactly (the score is the final margin with best play, plies exact). false: the
+   * ordinary search proved the result only; the score and plies are those of the line it found,
+   * bounds (a win by at least that margin, a loss by at least that much).
+   */
+  readonly exact: boolean;
 }
 
 export interface SearchResult {

@@ -14,7 +14,9 @@ import { DailyQuota, DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } fro
 import { casualOnly } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, type TimeControlInput } from './time-control';
-import type { MoveProvider, TurnDriver } from './turn-driver';
+import { TurnDeferred, type MoveProvider, type TurnDriver } from './turn-driver';
+import { AnonymousAiGames } from './ai-quotas';
+import { addressBucket } from './quotas';
 import { feature } from './tv';
 
 // The built-in AI opponents. Each level is its own bot account, `ai-level-1` … `ai-level-8`: an
@@ -70,6 +72,11 @@ export interface AiGameInput {
 
 export class AiGames {
   private readonly gamesPerIp: DailyQuota;
+  private readonly aiGamesPerIp: DailyQuota;
+  private readonly ongoingPerIp: AnonymousAiGames;
+  /** Per owner, the AI turns waiting in their games (the pool holds the owner's most): game → AI account. */
+  private readonly waiting = new Map<string, Map<string, string>>();
+  private driver: TurnDriver | undefined;
 
   constructor(
     private readonly storage: Storage,
@@ -81,6 +88,16 @@ export class AiGames {
   ) {
     // The same daily count as GameService.createGame: seat-token games against the AI count too.
     this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
+    this.aiGamesPerIp = new DailyQuota(
+      storage,
+      'aiGames',
+      quotas.aiGamesPerIpPerDay ?? (DEFAULT_QUOTAS.aiGamesPerIpPerDay as number),
+    );
+    this.ongoingPerIp = new AnonymousAiGames(
+      storage,
+      quotas.ongoingAiGamesPerIp ?? (DEFAULT_QUOTAS.ongoingAiGamesPerIp as number),
+      () => this.now().getTime(),
+    );
   }
 
   /** Makes the AI accounts that do not exist yet (every node may call this; one wins each). */
@@ -108,6 +125,7 @@ export class AiGames {
 
   /** Registers every level's mover with the driver. */
   async drive(driver: TurnDriver): Promise<void> {
+    this.driver = driver;
     await Promise.all(AI_LEVELS.map((level) => driver.register(aiUsername(level), this.provider(level))));
   }
 
@@ -144,25 +162,64 @@ export class AiGames {
 
   /**
    * The move provider of a level: a search within the level's budget, never more than
-   * CLOCK_FRACTION of the time left, seeded by the game and ply (same game, same answer).
+   * CLOCK_FRACTION of the time left, seeded by the game and ply (same game, same answer). The
+   * search queues as the game's owner (aiOwnerOf); when the owner already has its most turns in
+   * the pool, the turn waits in its game (TurnDeferred) and is played when one of them is done.
    */
   provider(level: AiLevel): MoveProvider {
-    return async (game, legalMoves, timeLeftMs) => {
+    return async (game, legalMoves, timeLeftMs, stored) => {
+      const owner = aiOwnerOf(stored);
+      if (!this.pool.hasTurnRoom(owner)) {
+        this.wait(owner, game.id, aiUsername(level));
+        throw new TurnDeferred();
+      }
       const budget = levelBudget(level, game.kind).timeMs;
       const timeMs =
         timeLeftMs === null ? budget : Math.max(MIN_MOVE_MS, Math.min(budget, timeLeftMs * CLOCK_FRACTION));
-      const result = await this.pool.move({
-        ...searchPosition(this.games.engineFor(game.kind), game),
-        level,
-        timeMs: Math.floor(timeMs),
-        seed: seedOf(game.id, game.ply),
-      });
+      let result;
+      try {
+        result = await this.pool.move(owner, {
+          ...searchPosition(this.games.engineFor(game.kind), game),
+          level,
+          timeMs: Math.floor(timeMs),
+          seed: seedOf(game.id, game.ply),
+        });
+      } finally {
+        this.resume(owner);
+      }
       if (!legalMoves.includes(result.best)) {
         // The write path parses and checks it anyway; a notation it does not know is a bug to report.
         throw new GameError('INTERNAL', `The AI chose ${result.best}, not a legal move of ${game.id}`);
       }
       return result.best;
     };
+  }
+
+  /** Remembers a turn left waiting in its game. */
+  private wait(owner: string, gameId: string, account: string): void {
+    let games = this.waiting.get(owner);
+    if (!games) this.waiting.set(owner, (games = new Map()));
+    games.set(gameId, account);
+  }
+
+  /**
+   * One of `owner`'s turns left the pool: plays its oldest waiting turn, if any (through the driver,
+   * which claims it as any turn; one already played or gone is skipped for the next). A node that
+   * stops forgets its waiting turns: the driver's sweep, here or on another node, finds them.
+   */
+  private resume(owner: string): void {
+    const games = this.waiting.get(owner);
+    const next = games?.entries().next().value;
+    if (!games || !next || !this.driver || !this.pool.hasTurnRoom(owner)) return;
+    const [gameId, account] = next;
+    games.delete(gameId);
+    if (games.size === 0) this.waiting.delete(owner);
+    this.driver
+      .consider(gameId, account)
+      .catch(() => false)
+      .then((played) => {
+        if (!played) this.resume(owner);
+      });
   }
 
   /** A started game between the caller's account and the AI of `level`. */
@@ -207,12 +264,24 @@ export class AiGames {
     return once(this.storage.idempotency, call, async (): Promise<CreatedGame> => {
       const level = parseLevel(input.level);
       const token = newSeatToken();
-      const { game, seat } = this.prepare(input, input.seat, level, null, token.hash);
-      await this.gamesPerIp.consume(options.ip);
-      const at = game.createdAt;
-      await this.storage.games.create(game, [
-        { to: [aiUsername(level)], type: 'game.started', at, data: { game: this.games.headView(game) } },
-      ]);
+      const prepared = this.prepare(input, input.seat, level, null, token.hash);
+      const seat = prepared.seat;
+      const game: StoredGame =
+        options.ip === undefined
+          ? prepared.game
+          : { ...prepared.game, owner: `ip:${addressBucket(options.ip)}` };
+      const giveBack = await this.ongoingPerIp.take(options.ip, game.id);
+      try {
+        await this.aiGamesPerIp.consume(options.ip);
+        await this.gamesPerIp.consume(options.ip);
+        const at = game.createdAt;
+        await this.storage.games.create(game, [
+          { to: [aiUsername(level)], type: 'game.started', at, data: { game: this.games.headView(game) } },
+        ]);
+      } catch (error) {
+        await giveBack().catch(() => undefined);
+        throw error;
+      }
       this.games.time.announce(game);
       await feature(this.storage, game);
       const engine = this.games.engineFor(game.kind);
@@ -260,6 +329,16 @@ export function searchPosition(
   const first = (game.moves[0]?.seat ?? game.toMove ?? 0) as Side;
   const start = game.initialPosition ?? engine.formatState(engine.setup(game.options, first));
   return { kind: game.kind, options: game.options, start, moves: game.moves.map((m) => m.notation) };
+}
+
+/**
+ * Who an AI game's turns count against in the AI pool: the address that made a seat-token game,
+ * else the account playing the AI (each game its own owner when neither is known).
+ */
+export function aiOwnerOf(game: Pick<StoredGame, 'id' | 'owner' | 'seats'>): string {
+  if (game.owner) return game.owner;
+  const player = game.seats.find((s) => s.account !== null && aiLevelOf(s.account) === undefined);
+  return player?.account ? `account:${player.account}` : `game:${game.id}`;
 }
 
 /** A 32-bit seed from a game and a ply. */

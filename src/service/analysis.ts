@@ -66,18 +66,23 @@ export class AnalysisService {
 
   async analyze(credential: Credential, input: AnalysisInput): Promise<AnalysisView> {
     const caller = await this.auth.identify(credential);
-    const who =
-      caller.kind === 'account' ? `account:${caller.account.id}` : `ip:${addressBucket(credential.ip ?? '')}`;
+    // An account counts as itself and as its address (so accounts made on one address share the
+    // address's analyses); the account is the owner its searches queue as.
+    const address = credential.ip === undefined ? [] : [`ip:${addressBucket(credential.ip)}`];
+    const who = caller.kind === 'account' ? [`account:${caller.account.id}`, ...address] : address;
+    if (who.length === 0) who.push('ip:unknown');
     const { depth, timeMs } = this.bounds(input);
     const request = await this.position(input);
-    const verdict = await this.limiter.consume(who);
-    if (!verdict.allowed) {
-      const retryAfterSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
-      throw new GameError(
-        'RATE_LIMITED',
-        `At most ${this.limits.perMinute} analyses a minute; retry in ${retryAfterSeconds} s`,
-        { policy: 'analysis', retryAfterSeconds },
-      );
+    for (const key of who) {
+      const verdict = await this.limiter.consume(key);
+      if (!verdict.allowed) {
+        const retryAfterSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
+        throw new GameError(
+          'RATE_LIMITED',
+          `At most ${this.limits.perMinute} analyses a minute per caller and per address; retry in ${retryAfterSeconds} s`,
+          { policy: 'analysis', retryAfterSeconds },
+        );
+      }
     }
     const result: SearchResult = await this.pool.analyze(who, {
       ...request.search,

@@ -107,6 +107,8 @@ export const GAME_ERROR_CODES = {
   QUOTA_EXCEEDED: 429,
   /** An account of the game already has as many ongoing games as allowed (`account`, `max`, `limit`: maxGames or quota). */
   TOO_MANY_GAMES: 409,
+  /** The client address already has as many ongoing games against the AI without an account as allowed (`max`). */
+  TOO_MANY_AI_GAMES: 409,
   /** The account already has as many active API tokens as allowed (`max`). */
   TOO_MANY_TOKENS: 409,
   /** The account has created as many open or ongoing tournaments as allowed (`max`); one must end first. */

@@ -19,6 +19,10 @@ export interface Quotas {
   readonly challengesPerAccount?: number;
   /** Open challenges an account has made to one account (default 3). */
   readonly challengesPerPair?: number;
+  /** Of those, games against the AI per client address per day (default 100). */
+  readonly aiGamesPerIpPerDay?: number;
+  /** Ongoing games against the AI without an account per client address (default 5). */
+  readonly ongoingAiGamesPerIp?: number;
 }
 
 export const DEFAULT_QUOTAS: Quotas = {
@@ -28,6 +32,8 @@ export const DEFAULT_QUOTAS: Quotas = {
   gamesPerIpPerDay: 1000,
   challengesPerAccount: 50,
   challengesPerPair: 3,
+  aiGamesPerIpPerDay: 100,
+  ongoingAiGamesPerIp: 5,
 };
 
 const DAY_SECONDS = 24 * 60 * 60;
@@ -38,10 +44,14 @@ export class DailyQuota {
 
   constructor(
     storage: Storage,
-    private readonly name: 'accounts' | 'games',
+    private readonly name: 'accounts' | 'games' | 'aiGames',
     private readonly limit: number,
   ) {
     this.limiter = storage.limiter({ name: `quota-${name}`, points: limit, windowSeconds: DAY_SECONDS });
+  }
+
+  private get what(): string {
+    return this.name === 'aiGames' ? 'games against the AI without an account' : this.name;
   }
 
   /** Counts one creation by `ip`; QUOTA_EXCEEDED past the limit. No address (a direct service call): no count. */
@@ -52,7 +62,7 @@ export class DailyQuota {
     const retryAfterSeconds = Math.max(1, Math.ceil(verdict.resetMs / 1000));
     throw new GameError(
       'QUOTA_EXCEEDED',
-      `This address has created ${this.limit} ${this.name} today, the most allowed; retry in ${retryAfterSeconds} s`,
+      `This address has created ${this.limit} ${this.what} today, the most allowed; retry in ${retryAfterSeconds} s`,
       { quota: this.name, limit: this.limit, retryAfterSeconds },
     );
   }

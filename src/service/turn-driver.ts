@@ -27,7 +27,21 @@ export type MoveProvider = (
   legalMoves: readonly string[],
   /** Milliseconds left on the mover's clock (realtime) or until its deadline; null: no limit. */
   timeLeftMs: number | null,
+  /** The stored game (what the view leaves out, e.g. who an AI game counts against). */
+  stored: StoredGame,
 ) => Promise<string>;
+
+/**
+ * Thrown by a provider that will not compute this turn now (the AI pool holds its owner's most
+ * turns): the driver frees the turn's claim and reports nothing; the provider (or the next sweep)
+ * plays the turn later through consider().
+ */
+export class TurnDeferred extends Error {
+  constructor() {
+    super('The turn waits in its game');
+    this.name = 'TurnDeferred';
+  }
+}
 
 export interface TurnDriverOptions {
   /** Milliseconds between sweeps of the registered accounts' turns; 0: no timer (call sweep()). */
@@ -202,7 +216,7 @@ export class TurnDriver {
     let played = false;
     try {
       const view = this.games.view(game);
-      const move = await mover.provider(view, view.legalMoves, timeLeftOf(view, this.now()));
+      const move = await mover.provider(view, view.legalMoves, timeLeftOf(view, this.now()), game);
       if (this.stopped) return false;
       const after = await this.games.submitMove(game.id, move, {
         credential: mover.credential,
@@ -212,6 +226,7 @@ export class TurnDriver {
       played = after.version === game.version + 1;
       return played;
     } catch (error) {
+      if (error instanceof TurnDeferred) return false;
       if (error instanceof GameError && TURN_GONE.has(error.code)) return false;
       throw error;
     } finally {

@@ -103,8 +103,10 @@ describe.each(['memory', 'redis'] as const)('analysis (%s)', (store) => {
 
 describe('a busy AI pool', () => {
   it('refuses a second analysis of one caller (429) and a full queue (503), with Retry-After', async () => {
+    // Each account from its own address (the cap counts per address too).
     const run = await harness.start('redis', {
       app: {
+        trustProxy: 'loopback',
         ai: {
           pool: {
             workers: 1,
@@ -116,7 +118,10 @@ describe('a busy AI pool', () => {
       },
     });
     const [a, b, c] = await Promise.all(
-      ['busy-a', 'busy-b', 'busy-c'].map((l) => signUp(run.app, l, 'human')),
+      ['busy-a', 'busy-b', 'busy-c'].map(async (l, i) => {
+        const account = await signUp(run.app, l, 'human');
+        return { auth: { ...account.auth, 'x-forwarded-for': `192.0.2.${i + 1}` } };
+      }),
     );
     const pool = run.app.services.aiPool;
     // a's analysis holds the one thread for 3 s.

@@ -72,6 +72,8 @@ export function appHarness() {
         gamesPerIpPerDay: 1_000_000,
         challengesPerAccount: 1_000_000,
         challengesPerPair: 1_000_000,
+        aiGamesPerIpPerDay: 1_000_000,
+        ongoingAiGamesPerIp: 1000,
       };
       // Stream caps far above what a test opens too (test/api/stream-caps.test.ts sets its own).
       const streams = { perIp: 1_000_000, perToken: 1_000_000, maxBufferBytes: 1024 * 1024 };

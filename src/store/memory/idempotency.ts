@@ -26,8 +26,10 @@ export class MemoryIdempotencyStore implements IdempotencyStore {
     this.records.set(key, { state: 'done', fingerprint, response, expires: this.now() + ttlSeconds * 1000 });
   }
 
-  async release(key: string): Promise<void> {
-    if (this.live(key)?.state === 'pending') this.records.delete(key);
+  async release(key: string, fingerprint?: string): Promise<void> {
+    const seen = this.live(key);
+    if (seen?.state !== 'pending') return;
+    if (fingerprint === undefined || seen.fingerprint === fingerprint) this.records.delete(key);
   }
 
   private live(key: string): Entry | undefined {

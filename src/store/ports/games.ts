@@ -54,6 +54,11 @@ export interface StoredGame {
   /** A game made by a tournament or a bulk pairing. */
   readonly source?: GameSource;
   readonly seats: readonly SeatRecord[];
+  /**
+   * A game against the AI held by a seat token: who its AI turns count against in the AI pool
+   * (`ip:` and the creator's address bucket). Never leaves the service.
+   */
+  readonly owner?: string;
   /** sha256 of each seat's secret token (never leaves the service). */
   readonly seatTokenHashes: readonly [string, string];
   readonly status: GameStatus;

@@ -17,6 +17,9 @@ export interface IdempotencyStore {
   claim(key: string, fingerprint: string, pendingMs: number): Promise<IdempotencyClaim>;
   /** Stores the answer under a claimed key, kept `ttlSeconds`. */
   complete(key: string, fingerprint: string, response: string, ttlSeconds: number): Promise<void>;
-  /** Drops a claim still pending (its create failed), so that a retry runs again. */
-  release(key: string): Promise<void>;
+  /**
+   * Drops a claim still pending (its create failed), so that a retry runs again; with
+   * `fingerprint`, only a pending claim made with that fingerprint (a compare-and-delete).
+   */
+  release(key: string, fingerprint?: string): Promise<void>;
 }

@@ -36,7 +36,7 @@ export class RedisIdempotencyStore implements IdempotencyStore {
       .exec();
   }
 
-  async release(key: string): Promise<void> {
-    await this.redis.boardhostReleaseIdempotency(this.key(key));
+  async release(key: string, fingerprint?: string): Promise<void> {
+    await this.redis.boardhostReleaseIdempotency(this.key(key), fingerprint ?? '');
   }
 }

@@ -95,9 +95,12 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return {'claimed'}
 `;
 
-/** Drop a pending claim (never an answer). KEYS[1] record. */
+/** Drop a pending claim (never an answer). KEYS[1] record; ARGV[1] its fingerprint ('': any). */
 const RELEASE_IDEMPOTENCY_SCRIPT = `
-if redis.call('HGET', KEYS[1], 'state') == 'pending' then redis.call('DEL', KEYS[1]) end
+if redis.call('HGET', KEYS[1], 'state') == 'pending'
+  and (ARGV[1] == nil or ARGV[1] == '' or redis.call('HGET', KEYS[1], 'fingerprint') == ARGV[1]) then
+  redis.call('DEL', KEYS[1])
+end
 return 1
 `;
 

@@ -71,6 +71,12 @@ export class AnalysisInput {
 export class SolvedValue {
   @Field(() => String, { description: 'win, draw or loss' }) result!: string;
   @Field(() => Int, { description: 'Plies to the end with best play.' }) plies!: number;
+  @Field(() => Boolean, {
+    description:
+      'true: solved exactly (score is the final margin, plies exact); false: the result is proven, score and ' +
+      'plies are those of the line found, bounds (a win or loss by at least that margin).',
+  })
+  exact!: boolean;
 }
 
 @ObjectType({ description: 'The search’s verdict on a position.' })

@@ -98,8 +98,13 @@ export const Analysis = z
       z.object({
         result: z.enum(['win', 'draw', 'loss']),
         plies: z.number().int().openapi({ description: 'Plies to the end with best play' }),
+        exact: z.boolean().openapi({
+          description:
+            'true: solved exactly (score is the final margin, plies exact); false: the result is proven, ' +
+            'score and plies are those of the line found, bounds (a win or loss by at least that margin)',
+        }),
       }),
-    ).openapi({ description: 'The exact value, when the search solved the position; else null' }),
+    ).openapi({ description: 'The proven value, when the search proved the result; else null' }),
     depth: z.number().int(),
     nodes: z.number().int(),
     timeMs: z.number().int(),
@@ -144,8 +149,9 @@ export function aiRoutes(services: Services): RestRoute[] {
         summary: 'Create a game against the computer (seat token)',
         description:
           'A game without accounts on your side: one secret seat token for your seat (shown only here), ' +
-          'the built-in AI of `level` in the other. Counts against the client address’s daily games quota ' +
-          '(429 QUOTA_EXCEEDED). Idempotency-Key retries are scoped to the address.',
+          'the built-in AI of `level` in the other. Counts against the client address’s daily games and AI ' +
+          'games quotas (429 QUOTA_EXCEEDED) and its ongoing AI games without an account (409 ' +
+          'TOO_MANY_AI_GAMES). Idempotency-Key retries are scoped to the address.',
         security: PUBLIC,
         request: {
           headers: idempotencyHeader,
