@@ -117,6 +117,10 @@ const ConfigSchema = z
     ENGINE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
     /** Webhook endpoints this node delivers to at once (each endpoint's events stay in order). */
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+    /** Of those, endpoints of one account at once (the slots are shared round-robin by account). */
+    WEBHOOK_MAX_CONCURRENT_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(4),
+    /** Consecutive slow attempts (half the timeout or more) that demote an endpoint to the slow lane. */
+    WEBHOOK_DEMOTE_AFTER: z.coerce.number().int().min(1).max(1000).default(3),
     /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
     /**

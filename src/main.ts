@@ -59,6 +59,8 @@ async function main(): Promise<void> {
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
       intervalMs: config.WEBHOOK_INTERVAL_SECONDS * 1000,
       concurrency: config.WEBHOOK_CONCURRENCY,
+      perAccount: config.WEBHOOK_MAX_CONCURRENT_PER_ACCOUNT,
+      demoteAfter: config.WEBHOOK_DEMOTE_AFTER,
     },
     trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS,
