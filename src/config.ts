@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
+import { parsePorts } from './service/webhook-address';
 import { parseClusterNode } from './store/redis/cluster-nodes';
 import { DEFAULT_GRAPHQL_LIMITS } from './transport/graphql/limits';
 import { DEFAULT_WEBSOCKET_LIMITS } from './transport/graphql/websocket';
@@ -107,6 +108,21 @@ const ConfigSchema = z
       .enum(['true', 'false'], { message: 'must be true or false' })
       .default('false')
       .transform((v) => v === 'true'),
+    /**
+     * Ports webhooks and push bots may use (`80,443,8000-8999`). Unset: 80, 443, 8080 and 8443, or
+     * any port when WEBHOOK_ALLOW_PRIVATE=true.
+     */
+    WEBHOOK_ALLOWED_PORTS: z
+      .string()
+      .transform((v, ctx) => {
+        try {
+          return parsePorts(v);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
     /** Seconds a webhook receiver has to answer 2xx. */
     WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
     /** Seconds between this node's looks for due webhook deliveries; 0: this node delivers none. */

@@ -56,6 +56,7 @@ async function main(): Promise<void> {
     engineCacheBytes: Math.round(config.ENGINE_CACHE_MB * 1024 * 1024),
     webhooks: {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      ...(config.WEBHOOK_ALLOWED_PORTS ? { ports: config.WEBHOOK_ALLOWED_PORTS } : {}),
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
       intervalMs: config.WEBHOOK_INTERVAL_SECONDS * 1000,
       concurrency: config.WEBHOOK_CONCURRENCY,

@@ -101,6 +101,7 @@ export function createServices(
   const onError = options.onBackgroundError;
   const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });
   const allowPrivate = options.webhooks?.allowPrivate;
+  const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
   return {
     games,
@@ -127,6 +128,7 @@ export function createServices(
     turns,
     push: new PushBotService(storage, auth, games, turns, now, {
       ...(allowPrivate === undefined ? {} : { allowPrivate }),
+      ...(ports === undefined ? {} : { ports }),
       ...options.push,
     }),
     ratings: new RatingService(storage, games, now),

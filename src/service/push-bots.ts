@@ -5,7 +5,7 @@ import { GameError } from './errors';
 import type { GameView } from './game-view';
 import type { GameService } from './games';
 import type { MoveProvider, TurnDriver } from './turn-driver';
-import { checkWebhookTarget, parseWebhookUrl } from './webhook-address';
+import { checkWebhookTarget, parseWebhookUrl, type PortRanges } from './webhook-address';
 import { WebhookSender } from './webhook-sender';
 import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature';
 
@@ -30,6 +30,8 @@ const SECRET = /^[\x21-\x7e]{16,200}$/;
 export interface PushOptions {
   /** Endpoints on loopback and private addresses, over http too (tests, closed networks). */
   readonly allowPrivate?: boolean;
+  /** Ports allowed (default: as webhooks; see webhook-address.ts). */
+  readonly ports?: PortRanges;
   /** One request's deadline (default 8 s; never past the mover's time). */
   readonly timeoutMs?: number;
   /** Requests per turn at most (default 3). */
@@ -66,6 +68,7 @@ const view = (e: StoredPushEndpoint): PushEndpointView => ({ url: e.url, created
 export class PushBotService {
   private readonly sender: WebhookSender;
   private readonly allowPrivate: boolean;
+  private readonly ports: PortRanges | undefined;
   private readonly timeoutMs: number;
   private readonly attempts: number;
   private readonly retryDelayMs: number;
@@ -86,7 +89,12 @@ export class PushBotService {
     this.timeoutMs = options.timeoutMs ?? 8000;
     this.attempts = options.attempts ?? 3;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
-    this.sender = new WebhookSender({ allowPrivate: this.allowPrivate, timeoutMs: this.timeoutMs });
+    this.ports = options.ports;
+    this.sender = new WebhookSender({
+      allowPrivate: this.allowPrivate,
+      timeoutMs: this.timeoutMs,
+      ...(this.ports ? { ports: this.ports } : {}),
+    });
   }
 
   /**
@@ -109,7 +117,10 @@ export class PushBotService {
         field: 'secret',
       });
     }
-    await checkWebhookTarget(url, this.allowPrivate);
+    await checkWebhookTarget(url, {
+      allowPrivate: this.allowPrivate,
+      ...(this.ports ? { ports: this.ports } : {}),
+    });
     const endpoint: StoredPushEndpoint = {
       account: caller.account.id,
       url: url.href,

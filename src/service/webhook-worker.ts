@@ -9,6 +9,7 @@ import {
   type WebhookClaim,
   type WebhookState,
 } from '../store/store';
+import type { PortRanges } from './webhook-address';
 import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature';
 import { WebhookSender, type SendResult } from './webhook-sender';
 
@@ -62,6 +63,8 @@ export interface WebhookOptions {
   readonly timeoutMs?: number;
   /** Endpoints this node delivers to at once. Default 32. */
   readonly concurrency?: number;
+  /** Ports endpoints may use (default: 80, 443, 8080, 8443; any when private targets are allowed). */
+  readonly ports?: PortRanges;
   /** Endpoints of one account this node delivers to at once. Default 4. */
   readonly perAccount?: number;
   /** Consecutive slow attempts that demote an endpoint. Default 3. */
@@ -135,6 +138,7 @@ export class WebhookWorker {
     this.sender = new WebhookSender({
       allowPrivate: options.allowPrivate ?? false,
       timeoutMs: this.timeoutMs,
+      ...(options.ports ? { ports: options.ports } : {}),
     });
   }
 

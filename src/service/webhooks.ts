@@ -14,7 +14,7 @@ import {
 import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
 import { once } from './idempotency';
-import { checkWebhookTarget, parseWebhookUrl } from './webhook-address';
+import { checkWebhookTarget, parseWebhookUrl, type TargetPolicy } from './webhook-address';
 import { WebhookWorker, type WebhookOptions } from './webhook-worker';
 
 // Webhook endpoints of an account: registration, listing, the delivery log and redelivery. The
@@ -53,7 +53,7 @@ export interface WebhookInput {
 /** Registration, listing, the delivery log and redelivery, for the account of the token. */
 export class WebhookService {
   readonly worker: WebhookWorker;
-  private readonly allowPrivate: boolean;
+  private readonly target: TargetPolicy;
 
   constructor(
     private readonly storage: Storage,
@@ -61,7 +61,10 @@ export class WebhookService {
     private readonly now: () => Date = () => new Date(),
     options: WebhookOptions = {},
   ) {
-    this.allowPrivate = options.allowPrivate ?? false;
+    this.target = {
+      allowPrivate: options.allowPrivate ?? false,
+      ...(options.ports ? { ports: options.ports } : {}),
+    };
     this.worker = new WebhookWorker(storage, now, options);
   }
 
@@ -95,7 +98,7 @@ export class WebhookService {
         field: 'secret',
       });
     }
-    await checkWebhookTarget(url, this.allowPrivate);
+    await checkWebhookTarget(url, this.target);
     const webhook: StoredWebhook = {
       id: randomBytes(9).toString('base64url'),
       account: account.id,
