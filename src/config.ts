@@ -175,6 +175,12 @@ const ConfigSchema = z
       }),
     /** /readyz stays ready through store failures shorter than this (a blip). */
     READY_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+    /**
+     * The server key (at least 32 characters): webhook and push-bot secrets are stored encrypted
+     * with it, idempotency records sealed with it. Required when NODE_ENV=production.
+     */
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    NODE_ENV: z.string().optional(),
     /** Set: /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Server limits: time to receive headers / a whole request, idle keep-alive, open connections. */
@@ -204,6 +210,13 @@ const ConfigSchema = z
       .transform((v) => v === 'true'),
   })
   .superRefine((config, ctx) => {
+    if (config.NODE_ENV === 'production' && !config.SECRET_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRET_KEY'],
+        message: 'required when NODE_ENV=production (e.g. openssl rand -base64 48)',
+      });
+    }
     if (config.REDIS_URL && config.REDIS_CLUSTER_NODES) {
       ctx.addIssue({
         code: 'custom',

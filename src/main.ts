@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { pino } from 'pino';
 import { createApp } from './app';
 import { loadConfig } from './config';
+import { setServerKey } from './service/server-key';
 import { createMemoryStorage } from './store/memory';
 import { createRedisStorage } from './store/redis';
 
@@ -15,6 +16,12 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = pino({ level: config.LOG_LEVEL });
+  setServerKey(config.SECRET_KEY);
+  if (!config.SECRET_KEY) {
+    logger.warn(
+      'SECRET_KEY is not set: stored webhook secrets are encrypted with a development key anyone can know',
+    );
+  }
   const feed = { retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000 };
   // One Redis, a Redis Cluster (never both: the configuration refuses it), or none: in memory.
   const redis = config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : config.REDIS_URL;

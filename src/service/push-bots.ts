@@ -5,6 +5,7 @@ import { GameError } from './errors';
 import type { GameView } from './game-view';
 import type { GameService } from './games';
 import type { MoveProvider, TurnDriver } from './turn-driver';
+import { decryptSecret, encryptSecret } from './server-key';
 import { checkWebhookTarget, parseWebhookUrl, type PortRanges } from './webhook-address';
 import { WebhookSender } from './webhook-sender';
 import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature';
@@ -121,15 +122,17 @@ export class PushBotService {
       allowPrivate: this.allowPrivate,
       ...(this.ports ? { ports: this.ports } : {}),
     });
+    const secret = input.secret ?? `pbsec_${randomBytes(24).toString('base64url')}`;
     const endpoint: StoredPushEndpoint = {
       account: caller.account.id,
       url: url.href,
-      secret: input.secret ?? `pbsec_${randomBytes(24).toString('base64url')}`,
+      // Stored encrypted under the server key (server-key.ts); shown in clear once, below.
+      secret: encryptSecret(secret),
       createdAt: this.now().toISOString(),
     };
     await this.storage.push.setPushEndpoint(endpoint);
     if (this.driving) await this.driver.register(endpoint.account, this.provider(endpoint.account));
-    return { ...view(endpoint), secret: endpoint.secret };
+    return { ...view(endpoint), secret };
   }
 
   /** The caller's endpoint (without its secret); NOT_FOUND when it has none. */
@@ -242,7 +245,7 @@ export class PushBotService {
         [WEBHOOK_HEADERS.delivery]: randomUUID(),
         [WEBHOOK_HEADERS.event]: PUSH_EVENT,
         [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: signWebhook(endpoint.secret, timestamp, body),
+        [WEBHOOK_HEADERS.signature]: signWebhook(decryptSecret(endpoint.secret), timestamp, body),
       },
       { readBody: ANSWER_BYTES, timeoutMs: answerWithinMs },
     );

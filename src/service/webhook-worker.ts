@@ -10,6 +10,7 @@ import {
   type WebhookState,
 } from '../store/store';
 import type { PortRanges } from './webhook-address';
+import { decryptSecret } from './server-key';
 import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature';
 import { WebhookSender, type SendResult } from './webhook-sender';
 
@@ -95,7 +96,7 @@ export function deliveryBody(account: string, event: FeedEvent): string {
  * else can tell which id an event will get.
  */
 export function deliveryIdOf(webhook: StoredWebhook, event: Pick<FeedEvent, 'epoch' | 'seq'>): string {
-  const bytes = createHmac('sha256', webhook.secret)
+  const bytes = createHmac('sha256', decryptSecret(webhook.secret))
     .update(`boardhost-delivery/${webhook.id}/${event.epoch}/${event.seq}`)
     .digest()
     .subarray(0, 16);
@@ -436,7 +437,7 @@ export class WebhookWorker {
       [WEBHOOK_HEADERS.delivery]: deliveryId,
       [WEBHOOK_HEADERS.event]: event.type,
       [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-      [WEBHOOK_HEADERS.signature]: signWebhook(webhook.secret, timestamp, body),
+      [WEBHOOK_HEADERS.signature]: signWebhook(decryptSecret(webhook.secret), timestamp, body),
     });
   }
 

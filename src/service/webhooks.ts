@@ -14,6 +14,7 @@ import {
 import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
 import { once } from './idempotency';
+import { encryptSecret } from './server-key';
 import { checkWebhookTarget, parseWebhookUrl, type TargetPolicy } from './webhook-address';
 import { WebhookWorker, type WebhookOptions } from './webhook-worker';
 
@@ -99,12 +100,14 @@ export class WebhookService {
       });
     }
     await checkWebhookTarget(url, this.target);
+    const secret = input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
     const webhook: StoredWebhook = {
       id: randomBytes(9).toString('base64url'),
       account: account.id,
       url: url.href,
       events,
-      secret: input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`,
+      // Stored encrypted under the server key (server-key.ts); shown in clear once, below.
+      secret: encryptSecret(secret),
       createdBy: token.id,
       createdAt: this.now().toISOString(),
     };
@@ -116,7 +119,7 @@ export class WebhookService {
         { max: MAX_WEBHOOKS_PER_ACCOUNT },
       );
     }
-    return { ...webhookView({ webhook, state }), secret: webhook.secret };
+    return { ...webhookView({ webhook, state }), secret };
   }
 
   /** The account's endpoints, oldest first (without secrets). */

@@ -8,7 +8,10 @@ export interface StoredWebhook {
   readonly url: string;
   /** The event types delivered; null: every type. */
   readonly events: readonly FeedEventType[] | null;
-  /** The signing secret as given or generated: kept as is, because signing needs it. */
+  /**
+   * The signing secret, as the service stores it: encrypted under the server key (`enc:v1:…`,
+   * service/server-key.ts), or in plaintext in endpoints stored before that.
+   */
   readonly secret: string;
   /** The id of the API token that registered the endpoint. */
   readonly createdBy: string;
