@@ -21,6 +21,7 @@ import type { PushOptions } from './service/push-bots';
 import type { Quotas } from './service/quotas';
 import type { StreamLimits } from './service/stream-slots';
 import type { DirectorOptions } from './service/tournaments/director';
+import { onTargetRefused } from './service/webhook-address';
 import type { WebhookOptions } from './service/webhook-worker';
 import type { Storage } from './store/store';
 import { createMetrics, mountOperations } from './operations';
@@ -126,6 +127,8 @@ export interface App {
 /** The composition root: one service over the given storage, with GraphQL, REST and operations. */
 export async function createApp(options: AppOptions): Promise<App> {
   const { storage, logger } = options;
+  // What a refused webhook target resolved to goes to the log only (one logger per process).
+  if (logger) onTargetRefused((refusal) => logger.warn({ refusal }, 'webhook target refused'));
   const services = createServices(storage, options.now, {
     ...(options.webhooks ? { webhooks: options.webhooks } : {}),
     ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),

@@ -1,6 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DEFAULT_STREAM_LIMITS } from './service/stream-slots';
+import { parsePorts } from './service/webhook-address';
 import { parseClusterNode } from './store/redis/cluster-nodes';
 import { DEFAULT_GRAPHQL_LIMITS } from './transport/graphql/limits';
 import { DEFAULT_WEBSOCKET_LIMITS } from './transport/graphql/websocket';
@@ -110,6 +111,21 @@ const ConfigSchema = z
       .enum(['true', 'false'], { message: 'must be true or false' })
       .default('false')
       .transform((v) => v === 'true'),
+    /**
+     * Ports webhooks and push bots may use (`80,443,8000-8999`). Unset: 80, 443, 8080 and 8443, or
+     * any port when WEBHOOK_ALLOW_PRIVATE=true.
+     */
+    WEBHOOK_ALLOWED_PORTS: z
+      .string()
+      .transform((v, ctx) => {
+        try {
+          return parsePorts(v);
+        } catch (error) {
+          ctx.addIssue({ code: 'custom', message: (error as Error).message });
+          return z.NEVER;
+        }
+      })
+      .optional(),
     /** Seconds a webhook receiver has to answer 2xx. */
     WEBHOOK_TIMEOUT_SECONDS: z.coerce.number().min(1).max(60).default(10),
     /** Seconds between this node's looks for due webhook deliveries; 0: this node delivers none. */
@@ -120,6 +136,10 @@ const ConfigSchema = z
     ENGINE_CACHE_MB: z.coerce.number().min(0).max(65536).default(64),
     /** Webhook endpoints this node delivers to at once (each endpoint's events stay in order). */
     WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(32),
+    /** Of those, endpoints of one account at once (the slots are shared round-robin by account). */
+    WEBHOOK_MAX_CONCURRENT_PER_ACCOUNT: z.coerce.number().int().min(1).max(1000).default(4),
+    /** Consecutive slow attempts (half the timeout or more) that demote an endpoint to the slow lane. */
+    WEBHOOK_DEMOTE_AFTER: z.coerce.number().int().min(1).max(1000).default(3),
     /** Seconds to wait for open connections on SIGTERM before exiting anyway. */
     SHUTDOWN_TIMEOUT_SECONDS: z.coerce.number().min(0).max(300).default(10),
     /**
@@ -158,6 +178,12 @@ const ConfigSchema = z
       }),
     /** /readyz stays ready through store failures shorter than this (a blip). */
     READY_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(5),
+    /**
+     * The server key (at least 32 characters): webhook and push-bot secrets are stored encrypted
+     * with it, idempotency records sealed with it. Required when NODE_ENV=production.
+     */
+    SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
+    NODE_ENV: z.string().optional(),
     /** Set: /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
     /** Server limits: time to receive headers / a whole request, idle keep-alive, open connections. */
@@ -217,6 +243,13 @@ const ConfigSchema = z
       .transform((v) => v === 'true'),
   })
   .superRefine((config, ctx) => {
+    if (config.NODE_ENV === 'production' && !config.SECRET_KEY) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SECRET_KEY'],
+        message: 'required when NODE_ENV=production (e.g. openssl rand -base64 48)',
+      });
+    }
     if (config.REDIS_URL && config.REDIS_CLUSTER_NODES) {
       ctx.addIssue({
         code: 'custom',

@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { pino } from 'pino';
 import { createApp } from './app';
 import { loadConfig } from './config';
+import { setServerKey } from './service/server-key';
 import { createMemoryStorage } from './store/memory';
 import { createRedisStorage } from './store/redis';
 
@@ -15,6 +16,12 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = pino({ level: config.LOG_LEVEL });
+  setServerKey(config.SECRET_KEY);
+  if (!config.SECRET_KEY) {
+    logger.warn(
+      'SECRET_KEY is not set: stored webhook secrets are encrypted with a development key anyone can know',
+    );
+  }
   const feed = {
     retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     maxEvents: config.FEED_MAX_EVENTS,
@@ -59,9 +66,12 @@ async function main(): Promise<void> {
     engineCacheBytes: Math.round(config.ENGINE_CACHE_MB * 1024 * 1024),
     webhooks: {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      ...(config.WEBHOOK_ALLOWED_PORTS ? { ports: config.WEBHOOK_ALLOWED_PORTS } : {}),
       timeoutMs: config.WEBHOOK_TIMEOUT_SECONDS * 1000,
       intervalMs: config.WEBHOOK_INTERVAL_SECONDS * 1000,
       concurrency: config.WEBHOOK_CONCURRENCY,
+      perAccount: config.WEBHOOK_MAX_CONCURRENT_PER_ACCOUNT,
+      demoteAfter: config.WEBHOOK_DEMOTE_AFTER,
     },
     trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS,

@@ -86,6 +86,17 @@ describe('configuration', () => {
     expect(() => loadConfig({ WEBHOOK_TIMEOUT_SECONDS: '0' })).toThrow(/WEBHOOK_TIMEOUT_SECONDS/);
     expect(loadConfig({ WEBHOOK_CONCURRENCY: '64' }).WEBHOOK_CONCURRENCY).toBe(64);
     expect(() => loadConfig({ WEBHOOK_CONCURRENCY: '0' })).toThrow(/WEBHOOK_CONCURRENCY/);
+    // Slots per account and demotion (issue #28, item 8); allowed ports (item 12).
+    expect(loadConfig({})).toMatchObject({ WEBHOOK_MAX_CONCURRENT_PER_ACCOUNT: 4, WEBHOOK_DEMOTE_AFTER: 3 });
+    expect(loadConfig({}).WEBHOOK_ALLOWED_PORTS).toBeUndefined();
+    expect(loadConfig({ WEBHOOK_ALLOWED_PORTS: '443,8000-8999' }).WEBHOOK_ALLOWED_PORTS).toEqual([
+      [443, 443],
+      [8000, 8999],
+    ]);
+    expect(() => loadConfig({ WEBHOOK_ALLOWED_PORTS: '70000' })).toThrow(/WEBHOOK_ALLOWED_PORTS/);
+    expect(() => loadConfig({ WEBHOOK_MAX_CONCURRENT_PER_ACCOUNT: '0' })).toThrow(
+      /WEBHOOK_MAX_CONCURRENT_PER_ACCOUNT/,
+    );
   });
 
   it('keeps feed events 21 days unless told otherwise, and never less than the longest correspondence period and a day', () => {

@@ -1,6 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotencyStore } from '../store/store';
 import { GameError } from './errors';
+import { sealKeyOf } from './server-key';
 
 // Idempotency-Key on creates (games, challenges, seeks, tokens, accounts), on both transports.
 // The first request with a key claims it in the store, runs, and stores its answer for 24 h; a
@@ -9,8 +10,8 @@ import { GameError } from './errors';
 // address for anonymous ones, so two callers' keys never meet.
 //
 // Answers of creates hold secrets shown once (seat tokens, API tokens). The record is stored under
-// sha256(scope, key) and sealed with AES-256-GCM under a key derived from (scope, key), so the store
-// holds no usable secret for anyone who does not know the Idempotency-Key itself.
+// sha256(scope, key) and sealed with AES-256-GCM under a key derived from (scope, key) and the server
+// key (server-key.ts), so the store holds no usable secret for anyone who does not know both.
 
 /** Idempotency keys: what clients commonly send (UUIDs, ULIDs, short random strings). */
 export const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -43,7 +44,7 @@ export async function once<T>(
     });
   }
   const recordKey = sha256(`record\u0000${call.scope}\u0000${call.key}`).toString('hex');
-  const sealKey = sha256(`seal\u0000${call.scope}\u0000${call.key}`);
+  const sealKey = sealKeyOf(call.scope, call.key);
   const fingerprint = sha256(`${call.operation}\u0000${canonicalJson(call.input)}`).toString('hex');
   const deadline = Date.now() + WAIT_MS;
   for (;;) {

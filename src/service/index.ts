@@ -106,6 +106,7 @@ export function createServices(
   const onError = options.onBackgroundError;
   const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });
   const allowPrivate = options.webhooks?.allowPrivate;
+  const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
   return {
     games,
@@ -133,6 +134,7 @@ export function createServices(
     turns,
     push: new PushBotService(storage, auth, games, turns, now, {
       ...(allowPrivate === undefined ? {} : { allowPrivate }),
+      ...(ports === undefined ? {} : { ports }),
       ...options.push,
     }),
     ratings: new RatingService(storage, games, now),

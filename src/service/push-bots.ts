@@ -5,7 +5,8 @@ import { GameError } from './errors';
 import type { GameView } from './game-view';
 import type { GameService } from './games';
 import type { MoveProvider, TurnDriver } from './turn-driver';
-import { checkWebhookTarget, parseWebhookUrl } from './webhook-address';
+import { decryptSecret, encryptSecret } from './server-key';
+import { checkWebhookTarget, parseWebhookUrl, type PortRanges } from './webhook-address';
 import { WebhookSender } from './webhook-sender';
 import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature';
 
@@ -30,6 +31,8 @@ const SECRET = /^[\x21-\x7e]{16,200}$/;
 export interface PushOptions {
   /** Endpoints on loopback and private addresses, over http too (tests, closed networks). */
   readonly allowPrivate?: boolean;
+  /** Ports allowed (default: as webhooks; see webhook-address.ts). */
+  readonly ports?: PortRanges;
   /** One request's deadline (default 8 s; never past the mover's time). */
   readonly timeoutMs?: number;
   /** Requests per turn at most (default 3). */
@@ -66,6 +69,7 @@ const view = (e: StoredPushEndpoint): PushEndpointView => ({ url: e.url, created
 export class PushBotService {
   private readonly sender: WebhookSender;
   private readonly allowPrivate: boolean;
+  private readonly ports: PortRanges | undefined;
   private readonly timeoutMs: number;
   private readonly attempts: number;
   private readonly retryDelayMs: number;
@@ -86,7 +90,12 @@ export class PushBotService {
     this.timeoutMs = options.timeoutMs ?? 8000;
     this.attempts = options.attempts ?? 3;
     this.retryDelayMs = options.retryDelayMs ?? 1000;
-    this.sender = new WebhookSender({ allowPrivate: this.allowPrivate, timeoutMs: this.timeoutMs });
+    this.ports = options.ports;
+    this.sender = new WebhookSender({
+      allowPrivate: this.allowPrivate,
+      timeoutMs: this.timeoutMs,
+      ...(this.ports ? { ports: this.ports } : {}),
+    });
   }
 
   /**
@@ -109,16 +118,21 @@ export class PushBotService {
         field: 'secret',
       });
     }
-    await checkWebhookTarget(url, this.allowPrivate);
+    await checkWebhookTarget(url, {
+      allowPrivate: this.allowPrivate,
+      ...(this.ports ? { ports: this.ports } : {}),
+    });
+    const secret = input.secret ?? `pbsec_${randomBytes(24).toString('base64url')}`;
     const endpoint: StoredPushEndpoint = {
       account: caller.account.id,
       url: url.href,
-      secret: input.secret ?? `pbsec_${randomBytes(24).toString('base64url')}`,
+      // Stored encrypted under the server key (server-key.ts); shown in clear once, below.
+      secret: encryptSecret(secret),
       createdAt: this.now().toISOString(),
     };
     await this.storage.push.setPushEndpoint(endpoint);
     if (this.driving) await this.driver.register(endpoint.account, this.provider(endpoint.account));
-    return { ...view(endpoint), secret: endpoint.secret };
+    return { ...view(endpoint), secret };
   }
 
   /** The caller's endpoint (without its secret); NOT_FOUND when it has none. */
@@ -231,7 +245,7 @@ export class PushBotService {
         [WEBHOOK_HEADERS.delivery]: randomUUID(),
         [WEBHOOK_HEADERS.event]: PUSH_EVENT,
         [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: signWebhook(endpoint.secret, timestamp, body),
+        [WEBHOOK_HEADERS.signature]: signWebhook(decryptSecret(endpoint.secret), timestamp, body),
       },
       { readBody: ANSWER_BYTES, timeoutMs: answerWithinMs },
     );

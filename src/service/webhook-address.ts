@@ -15,6 +15,12 @@ import { GameError } from './errors';
 // ranges such as 198.18.0.0/15. IPv6 must also be global unicast
 // (2000::/3), which leaves out ::, ::1, IPv4-mapped and -compatible forms, NAT64, fc00::/7,
 // fe80::/10 and ff00::/8.
+//
+// Ports are limited too (WEBHOOK_ALLOWED_PORTS, default 80, 443, 8080 and 8443; any port when
+// private targets are allowed and no list is set), so that endpoints cannot probe the other
+// services of a public host. A refusal does not say what a host resolved to (that would map
+// internal DNS for the caller): the answer and the delivery log say the target is not allowed,
+// and the details (host, address, range) go to the server log (`onTargetRefused`).
 
 const SPECIAL_RANGES: ReadonlyArray<readonly [label: string, ranges: ReadonlyArray<string>]> = [
   ['this network', ['0.0.0.0/8']],
@@ -65,12 +71,82 @@ export function nonPublicRange(address: string): string | undefined {
   return undefined;
 }
 
-/** The refusal for an address the guard does not allow. */
+/** What the server log gets of a refused target (the answer leaves out the address and range). */
+export interface TargetRefusal {
+  readonly host: string;
+  readonly address?: string;
+  readonly range?: string;
+  readonly port?: number;
+}
+
+let refusalLog: ((refusal: TargetRefusal) => void) | undefined;
+
+/** Sets where refused targets are reported in full (the app's logger); one per process. */
+export function onTargetRefused(log: ((refusal: TargetRefusal) => void) | undefined): void {
+  refusalLog = log;
+}
+
+/** The generic text of a refused address, in answers and in the delivery log. */
+export const UNSAFE_ADDRESS_MESSAGE = 'The webhook URL is not allowed: webhooks go to public addresses only';
+
+/** The refusal for an address the guard does not allow: generic, the details logged. */
 export function unsafeAddress(host: string, address: string, range: string): GameError {
+  refusalLog?.({ host, address, range });
+  return new GameError('UNSAFE_WEBHOOK_URL', UNSAFE_ADDRESS_MESSAGE, { host });
+}
+
+/** Ports allowed by default when private targets are not (WEBHOOK_ALLOWED_PORTS). */
+export const DEFAULT_ALLOWED_PORTS = '80,443,8080,8443';
+
+/** Allowed ports: ranges [from, to], inclusive. */
+export type PortRanges = ReadonlyArray<readonly [number, number]>;
+
+/** `80,443,8000-8999` as ranges; throws on anything else. */
+export function parsePorts(spec: string): PortRanges {
+  const ranges = spec
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      const m = /^(\d{1,5})(?:-(\d{1,5}))?$/.exec(part);
+      const [from, to] = [Number(m?.[1]), Number(m?.[2] ?? m?.[1])];
+      if (!m || from < 1 || to > 65535 || from > to) throw new Error(`"${part}" is not a port or range`);
+      return [from, to] as const;
+    });
+  if (ranges.length === 0) throw new Error('must list ports');
+  return ranges;
+}
+
+/** Where webhooks may go: private addresses or not, and which ports (undefined: see portsOf). */
+export interface TargetPolicy {
+  readonly allowPrivate: boolean;
+  readonly ports?: PortRanges;
+}
+
+/** The ports a policy allows: its list, else the defaults, or any when private targets are allowed. */
+export function portsOf(policy: TargetPolicy): PortRanges | undefined {
+  return policy.ports ?? (policy.allowPrivate ? undefined : parsePorts(DEFAULT_ALLOWED_PORTS));
+}
+
+/** The URL's port (the scheme's when none is written). */
+export function portOf(url: URL): number {
+  return url.port ? Number(url.port) : url.protocol === 'https:' ? 443 : 80;
+}
+
+/** The refusal of a URL whose port the policy does not allow, or undefined. */
+export function portRefusal(url: URL, policy: TargetPolicy): GameError | undefined {
+  const ports = portsOf(policy);
+  const port = portOf(url);
+  if (!ports || ports.some(([from, to]) => port >= from && port <= to)) return undefined;
+  refusalLog?.({ host: hostOf(url), port });
+  const allowed = ports.map(([from, to]) => (from === to ? `${from}` : `${from}-${to}`)).join(', ');
   return new GameError(
     'UNSAFE_WEBHOOK_URL',
-    `${host} resolves to ${address} (${range}); webhooks go to public addresses only`,
-    { host, address, range },
+    `The webhook URL is not allowed: webhooks go to ports ${allowed} only`,
+    {
+      host: hostOf(url),
+      port,
+    },
   );
 }
 
@@ -111,15 +187,19 @@ export const resolveAll: Resolve = (host) =>
   });
 
 /**
- * Refuses (UNSAFE_WEBHOOK_URL) a URL whose host is, or resolves to, any non-public address; a host
- * that does not resolve is INVALID_INPUT. Nothing is checked when private targets are allowed.
+ * Refuses (UNSAFE_WEBHOOK_URL) a URL whose port is not allowed, or whose host is, or resolves to,
+ * any non-public address; a host that does not resolve is INVALID_INPUT. Addresses are not checked
+ * when private targets are allowed.
  */
 export async function checkWebhookTarget(
   url: URL,
-  allowPrivate: boolean,
+  target: boolean | TargetPolicy,
   resolve = resolveAll,
 ): Promise<void> {
-  if (allowPrivate) return;
+  const policy = typeof target === 'boolean' ? { allowPrivate: target } : target;
+  const refused = portRefusal(url, policy);
+  if (refused) throw refused;
+  if (policy.allowPrivate) return;
   const host = hostOf(url);
   let addresses: readonly string[];
   if (isIP(host) !== 0) {

@@ -1,7 +1,15 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { isIP } from 'node:net';
-import { guardedLookup, hostOf, nonPublicRange } from './webhook-address';
+import {
+  guardedLookup,
+  hostOf,
+  nonPublicRange,
+  portRefusal,
+  UNSAFE_ADDRESS_MESSAGE,
+  unsafeAddress,
+  type PortRanges,
+} from './webhook-address';
 
 // The HTTP side of webhook delivery: one POST per attempt, on connections kept alive between
 // attempts (a fresh TCP and TLS handshake per event would cap an endpoint at a few deliveries per
@@ -36,6 +44,8 @@ export interface SenderOptions {
   readonly allowPrivate: boolean;
   /** An attempt without a whole answer within this fails. */
   readonly timeoutMs: number;
+  /** Ports allowed (undefined: the defaults, or any when private targets are allowed). */
+  readonly ports?: PortRanges;
 }
 
 /** POSTs to webhook receivers over kept-alive connections; `stop` abandons attempts under way. */
@@ -63,12 +73,20 @@ export class WebhookSender {
     const started = performance.now();
     const url = new URL(target);
     const host = hostOf(url);
+    const policy = {
+      allowPrivate: this.options.allowPrivate,
+      ...(this.options.ports ? { ports: this.options.ports } : {}),
+    };
+    const refused = portRefusal(url, policy);
+    if (refused)
+      return Promise.resolve({ statusCode: null, error: `refused: ${refused.message}`, durationMs: 0 });
     // Literal addresses skip DNS (and so the guarded lookup): check them here.
     const range = !this.options.allowPrivate && isIP(host) !== 0 ? nonPublicRange(host) : undefined;
     if (range) {
+      unsafeAddress(host, host, range);
       return Promise.resolve({
         statusCode: null,
-        error: `refused: ${host} is not a public address (${range})`,
+        error: `refused: ${UNSAFE_ADDRESS_MESSAGE}`,
         durationMs: 0,
       });
     }

@@ -9,6 +9,8 @@ import {
   type WebhookClaim,
   type WebhookState,
 } from '../store/store';
+import type { PortRanges } from './webhook-address';
+import { decryptSecret } from './server-key';
 import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature';
 import { WebhookSender, type SendResult } from './webhook-sender';
 
@@ -20,11 +22,20 @@ import { WebhookSender, type SendResult } from './webhook-sender';
 // account's endpoints due; a worker on every node claims due endpoints with a lease (so one
 // endpoint is served by one node at a time) and sends its backlog, one event after the other on a
 // kept-alive connection, saving the cursor after each (a checkpoint that also extends the lease).
-// Up to `concurrency` endpoints are served at once. A failed event is retried with exponential
+// Up to `concurrency` endpoints are served at once, shared among accounts (below). A failed event is retried with exponential
 // backoff (10 s, 20 s, 40 s… at most 1 h apart) until 24 h after the event happened, then given up
 // (logged as failed) so that one dead event cannot block the endpoint forever. Events passed over
 // without an attempt (trimmed before they could be sent, or lost when the store came back older)
 // get a `skipped` log entry.
+//
+// Sharing the slots: slow receivers must not hold every slot. A claim takes due endpoints
+// round-robin by account (the account holding the fewest of this node's slots first), and one
+// account holds at most `perAccount` slots. An attempt is slow when it took half the timeout or
+// more (a timeout included); after `demoteAfter` slow attempts in a row an endpoint is demoted:
+// an account's demoted endpoints share one slot, the demoted endpoints of all accounts at most a
+// quarter of the slots (at least one), and a demoted endpoint gives its slot back after each
+// attempt. It keeps the whole timeout (a slow receiver still gets every event, in order, only
+// more slowly), and its first attempt answered within half the timeout promotes it back.
 
 /** First retry delay; each further one doubles, up to RETRY_MAX_MS. */
 export const RETRY_BASE_MS = 10_000;
@@ -33,6 +44,10 @@ export const RETRY_MAX_MS = 60 * 60 * 1000;
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_WEBHOOK_TIMEOUT_MS = 10_000;
 export const DEFAULT_WEBHOOK_CONCURRENCY = 32;
+/** Endpoints of one account this node delivers to at once. */
+export const DEFAULT_WEBHOOK_PER_ACCOUNT = 4;
+/** Consecutive slow attempts (no answer within half the timeout) that demote an endpoint. */
+export const DEFAULT_WEBHOOK_DEMOTE_AFTER = 3;
 /** Events read per look into an endpoint's feed. */
 const SCAN = 100;
 /**
@@ -49,6 +64,12 @@ export interface WebhookOptions {
   readonly timeoutMs?: number;
   /** Endpoints this node delivers to at once. Default 32. */
   readonly concurrency?: number;
+  /** Ports endpoints may use (default: 80, 443, 8080, 8443; any when private targets are allowed). */
+  readonly ports?: PortRanges;
+  /** Endpoints of one account this node delivers to at once. Default 4. */
+  readonly perAccount?: number;
+  /** Consecutive slow attempts that demote an endpoint. Default 3. */
+  readonly demoteAfter?: number;
 }
 
 /** The delay before retry number `attempt` + 1 (after `attempt` failures). */
@@ -75,7 +96,7 @@ export function deliveryBody(account: string, event: FeedEvent): string {
  * else can tell which id an event will get.
  */
 export function deliveryIdOf(webhook: StoredWebhook, event: Pick<FeedEvent, 'epoch' | 'seq'>): string {
-  const bytes = createHmac('sha256', webhook.secret)
+  const bytes = createHmac('sha256', decryptSecret(webhook.secret))
     .update(`boardhost-delivery/${webhook.id}/${event.epoch}/${event.seq}`)
     .digest()
     .subarray(0, 16);
@@ -89,6 +110,13 @@ export function deliveryIdOf(webhook: StoredWebhook, event: Pick<FeedEvent, 'epo
 export class WebhookWorker {
   private readonly timeoutMs: number;
   private readonly concurrency: number;
+  private readonly perAccount: number;
+  private readonly demoteAfter: number;
+  /** Slots demoted endpoints may hold together. */
+  private readonly demotedSlots: number;
+  /** Slots this node holds per account (all, and those of demoted endpoints). */
+  private readonly busy = new Map<string, { all: number; demoted: number }>();
+  private demotedBusy = 0;
   /** A lease outlasts an attempt comfortably, so that only a dead claimer loses it. */
   private readonly leaseMs: number;
   private readonly sender: WebhookSender;
@@ -104,10 +132,14 @@ export class WebhookWorker {
   ) {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_WEBHOOK_TIMEOUT_MS;
     this.concurrency = options.concurrency ?? DEFAULT_WEBHOOK_CONCURRENCY;
+    this.perAccount = options.perAccount ?? DEFAULT_WEBHOOK_PER_ACCOUNT;
+    this.demoteAfter = options.demoteAfter ?? DEFAULT_WEBHOOK_DEMOTE_AFTER;
+    this.demotedSlots = Math.max(1, Math.floor(this.concurrency / 4));
     this.leaseMs = this.timeoutMs + 20_000;
     this.sender = new WebhookSender({
       allowPrivate: options.allowPrivate ?? false,
       timeoutMs: this.timeoutMs,
+      ...(options.ports ? { ports: options.ports } : {}),
     });
   }
 
@@ -141,8 +173,17 @@ export class WebhookWorker {
     let failure: unknown;
     while (!this.stopped && failure === undefined) {
       const free = this.concurrency - inFlight.size;
-      const claims = free > 0 ? await this.storage.webhooks.claimDue(this.nowIso(), free, this.leaseMs) : [];
+      const claims =
+        free > 0
+          ? await this.storage.webhooks.claimDue(this.nowIso(), free, this.leaseMs, {
+              perAccount: this.perAccount,
+              busy: this.busy,
+              demoteAfter: this.demoteAfter,
+              demotedFree: this.demotedSlots - this.demotedBusy,
+            })
+          : [];
       for (const claim of claims) {
+        const done = this.hold(claim);
         const work: Promise<void> = this.serve(claim)
           .then(
             (made) => {
@@ -153,7 +194,10 @@ export class WebhookWorker {
               failure ??= error;
             },
           )
-          .finally(() => inFlight.delete(work));
+          .finally(() => {
+            done();
+            inFlight.delete(work);
+          });
         inFlight.add(work);
       }
       if (inFlight.size === 0) break;
@@ -168,6 +212,25 @@ export class WebhookWorker {
     return attempts;
   }
 
+  /** Counts the claim's slot against its account until the returned function is called. */
+  private hold(claim: WebhookClaim): () => void {
+    const account = claim.webhook.account;
+    const demoted = this.demoted(claim.state) ? 1 : 0;
+    const held = this.busy.get(account) ?? { all: 0, demoted: 0 };
+    this.busy.set(account, { all: held.all + 1, demoted: held.demoted + demoted });
+    this.demotedBusy += demoted;
+    return () => {
+      const now = this.busy.get(account) ?? { all: 1, demoted: demoted };
+      if (now.all <= 1) this.busy.delete(account);
+      else this.busy.set(account, { all: now.all - 1, demoted: now.demoted - demoted });
+      this.demotedBusy -= demoted;
+    };
+  }
+
+  private demoted(state: WebhookState): boolean {
+    return (state.slow ?? 0) >= this.demoteAfter;
+  }
+
   /**
    * Serves a claimed endpoint: its wanted events in order, one after the other, a checkpoint after
    * each, until it is caught up, an attempt fails (a retry is due later), the batch is over
@@ -179,6 +242,8 @@ export class WebhookWorker {
     let log: NewDeliveryAttempt[] = [];
     let attempts = 0;
     const until = performance.now() + BATCH_MS;
+    // A demoted endpoint gives its slot back after each attempt.
+    const batch = this.demoted(state) ? 1 : BATCH;
     const release = (next: WebhookState) =>
       this.storage.webhooks.release(webhook, lease, next, log, this.nowIso());
     for (;;) {
@@ -216,6 +281,13 @@ export class WebhookWorker {
           return attempts;
         }
         attempts += 1;
+        const slow = result.durationMs >= this.timeoutMs / 2 ? (state.slow ?? 0) + 1 : 0;
+        state = {
+          cursor: state.cursor,
+          epoch: state.epoch,
+          pending: state.pending,
+          ...(slow ? { slow } : {}),
+        };
         const after = this.now().getTime();
         const deadline = Date.parse(event.at) + RETRY_WINDOW_MS;
         const outcome = result.error === null ? 'delivered' : after >= deadline ? 'failed' : 'retrying';
@@ -249,7 +321,8 @@ export class WebhookWorker {
           return attempts;
         }
         state = { ...state, cursor: event.seq, pending: null };
-        if (attempts >= BATCH || performance.now() >= until) {
+        // A batch ends early too when this attempt demoted the endpoint (its slot goes back).
+        if (attempts >= batch || this.demoted(state) || performance.now() >= until) {
           await release(state);
           return attempts;
         }
@@ -364,7 +437,7 @@ export class WebhookWorker {
       [WEBHOOK_HEADERS.delivery]: deliveryId,
       [WEBHOOK_HEADERS.event]: event.type,
       [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-      [WEBHOOK_HEADERS.signature]: signWebhook(webhook.secret, timestamp, body),
+      [WEBHOOK_HEADERS.signature]: signWebhook(decryptSecret(webhook.secret), timestamp, body),
     });
   }
 

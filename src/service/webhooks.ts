@@ -14,7 +14,8 @@ import {
 import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
 import { once } from './idempotency';
-import { checkWebhookTarget, parseWebhookUrl } from './webhook-address';
+import { encryptSecret } from './server-key';
+import { checkWebhookTarget, parseWebhookUrl, type TargetPolicy } from './webhook-address';
 import { WebhookWorker, type WebhookOptions } from './webhook-worker';
 
 // Webhook endpoints of an account: registration, listing, the delivery log and redelivery. The
@@ -53,7 +54,7 @@ export interface WebhookInput {
 /** Registration, listing, the delivery log and redelivery, for the account of the token. */
 export class WebhookService {
   readonly worker: WebhookWorker;
-  private readonly allowPrivate: boolean;
+  private readonly target: TargetPolicy;
 
   constructor(
     private readonly storage: Storage,
@@ -61,7 +62,10 @@ export class WebhookService {
     private readonly now: () => Date = () => new Date(),
     options: WebhookOptions = {},
   ) {
-    this.allowPrivate = options.allowPrivate ?? false;
+    this.target = {
+      allowPrivate: options.allowPrivate ?? false,
+      ...(options.ports ? { ports: options.ports } : {}),
+    };
     this.worker = new WebhookWorker(storage, now, options);
   }
 
@@ -95,13 +99,15 @@ export class WebhookService {
         field: 'secret',
       });
     }
-    await checkWebhookTarget(url, this.allowPrivate);
+    await checkWebhookTarget(url, this.target);
+    const secret = input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
     const webhook: StoredWebhook = {
       id: randomBytes(9).toString('base64url'),
       account: account.id,
       url: url.href,
       events,
-      secret: input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`,
+      // Stored encrypted under the server key (server-key.ts); shown in clear once, below.
+      secret: encryptSecret(secret),
       createdBy: token.id,
       createdAt: this.now().toISOString(),
     };
@@ -113,7 +119,7 @@ export class WebhookService {
         { max: MAX_WEBHOOKS_PER_ACCOUNT },
       );
     }
-    return { ...webhookView({ webhook, state }), secret: webhook.secret };
+    return { ...webhookView({ webhook, state }), secret };
   }
 
   /** The account's endpoints, oldest first (without secrets). */

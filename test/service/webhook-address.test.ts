@@ -1,6 +1,22 @@
 // The SSRF guard's address table and URL checks, without any network traffic (DNS is injected).
 import { GameError } from '../../src/service/errors';
-import { checkWebhookTarget, nonPublicRange, parseWebhookUrl } from '../../src/service/webhook-address';
+import {
+  checkWebhookTarget,
+  nonPublicRange,
+  onTargetRefused,
+  parsePorts,
+  parseWebhookUrl,
+  type TargetRefusal,
+} from '../../src/service/webhook-address';
+import { WebhookSender } from '../../src/service/webhook-sender';
+
+/** What the server log was told of refused targets during the test. */
+const logged: TargetRefusal[] = [];
+beforeAll(() => onTargetRefused((refusal) => logged.push(refusal)));
+afterAll(() => onTargetRefused(undefined));
+beforeEach(() => {
+  logged.length = 0;
+});
 
 describe('which addresses webhooks may reach', () => {
   it.each([
@@ -90,17 +106,25 @@ describe('webhook URLs', () => {
     await expect(checkWebhookTarget(url, false, resolver(['93.184.215.14']))).resolves.toBeUndefined();
     const mixed = await refusal(checkWebhookTarget(url, false, resolver(['93.184.215.14', '10.0.0.5'])));
     expect(mixed.code).toBe('UNSAFE_WEBHOOK_URL');
-    expect(mixed.details).toEqual({ host: 'hooks.example.com', address: '10.0.0.5', range: 'private' });
+    // The answer does not say what the host resolved to; the server log does.
+    expect(mixed.details).toEqual({ host: 'hooks.example.com' });
+    expect(mixed.message).toBe('The webhook URL is not allowed: webhooks go to public addresses only');
+    expect(mixed.message).not.toMatch(/10\.0\.0\.5|private/);
     const v6 = await refusal(checkWebhookTarget(url, false, resolver(['2606:4700::1', '::1'])));
-    expect(v6.details.range).toBe('loopback');
+    expect(v6.details).toEqual({ host: 'hooks.example.com' });
+    expect(logged).toEqual([
+      { host: 'hooks.example.com', address: '10.0.0.5', range: 'private' },
+      { host: 'hooks.example.com', address: '::1', range: 'loopback' },
+    ]);
   });
 
   it('checks literal addresses without DNS, and calls a host that does not resolve invalid', async () => {
     const noDns = async () => {
       throw new Error('DNS must not be asked');
     };
-    const literal = await refusal(checkWebhookTarget(new URL('http://[::1]:9/'), false, noDns));
-    expect(literal.details).toEqual({ host: '::1', address: '::1', range: 'loopback' });
+    const literal = await refusal(checkWebhookTarget(new URL('http://[::1]:8080/'), false, noDns));
+    expect(literal.details).toEqual({ host: '::1' });
+    expect(logged).toEqual([{ host: '::1', address: '::1', range: 'loopback' }]);
     await expect(checkWebhookTarget(new URL('http://8.8.8.8/'), false, noDns)).resolves.toBeUndefined();
     const missing = await refusal(
       checkWebhookTarget(new URL('http://nowhere.invalid/'), false, async () => {
@@ -116,5 +140,66 @@ describe('webhook URLs', () => {
       throw new Error('DNS must not be asked');
     };
     await expect(checkWebhookTarget(new URL('http://10.0.0.1/'), true, noDns)).resolves.toBeUndefined();
+  });
+
+  it('limits ports: 80, 443, 8080 and 8443 by default, any when private targets are allowed, else the list', async () => {
+    const noDns = async () => [{ address: '93.184.215.14', family: 4 }];
+    for (const ok of [
+      'http://8.8.8.8/',
+      'https://8.8.8.8/',
+      'http://h.example:8080/',
+      'https://h.example:8443/x',
+    ]) {
+      await expect(checkWebhookTarget(new URL(ok), false, noDns)).resolves.toBeUndefined();
+    }
+    for (const port of [22, 25, 6379, 8081, 65535]) {
+      const refused = await refusal(checkWebhookTarget(new URL(`http://h.example:${port}/`), false, noDns));
+      expect(refused.code).toBe('UNSAFE_WEBHOOK_URL');
+      expect(refused.details).toEqual({ host: 'h.example', port });
+      expect(refused.message).toBe(
+        'The webhook URL is not allowed: webhooks go to ports 80, 443, 8080, 8443 only',
+      );
+    }
+    // Private targets allowed (tests, closed networks), no list: any port.
+    await expect(
+      checkWebhookTarget(new URL('http://127.0.0.1:41234/'), true, noDns),
+    ).resolves.toBeUndefined();
+    // A list applies either way.
+    const ports = parsePorts('443, 9000-9100');
+    expect(ports).toEqual([
+      [443, 443],
+      [9000, 9100],
+    ]);
+    await expect(
+      checkWebhookTarget(new URL('http://127.0.0.1:9050/'), { allowPrivate: true, ports }, noDns),
+    ).resolves.toBeUndefined();
+    const outside = await refusal(
+      checkWebhookTarget(new URL('http://127.0.0.1:41234/'), { allowPrivate: true, ports }, noDns),
+    );
+    expect(outside.message).toMatch(/ports 443, 9000-9100 only/);
+    for (const bad of ['', '0', '65536', '80-22', 'http', '1,,x']) expect(() => parsePorts(bad)).toThrow();
+  });
+
+  it('the delivery log gets the same generic refusals, at delivery time', async () => {
+    const sender = new WebhookSender({ allowPrivate: false, timeoutMs: 1000 });
+    try {
+      const literal = await sender.post('http://10.0.0.7:8080/in', '{}', {});
+      expect(literal.error).toBe(
+        'refused: The webhook URL is not allowed: webhooks go to public addresses only',
+      );
+      const port = await sender.post('http://8.8.8.8:22/', '{}', {});
+      expect(port.error).toBe(
+        'refused: The webhook URL is not allowed: webhooks go to ports 80, 443, 8080, 8443 only',
+      );
+      const named = await sender.post('http://localhost:8080/in', '{}', {});
+      expect(named.error).toBe('The webhook URL is not allowed: webhooks go to public addresses only');
+      expect(logged).toEqual([
+        { host: '10.0.0.7', address: '10.0.0.7', range: 'private' },
+        { host: '8.8.8.8', port: 22 },
+        { host: 'localhost', address: expect.stringMatching(/^(127\.|::1)/), range: 'loopback' },
+      ]);
+    } finally {
+      sender.stop();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   DELIVERY_LOG_MAX_LENGTH,
+  pickFair,
+  type ClaimShare,
   type DeliveryAttempt,
   type DeliveryLogPage,
   type NewDeliveryAttempt,
@@ -74,25 +76,26 @@ export class MemoryWebhookStore implements WebhookStore {
     return this.find(ref) !== undefined && this.hooks.delete(ref.id);
   }
 
-  async claimDue(now: string, limit: number, leaseMs: number): Promise<WebhookClaim[]> {
+  async claimDue(now: string, limit: number, leaseMs: number, share?: ClaimShare): Promise<WebhookClaim[]> {
     const nowMs = Date.parse(now);
-    const claims: WebhookClaim[] = [];
     const token = randomBytes(12).toString('base64url');
+    const due: Array<{ hook: MemoryWebhook; record: WebhookRecord; account: string; slow: number }> = [];
     // No await: the checks and the leases are one step of the event loop.
     for (const hook of this.hooks.values()) {
-      if (claims.length >= limit) break;
+      if (!share && due.length >= limit) break;
       if (hook.lease && hook.lease.until > nowMs) continue;
       const record = this.parse(hook);
       const { pending, cursor, epoch } = record.state;
       const head = this.head(record.webhook.account);
-      const due =
+      const isDue =
         (epoch !== null && epoch !== head.epoch) ||
         (pending ? Date.parse(pending.nextAttemptAt) <= nowMs : cursor < head.last);
-      if (!due) continue;
-      hook.lease = { token, until: nowMs + leaseMs };
-      claims.push({ ...record, lease: token });
+      if (isDue) due.push({ hook, record, account: hook.account, slow: record.state.slow ?? 0 });
     }
-    return claims;
+    return pickFair(due, limit, share).map(({ hook, record }) => {
+      hook.lease = { token, until: nowMs + leaseMs };
+      return { ...record, lease: token };
+    });
   }
 
   async release(
@@ -161,7 +164,12 @@ export class MemoryWebhookStore implements WebhookStore {
     const state = JSON.parse(hook.state) as WebhookState;
     return {
       webhook: JSON.parse(hook.webhook) as StoredWebhook,
-      state: { cursor: state.cursor, epoch: state.epoch ?? null, pending: state.pending },
+      state: {
+        cursor: state.cursor,
+        epoch: state.epoch ?? null,
+        pending: state.pending,
+        ...(state.slow ? { slow: state.slow } : {}),
+      },
     };
   }
 }

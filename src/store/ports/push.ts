@@ -4,7 +4,7 @@ export interface StoredPushEndpoint {
   /** The account id (one endpoint per account). */
   readonly account: string;
   readonly url: string;
-  /** Signs every request (HMAC-SHA256, as webhooks). */
+  /** Signs every request (HMAC-SHA256, as webhooks); stored encrypted as StoredWebhook.secret. */
   readonly secret: string;
   readonly createdAt: string;
 }

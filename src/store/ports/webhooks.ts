@@ -8,7 +8,10 @@ export interface StoredWebhook {
   readonly url: string;
   /** The event types delivered; null: every type. */
   readonly events: readonly FeedEventType[] | null;
-  /** The signing secret as given or generated: kept as is, because signing needs it. */
+  /**
+   * The signing secret, as the service stores it: encrypted under the server key (`enc:v1:…`,
+   * service/server-key.ts), or in plaintext in endpoints stored before that.
+   */
   readonly secret: string;
   /** The id of the API token that registered the endpoint. */
   readonly createdBy: string;
@@ -31,6 +34,11 @@ export interface WebhookState {
   /** The feed epoch `cursor` belongs to (null: stored before epochs, taken as the current one). */
   readonly epoch: string | null;
   readonly pending: PendingDelivery | null;
+  /**
+   * Consecutive attempts that were slow (no answer within half the timeout, timed out included);
+   * absent: none. At the worker's `demoteAfter` the endpoint is demoted (see ClaimShare).
+   */
+  readonly slow?: number;
 }
 
 /**
@@ -52,6 +60,69 @@ export interface WebhookRecord {
 export interface WebhookClaim extends WebhookRecord {
   /** Proves the claim to `release`. */
   readonly lease: string;
+}
+
+/**
+ * How a claim shares a node's delivery slots among accounts. Due endpoints are taken round-robin by
+ * account: the account holding the fewest slots first (ties: the one due earliest), never more than
+ * `perAccount` slots per account. A demoted endpoint (`slow` >= `demoteAfter`) is taken only while
+ * its account holds no other demoted one and the claim may still take `demotedFree` of them.
+ */
+export interface ClaimShare {
+  readonly perAccount: number;
+  /** Slots this node holds now, per account: all of them, and those of demoted endpoints. */
+  readonly busy: ReadonlyMap<string, { readonly all: number; readonly demoted: number }>;
+  readonly demoteAfter: number;
+  readonly demotedFree: number;
+}
+
+/** What `pickFair` needs of a due endpoint. */
+export interface ClaimCandidate {
+  readonly account: string;
+  readonly slow: number;
+}
+
+/**
+ * The candidates (in due order) a claim of `limit` takes under `share` (all of the first `limit`
+ * without one). The memory store uses it; the Redis claim script does the same in Lua.
+ */
+export function pickFair<T extends ClaimCandidate>(
+  candidates: readonly T[],
+  limit: number,
+  share?: ClaimShare,
+): T[] {
+  if (!share) return candidates.slice(0, limit);
+  const accounts = new Map<string, { all: number; demoted: number; queue: T[] }>();
+  for (const c of candidates) {
+    let entry = accounts.get(c.account);
+    if (!entry) {
+      const busy = share.busy.get(c.account);
+      entry = { all: busy?.all ?? 0, demoted: busy?.demoted ?? 0, queue: [] };
+      accounts.set(c.account, entry);
+    }
+    entry.queue.push(c);
+  }
+  const taken: T[] = [];
+  let demotedFree = share.demotedFree;
+  while (taken.length < limit) {
+    let best: { entry: { all: number; demoted: number; queue: T[] }; index: number } | undefined;
+    for (const entry of accounts.values()) {
+      if (entry.all >= share.perAccount || (best && best.entry.all <= entry.all)) continue;
+      const index = entry.queue.findIndex(
+        (c) => c.slow < share.demoteAfter || (entry.demoted === 0 && demotedFree > 0),
+      );
+      if (index >= 0) best = { entry, index };
+    }
+    if (!best) break;
+    const [c] = best.entry.queue.splice(best.index, 1) as [T];
+    best.entry.all += 1;
+    if (c.slow >= share.demoteAfter) {
+      best.entry.demoted += 1;
+      demotedFree -= 1;
+    }
+    taken.push(c);
+  }
+  return taken;
 }
 
 export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'failed', 'skipped'] as const;
@@ -122,9 +193,10 @@ export interface WebhookStore {
    * Atomically claims up to `limit` endpoints with work due at `now` (ISO): a pending delivery whose
    * next attempt is due, or a cursor behind the account's feed. Each claim holds a lease for
    * `leaseMs`; two claims never hold one endpoint at once, and an endpoint whose lease ran out (its
-   * claimer died) can be claimed again.
+   * claimer died) can be claimed again. With a `share`, endpoints are taken as ClaimShare says
+   * (the others stay due).
    */
-  claimDue(now: string, limit: number, leaseMs: number): Promise<WebhookClaim[]>;
+  claimDue(now: string, limit: number, leaseMs: number, share?: ClaimShare): Promise<WebhookClaim[]>;
   /**
    * Ends a claim: saves `state`, appends `attempts` to the log, and makes the endpoint due again
    * when it has work (a pending delivery at its next attempt, or a cursor behind the feed at

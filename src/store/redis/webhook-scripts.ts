@@ -52,42 +52,75 @@ export const CLAIM_SCAN_MAX = 1000;
 
 /**
  * Claims a shard's endpoints whose due time has come and that have work; forgets those without
- * (deleted, or caught up) and puts back those whose retry is not due, then looks further until
- * `limit` are claimed or nothing more is due. An endpoint whose feed began a new epoch since its
- * cursor has work at once (the worker sorts out what survived). Each claimed endpoint gets the
- * lease token and a due time at the lease's end, so that it comes back if its claimer dies.
+ * (deleted, or caught up) and puts back those whose retry is not due. The others are candidates,
+ * taken round-robin by account as pickFair (ports/webhooks.ts) does: the account holding the fewest
+ * slots first (ties: the one due earliest), at most `cap` per account, a demoted endpoint (slow >=
+ * demote after) only while its account holds no other demoted one and `demoted free` allows; the
+ * candidates not taken stay due. Looks at the due entries in order until `limit` accounts holding
+ * nothing have candidates, or at CLAIM_SCAN_MAX entries. An endpoint whose feed began a new epoch
+ * since its cursor has work at once (the worker sorts out what survived). Each claimed endpoint
+ * gets the lease token and a due time at the lease's end, so that it comes back if its claimer dies.
  * KEYS[1] the shard's due set; ARGV: prefix, tag, now ms, lease end ms, limit, token, epoch
- * candidate. Returns [id, doc, cursor, pending, epoch] per claim.
+ * candidate, cap, busy (JSON {account: [all, demoted]}), demote after, demoted free. Returns
+ * [id, doc, cursor, pending, epoch, slow] per claim.
  */
 const CLAIM_WEBHOOKS_SCRIPT = `${ACCOUNT_FEED}
 local p, t, due = ARGV[1], ARGV[2], KEYS[1]
-local now, limit = tonumber(ARGV[3]), tonumber(ARGV[5])
-local claimed, seen, looked = {}, {}, 0
-while #claimed < limit and looked < ${CLAIM_SCAN_MAX} do
-  local fresh = 0
-  for _, id in ipairs(redis.call('ZRANGEBYSCORE', due, '-inf', ARGV[3], 'LIMIT', 0, limit - #claimed)) do
-    if not seen[id] then
-      seen[id] = true
-      fresh = fresh + 1
-      local key = p .. 'webhook:' .. t .. ':' .. id
-      local h = redis.call('HMGET', key, 'doc', 'account', 'cursor', 'pending', 'next', 'epoch')
-      local moved = h[1] and h[6] and h[6] ~= '' and h[6] ~= account_epoch(p, t, h[2], ARGV[7])
-      if not h[1] then
-        redis.call('ZREM', due, id)
-      elseif not moved and h[4] ~= '' and tonumber(h[5]) > now then
-        redis.call('ZADD', due, h[5], id)
-      elseif not moved and h[4] == '' and tonumber(h[3]) >= tonumber(redis.call('GET', feedseq_key(p, t, h[2])) or '0') then
-        redis.call('ZREM', due, id)
-      else
-        redis.call('HSET', key, 'lease', ARGV[6])
-        redis.call('ZADD', due, ARGV[4], id)
-        table.insert(claimed, {id, h[1], h[3], h[4], h[6] or ''})
+local now, limit, cap = tonumber(ARGV[3]), tonumber(ARGV[5]), tonumber(ARGV[8])
+local busy, demote_after, demoted_free = cjson.decode(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+local order, accounts, idle, looked, kept = {}, {}, 0, 0, 0
+while looked < ${CLAIM_SCAN_MAX} and idle < limit do
+  local ids = redis.call('ZRANGEBYSCORE', due, '-inf', ARGV[3], 'LIMIT', kept, 100)
+  if #ids == 0 then break end
+  looked = looked + #ids
+  for _, id in ipairs(ids) do
+    local key = p .. 'webhook:' .. t .. ':' .. id
+    local h = redis.call('HMGET', key, 'doc', 'account', 'cursor', 'pending', 'next', 'epoch', 'slow')
+    local moved = h[1] and h[6] and h[6] ~= '' and h[6] ~= account_epoch(p, t, h[2], ARGV[7])
+    if not h[1] then
+      redis.call('ZREM', due, id)
+    elseif not moved and h[4] ~= '' and tonumber(h[5]) > now then
+      redis.call('ZADD', due, h[5], id)
+    elseif not moved and h[4] == '' and tonumber(h[3]) >= tonumber(redis.call('GET', feedseq_key(p, t, h[2])) or '0') then
+      redis.call('ZREM', due, id)
+    else
+      -- Stays where it is in the due set: the next page starts after the candidates.
+      kept = kept + 1
+      local a = accounts[h[2]]
+      if not a then
+        local b = busy[h[2]] or {0, 0}
+        a = {all = b[1], demoted = b[2], queue = {}}
+        accounts[h[2]] = a
+        table.insert(order, a)
+        if b[1] == 0 then idle = idle + 1 end
+      end
+      table.insert(a.queue, {id = id, key = key, h = h, slow = tonumber(h[7] or '0') or 0})
+    end
+  end
+end
+local claimed = {}
+while #claimed < limit do
+  local best, index = nil, nil
+  for _, a in ipairs(order) do
+    if a.all < cap and (best == nil or a.all < best.all) then
+      for i, c in ipairs(a.queue) do
+        if c.slow < demote_after or (a.demoted == 0 and demoted_free > 0) then
+          best, index = a, i
+          break
+        end
       end
     end
   end
-  -- Nothing new (nothing due, or only what this claim took with a lease that ends by now).
-  if fresh == 0 then break end
-  looked = looked + fresh
+  if best == nil then break end
+  local c = table.remove(best.queue, index)
+  best.all = best.all + 1
+  if c.slow >= demote_after then
+    best.demoted = best.demoted + 1
+    demoted_free = demoted_free - 1
+  end
+  redis.call('HSET', c.key, 'lease', ARGV[6])
+  redis.call('ZADD', due, ARGV[4], c.id)
+  table.insert(claimed, {c.id, c.h[1], c.h[3], c.h[4], c.h[6] or '', tostring(c.slow)})
 end
 return claimed
 `;
@@ -109,13 +142,14 @@ end
  * hold time (a checkpoint), saves the same but keeps the claim, its lease extended to then.
  * KEYS[1] endpoint, KEYS[2] its log, KEYS[3] the due set; ARGV: prefix, tag, id, account, token,
  * cursor, pending, next ms, now ms, attempts (JSON), max log length, epoch, hold (lease end ms, or
- * '' to release), epoch candidate.
+ * '' to release), epoch candidate, slow (consecutive slow attempts).
  */
 const RELEASE_WEBHOOK_SCRIPT = `${LOG_ATTEMPTS}${ACCOUNT_FEED}
 local h = redis.call('HMGET', KEYS[1], 'lease', 'account')
 if h[1] ~= ARGV[5] or h[2] ~= ARGV[4] then return 0 end
 local p, t, id, account, due = ARGV[1], ARGV[2], ARGV[3], ARGV[4], KEYS[3]
-redis.call('HSET', KEYS[1], 'cursor', ARGV[6], 'pending', ARGV[7], 'next', ARGV[8], 'epoch', ARGV[12])
+redis.call('HSET', KEYS[1], 'cursor', ARGV[6], 'pending', ARGV[7], 'next', ARGV[8], 'epoch', ARGV[12],
+  'slow', ARGV[15])
 log_attempts(KEYS[1], KEYS[2], ARGV[10], ARGV[11])
 if ARGV[13] ~= '' then
   redis.call('ZADD', due, ARGV[13], id)
@@ -154,7 +188,7 @@ const WEBHOOK_SCRIPTS = {
 export interface WebhookRedis extends Redis {
   boardhostCreateWebhook(...args: Arg[]): Promise<[number, string?]>;
   boardhostDeleteWebhook(...args: Arg[]): Promise<number>;
-  boardhostClaimWebhooks(...args: Arg[]): Promise<Array<[string, string, string, string, string]>>;
+  boardhostClaimWebhooks(...args: Arg[]): Promise<Array<[string, string, string, string, string, string]>>;
   boardhostReleaseWebhook(...args: Arg[]): Promise<number>;
   boardhostLogAttempt(...args: Arg[]): Promise<number>;
 }

@@ -5,6 +5,7 @@ import {
   type DeliveryAttempt,
   type DeliveryLogPage,
   type NewDeliveryAttempt,
+  type ClaimShare,
   type StoredWebhook,
   type WebhookClaim,
   type WebhookRecord,
@@ -39,11 +40,18 @@ function attemptsArgument(attempts: readonly NewDeliveryAttempt[]): string {
   return JSON.stringify(attempts.map((a) => JSON.stringify(a).slice(1)));
 }
 
-function stateOf(cursor: string | null, pending: string | null, epoch: string | null): WebhookState {
+function stateOf(
+  cursor: string | null,
+  pending: string | null,
+  epoch: string | null,
+  slow: string | null,
+): WebhookState {
+  const slowCount = Number(slow ?? 0) || 0;
   return {
     cursor: Number(cursor ?? 0),
     epoch: epoch || null,
     pending: pending ? (JSON.parse(pending) as WebhookState['pending']) : null,
+    ...(slowCount > 0 ? { slow: slowCount } : {}),
   };
 }
 
@@ -77,18 +85,19 @@ export class RedisWebhookStore implements WebhookStore {
   }
 
   async getWebhook(ref: WebhookRef): Promise<WebhookRecord | undefined> {
-    const [doc, account, cursor, pending, epoch] = await this.redis.hmget(
+    const [doc, account, cursor, pending, epoch, slow] = await this.redis.hmget(
       this.keys.webhook(ref.account, ref.id),
       'doc',
       'account',
       'cursor',
       'pending',
       'epoch',
+      'slow',
     );
     return doc && account === ref.account
       ? {
           webhook: JSON.parse(doc) as StoredWebhook,
-          state: stateOf(cursor ?? null, pending ?? null, epoch ?? null),
+          state: stateOf(cursor ?? null, pending ?? null, epoch ?? null, slow ?? null),
         }
       : undefined;
   }
@@ -118,9 +127,11 @@ export class RedisWebhookStore implements WebhookStore {
 
   /**
    * Claims from the shards whose due set has something due, earliest first, up to `limit` in all
-   * (one script per shard; see dueShards).
+   * (one script per shard; see dueShards). With a share, in two passes: first one slot for each
+   * account holding none, across the shards; then up to the share (each script is fair within its
+   * shard, the busy counts carry the claims of the shards before).
    */
-  async claimDue(now: string, limit: number, leaseMs: number): Promise<WebhookClaim[]> {
+  async claimDue(now: string, limit: number, leaseMs: number, share?: ClaimShare): Promise<WebhookClaim[]> {
     let count = wholeNumber(limit);
     if (count === 0) return [];
     const nowMs = Number(msOf(now, 'now'));
@@ -128,26 +139,43 @@ export class RedisWebhookStore implements WebhookStore {
     const lease = randomBytes(12).toString('base64url');
     const due = await dueShards(this.redis, (shard) => this.keys.webhooksDue(shard), nowMs);
     const claims: WebhookClaim[] = [];
-    for (const shard of due) {
-      if (count === 0) break;
-      const claimed = await this.redis.boardhostClaimWebhooks(
-        this.keys.webhooksDue(shard),
-        this.keys.prefix,
-        shardTag(shard),
-        nowMs,
-        leaseEnd,
-        count,
-        lease,
-        epochCandidate(),
-      );
-      for (const [, doc, cursor, pending, epoch] of claimed) {
-        claims.push({
-          webhook: JSON.parse(doc) as StoredWebhook,
-          state: stateOf(cursor, pending, epoch),
+    const busy = new Map<string, { all: number; demoted: number }>(
+      [...(share?.busy ?? [])].map(([account, held]) => [account, { ...held }]),
+    );
+    const demoteAfter = share?.demoteAfter ?? Number.MAX_SAFE_INTEGER;
+    let demotedFree = share?.demotedFree ?? Number.MAX_SAFE_INTEGER;
+    const caps = share ? [...new Set([Math.min(1, share.perAccount), share.perAccount])] : [count];
+    for (const cap of caps) {
+      for (const shard of due) {
+        if (count === 0) break;
+        const claimed = await this.redis.boardhostClaimWebhooks(
+          this.keys.webhooksDue(shard),
+          this.keys.prefix,
+          shardTag(shard),
+          nowMs,
+          leaseEnd,
+          count,
           lease,
-        });
+          epochCandidate(),
+          cap,
+          JSON.stringify(Object.fromEntries([...busy].map(([a, held]) => [a, [held.all, held.demoted]]))),
+          demoteAfter,
+          Math.max(0, demotedFree),
+        );
+        for (const [, doc, cursor, pending, epoch, slow] of claimed) {
+          const claim: WebhookClaim = {
+            webhook: JSON.parse(doc) as StoredWebhook,
+            state: stateOf(cursor, pending, epoch, slow),
+            lease,
+          };
+          claims.push(claim);
+          const held = busy.get(claim.webhook.account) ?? { all: 0, demoted: 0 };
+          const demoted = (claim.state.slow ?? 0) >= demoteAfter;
+          busy.set(claim.webhook.account, { all: held.all + 1, demoted: held.demoted + (demoted ? 1 : 0) });
+          if (demoted) demotedFree -= 1;
+        }
+        count -= claimed.length;
       }
-      count -= claimed.length;
     }
     return claims;
   }
@@ -200,6 +228,7 @@ export class RedisWebhookStore implements WebhookStore {
       state.epoch ?? '',
       hold,
       epochCandidate(),
+      state.slow ?? 0,
     );
     return released === 1;
   }
