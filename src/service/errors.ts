@@ -106,6 +106,13 @@ export const GAME_ERROR_CODES = {
   TOO_MANY_TOKENS: 409,
   /** Revoking this token would leave the account no token that never expires and holds every scope. */
   LAST_ROOT_TOKEN: 409,
+  /**
+   * An expiring API token asked for a token that would outlive it (`callerExpiresAt`,
+   * `maxExpiresInSeconds`): a token expiring at T creates only tokens expiring by T.
+   */
+  TOKEN_OUTLIVES_CALLER: 403,
+  /** Only a root token (never expiring, every scope of the kind; `scopes`) may revoke a root token. */
+  ROOT_TOKEN_REQUIRED: 403,
   /** The API token expired (`expiredAt`). */
   TOKEN_EXPIRED: 401,
   /** A request with this Idempotency-Key is still running; retry shortly. */
