@@ -18,6 +18,7 @@ import { isAiUsername } from './ai-games';
 import { GameError } from './errors';
 import type { CreateOptions } from './games';
 import { once, tokenScope } from './idempotency';
+import { checkText, reservedNameOf } from './names';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
 
 /** Usernames: 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case. */
@@ -99,6 +100,7 @@ export class AccountService {
     input: { username: string; kind?: string },
     ip: string | undefined,
   ): Promise<{ account: AccountView; token: IssuedToken }> {
+    checkText('username', input.username);
     if (!USERNAME.test(input.username)) {
       throw new GameError(
         'INVALID_INPUT',
@@ -107,6 +109,14 @@ export class AccountService {
       );
     }
     if (isAiUsername(input.username)) throw usernameTaken(input.username);
+    const reserved = reservedNameOf(input.username);
+    if (reserved !== undefined) {
+      throw new GameError(
+        'USERNAME_RESERVED',
+        `The username ${input.username} is too like the reserved name ${reserved}`,
+        { field: 'username', reserved },
+      );
+    }
     const kind = input.kind ?? 'human';
     if (!(ACCOUNT_KINDS as readonly string[]).includes(kind)) {
       throw new GameError('INVALID_INPUT', 'kind must be human or bot', { field: 'kind' });
@@ -173,6 +183,9 @@ export class AccountService {
       );
     }
     outlivesNoCaller(caller.token, lifetime, this.now());
+    const label = checkText('label', input.label ?? '')
+      .trim()
+      .slice(0, 100);
     const call = {
       scope: tokenScope(caller),
       key: options.idempotencyKey,
@@ -180,7 +193,6 @@ export class AccountService {
       input,
     };
     return once(this.storage.idempotency, call, async () => {
-      const label = (input.label ?? '').trim().slice(0, 100);
       const now = this.now();
       const expiresAt =
         lifetime === undefined ? null : new Date(now.getTime() + lifetime * 1000).toISOString();

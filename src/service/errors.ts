@@ -4,6 +4,11 @@
 export const GAME_ERROR_CODES = {
   /** The request is malformed: body, id, options, query parameters. */
   INVALID_INPUT: 400,
+  /**
+   * A name or label holds a control, format or bidi character (Unicode Cc, Cf, Cs, Zl, Zp):
+   * `field`, `character` (`U+202E`), `index`.
+   */
+  INVALID_CHARACTER: 400,
   /** The request body is larger than the server accepts (64 kB). */
   PAYLOAD_TOO_LARGE: 413,
   /** The request body is not application/json (or not in a charset JSON allows). */
@@ -38,6 +43,8 @@ export const GAME_ERROR_CODES = {
   NOT_IN_TOURNAMENT: 409,
   /** The username is taken. */
   USERNAME_TAKEN: 409,
+  /** The username looks like a reserved one once confusable characters are folded (`reserved`). */
+  USERNAME_RESERVED: 409,
   /** The challenge is no longer open (`challengeStatus` says whether accepted, declined, canceled or expired). */
   CHALLENGE_CLOSED: 409,
   /** Abort is only possible before both sides have moved. */
