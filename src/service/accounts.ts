@@ -8,6 +8,7 @@ import {
   type AccountKind,
   type BotPolicy,
   type Storage,
+  isRootToken,
   type StoredAccount,
   type StoredToken,
   type TokenScope,
@@ -16,7 +17,8 @@ import { newPersonalToken, requireScope, type Authenticator, type Credential } f
 import { isAiUsername } from './ai-games';
 import { GameError } from './errors';
 import type { CreateOptions } from './games';
-import { once } from './idempotency';
+import { once, tokenScope } from './idempotency';
+import { checkText, reservedNameOf } from './names';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
 
 /** Usernames: 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case. */
@@ -98,6 +100,7 @@ export class AccountService {
     input: { username: string; kind?: string },
     ip: string | undefined,
   ): Promise<{ account: AccountView; token: IssuedToken }> {
+    checkText('username', input.username);
     if (!USERNAME.test(input.username)) {
       throw new GameError(
         'INVALID_INPUT',
@@ -106,6 +109,14 @@ export class AccountService {
       );
     }
     if (isAiUsername(input.username)) throw usernameTaken(input.username);
+    const reserved = reservedNameOf(input.username);
+    if (reserved !== undefined) {
+      throw new GameError(
+        'USERNAME_RESERVED',
+        `The username ${input.username} is too like the reserved name ${reserved}`,
+        { field: 'username', reserved },
+      );
+    }
     const kind = input.kind ?? 'human';
     if (!(ACCOUNT_KINDS as readonly string[]).includes(kind)) {
       throw new GameError('INVALID_INPUT', 'kind must be human or bot', { field: 'kind' });
@@ -140,8 +151,11 @@ export class AccountService {
   }
 
   /**
-   * A further token; its scopes must be among the calling token's (no token can widen itself).
-   * Optionally it expires after `expiresInSeconds`. At most `tokensPerAccount` active tokens.
+   * A further token; its scopes must be among the calling token's (no token can widen itself), and
+   * it expires no later than the calling token (a token that expires mints only tokens that expire
+   * by then: TOKEN_OUTLIVES_CALLER otherwise, never clamped). Optionally it expires after
+   * `expiresInSeconds`. At most `tokensPerAccount` active tokens. Everything about the caller is
+   * checked before the idempotent block, whose records are the calling token's own (tokenScope).
    */
   async createToken(
     credential: Credential,
@@ -149,34 +163,37 @@ export class AccountService {
     options: { idempotencyKey?: string } = {},
   ): Promise<IssuedToken> {
     const caller = await this.auth.requireAccount(credential);
+    const scopes = parseScopes(input.scopes);
+    // challenge:bulk is no root scope: a token with challenge:write may grant it (or one that has it).
+    for (const scope of scopes) {
+      requireScope(
+        caller,
+        ...(scope === 'challenge:bulk' ? (['challenge:bulk', 'challenge:write'] as const) : [scope]),
+      );
+    }
+    const lifetime = input.expiresInSeconds;
+    if (
+      lifetime !== undefined &&
+      (!Number.isInteger(lifetime) || lifetime < TOKEN_LIFETIME.min || lifetime > TOKEN_LIFETIME.max)
+    ) {
+      throw new GameError(
+        'INVALID_INPUT',
+        `expiresInSeconds must be a whole number from ${TOKEN_LIFETIME.min} to ${TOKEN_LIFETIME.max}`,
+        { field: 'expiresInSeconds' },
+      );
+    }
+    outlivesNoCaller(caller.token, lifetime, this.now());
+    const label = checkText('label', input.label ?? '')
+      .trim()
+      .slice(0, 100);
     const call = {
-      scope: `account:${caller.account.id}`,
+      scope: tokenScope(caller),
       key: options.idempotencyKey,
       operation: 'createToken',
       input,
     };
     return once(this.storage.idempotency, call, async () => {
-      const scopes = parseScopes(input.scopes);
-      // challenge:bulk is no root scope: a token with challenge:write may grant it (or one that has it).
-      for (const scope of scopes) {
-        requireScope(
-          caller,
-          ...(scope === 'challenge:bulk' ? (['challenge:bulk', 'challenge:write'] as const) : [scope]),
-        );
-      }
-      const label = (input.label ?? '').trim().slice(0, 100);
       const now = this.now();
-      const lifetime = input.expiresInSeconds;
-      if (
-        lifetime !== undefined &&
-        (!Number.isInteger(lifetime) || lifetime < TOKEN_LIFETIME.min || lifetime > TOKEN_LIFETIME.max)
-      ) {
-        throw new GameError(
-          'INVALID_INPUT',
-          `expiresInSeconds must be a whole number from ${TOKEN_LIFETIME.min} to ${TOKEN_LIFETIME.max}`,
-          { field: 'expiresInSeconds' },
-        );
-      }
       const expiresAt =
         lifetime === undefined ? null : new Date(now.getTime() + lifetime * 1000).toISOString();
       const active = (await this.storage.accounts.listTokens(caller.account.id)).filter(
@@ -205,12 +222,15 @@ export class AccountService {
   /**
    * Revokes one of the caller's tokens; effective at once. A token may revoke itself; another token
    * only if the caller's token holds every scope of it (a read-only token cannot lock out the
-   * player's). The account's last root token (isRootToken: never expiring, every scope of its kind)
-   * cannot be revoked (LAST_ROOT_TOKEN): create a new one first, then revoke the old.
+   * player's). A root token (isRootToken: never expiring, every scope of its kind) is revoked only by
+   * itself or another root token (ROOT_TOKEN_REQUIRED), so no expiring or narrower token can lock
+   * the owner out. The account's last root token cannot be revoked (LAST_ROOT_TOKEN): create a new
+   * one first, then revoke the old.
    */
   async revokeToken(credential: Credential, tokenId: string): Promise<TokenView> {
     const caller = await this.auth.requireAccount(credential);
     if (!TOKEN_ID.test(tokenId)) throw new GameError('INVALID_INPUT', `Malformed token id "${tokenId}"`);
+    const rootScopes = DEFAULT_SCOPES[caller.account.kind];
     if (tokenId !== caller.token.id) {
       const target = (await this.storage.accounts.listTokens(caller.account.id)).find(
         (t) => t.id === tokenId,
@@ -224,8 +244,16 @@ export class AccountService {
           { required: target.scopes, granted: caller.token.scopes },
         );
       }
+      // Tokens never change scopes or expiry, so a root target stays one until revoked.
+      if (isRootToken(target, rootScopes) && !isRootToken(caller.token, rootScopes)) {
+        throw new GameError(
+          'ROOT_TOKEN_REQUIRED',
+          'Only a root token (never expiring, with every scope: ' +
+            `${rootScopes.join(', ')}) may revoke a root token`,
+          { scopes: rootScopes },
+        );
+      }
     }
-    const rootScopes = DEFAULT_SCOPES[caller.account.kind];
     const result = await this.storage.accounts.revokeToken(
       caller.account.id,
       tokenId,
@@ -297,6 +325,25 @@ function tokenView(token: StoredToken): TokenView {
     expiresAt: token.expiresAt ?? null,
     lastUsedAt: token.lastUsedAt ?? null,
   };
+}
+
+/**
+ * Refuses (TOKEN_OUTLIVES_CALLER) a token of `lifetime` seconds (undefined: never expiring) that
+ * would outlive the expiring `caller` token: a token can hand on no more time than it has.
+ */
+function outlivesNoCaller(caller: StoredToken, lifetime: number | undefined, now: Date): void {
+  if (!caller.expiresAt) return;
+  const callerEnd = Date.parse(caller.expiresAt);
+  if (lifetime !== undefined && now.getTime() + lifetime * 1000 <= callerEnd) return;
+  const left = Math.max(0, Math.floor((callerEnd - now.getTime()) / 1000));
+  throw new GameError(
+    'TOKEN_OUTLIVES_CALLER',
+    `A token that expires (at ${caller.expiresAt}) can only create tokens that expire no later: ` +
+      (left >= TOKEN_LIFETIME.min
+        ? `give expiresInSeconds of at most ${left}`
+        : `it has ${left} s left, less than the shortest lifetime (${TOKEN_LIFETIME.min} s)`),
+    { field: 'expiresInSeconds', callerExpiresAt: caller.expiresAt, maxExpiresInSeconds: left },
+  );
 }
 
 function usernameTaken(username: string): GameError {

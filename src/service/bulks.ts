@@ -24,6 +24,8 @@ import { feature } from './tv';
 // API token. The steps and what a crash at each leaves: docs/data-model.md, "Bulk pairings".
 
 export const MAX_BULK_PAIRS = 500;
+/** Pairs whose tokens are looked up at once; the lookups stop after the batch with a bad token. */
+export const BULK_LOOKUP_BATCH = 25;
 /** How far ahead a bulk may be scheduled. */
 const MAX_SCHEDULE_MS = 7 * 24 * 60 * 60 * 1000;
 const BULK_ID = /^[A-Za-z0-9_-]{12}$/;
@@ -273,12 +275,22 @@ export class BulkService {
       }
       return pair as [string, string];
     });
-    const players = await Promise.all(
-      tokens.map(async (pair, index) => {
-        const [a, b] = pair;
-        return [await this.player(a, index, 0), await this.player(b, index, 1)] as const;
-      }),
-    );
+    // A batch of pairs at a time, stopping at the first batch with a bad token (its first bad
+    // token, in order, is the one named): a refused bulk costs at most a batch of lookups more.
+    const players: Array<readonly [StoredAccount, StoredAccount]> = [];
+    for (let from = 0; from < tokens.length; from += BULK_LOOKUP_BATCH) {
+      const batch = tokens.slice(from, from + BULK_LOOKUP_BATCH);
+      const settled = await Promise.allSettled(
+        batch.flatMap(([a, b], i) => [this.player(a, from + i, 0), this.player(b, from + i, 1)]),
+      );
+      const accounts = settled.map((result) => {
+        if (result.status === 'rejected') throw result.reason;
+        return result.value;
+      });
+      for (let i = 0; i < accounts.length; i += 2) {
+        players.push([accounts[i] as StoredAccount, accounts[i + 1] as StoredAccount]);
+      }
+    }
     const seen = new Map<string, number>();
     players.forEach((pair, index) =>
       pair.forEach(({ id: account }, seat) => {

@@ -4,6 +4,11 @@
 export const GAME_ERROR_CODES = {
   /** The request is malformed: body, id, options, query parameters. */
   INVALID_INPUT: 400,
+  /**
+   * A name or label holds a control, format or bidi character (Unicode Cc, Cf, Cs, Zl, Zp):
+   * `field`, `character` (`U+202E`), `index`.
+   */
+  INVALID_CHARACTER: 400,
   /** The request body is larger than the server accepts (64 kB). */
   PAYLOAD_TOO_LARGE: 413,
   /** The request body is not application/json (or not in a charset JSON allows). */
@@ -38,6 +43,8 @@ export const GAME_ERROR_CODES = {
   NOT_IN_TOURNAMENT: 409,
   /** The username is taken. */
   USERNAME_TAKEN: 409,
+  /** The username looks like a reserved one once confusable characters are folded (`reserved`). */
+  USERNAME_RESERVED: 409,
   /** The challenge is no longer open (`challengeStatus` says whether accepted, declined, canceled or expired). */
   CHALLENGE_CLOSED: 409,
   /** Abort is only possible before both sides have moved. */
@@ -120,6 +127,13 @@ export const GAME_ERROR_CODES = {
   TOO_MANY_CHALLENGES: 409,
   /** Revoking this token would leave the account no token that never expires and holds every scope. */
   LAST_ROOT_TOKEN: 409,
+  /**
+   * An expiring API token asked for a token that would outlive it (`callerExpiresAt`,
+   * `maxExpiresInSeconds`): a token expiring at T creates only tokens expiring by T.
+   */
+  TOKEN_OUTLIVES_CALLER: 403,
+  /** Only a root token (never expiring, every scope of the kind; `scopes`) may revoke a root token. */
+  ROOT_TOKEN_REQUIRED: 403,
   /** The API token expired (`expiredAt`). */
   TOKEN_EXPIRED: 401,
   /** A request with this Idempotency-Key is still running; retry shortly. */

@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotencyStore } from '../store/store';
+import type { AccountCaller } from './auth';
 import { GameError } from './errors';
 import { sealKeyOf } from './server-key';
 
@@ -7,7 +8,10 @@ import { sealKeyOf } from './server-key';
 // The first request with a key claims it in the store, runs, and stores its answer for 24 h; a
 // retry gets that answer again (nothing is created twice), a request with the same key but another
 // body gets IDEMPOTENCY_KEY_REUSED. Keys are scoped: per account for account actions, per client
-// address for anonymous ones, so two callers' keys never meet.
+// address for anonymous ones, so two callers' keys never meet. Creates whose answer holds a secret
+// (API tokens, webhook secrets) are scoped to the calling token (tokenScope), and authorize before
+// once(): another token of the account, narrower or shorter-lived, never gets that answer (its
+// same key is a key of its own).
 //
 // Answers of creates hold secrets shown once (seat tokens, API tokens). The record is stored under
 // sha256(scope, key) and sealed with AES-256-GCM under a key derived from (scope, key) and the server
@@ -21,8 +25,13 @@ const PENDING_MS = 30_000;
 const WAIT_MS = 5_000;
 const POLL_MS = 25;
 
+/** The scope of a create whose answer holds a secret: the calling token, not its whole account. */
+export function tokenScope(caller: AccountCaller): string {
+  return `account:${caller.account.id}:token:${caller.token.id}`;
+}
+
 export interface IdempotentCreate {
-  /** Whose keys these are: `account:<id>` or `ip:<address>`. */
+  /** Whose keys these are: `account:<id>`, `account:<id>:token:<token id>` or `ip:<address>`. */
   readonly scope: string;
   readonly key: string | undefined;
   /** The create, e.g. `createGame` (part of the fingerprint: one key, one kind of create). */

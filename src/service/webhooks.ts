@@ -13,7 +13,7 @@ import {
 } from '../store/store';
 import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
-import { once } from './idempotency';
+import { once, tokenScope } from './idempotency';
 import { encryptSecret } from './server-key';
 import { checkWebhookTarget, parseWebhookUrl, type TargetPolicy } from './webhook-address';
 import { WebhookWorker, type WebhookOptions } from './webhook-worker';
@@ -80,7 +80,8 @@ export class WebhookService {
   ): Promise<CreatedWebhook> {
     const caller = await this.auth.requireAccount(credential, 'game:read');
     const call = {
-      scope: `account:${caller.account.id}`,
+      // The answer holds the endpoint's secret: only the token that registered it gets it again.
+      scope: tokenScope(caller),
       key: options.idempotencyKey,
       operation: 'createWebhook',
       input,

@@ -1,7 +1,7 @@
 // Bulk pairings on a real Redis: many games between pairs of accounts in one all-or-nothing call,
 // each player consenting with its own token (docs/data-model.md, "Bulk pairings").
 import request from 'supertest';
-import { bulkGameId } from '../../src/service/bulks';
+import { BULK_LOOKUP_BATCH, bulkGameId } from '../../src/service/bulks';
 import type { StoredBulk } from '../../src/store/store';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, type Running } from '../support/app';
@@ -127,6 +127,35 @@ describe('bulk pairing on Redis', () => {
         .send({ pairs: [[spare.token, pairs[1]?.[1]]], kind: 'kalah' });
       expectProblem(revoked, 422, 'BULK_TOKEN_INVALID');
       expect(revoked.body).toMatchObject({ index: 0, seat: 0 });
+    });
+
+    // Issue #28 item 11: every token of a bulk was looked up, all at once, whatever the first one
+    // was: 500 pairs led by an unknown token cost 1,000 token lookups for one refused request.
+    it('stops looking tokens up at the first bad one: 500 pairs led by an unknown token cost a few lookups', async () => {
+      const pairs = pairsOf(accounts);
+      const good = pairs[0] as string[];
+      const many = [['bhp_nosuchtoken', good[1]], ...Array.from({ length: 499 }, () => good)];
+      const lookups = jest.spyOn(run.storage.accounts, 'tokenByHash');
+      try {
+        const res = await request(run.url)
+          .post('/api/v1/bulk-pairings')
+          .set(auth)
+          .send({ pairs: many, kind: 'kalah' });
+        expectProblem(res, 422, 'BULK_TOKEN_INVALID');
+        expect(res.body).toMatchObject({ index: 0, seat: 0, reason: 'UNAUTHENTICATED' });
+        // The creator's own token, and at most one batch of the bulk's (BULK_LOOKUP_BATCH pairs).
+        expect(lookups.mock.calls.length).toBeLessThanOrEqual(1 + 2 * BULK_LOOKUP_BATCH);
+      } finally {
+        lookups.mockRestore();
+      }
+      // A bad token further on is still found, and named by its place.
+      const late = [...Array.from({ length: 60 }, () => good), [good[0], 'bhp_nosuchtoken']];
+      const res = await request(run.url)
+        .post('/api/v1/bulk-pairings')
+        .set(auth)
+        .send({ pairs: late, kind: 'kalah' });
+      expectProblem(res, 422, 'BULK_TOKEN_INVALID');
+      expect(res.body).toMatchObject({ index: 60, seat: 1 });
     });
 
     it('a token without challenge:write: 422 BULK_TOKEN_SCOPE', async () => {

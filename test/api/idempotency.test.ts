@@ -177,6 +177,69 @@ describe.each<StoreKind>(['redis', 'memory'])('creates with Idempotency-Key on t
     expect(listed.body.items).toHaveLength(1);
   });
 
+  // Issue #28 item 6: a narrower token of the same account replayed the root token's key and got the
+  // secret it created. Answers holding secrets are now keyed per calling token, after authorization.
+  it('keys creates that answer secrets per calling token: another token of the account gets no secret', async () => {
+    const owner = await signUp(run.app, 'nosy', 'human');
+    const reader = await request(run.url)
+      .post('/api/v1/account/tokens')
+      .set(owner.auth)
+      .send({ label: 'reader', scopes: ['game:read'] })
+      .expect(201);
+    const asReader = bearer(reader.body.token);
+
+    // A token the reader could mint itself: the replay is a fresh key for the reader (another token).
+    const k = key();
+    const mint = (auth: Record<string, string>, body: object, k2 = k) =>
+      request(run.url).post('/api/v1/account/tokens').set(auth).set('Idempotency-Key', k2).send(body);
+    const first = await mint(owner.auth, { label: 'ci', scopes: ['game:read'] }).expect(201);
+    const replayed = await mint(asReader, { label: 'ci', scopes: ['game:read'] }).expect(201);
+    expect(replayed.body.id).not.toBe(first.body.id);
+    expect(replayed.body.token).not.toBe(first.body.token);
+    // The reader's own retry, over GraphQL, answers the reader's answer (keys are shared by the transports).
+    const mutation =
+      'mutation ($k: String, $s: [String!]!) { createToken(scopes: $s, label: "ci", idempotencyKey: $k) { id token } }';
+    const again = await ok(run.url, reader.body.token, mutation, { k, s: ['game:read'] });
+    expect(again.createToken).toEqual({ id: replayed.body.id, token: replayed.body.token });
+    // The owner's retry still answers the owner's.
+    expect((await mint(owner.auth, { label: 'ci', scopes: ['game:read'] }).expect(201)).body).toEqual(
+      first.body,
+    );
+
+    // A token with scopes the reader lacks: refused before the key is looked at, on both transports.
+    const k2 = key();
+    const wide = { label: 'ci', scopes: ['game:read', 'game:play'] };
+    const full = await mint(owner.auth, wide, k2).expect(201);
+    expectProblem(await mint(asReader, wide, k2), 403, 'MISSING_SCOPE');
+    const viaGraphql = await gql(
+      run.url,
+      mutation,
+      { k: k2, s: wide.scopes },
+      { authorization: `Bearer ${reader.body.token}` },
+    );
+    expect(viaGraphql.body.errors?.[0]?.extensions?.code).toBe('MISSING_SCOPE');
+    expect(JSON.stringify(viaGraphql.body)).not.toContain(full.body.token);
+
+    // A webhook's secret: the reader's replay registers its own endpoint, with another secret.
+    const k3 = key();
+    const hook = (auth: Record<string, string>) =>
+      request(run.url)
+        .post('/api/v1/account/webhooks')
+        .set(auth)
+        .set('Idempotency-Key', k3)
+        .send({ url: 'http://127.0.0.1:9/hook' });
+    const created = await hook(owner.auth).expect(201);
+    const other = await hook(asReader).expect(201);
+    expect(other.body.secret).not.toBe(created.body.secret);
+    const viaGql = await ok(
+      run.url,
+      reader.body.token,
+      'mutation ($k: String) { createWebhook(input: { url: "http://127.0.0.1:9/hook" }, idempotencyKey: $k) { id secret } }',
+      { k: k3 },
+    );
+    expect(viaGql.createWebhook).toEqual({ id: other.body.id, secret: other.body.secret });
+  });
+
   it('replays a sign-up instead of answering USERNAME_TAKEN', async () => {
     const k = key();
     const username = `idem-${randomBytes(3).toString('hex')}`;

@@ -149,7 +149,8 @@ describe.each<StoreKind>(['redis', 'memory'])('API tokens on the %s store', (sto
     expect((await failure(url, owner.token, `mutation { revokeToken(id: "${firstId}") { id } }`)).code).toBe(
       'LAST_ROOT_TOKEN',
     );
-    // A full token that expires is no root: still refused.
+    // A full token that expires is no root: it may not revoke one (ROOT_TOKEN_REQUIRED, before the
+    // last-root check).
     const expiring = await request(url)
       .post('/api/v1/account/tokens')
       .set(bearer(owner.token))
@@ -157,8 +158,8 @@ describe.each<StoreKind>(['redis', 'memory'])('API tokens on the %s store', (sto
       .expect(201);
     expectProblem(
       await request(url).delete(`/api/v1/account/tokens/${firstId}`).set(bearer(expiring.body.token)),
-      409,
-      'LAST_ROOT_TOKEN',
+      403,
+      'ROOT_TOKEN_REQUIRED',
     );
     // The recovery path: a new root token first, then the old one goes.
     const root = await request(url)
@@ -169,6 +170,84 @@ describe.each<StoreKind>(['redis', 'memory'])('API tokens on the %s store', (sto
     await request(url).delete(`/api/v1/account/tokens/${firstId}`).set(bearer(root.body.token)).expect(200);
     expectProblem(await request(url).get('/api/v1/account').set(bearer(owner.token)), 401, 'UNAUTHENTICATED');
     await request(url).get('/api/v1/account').set(bearer(root.body.token)).expect(200);
+  });
+
+  // Issue #28 item 5: a 60 s token minted a never-expiring token with every scope (a second root
+  // token), which then revoked the owner's root token: the owner was locked out for good.
+  it('an expiring token mints nothing that outlives it, and no token but a root revokes a root', async () => {
+    const owner = await signUp(app, 'short', 'human');
+    const all = ['game:read', 'game:play', 'challenge:write'];
+    const listed = await request(url).get('/api/v1/account/tokens').set(bearer(owner.token)).expect(200);
+    const rootId = listed.body.items[0].id as string;
+    const short = await request(url)
+      .post('/api/v1/account/tokens')
+      .set(bearer(owner.token))
+      .send({ label: 'short', scopes: all, expiresInSeconds: 120 })
+      .expect(201);
+    const mint = (body: object) =>
+      request(url).post('/api/v1/account/tokens').set(bearer(short.body.token)).send(body);
+
+    // Never expiring, every scope of the kind: refused (REST and GraphQL).
+    const forever = await mint({ label: 'forever', scopes: all });
+    expectProblem(forever, 403, 'TOKEN_OUTLIVES_CALLER');
+    expect(forever.body.callerExpiresAt).toBe(short.body.expiresAt);
+    expect(forever.body.maxExpiresInSeconds).toBeLessThanOrEqual(120);
+    const viaGraphql = await failure(
+      url,
+      short.body.token,
+      'mutation { createToken(scopes: ["game:read", "game:play", "challenge:write"]) { id token } }',
+    );
+    expect(viaGraphql.code).toBe('TOKEN_OUTLIVES_CALLER');
+    // Every scope there is: refused for the scope it lacks.
+    expectProblem(
+      await mint({ scopes: ['game:read', 'game:play', 'bot:play', 'challenge:write', 'challenge:bulk'] }),
+      403,
+      'MISSING_SCOPE',
+    );
+    // Longer than itself: refused; within its own lifetime: made.
+    expectProblem(await mint({ scopes: all, expiresInSeconds: 3600 }), 403, 'TOKEN_OUTLIVES_CALLER');
+    expect(
+      (
+        await failure(
+          url,
+          short.body.token,
+          'mutation { createToken(scopes: ["game:read"], expiresInSeconds: 3600) { id } }',
+        )
+      ).code,
+    ).toBe('TOKEN_OUTLIVES_CALLER');
+    const child = await mint({ scopes: ['game:read'], expiresInSeconds: 60 }).expect(201);
+    expect(Date.parse(child.body.expiresAt)).toBeLessThanOrEqual(Date.parse(short.body.expiresAt));
+    await request(url).delete(`/api/v1/account/tokens/${child.body.id}`).set(bearer(owner.token)).expect(200);
+
+    // With a second root token about (so LAST_ROOT_TOKEN does not apply), the expiring token,
+    // although it holds every scope, still cannot revoke either root.
+    const root2 = await request(url)
+      .post('/api/v1/account/tokens')
+      .set(bearer(owner.token))
+      .send({ label: 'root 2', scopes: all })
+      .expect(201);
+    expectProblem(
+      await request(url).delete(`/api/v1/account/tokens/${rootId}`).set(bearer(short.body.token)),
+      403,
+      'ROOT_TOKEN_REQUIRED',
+    );
+    expect(
+      (await failure(url, short.body.token, `mutation { revokeToken(id: "${root2.body.id}") { id } }`)).code,
+    ).toBe('ROOT_TOKEN_REQUIRED');
+    // The owner's root token still works, and no token of the account outlives the short one but the roots.
+    await request(url).get('/api/v1/account').set(bearer(owner.token)).expect(200);
+    await request(url).get('/api/v1/account').set(bearer(root2.body.token)).expect(200);
+    const after = await request(url).get('/api/v1/account/tokens').set(bearer(owner.token)).expect(200);
+    const forevers = after.body.items.filter(
+      (t: { expiresAt: string | null; revokedAt: string | null }) => t.expiresAt === null && !t.revokedAt,
+    );
+    expect(forevers.map((t: { id: string }) => t.id).sort()).toEqual([rootId, root2.body.id].sort());
+    // A root token may revoke another root (the recovery path), and a token itself.
+    await request(url).delete(`/api/v1/account/tokens/${root2.body.id}`).set(bearer(owner.token)).expect(200);
+    await request(url)
+      .delete(`/api/v1/account/tokens/${short.body.id}`)
+      .set(bearer(short.body.token))
+      .expect(200);
   });
 
   it('refuses a token past the active-tokens quota with 409 TOO_MANY_TOKENS; revoking makes room', async () => {

@@ -5,6 +5,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, chooser, type Running, type StoreKind } from '../support/app';
+import { SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { call, httpClient, must } from './mcp-support';
 
 const harness = appHarness();
@@ -300,4 +301,74 @@ describe('MCP authentication', () => {
       expect(res.headers.get('allow')).toBe('POST');
     }
   });
+});
+
+// Issue #28 item 3: one POST carrying 100 JSON-RPC messages was counted once by the rate limit (20
+// POSTs created 2,000 challenges). Batches were removed from MCP in 2025-06-18; /mcp refuses them,
+// and every protocol version the SDK negotiates still works one message per POST.
+describe('MCP batches', () => {
+  let run: Running;
+  let eve: TestAccount;
+  let fay: TestAccount;
+  beforeAll(async () => {
+    run = await harness.start('memory');
+    [eve, fay] = await Promise.all([signUp(run.app, 'mcp-eve'), signUp(run.app, 'mcp-fay')]);
+  });
+
+  const rpc = (token: string, body: unknown, headers: Record<string, string> = {}) =>
+    fetch(`${run.url}/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        authorization: `Bearer ${token}`,
+        ...headers,
+      },
+      body: JSON.stringify(body),
+    });
+  const createChallenge = (id: number, to = fay.username) => ({
+    jsonrpc: '2.0',
+    id,
+    method: 'tools/call',
+    params: {
+      name: 'create_challenge',
+      arguments: { to, kind: 'kalah', options: { houses: 4, seeds: 3 } },
+    },
+  });
+
+  test('a batch of 100 create_challenge calls is refused with 400 and a JSON-RPC error; nothing is created', async () => {
+    const batch = Array.from({ length: 100 }, (_, i) => createChallenge(i + 1));
+    const res = await rpc(eve.token, batch, { 'mcp-protocol-version': '2025-03-26' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as any;
+    expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32600 } });
+    expect(body.error.message).toMatch(/batch/i);
+    // A batch of one is a batch too.
+    expect((await rpc(eve.token, [createChallenge(1)])).status).toBe(400);
+    expect(await run.app.services.challenges.listOpen({ token: fay.token })).toEqual([]);
+    expect(await run.app.services.challenges.listOpen({ token: eve.token })).toEqual([]);
+  });
+
+  test.each([...SUPPORTED_PROTOCOL_VERSIONS])(
+    'protocol %s: initialize and a tool call, one message per POST, still work',
+    async (version) => {
+      const init = await rpc(eve.token, {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: { protocolVersion: version, capabilities: {}, clientInfo: { name: 'curl', version: '1' } },
+      });
+      expect(init.status).toBe(200);
+      expect(((await init.json()) as any).result.protocolVersion).toBe(version);
+      const listed = await rpc(
+        eve.token,
+        { jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'list_kinds', arguments: {} } },
+        { 'mcp-protocol-version': version },
+      );
+      expect(listed.status).toBe(200);
+      const result = ((await listed.json()) as any).result;
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent.kinds.map((k: any) => k.kind)).toContain('kalah');
+    },
+  );
 });

@@ -7,6 +7,7 @@ import type { Authenticator, Credential } from '../auth';
 import { GameError } from '../errors';
 import type { GameService } from '../games';
 import { once } from '../idempotency';
+import { checkText } from '../names';
 import { perfKey, speedOf, type Perf } from '../perf';
 import { ratingAt } from '../ratings/results';
 import { parseTimeControl, type TimeControlInput } from '../time-control';
@@ -85,7 +86,7 @@ export class TournamentService {
 
   private parse(account: StoredAccount, input: CreateTournamentInput): StoredTournament {
     const bad = (field: string, message: string) => new GameError('INVALID_INPUT', message, { field });
-    const name = typeof input.name === 'string' ? input.name.trim() : '';
+    const name = typeof input.name === 'string' ? checkText('name', input.name).trim() : '';
     if (name.length < 1 || name.length > 80) throw bad('name', 'name must be 1 to 80 characters');
     const format = input.format as StoredTournament['format'];
     if (!TOURNAMENT_FORMATS.includes(format))

@@ -46,7 +46,9 @@ export class AccountResolver {
   }
 
   @Mutation(() => IssuedToken, {
-    description: "A further API token; its scopes must be among the calling token's.",
+    description:
+      "A further API token; its scopes must be among the calling token's (MISSING_SCOPE), and an expiring " +
+      'calling token creates only tokens that expire no later (TOKEN_OUTLIVES_CALLER).',
   })
   createToken(
     @Arg('scopes', () => [String], { description: 'game:read, game:play, challenge:write, bot:play' })
@@ -75,7 +77,8 @@ export class AccountResolver {
   @Mutation(() => ApiToken, {
     description:
       "Revoke one of the caller's tokens (effective at once). Another token only with all of its scopes " +
-      '(MISSING_SCOPE); never the last token that never expires and holds every scope (LAST_ROOT_TOKEN).',
+      '(MISSING_SCOPE); a root token (never expiring, every scope) only with a root token (ROOT_TOKEN_REQUIRED); ' +
+      'never the last root token (LAST_ROOT_TOKEN).',
   })
   revokeToken(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<TokenView> {
     return ctx.services.accounts.revokeToken(credentialOf(ctx), id);

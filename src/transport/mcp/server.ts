@@ -15,6 +15,8 @@ import { registerGameTools } from './game-tools';
 // JSON-RPC messages and is answered with JSON (no session, no server-sent stream), so any node can
 // answer any request, and nothing is kept between them. The caller is the account of the bearer API
 // token, checked on every request like REST's; each tool makes one service call with it.
+// One POST carries one JSON-RPC message: batches (removed from MCP in 2025-06-18) are refused, so
+// the rate limit, which counts requests, counts every message.
 
 /** What the server tells an agent about itself in the MCP handshake. */
 export const MCP_INSTRUCTIONS =
@@ -23,6 +25,17 @@ export const MCP_INSTRUCTIONS =
   'list_my_games shows the games where it is your turn first; get_game gives the legal moves; play_move plays ' +
   'one (an illegal move is answered with the legal moves). Seat names (south/north, white/black) are those of ' +
   'the notation. list_tournaments / join_tournament enter tournaments; get_ratings and get_leaderboard read ratings.';
+
+/** The answer to a JSON-RPC batch (an array of messages in one POST): 400, nothing run. */
+const BATCH_REFUSED = {
+  jsonrpc: '2.0',
+  error: {
+    code: -32600,
+    message:
+      'Invalid Request: JSON-RPC batches are not accepted (MCP 2025-06-18 removed them); POST one message per request',
+  },
+  id: null,
+} as const;
 
 export interface McpOptions {
   /** Where get_rules reads the rules pages (default: the repository's docs/rules). */
@@ -48,6 +61,10 @@ export function mcpRouter(services: Services, options: McpOptions = {}): Router 
   const router = express.Router();
   const rulesDir = options.rulesDir ?? DEFAULT_RULES_DIR;
   router.post('/', async (req, res) => {
+    if (Array.isArray(req.body)) {
+      // Before the token lookup: nothing of a batch is read or run.
+      return res.status(400).json(BATCH_REFUSED);
+    }
     let ctx: McpContext;
     try {
       const credential = credentialOf(req);

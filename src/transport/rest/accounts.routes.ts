@@ -186,8 +186,10 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
         summary: 'Create an API token',
         description:
           'Any API token of the account; the new token’s scopes must be among the calling token’s ' +
-          '(403 MISSING_SCOPE otherwise). The secret is shown only in this answer. With `expiresInSeconds` ' +
-          'the token stops working then (401 TOKEN_EXPIRED). 409 TOO_MANY_TOKENS past the active tokens quota.',
+          '(403 MISSING_SCOPE otherwise), and a calling token that expires creates only tokens that expire no ' +
+          'later (403 TOKEN_OUTLIVES_CALLER). The secret is shown only in this answer. With `expiresInSeconds` ' +
+          'the token stops working then (401 TOKEN_EXPIRED). 409 TOO_MANY_TOKENS past the active tokens quota. ' +
+          'An Idempotency-Key is the calling token’s own: another token of the account never replays its answer.',
         security: apiToken(),
         request: {
           headers: idempotencyHeader,
@@ -209,7 +211,8 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
         summary: 'Revoke an API token',
         description:
           'The token in use may revoke itself; another token of the account only if the calling token holds ' +
-          'every scope of it (403 MISSING_SCOPE otherwise). The token stops working at once. The account’s last ' +
+          'every scope of it (403 MISSING_SCOPE otherwise); a root token (never expiring, every scope of the ' +
+          'kind) only with a root token (403 ROOT_TOKEN_REQUIRED). The token stops working at once. The account’s last ' +
           'token that never expires and holds every scope of its kind cannot be revoked (409 LAST_ROOT_TOKEN): ' +
           'create another such token first.',
         security: apiToken(),
