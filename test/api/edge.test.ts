@@ -266,6 +266,35 @@ describe('request logs', () => {
     expect(all).not.toContain(secret);
     expect(all).not.toContain(bot.token);
   });
+  it('never hold GraphQL GET variables or extensions (a seat token can be in them)', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const { url } = await harness.start('memory', { app: { logger: pino({ level: 'info' }, sink) } });
+    const secret = 'bhs_GrApHqLvArIaBlEsSeAtToKeN00000';
+    const query = 'query Q($id: ID!) { game(id: $id) { id } }';
+    const variables = JSON.stringify({ id: 'AAAAAAAAAAAA', seatToken: secret });
+    const extensions = JSON.stringify({ clientNote: `${secret}e` });
+    const res = await request(url)
+      .get('/graphql')
+      .query({ query, variables, extensions, operationName: 'Q' })
+      .set('apollo-require-preflight', 'true');
+    expect(res.body.errors?.[0]?.extensions?.code).toBe('GAME_NOT_FOUND');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const logged = lines.find((line) => line.includes('/graphql?'));
+    expect(logged).toBeDefined();
+    expect(logged).toContain('variables=[REDACTED]');
+    expect(logged).toContain('extensions=[REDACTED]');
+    expect(logged).toContain('operationName=Q');
+    expect(lines.join('\n')).not.toContain(secret);
+    expect(redactUrl('/graphql?query=%7Bx%7D&variables=%7B%22t%22%3A1%7D&Extensions=e')).toBe(
+      '/graphql?query=%7Bx%7D&variables=[REDACTED]&Extensions=[REDACTED]',
+    );
+  });
 });
 
 describe('connection limits', () => {
