@@ -79,6 +79,8 @@ export interface AppOptions {
   readonly readyGraceMs?: number;
   /** Set: /metrics needs this bearer token. */
   readonly metricsToken?: string;
+  /** Without metricsToken: true (default) serves /metrics to anyone, false does not serve it (404). */
+  readonly metricsOpen?: boolean;
   /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
   /** The built-in AI: threads, queue, per-caller cap, analysis limits, and its turn driver. */
@@ -177,6 +179,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   mountOperations(app, storage, metrics.registry, {
     readyGraceMs: options.readyGraceMs ?? 5000,
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    metricsOpen: options.metricsOpen ?? true,
   });
 
   const streams = new Set<() => void>();

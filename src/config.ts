@@ -155,8 +155,10 @@ const ConfigSchema = z
       }),
     /** /readyz stays ready through store failures shorter than this (a blip). */
     READY_GRACE_SECONDS: z.coerce.number().min(0).max(300).default(5),
-    /** Set: /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+    /** Set: /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset in production: no /metrics. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** `production` (the Docker image's): /metrics is served only behind METRICS_TOKEN. */
+    NODE_ENV: z.string().optional(),
     /** Server limits: time to receive headers / a whole request, idle keep-alive, open connections. */
     HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(20),
     HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
@@ -194,6 +196,18 @@ const ConfigSchema = z
   });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/**
+ * Who may read /metrics: anyone (`open`, outside production without a token), bearers of `token`,
+ * or, in production without METRICS_TOKEN, nobody (the route is not served: 404).
+ */
+export function metricsAccess(config: Pick<Config, 'METRICS_TOKEN' | 'NODE_ENV'>): {
+  open: boolean;
+  token?: string;
+} {
+  const open = config.NODE_ENV !== 'production' && !config.METRICS_TOKEN;
+  return config.METRICS_TOKEN ? { open, token: config.METRICS_TOKEN } : { open };
+}
 
 /** Reads the configuration; throws one readable message that lists every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { pino } from 'pino';
 import { createApp } from './app';
-import { loadConfig } from './config';
+import { loadConfig, metricsAccess } from './config';
 import { createMemoryStorage } from './store/memory';
 import { createRedisStorage } from './store/redis';
 
@@ -15,6 +15,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   const logger = pino({ level: config.LOG_LEVEL });
+  const metrics = metricsAccess(config);
   const feed = { retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000 };
   // One Redis, a Redis Cluster (never both: the configuration refuses it), or none: in memory.
   const redis = config.REDIS_CLUSTER_NODES ? { clusterNodes: config.REDIS_CLUSTER_NODES } : config.REDIS_URL;
@@ -63,7 +64,8 @@ async function main(): Promise<void> {
     trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS,
     readyGraceMs: config.READY_GRACE_SECONDS * 1000,
-    ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
+    ...(metrics.token ? { metricsToken: metrics.token } : {}),
+    metricsOpen: metrics.open,
     http: {
       headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { addressBucket } from '../../src/service/quotas';
+import { loadConfig, metricsAccess } from '../../src/config';
 import { redactUrl } from '../../src/edge';
 import { signUp } from '../support/accounts';
 import { appHarness } from '../support/app';
@@ -222,6 +223,27 @@ describe('/metrics', () => {
     );
     const scraped = await request(url).get('/metrics').set('Authorization', `Bearer ${token}`).expect(200);
     expect(scraped.text).toContain('http_request_duration_seconds');
+  });
+
+  it('is not served in production without METRICS_TOKEN (404), and needs the token with it', async () => {
+    expect(metricsAccess(loadConfig({}))).toEqual({ open: true });
+    expect(metricsAccess(loadConfig({ NODE_ENV: 'production' }))).toEqual({ open: false });
+    const token = 'metrics-secret-0123456789';
+    expect(metricsAccess(loadConfig({ NODE_ENV: 'production', METRICS_TOKEN: token }))).toEqual({
+      open: false,
+      token,
+    });
+    const closed = await harness.start('memory', { app: { metricsOpen: false } });
+    expectProblem(await request(closed.url).get('/metrics'), 404, 'NOT_FOUND');
+    expectProblem(
+      await request(closed.url).get('/metrics').set('Authorization', `Bearer ${token}`),
+      404,
+      'NOT_FOUND',
+    );
+    expect((await request(closed.url).get('/healthz')).status).toBe(200);
+    const guarded = await harness.start('memory', { app: { metricsOpen: false, metricsToken: token } });
+    expectProblem(await request(guarded.url).get('/metrics'), 401, 'UNAUTHENTICATED');
+    await request(guarded.url).get('/metrics').set('Authorization', `Bearer ${token}`).expect(200);
   });
 });
 
