@@ -57,6 +57,19 @@ const ConfigSchema = z
       .min(100)
       .max(100_000)
       .default(DEFAULT_GRAPHQL_LIMITS.maxTokens),
+    /** A query's budgets: the largest answer (bytes of JSON) and the longest run (ms). */
+    GRAPHQL_MAX_RESPONSE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes),
+    GRAPHQL_MAX_OPERATION_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(600_000)
+      .default(DEFAULT_GRAPHQL_LIMITS.maxOperationMs),
     /** graphql-ws: largest message, and open connections / subscriptions per IP and per account (per node). */
     GRAPHQL_WS_MAX_MESSAGE_BYTES: z.coerce
       .number()

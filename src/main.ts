@@ -37,6 +37,8 @@ async function main(): Promise<void> {
       maxCost: config.GRAPHQL_MAX_COMPLEXITY,
       maxAliases: config.GRAPHQL_MAX_ALIASES,
       maxTokens: config.GRAPHQL_MAX_TOKENS,
+      maxResponseBytes: config.GRAPHQL_MAX_RESPONSE_BYTES,
+      maxOperationMs: config.GRAPHQL_MAX_OPERATION_MS,
     },
     websocket: {
       maxMessageBytes: config.GRAPHQL_WS_MAX_MESSAGE_BYTES,
