@@ -82,6 +82,8 @@ export interface AppOptions {
   readonly readyGraceMs?: number;
   /** Set: /metrics needs this bearer token. */
   readonly metricsToken?: string;
+  /** Without metricsToken: true (default) serves /metrics to anyone, false does not serve it (404). */
+  readonly metricsOpen?: boolean;
   /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
   /** Open streams per address and per account/token, and the stalled-reader bound (default DEFAULT_STREAM_LIMITS). */
@@ -188,6 +190,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   mountOperations(app, storage, metrics.registry, {
     readyGraceMs: options.readyGraceMs ?? 5000,
     ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
+    metricsOpen: options.metricsOpen ?? true,
   });
 
   const streams = new Set<() => void>();

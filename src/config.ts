@@ -59,6 +59,19 @@ const ConfigSchema = z
       .min(100)
       .max(100_000)
       .default(DEFAULT_GRAPHQL_LIMITS.maxTokens),
+    /** A query's budgets: the largest answer (bytes of JSON) and the longest run (ms). */
+    GRAPHQL_MAX_RESPONSE_BYTES: z.coerce
+      .number()
+      .int()
+      .min(1024)
+      .max(1024 * 1024 * 1024)
+      .default(DEFAULT_GRAPHQL_LIMITS.maxResponseBytes),
+    GRAPHQL_MAX_OPERATION_MS: z.coerce
+      .number()
+      .int()
+      .min(10)
+      .max(600_000)
+      .default(DEFAULT_GRAPHQL_LIMITS.maxOperationMs),
     /** graphql-ws: largest message, and open connections / subscriptions per IP and per account (per node). */
     GRAPHQL_WS_MAX_MESSAGE_BYTES: z.coerce
       .number()
@@ -183,9 +196,10 @@ const ConfigSchema = z
      * with it, idempotency records sealed with it. Required when NODE_ENV=production.
      */
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
-    NODE_ENV: z.string().optional(),
-    /** Set: /metrics needs `Authorization: Bearer <METRICS_TOKEN>`. */
+    /** Set: /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset in production: no /metrics. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** `production` (the Docker image's): SECRET_KEY required; /metrics served only behind METRICS_TOKEN. */
+    NODE_ENV: z.string().optional(),
     /** Server limits: time to receive headers / a whole request, idle keep-alive, open connections. */
     HTTP_HEADERS_TIMEOUT_SECONDS: z.coerce.number().min(1).max(600).default(20),
     HTTP_REQUEST_TIMEOUT_SECONDS: z.coerce.number().min(1).max(3600).default(60),
@@ -260,6 +274,18 @@ const ConfigSchema = z
   });
 
 export type Config = z.infer<typeof ConfigSchema>;
+
+/**
+ * Who may read /metrics: anyone (`open`, outside production without a token), bearers of `token`,
+ * or, in production without METRICS_TOKEN, nobody (the route is not served: 404).
+ */
+export function metricsAccess(config: Pick<Config, 'METRICS_TOKEN' | 'NODE_ENV'>): {
+  open: boolean;
+  token?: string;
+} {
+  const open = config.NODE_ENV !== 'production' && !config.METRICS_TOKEN;
+  return config.METRICS_TOKEN ? { open, token: config.METRICS_TOKEN } : { open };
+}
 
 /** Reads the configuration; throws one readable message that lists every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

@@ -135,9 +135,12 @@ function helmetFor(crossOrigin: boolean): RequestHandler {
   });
 }
 
-/** Query parameters whose values are secrets (tokens); logged as [REDACTED]. */
+/**
+ * Query parameters whose values are secrets (tokens), or may hold one: GraphQL GET's `variables` and
+ * `extensions` (a seatToken argument, say); logged as [REDACTED].
+ */
 const SECRET_PARAMS =
-  /^(token|access_token|accesstoken|seattoken|seat_token|apitoken|api_key|apikey|key|secret|authorization|auth)$/i;
+  /^(token|access_token|accesstoken|seattoken|seat_token|apitoken|api_key|apikey|key|secret|authorization|auth|variables|extensions)$/i;
 const REDACTED = '[REDACTED]';
 
 /** The URL with the values of secret-looking query parameters replaced (what request logs hold). */

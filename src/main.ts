@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { pino } from 'pino';
 import { createApp } from './app';
-import { loadConfig } from './config';
+import { loadConfig, metricsAccess } from './config';
 import { setServerKey } from './service/server-key';
 import { createMemoryStorage } from './store/memory';
 import { createRedisStorage } from './store/redis';
@@ -22,6 +22,7 @@ async function main(): Promise<void> {
       'SECRET_KEY is not set: stored webhook secrets are encrypted with a development key anyone can know',
     );
   }
+  const metrics = metricsAccess(config);
   const feed = {
     retentionMs: config.FEED_RETENTION_DAYS * 24 * 60 * 60 * 1000,
     maxEvents: config.FEED_MAX_EVENTS,
@@ -46,6 +47,8 @@ async function main(): Promise<void> {
       maxCost: config.GRAPHQL_MAX_COMPLEXITY,
       maxAliases: config.GRAPHQL_MAX_ALIASES,
       maxTokens: config.GRAPHQL_MAX_TOKENS,
+      maxResponseBytes: config.GRAPHQL_MAX_RESPONSE_BYTES,
+      maxOperationMs: config.GRAPHQL_MAX_OPERATION_MS,
     },
     websocket: {
       maxMessageBytes: config.GRAPHQL_WS_MAX_MESSAGE_BYTES,
@@ -76,7 +79,8 @@ async function main(): Promise<void> {
     trustProxy: config.TRUST_PROXY,
     corsOrigins: config.CORS_ORIGINS,
     readyGraceMs: config.READY_GRACE_SECONDS * 1000,
-    ...(config.METRICS_TOKEN ? { metricsToken: config.METRICS_TOKEN } : {}),
+    ...(metrics.token ? { metricsToken: metrics.token } : {}),
+    metricsOpen: metrics.open,
     http: {
       headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,

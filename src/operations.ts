@@ -40,6 +40,8 @@ export interface OperationsOptions {
   readonly readyGraceMs: number;
   /** Set: /metrics needs `Authorization: Bearer <this>`. */
   readonly metricsToken?: string;
+  /** Without metricsToken: true (default) serves /metrics to anyone; false does not serve it (404). */
+  readonly metricsOpen?: boolean;
 }
 
 /** How long /readyz waits for the store's answer. */
@@ -48,7 +50,8 @@ const PING_TIMEOUT_MS = 1000;
 /**
  * /livez (alias /healthz): the process answers; for container health checks, which restart it.
  * /readyz: the store answers (within the grace window); for load balancers, which route around it.
- * /metrics: Prometheus metrics, behind a bearer token when one is set.
+ * /metrics: Prometheus metrics, behind a bearer token when one is set; without one, open or not
+ * served at all (metricsOpen false: production, see config.ts metricsAccess).
  */
 export function mountOperations(
   app: Express,
@@ -95,6 +98,7 @@ export function mountOperations(
     res.status(503).setHeader('Retry-After', '2').json({ status: 'unavailable', store: storage.name });
   });
   const expected = options.metricsToken ? Buffer.from(`Bearer ${options.metricsToken}`) : undefined;
+  if (!expected && options.metricsOpen === false) return;
   app.get('/metrics', async (req, res) => {
     if (expected) {
       const given = Buffer.from(req.headers.authorization ?? '');

@@ -130,6 +130,18 @@ describe('configuration', () => {
     expect(() => loadConfig({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN/);
   });
 
+  it('reads the GraphQL query budgets: 2000 ms and 4 MiB by default, refused out of range', () => {
+    expect(loadConfig({})).toMatchObject({
+      GRAPHQL_MAX_OPERATION_MS: 2000,
+      GRAPHQL_MAX_RESPONSE_BYTES: 4 * 1024 * 1024,
+    });
+    expect(
+      loadConfig({ GRAPHQL_MAX_OPERATION_MS: '500', GRAPHQL_MAX_RESPONSE_BYTES: '100000' }),
+    ).toMatchObject({ GRAPHQL_MAX_OPERATION_MS: 500, GRAPHQL_MAX_RESPONSE_BYTES: 100_000 });
+    expect(() => loadConfig({ GRAPHQL_MAX_OPERATION_MS: '0' })).toThrow(/GRAPHQL_MAX_OPERATION_MS/);
+    expect(() => loadConfig({ GRAPHQL_MAX_RESPONSE_BYTES: '10' })).toThrow(/GRAPHQL_MAX_RESPONSE_BYTES/);
+  });
+
   it('reads the quotas', () => {
     expect(loadConfig({})).toMatchObject({
       MAX_ONGOING_GAMES_PER_ACCOUNT: 200,

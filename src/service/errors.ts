@@ -99,6 +99,8 @@ export const GAME_ERROR_CODES = {
   UPDATES_LOST: 503,
   /** The GraphQL operation is over a limit: tokens, depth, cost, aliases (`limit` says which). */
   QUERY_TOO_COMPLEX: 400,
+  /** A GraphQL query ran past its time budget or answered more bytes than its budget (`limit`, `max`). */
+  QUERY_BUDGET_EXCEEDED: 400,
   /** Too many requests; retry after the given time. */
   RATE_LIMITED: 429,
   /** Too many open GraphQL subscriptions from this IP or account (`scope`, `max`). */

@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import WebSocket from 'ws';
 import { addressBucket } from '../../src/service/quotas';
+import { loadConfig, metricsAccess } from '../../src/config';
 import { redactUrl } from '../../src/edge';
 import { signUp } from '../support/accounts';
 import { appHarness } from '../support/app';
@@ -223,6 +224,27 @@ describe('/metrics', () => {
     const scraped = await request(url).get('/metrics').set('Authorization', `Bearer ${token}`).expect(200);
     expect(scraped.text).toContain('http_request_duration_seconds');
   });
+
+  it('is not served in production without METRICS_TOKEN (404), and needs the token with it', async () => {
+    expect(metricsAccess(loadConfig({}))).toEqual({ open: true });
+    expect(metricsAccess(loadConfig({ NODE_ENV: 'production' }))).toEqual({ open: false });
+    const token = 'metrics-secret-0123456789';
+    expect(metricsAccess(loadConfig({ NODE_ENV: 'production', METRICS_TOKEN: token }))).toEqual({
+      open: false,
+      token,
+    });
+    const closed = await harness.start('memory', { app: { metricsOpen: false } });
+    expectProblem(await request(closed.url).get('/metrics'), 404, 'NOT_FOUND');
+    expectProblem(
+      await request(closed.url).get('/metrics').set('Authorization', `Bearer ${token}`),
+      404,
+      'NOT_FOUND',
+    );
+    expect((await request(closed.url).get('/healthz')).status).toBe(200);
+    const guarded = await harness.start('memory', { app: { metricsOpen: false, metricsToken: token } });
+    expectProblem(await request(guarded.url).get('/metrics'), 401, 'UNAUTHENTICATED');
+    await request(guarded.url).get('/metrics').set('Authorization', `Bearer ${token}`).expect(200);
+  });
 });
 
 describe('request logs', () => {
@@ -265,6 +287,35 @@ describe('request logs', () => {
     const all = lines.join('\n');
     expect(all).not.toContain(secret);
     expect(all).not.toContain(bot.token);
+  });
+  it('never hold GraphQL GET variables or extensions (a seat token can be in them)', async () => {
+    const lines: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(...chunk.toString().split('\n').filter(Boolean));
+        done();
+      },
+    });
+    const { url } = await harness.start('memory', { app: { logger: pino({ level: 'info' }, sink) } });
+    const secret = 'bhs_GrApHqLvArIaBlEsSeAtToKeN00000';
+    const query = 'query Q($id: ID!) { game(id: $id) { id } }';
+    const variables = JSON.stringify({ id: 'AAAAAAAAAAAA', seatToken: secret });
+    const extensions = JSON.stringify({ clientNote: `${secret}e` });
+    const res = await request(url)
+      .get('/graphql')
+      .query({ query, variables, extensions, operationName: 'Q' })
+      .set('apollo-require-preflight', 'true');
+    expect(res.body.errors?.[0]?.extensions?.code).toBe('GAME_NOT_FOUND');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const logged = lines.find((line) => line.includes('/graphql?'));
+    expect(logged).toBeDefined();
+    expect(logged).toContain('variables=[REDACTED]');
+    expect(logged).toContain('extensions=[REDACTED]');
+    expect(logged).toContain('operationName=Q');
+    expect(lines.join('\n')).not.toContain(secret);
+    expect(redactUrl('/graphql?query=%7Bx%7D&variables=%7B%22t%22%3A1%7D&Extensions=e')).toBe(
+      '/graphql?query=%7Bx%7D&variables=[REDACTED]&Extensions=[REDACTED]',
+    );
   });
 });
 

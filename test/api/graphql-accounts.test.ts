@@ -450,7 +450,8 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
     });
   });
 
-  it('answers a whole bot dashboard in one request within the depth and cost limits (8, 1000)', async () => {
+  // Each game's last move: every move of 20 games is costed as 20 games of 1000 plies (368,019).
+  it('answers a whole bot dashboard in one request within the depth and cost limits', async () => {
     const game = await startGame(alice, bob, 'congo');
     const { me, myTokens, myChallenges, events, games } = await ok(
       url,
@@ -461,7 +462,7 @@ describe.each(STORES)('GraphQL accounts on %s', (store) => {
         myChallenges { ${CHALLENGE} }
         events(after: 0, limit: 50) { last events { seq type at data } }
         games(account: $me, status: "ongoing") { next items { id kind status toMove version legalMoves
-          seats { seat name account } moves { ply notation seat at }
+          seats { seat name account } lastMove { ply notation seat at }
           board { ... on MancalaBoard { houses stores }
                   ... on GridBoard { files ranks pieces { square piece side } zones { name side squares } } } } }
       }`,

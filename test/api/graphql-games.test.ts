@@ -321,7 +321,8 @@ describe('GraphQL enums and typed move details', () => {
     const movesOf = async (id: string) => {
       const { body } = await gql(
         run.url,
-        `query ($id: ID!) { game(id: $id) { moves { details ${DETAIL} } } }`,
+        // A page: every move (no limit) is costed as the longest game, 1000 moves (104,252 here).
+        `query ($id: ID!) { game(id: $id) { moves(limit: 100) { details ${DETAIL} } } }`,
         {
           id,
         },

@@ -1,5 +1,6 @@
 import type { Credential } from '../../service/auth';
 import type { Services } from '../../service';
+import type { OperationBudget } from './budget';
 
 /** What every resolver gets: the services, and the caller's bearer token if any. */
 export interface GraphQLContext {
@@ -7,6 +8,8 @@ export interface GraphQLContext {
   readonly bearerToken?: string;
   /** The client address (HTTP: as `TRUST_PROXY` resolves it): per-address quotas and idempotency. */
   readonly ip?: string;
+  /** A query's time budget (set once the operation is known; see budget.ts). */
+  budget?: OperationBudget;
 }
 
 /** The token from an `Authorization: Bearer <token>` header value. */

@@ -1,28 +1,43 @@
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import {
+  getOperationAST,
+  getVariableValues,
   GraphQLError,
   Kind,
   parse,
   specifiedRules,
+  TypeInfo,
   validate,
   visit,
+  visitWithTypeInfo,
+  type ArgumentNode,
   type ASTVisitor,
   type DocumentNode,
+  type FieldNode,
   type GraphQLSchema,
+  type OperationDefinitionNode,
   type SelectionSetNode,
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
+import { MOVE_LIMITS } from '../../engines/limits';
+import { MAX_BULK_PAIRS } from '../../service/bulks';
 import { GameError } from '../../service/errors';
+import { MAX_PLAYERS, MAX_SWISS_ROUNDS } from '../../service/tournaments/service';
+import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../service/webhooks';
 
 // The limits every GraphQL operation must pass, over HTTP and over graphql-ws alike: tokens while
-// parsing, then depth, cost, aliases and directives while validating. A refusal is one GraphQL error
-// with code QUERY_TOO_COMPLEX (HTTP 400), whose message names the limit and what was found.
+// parsing, then depth, aliases and directives while validating, then cost once the operation and its
+// variables are known (Apollo's didResolveOperation, graphql-ws' onSubscribe). A refusal is one
+// GraphQL error with code QUERY_TOO_COMPLEX (HTTP 400), whose message names the limit and what was
+// found. A query that runs then has a time and a response-size budget (budget.ts).
 //
 // Depth and cost are graphql-armor's measures: depth counts fields and fragments from the root;
-// cost is 1 per scalar and 2 per object field, each nested level weighing 1.5× more, and a field
-// with a `first: N` literal multiplying its subtree by N. test/api/graphql-limits.test.ts holds the
-// real queries these defaults were set from, with their measured depth and cost.
+// cost is 1 per scalar and 2 per object field, each nested level weighing 1.5× more, and a list
+// multiplying its subtree by its size: the page size asked for (`limit`/`first`, a literal or a
+// variable's value alike), else the page size the field answers by default, else the list's bound
+// (LIST_SIZES). test/api/graphql-limits.test.ts holds the real queries these defaults were set
+// from, with their measured depth and cost.
 
 export interface GraphQLLimits {
   /** Deepest field nesting (fragments count one level). */
@@ -33,6 +48,10 @@ export interface GraphQLLimits {
   readonly maxAliases: number;
   /** Most lexical tokens in one document. */
   readonly maxTokens: number;
+  /** Largest answer to a query, in bytes of JSON (QUERY_BUDGET_EXCEEDED past it). */
+  readonly maxResponseBytes: number;
+  /** Longest a query may run, in milliseconds (QUERY_BUDGET_EXCEEDED past it). */
+  readonly maxOperationMs: number;
 }
 
 export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
@@ -40,7 +59,45 @@ export const DEFAULT_GRAPHQL_LIMITS: GraphQLLimits = {
   maxCost: 50_000,
   maxAliases: 30,
   maxTokens: 4000,
+  maxResponseBytes: 4 * 1024 * 1024,
+  maxOperationMs: 2000,
 };
+
+/**
+ * How many items a list field is costed at when no page size is given: a paged field's default
+ * page size, an unpaged list's bound. Lists bounded by a game's rules to a handful (seats, pieces,
+ * zones, kinds) count once.
+ */
+export const LIST_SIZES: Readonly<Record<string, number>> = {
+  // Paged: the page answered without `limit` (`first`).
+  'Query.games': 20,
+  'Query.myGames': 20,
+  'Query.myBulkPairings': 20,
+  'Query.events': 100,
+  'Query.webhookDeliveries': 50,
+  'Query.tournaments': 20,
+  'Query.myTournaments': 20,
+  'Query.leaderboard': 20,
+  'Account.ratingHistory': 50,
+  // Without `limit`, every move of the game: at most the longest move limit.
+  'Game.moves': Math.max(...Object.values(MOVE_LIMITS)),
+  // Unpaged: the bound the service enforces.
+  'BulkPairing.games': MAX_BULK_PAIRS,
+  'Tournament.players': Math.max(...Object.values(MAX_PLAYERS)),
+  'Standings.rows': Math.max(...Object.values(MAX_PLAYERS)),
+  // A double round robin of the largest round-robin field, or every round of the largest Swiss one.
+  'Tournament.pairings': Math.max(
+    MAX_PLAYERS['round-robin'] * (MAX_PLAYERS['round-robin'] - 1),
+    (MAX_PLAYERS.swiss / 2) * MAX_SWISS_ROUNDS,
+  ),
+  'Query.webhooks': MAX_WEBHOOKS_PER_ACCOUNT,
+  // Bounded by quotas only (active tokens, open challenges): costed as 100.
+  'Query.myTokens': 100,
+  'Query.myChallenges': 100,
+};
+
+/** The arguments that give a page size. */
+const PAGE_ARGUMENTS = new Set(['limit', 'first', 'last']);
 
 /**
  * Introspection (`__schema`, `__type`) is allowed whatever the depth and cost limits, since the
@@ -83,7 +140,10 @@ export function tokenLimitError(error: GraphQLError): GraphQLError {
   return tooComplex(`Token limit of ${max} exceeded.`, 'tokens');
 }
 
-/** The validation rules that enforce depth, cost, aliases, directives and the introspection shape. */
+/**
+ * The validation rules that enforce depth, aliases, directives and the introspection shape. Cost
+ * needs the variables: see costError.
+ */
 export function limitRules(limits: GraphQLLimits): ValidationRule[] {
   const report =
     (limit: string) =>
@@ -102,40 +162,110 @@ export function limitRules(limits: GraphQLLimits): ValidationRule[] {
     maxAliases: { n: limits.maxAliases, propagateOnRejection: false, onReject: [report('aliases')] },
     maxDirectives: { n: 50, propagateOnRejection: false, onReject: [report('directives')] },
   }).protect();
-  return [...armor.validationRules, pageCostRule(limits.maxCost), introspectionShapeRule];
+  return [...armor.validationRules, introspectionShapeRule];
+}
+
+/** What graphql-armor's cost rule last measured (it reports through a callback, synchronously). */
+let measured = 0;
+const [armorCostRule] = new ApolloArmor({
+  blockFieldSuggestion: { enabled: false },
+  maxTokens: { enabled: false },
+  maxDepth: { enabled: false },
+  maxAliases: { enabled: false },
+  maxDirectives: { enabled: false },
+  costLimit: {
+    maxCost: Number.MAX_VALUE,
+    ignoreIntrospection: true,
+    propagateOnRejection: false,
+    onAccept: [(_context, details: { n: number }) => (measured = details.n)],
+  },
+}).protect().validationRules;
+
+/**
+ * The cost of the operation `operationName` of a valid document run with `variables` (graphql-
+ * armor's measure, every list sized as the module comment says); undefined when the operation
+ * cannot run (no such operation, variables that do not coerce: execution refuses it anyway).
+ */
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operationName?: string | null,
+  variables?: Readonly<Record<string, unknown>> | null,
+): number | undefined {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return undefined;
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, {
+    maxErrors: 1,
+  });
+  if (coerced.errors) return undefined;
+  measured = 0;
+  validate(schema, sizedDocument(schema, document, operation, coerced.coerced), [armorCostRule!]);
+  return measured;
+}
+
+/** QUERY_TOO_COMPLEX (`limit: cost`) when the operation costs more than `maxCost`. */
+export function costError(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  maxCost: number,
+  operationName?: string | null,
+  variables?: Readonly<Record<string, unknown>> | null,
+): GraphQLError | undefined {
+  const cost = operationCost(schema, document, operationName, variables);
+  if (cost === undefined || cost <= maxCost) return undefined;
+  return tooComplex(`Query Cost limit of ${maxCost} exceeded, found ${cost}.`, 'cost');
 }
 
 /**
- * graphql-armor's cost limit, with the page size of this API's lists counted: its measure multiplies
- * a field's subtree by a literal `first: N` (or `last`), and this API pages with `limit: N`. The
- * rule measures a copy of the operation in which `limit` is spelled `first`.
+ * The operation (with the document's fragments) as graphql-armor measures it: each list field
+ * carries its size as a literal `first: N`, from its `limit`/`first` argument (a literal or the
+ * variable's value) or LIST_SIZES.
  */
-function pageCostRule(maxCost: number): ValidationRule {
-  const [costRule] = new ApolloArmor({
-    blockFieldSuggestion: { enabled: false },
-    maxTokens: { enabled: false },
-    maxDepth: { enabled: false },
-    maxAliases: { enabled: false },
-    maxDirectives: { enabled: false },
-    costLimit: {
-      maxCost,
-      ignoreIntrospection: true,
-      propagateOnRejection: false,
-      onReject: [(context, error) => context?.reportError(tooComplex(error.message, 'cost'))],
-    },
-  }).protect().validationRules;
-  return (context) => ({
-    Document(document) {
-      const paged = visit(document, {
-        Argument: (argument) =>
-          argument.name.value === 'limit'
-            ? { ...argument, name: { ...argument.name, value: 'first' } }
-            : undefined,
-      });
-      for (const error of validate(context.getSchema(), paged, [costRule!])) context.reportError(error);
-      return false;
-    },
-  });
+function sizedDocument(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  values: Readonly<Record<string, unknown>>,
+): DocumentNode {
+  const typeInfo = new TypeInfo(schema);
+  const definitions = document.definitions.filter(
+    (d) => d === operation || d.kind === Kind.FRAGMENT_DEFINITION,
+  );
+  return visit(
+    { ...document, definitions },
+    visitWithTypeInfo(typeInfo, {
+      Field(node): FieldNode | undefined {
+        const parent = typeInfo.getParentType();
+        const bound = parent ? LIST_SIZES[`${parent.name}.${node.name.value}`] : undefined;
+        const page = node.arguments?.find((a) => PAGE_ARGUMENTS.has(a.name.value));
+        if (bound === undefined && !page) return undefined;
+        const size = pageSize(page, values) ?? bound;
+        const others = (node.arguments ?? []).filter((a) => !PAGE_ARGUMENTS.has(a.name.value));
+        const first: ArgumentNode[] =
+          size === undefined
+            ? []
+            : [
+                {
+                  kind: Kind.ARGUMENT,
+                  name: { kind: Kind.NAME, value: 'first' },
+                  value: { kind: Kind.INT, value: String(Math.max(1, Math.trunc(size))) },
+                },
+              ];
+        return { ...node, arguments: [...others, ...first] };
+      },
+    }),
+  );
+}
+
+/** The page size an argument asks for: its literal, or its variable's value; undefined: none. */
+function pageSize(argument: ArgumentNode | undefined, values: Readonly<Record<string, unknown>>) {
+  const value = argument?.value;
+  if (value?.kind === Kind.INT) return Number.parseInt(value.value, 10);
+  if (value?.kind === Kind.VARIABLE) {
+    const given = values[value.name.value];
+    return typeof given === 'number' && Number.isFinite(given) ? given : undefined;
+  }
+  return undefined;
 }
 
 /** Bounds introspection by list nesting and depth (see INTROSPECTION_MAX_LISTS). */
@@ -180,15 +310,16 @@ const introspectionShapeRule: ValidationRule = (context) => {
 };
 
 /**
- * Parses and validates one operation under the limits (what graphql-ws runs for every message);
- * the errors are ready to send: QUERY_TOO_COMPLEX for limits, GRAPHQL_PARSE_FAILED for syntax,
- * GRAPHQL_VALIDATION_FAILED for the rest.
+ * Parses and validates one operation under the limits, its cost with its variables included (what
+ * graphql-ws runs for every message); the errors are ready to send: QUERY_TOO_COMPLEX for limits,
+ * GRAPHQL_PARSE_FAILED for syntax, GRAPHQL_VALIDATION_FAILED for the rest.
  */
 export function checkDocument(
   schema: GraphQLSchema,
   source: string,
   limits: GraphQLLimits,
   rules: readonly ValidationRule[],
+  operation: { operationName?: string | null; variables?: Readonly<Record<string, unknown>> | null } = {},
 ): { document: DocumentNode } | { errors: GraphQLError[] } {
   let document: DocumentNode;
   try {
@@ -211,5 +342,7 @@ export function checkDocument(
       ),
     };
   }
+  const tooCostly = costError(schema, document, limits.maxCost, operation.operationName, operation.variables);
+  if (tooCostly) return { errors: [tooCostly] };
   return { document };
 }

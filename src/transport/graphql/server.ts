@@ -12,7 +12,8 @@ import { RETRY_AFTER_SECONDS, toGameError } from '../../service/errors';
 import { clientIp, graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
-import { limitRules, type GraphQLLimits } from './limits';
+import { BUDGET_CODE, enforceTimeBudget, startBudget, withinBudget } from './budget';
+import { costError, limitRules, type GraphQLLimits } from './limits';
 import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits } from './websocket';
 // Import order is schema order: games first.
 import { AiResolver } from './ai.resolver';
@@ -78,20 +79,39 @@ const errorStatus: ApolloServerPlugin = {
 };
 
 /**
- * Subscriptions run over graphql-ws only: over HTTP one is refused with INVALID_INPUT (400), and a
- * mutation counts once per root field against the rate limit (the request itself counted one).
+ * Subscriptions run over graphql-ws only: over HTTP one is refused with INVALID_INPUT (400); the
+ * operation's cost is measured with its variables (QUERY_TOO_COMPLEX, 400); a query gets its time
+ * and response-size budgets (QUERY_BUDGET_EXCEEDED, 400); and a mutation counts once per root field
+ * against the rate limit (the request itself counted one).
  */
-function operationPlugin(gate: RateGate | undefined): ApolloServerPlugin<GraphQLContext> {
+function operationPlugin(
+  schema: GraphQLSchema,
+  limits: GraphQLLimits,
+  gate: RateGate | undefined,
+): ApolloServerPlugin<GraphQLContext> {
   return {
     async requestDidStart() {
       return {
-        async didResolveOperation({ operation, document, contextValue, response }) {
+        async didResolveOperation({ operation, document, contextValue, response, request }) {
           if (operation?.operation === 'subscription') {
             throw new GraphQLError(
               'Subscriptions run over WebSocket (graphql-ws protocol) at /graphql, not over HTTP',
               { extensions: { code: 'INVALID_INPUT', http: { status: 400 } } },
             );
           }
+          const tooCostly = costError(
+            schema,
+            document,
+            limits.maxCost,
+            request.operationName,
+            request.variables,
+          );
+          if (tooCostly) {
+            (tooCostly.extensions as Record<string, unknown>).http = { status: 400 };
+            throw tooCostly;
+          }
+          const budget = startBudget(document, request.operationName, limits);
+          if (budget) contextValue.budget = budget;
           const extra = graphQLOperationCount(operation, document) - 1;
           if (!gate || extra <= 0) return;
           let decision;
@@ -110,6 +130,12 @@ function operationPlugin(gate: RateGate | undefined): ApolloServerPlugin<GraphQL
             (error.extensions as Record<string, unknown>).http = { status: 429, headers };
             throw error;
           }
+        },
+        async willSendResponse({ response, operation, contextValue }) {
+          const body = response.body;
+          if (operation?.operation !== 'query' || body.kind !== 'single') return;
+          body.singleResult = withinBudget(body.singleResult, limits, contextValue.budget);
+          if (body.singleResult.errors?.[0]?.extensions?.code === BUDGET_CODE) response.http.status = 400;
         },
       };
     },
@@ -132,6 +158,7 @@ export async function createGraphQL(options: {
   const { httpServer, services, limits, gate, logger } = options;
   const wsClientIp = options.wsClientIp ?? ((request: IncomingMessage) => request.socket.remoteAddress);
   const schema = await buildGameSchema();
+  enforceTimeBudget(schema);
   const rules = limitRules(limits);
   const ws = createWebSocketServer({
     httpServer,
@@ -149,7 +176,7 @@ export async function createGraphQL(options: {
     schema,
     plugins: [
       errorStatus,
-      operationPlugin(gate),
+      operationPlugin(schema, limits, gate),
       ApolloServerPluginDrainHttpServer({ httpServer }),
       { serverWillStart: async () => ({ drainServer: async () => ws.stop() }) },
       ApolloServerPluginLandingPageDisabled(),

@@ -12,6 +12,7 @@ import type { TokenWatch } from '../../service/token-streams';
 import { graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
+import { isQuery, startBudget, withinBudget } from './budget';
 import { checkDocument, type GraphQLLimits } from './limits';
 
 // graphql-ws on the HTTP server's /graphql. Every message is bounded in size before it is read; every
@@ -186,14 +187,20 @@ export function createWebSocketServer(options: {
         }
         return true;
       },
-      context: (ctx): GraphQLContext => {
+      context: (ctx, _id, _payload, args): GraphQLContext => {
         const token = tokenOf(ctx.connectionParams);
-        return { services, ip: clientIp(ctx.extra.request), ...(token ? { bearerToken: token } : {}) };
+        const budget = startBudget(args.document, args.operationName, limits);
+        return {
+          services,
+          ip: clientIp(ctx.extra.request),
+          ...(token ? { bearerToken: token } : {}),
+          ...(budget ? { budget } : {}),
+        };
       },
       // graphql-ws would parse with no limits: parse, validate and count every operation here.
       onSubscribe: async (ctx, id, payload) => {
         const holder = holders.get(ctx.extra.socket);
-        const checked = checkDocument(schema, payload.query, limits, rules);
+        const checked = checkDocument(schema, payload.query, limits, rules, payload);
         if ('errors' in checked) return checked.errors;
         const operation = getOperationAST(checked.document, payload.operationName);
         if (gate) {
@@ -223,8 +230,12 @@ export function createWebSocketServer(options: {
         const holder = holders.get(ctx.extra.socket);
         if (holder) release(holder, id);
       },
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map(format) } : undefined,
+      // A query's answer within its budgets (budget.ts); every error formatted.
+      onNext: (_ctx, _id, _payload, args, result) => {
+        const formatted = result.errors ? { ...result, errors: result.errors.map(format) } : undefined;
+        if (!isQuery(args.document, args.operationName)) return formatted;
+        return withinBudget(formatted ?? result, limits, (args.contextValue as GraphQLContext).budget);
+      },
       onError: (ctx, id, _payload, errors) => {
         const holder = holders.get(ctx.extra.socket);
         if (holder) release(holder, id);
