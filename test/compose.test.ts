@@ -81,12 +81,29 @@ describe('docker-compose.yml', () => {
     expect(text).toContain('cluster_state:ok');
   });
 
+  // The image sets NODE_ENV=production, where the server refuses to start without SECRET_KEY: compose
+  // asks for it (`${SECRET_KEY:?…}` fails `docker compose up` with that message when unset).
+  const production = (s: Service) => {
+    const given = s.environment?.SECRET_KEY ?? '';
+    expect(given).toMatch(/^\$\{SECRET_KEY:\?.+\}$/);
+    expect(readFileSync(join(root, 'Dockerfile'), 'utf8')).toMatch(/ENV NODE_ENV=production/);
+    expect(() => loadConfig({ ...s.environment, SECRET_KEY: undefined, NODE_ENV: 'production' })).toThrow(
+      /SECRET_KEY/,
+    );
+    return { ...s.environment, NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(48) };
+  };
+
+  it('asks for the server key the production image needs, on every Boardhost service', () => {
+    for (const name of ['app', 'cluster-app'])
+      expect(loadConfig(production(service(name))).SECRET_KEY).toHaveLength(48);
+  });
+
   it('runs two Boardhost nodes on the cluster, with a configuration the server accepts', () => {
     const app = service('cluster-app');
     expect(app.deploy?.replicas).toBe(2);
     expect(app.ports).toBeUndefined(); // scaled: only the load balancer has a host port
     expect(app.depends_on).toEqual({ 'redis-cluster-init': { condition: 'service_completed_successfully' } });
-    const config = loadConfig(app.environment);
+    const config = loadConfig(production(app));
     expect(config.REDIS_URL).toBeUndefined();
     for (const seed of config.REDIS_CLUSTER_NODES ?? []) expect(nodes).toContain(seed.split(':')[0]);
     expect(config.TRUST_PROXY).toBe(address(service('cluster-lb')));
