@@ -227,9 +227,10 @@ describe('/metrics', () => {
 
   it('is not served in production without METRICS_TOKEN (404), and needs the token with it', async () => {
     expect(metricsAccess(loadConfig({}))).toEqual({ open: true });
-    expect(metricsAccess(loadConfig({ NODE_ENV: 'production' }))).toEqual({ open: false });
+    const production = { NODE_ENV: 'production', SECRET_KEY: 'k'.repeat(48) };
+    expect(metricsAccess(loadConfig(production))).toEqual({ open: false });
     const token = 'metrics-secret-0123456789';
-    expect(metricsAccess(loadConfig({ NODE_ENV: 'production', METRICS_TOKEN: token }))).toEqual({
+    expect(metricsAccess(loadConfig({ ...production, METRICS_TOKEN: token }))).toEqual({
       open: false,
       token,
     });

@@ -345,8 +345,8 @@ describe('MCP batches', () => {
     expect(body.error.message).toMatch(/batch/i);
     // A batch of one is a batch too.
     expect((await rpc(eve.token, [createChallenge(1)])).status).toBe(400);
-    expect(await run.app.services.challenges.listOpen({ token: fay.token })).toEqual([]);
-    expect(await run.app.services.challenges.listOpen({ token: eve.token })).toEqual([]);
+    expect((await run.app.services.challenges.listOpen({ token: fay.token })).items).toEqual([]);
+    expect((await run.app.services.challenges.listOpen({ token: eve.token })).items).toEqual([]);
   });
 
   test.each([...SUPPORTED_PROTOCOL_VERSIONS])(
