@@ -185,9 +185,13 @@ if h[2] then return {h[1], h[2], {}, tonumber(h[3])} end
 return {h[1], '', redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2]), redis.call('LLEN', KEYS[2])}
 `;
 
-/** Count a game among an account's ongoing ones unless it has max already: 1 or 0. KEYS[1] the set; ARGV: id, max. */
+/**
+ * Count a game among an account's ongoing ones unless it has max already: 1 added by this call, 2
+ * already there (another call's place: not this call's to release), 0 refused. KEYS[1] the set;
+ * ARGV: id, max.
+ */
 const RESERVE_GAME_SCRIPT = `
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 2 end
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('SADD', KEYS[1], ARGV[1])
 return 1

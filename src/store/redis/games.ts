@@ -167,19 +167,30 @@ export class RedisGameStore implements GameStore {
     await Promise.all(accounts.map((account) => this.redis.srem(this.keys.ongoing(account), game)));
   }
 
+  /**
+   * Reserves `id`'s places (see reserve). `release` gives back only the places this call added, and
+   * not those of accounts seated in a game `id` that exists by then: of concurrent accepts of one
+   * challenge, the one that added a place may be the one that lost, and the winner's game counts.
+   */
   async reservePlaces(
     id: string,
     limits: readonly GameLimit[],
   ): Promise<{ ok: true; release: () => Promise<unknown> } | { ok: false; account: string }> {
-    const reserved: string[] = [];
-    const release = () =>
-      Promise.all(reserved.map((account) => this.redis.srem(this.keys.ongoing(account), id)));
+    const added: string[] = [];
+    const release = async () => {
+      if (added.length === 0) return;
+      const game = await this.head(id);
+      const seated = new Set(game?.status === 'ongoing' ? game.seats.map((s) => s.account) : []);
+      const free = added.filter((account) => !seated.has(account));
+      await Promise.all(free.map((account) => this.redis.srem(this.keys.ongoing(account), id)));
+    };
     for (const limit of limits) {
-      if ((await this.redis.boardhostReserveGame(this.keys.ongoing(limit.account), id, limit.max)) !== 1) {
+      const reply = await this.redis.boardhostReserveGame(this.keys.ongoing(limit.account), id, limit.max);
+      if (reply === 0) {
         await release();
         return { ok: false, account: limit.account };
       }
-      reserved.push(limit.account);
+      if (reply === 1) added.push(limit.account);
     }
     return { ok: true, release };
   }
