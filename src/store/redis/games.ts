@@ -24,7 +24,14 @@ import { clockIndexArgument } from './arguments';
 import { scripted, type Arg, type ScriptedRedis, type ChannelFanout } from './client';
 import { LISTING_EPOCH_US } from './game-scripts';
 import { ALL_SHARDS, Keys, shardOf, shardTag } from './keys';
-import { OutboxRelay, gameParts, outboxFields, runReplicated, type Replication } from './relay';
+import {
+  OutboxRelay,
+  gameParts,
+  outboxFields,
+  runReplicated,
+  type RelayOptions,
+  type Replication,
+} from './relay';
 
 /** Listing index entries read per round trip (per shard, for listings without an account). */
 const LIST_BATCH = 50;
@@ -33,7 +40,7 @@ export interface RedisGameStoreOptions {
   readonly feed?: FeedOptions;
   /** 'SPUBLISH' on a Cluster, 'PUBLISH' on one Redis (the default). */
   readonly publish?: 'PUBLISH' | 'SPUBLISH';
-  readonly onError?: (error: unknown) => void;
+  readonly onError?: RelayOptions['onError'];
   /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
   readonly relayOwnWrites?: boolean;
   /** How long a node holds a shard's outbox while relaying it (default 10 s). */

@@ -147,9 +147,14 @@ export function redisStorage(
   // Live messages go out on sharded pub/sub on a Cluster (each channel lives in its key's slot).
   const publish = client instanceof Cluster ? 'SPUBLISH' : 'PUBLISH';
   const ratings = new RedisRatingStore(data, prefix, feedOptions, publish);
+  // The relay's errors (it retries by itself) go to whoever listens: the app logs and counts them.
+  const errorListeners = new Set<(error: unknown, source: string) => void>();
   const games = new RedisGameStore(data, prefix, {
     feed: feedOptions,
     publish,
+    onError: (error, source = 'relay') => {
+      for (const listener of errorListeners) listener(error, source);
+    },
     rate: (result) => ratings.record(result),
     ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
     ...(options.relayLeaseMs ? { leaseMs: options.relayLeaseMs } : {}),
@@ -180,6 +185,10 @@ export function redisStorage(
     ratings,
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
+    onBackgroundError(listener) {
+      errorListeners.add(listener);
+      return () => errorListeners.delete(listener);
+    },
   };
 }
 

@@ -22,6 +22,9 @@ export type IndexOp =
   /** A rated game's result for the account (the relay applies it; the account script skips it). */
   | readonly ['rate', RatingResult];
 
+/** What applying an account's part did ('resynced': over lost versions, see OutboxRelay.drain). */
+export type Applied = 'applied' | 'dup' | 'gap' | 'resynced';
+
 /** Per account, the version before an entry (stream field `a`; see OutboxEntry). */
 export type Befores = Readonly<Record<string, number>>;
 
@@ -107,8 +110,11 @@ export interface RelayOptions {
   readonly replication?: Replication;
   /** How long a node may hold a shard's outbox before another may take over. */
   readonly leaseMs?: number;
-  /** Called with what goes wrong in the background (the sweep retries). */
-  readonly onError?: (error: unknown) => void;
+  /**
+   * Called with what goes wrong in the background (the sweep retries), and (source 'relay-resync')
+   * with each account part applied over versions lost in a failover (see drain).
+   */
+  readonly onError?: (error: unknown, source?: 'relay' | 'relay-resync') => void;
   /**
    * Applies a rated game's result (an entry's 'rate' operation) to the account's rating, once per
    * game (RatingStore.record): called after the account's part is applied or found applied before
@@ -182,7 +188,7 @@ export class OutboxRelay {
     this.leaseMs = options.leaseMs ?? 10_000;
   }
 
-  /** Applies one account's part of an entry: 'applied', 'dup' or 'gap'. */
+  /** Applies one account's part of an entry: 'applied', 'dup', 'gap', or with `resync` 'resynced' for a gap. */
   async applyPart(
     origin: string,
     version: number,
@@ -190,9 +196,10 @@ export class OutboxRelay {
     account: string,
     notices: string,
     ops: string,
-  ): Promise<'applied' | 'dup' | 'gap'> {
+    resync = false,
+  ): Promise<Applied> {
     const [hooks, due] = this.keys.webhookMarks(account);
-    const result = await runReplicated<'applied' | 'dup' | 'gap'>(
+    const result = await runReplicated<Applied>(
       this.redis,
       this.options.replication,
       'boardhostRelayAccount',
@@ -209,6 +216,7 @@ export class OutboxRelay {
         this.options.publish,
         hooks,
         due,
+        resync ? 'resync' : '',
       ],
     );
     // A rated game's result, after its part (game.finished comes before rating.updated): also on
@@ -243,9 +251,10 @@ export class OutboxRelay {
   private async applyFields(
     fields: readonly string[],
     befores?: Befores,
-  ): Promise<Array<'applied' | 'dup' | 'gap'>> {
+    resync = false,
+  ): Promise<Applied[]> {
     const [origin, version, before] = fields as [string, string, string];
-    const work: Array<Promise<'applied' | 'dup' | 'gap'>> = [];
+    const work: Array<Promise<Applied>> = [];
     for (let i = 3; i + 2 < fields.length; i += 3) {
       const account = fields[i] as string;
       const own = befores?.[account];
@@ -257,6 +266,7 @@ export class OutboxRelay {
           account,
           fields[i + 1] as string,
           fields[i + 2] as string,
+          resync,
         ),
       );
     }
@@ -295,13 +305,20 @@ export class OutboxRelay {
         const field: Record<string, string> = {};
         for (let i = 0; i + 1 < raw.length; i += 2) field[raw[i] as string] = raw[i + 1] as string;
         const parts = JSON.parse(field.d ?? '[]') as string[];
+        // In outbox order, every earlier version of the origin is behind the cursor: a part that
+        // still skips one follows versions its account lost (its shard rolled back in a failover).
+        // It is applied over the gap (its operations are the origin's state then) and the
+        // account's feed moves to a new epoch, so no entry ever stops the shard's cursor.
         const results = await this.applyFields(
           [field.o ?? '', field.v ?? '', field.b ?? '', ...parts],
           field.a === undefined ? undefined : (JSON.parse(field.a) as Befores),
+          true,
         );
-        if (results.includes('gap')) {
-          throw new Error(
-            `outbox ${outbox}: entry ${id} of ${field.o} skips a version; left for the next drain`,
+        const resynced = results.filter((result) => result === 'resynced').length;
+        if (resynced > 0) {
+          this.options.onError?.(
+            new Error(`outbox ${outbox}: entry ${id} of ${field.o} skipped lost versions: resynced`),
+            'relay-resync',
           );
         }
         last = id;
