@@ -87,3 +87,98 @@ it('drains a shard whose account lost applied versions: the account resynced, it
   const metrics = await request(run.url).get('/metrics').expect(200);
   expect(metrics.text).toMatch(/boardhost_store_background_errors_total\{source="relay-resync"\} [1-9]/);
 });
+
+// The reverse: the GAME's shard rolled back (a replica behind promoted: REDIS_WAIT_REPLICAS=0) while
+// its players' shards kept what the relay applied. The game goes on from an older version and its
+// next moves reuse the lost versions. Simulated on one Redis by putting the game's keys back as
+// they were and marking them written by another Redis (what the promoted replica holds).
+async function noted(game: StoredGame, notation: string): Promise<StoredGame> {
+  const next = advanced(game, notation);
+  const to = game.seats.flatMap((s) => (s.account === null ? [] : [s.account]));
+  const notice: Notice = {
+    to,
+    type: 'game.moved',
+    at: new Date().toISOString(),
+    data: { game: game.id, version: next.version, notation },
+  };
+  expect(await storage.games.update(next, game.version, undefined, [notice])).toEqual({ status: 'updated' });
+  return next;
+}
+
+/** The game's keys as they are now, and a function that puts them back as a promoted replica would hold them. */
+async function snapshot(games: RedisGameStore, id: string): Promise<() => Promise<void>> {
+  const keys = [games.keys.game(id), games.keys.moves(id)];
+  const dumps = await Promise.all(keys.map((key) => data.dumpBuffer(key)));
+  return async () => {
+    for (const [i, key] of keys.entries()) {
+      const dump = dumps[i];
+      if (dump) await data.restore(key, 0, dump, 'REPLACE');
+      else await data.del(key);
+    }
+    // Written by the old master: the promoted replica is another Redis (run_id, replication id).
+    await data.hset(games.keys.game(id), 'eo', 'the-old-master:lost');
+  };
+}
+
+it("resyncs the players of a game whose master lost moves: each feed moves to a new epoch with the game's moves", async () => {
+  const games = storage.games as RedisGameStore;
+  const [a, b] = [uid('a'), uid('b')];
+  let game = gameOf([a, b]);
+  await storage.games.create(game);
+  for (const n of ['m1', 'm2']) game = await noted(game, n);
+  const rollback = await snapshot(games, game.id);
+  const kept = game;
+  for (const n of ['lost3', 'lost4']) game = await noted(game, n);
+  await games.relay.sweep();
+  const before = new Map([
+    [a, await storage.feed.read(a, 0, 100)],
+    [b, await storage.feed.read(b, 0, 100)],
+  ]);
+  expect(before.get(a)?.events.map((e) => e.data.notation)).toEqual(['m1', 'm2', 'lost3', 'lost4']);
+
+  await rollback();
+  game = kept;
+  for (const n of ['new3', 'new4']) game = await noted(game, n);
+  await games.relay.sweep();
+
+  const stored = await storage.games.get(game.id);
+  expect(stored?.moves.map((m) => m.notation)).toEqual(['m1', 'm2', 'new3', 'new4']);
+  for (const account of [a, b]) {
+    // The feed told its readers (a new epoch since what they had read), and the new epoch holds
+    // the moves the game has: nothing of the lost moves, nothing missing.
+    const seen = before.get(account);
+    const after = await storage.feed.read(account, seen?.last ?? 0, 100);
+    expect(after.epoch).not.toBe(seen?.epoch);
+    const epoch = await storage.feed.read(account, 0, 100);
+    const current = epoch.events.filter((e) => e.epoch === epoch.epoch).map((e) => e.data.notation);
+    expect(current).toEqual(['new3', 'new4']);
+    expect(await data.hget(games.keys.applied(account), `g:${game.id}`)).toBe(String(game.version + 1));
+  }
+  expect(await data.xlen(games.keys.outbox(shardOf(game.id)))).toBe(0);
+  expect(
+    reported.filter((r) => String((r.error as Error).message).includes(`g:${game.id}`)),
+  ).not.toHaveLength(0);
+
+  // A later move goes on in that epoch, without another change.
+  const last = await storage.feed.read(a, 0, 100);
+  game = await noted(game, 'new5');
+  const next = await storage.feed.read(a, last.last, 100);
+  expect(next.epoch).toBe(last.epoch);
+  expect(next.events.map((e) => e.data.notation)).toEqual(['new5']);
+});
+
+it('changes nothing for the players when another Redis writes a game without losing a move (a restart)', async () => {
+  const games = storage.games as RedisGameStore;
+  const [a, b] = [uid('a'), uid('b')];
+  let game = gameOf([a, b]);
+  await storage.games.create(game);
+  game = await noted(game, 'm1');
+  const before = await storage.feed.read(a, 0, 100);
+  await data.hset(games.keys.game(game.id), 'eo', 'the-redis-before-restart:same');
+  game = await noted(game, 'm2');
+  await games.relay.sweep();
+  const after = await storage.feed.read(a, 0, 100);
+  expect(after.epoch).toBe(before.epoch);
+  expect(after.events.map((e) => e.data.notation)).toEqual(['m1', 'm2']);
+  expect(reported.filter((r) => String((r.error as Error).message).includes(`g:${game.id}`))).toHaveLength(0);
+});

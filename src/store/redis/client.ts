@@ -22,7 +22,7 @@ export type RedisClient = Redis | Cluster;
 
 /** The scripts, as methods of a client that `scripted` has defined them on. */
 export interface BoardhostScripts {
-  boardhostCreateGame(...args: Arg[]): Promise<[number, string?]>;
+  boardhostCreateGame(...args: Arg[]): Promise<[number, string?, string?, string?]>;
   boardhostUpdateGame(...args: Arg[]): Promise<[string, ...Array<string | number>]>;
   boardhostReadGame(...args: Arg[]): Promise<[string, string, string[], number] | null>;
   boardhostMarkRemindedV2(...args: Arg[]): Promise<0 | [number, string]>;
@@ -41,7 +41,7 @@ export interface BoardhostScripts {
   boardhostCreateChallenge(...args: Arg[]): Promise<[0] | [1, string, string]>;
   boardhostUpdateChallenge(
     ...args: Arg[]
-  ): Promise<['updated', string, string, string, string] | ['missing' | 'conflict' | 'game-exists']>;
+  ): Promise<['updated', string, string, string, string, string] | ['missing' | 'conflict' | 'game-exists']>;
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
   boardhostBeginBulk(...args: Arg[]): Promise<number>;

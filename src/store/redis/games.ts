@@ -139,7 +139,7 @@ export class RedisGameStore implements GameStore {
       },
       this.feed,
     );
-    let created: [number, string?, string?];
+    let created: [number, string?, string?, string?];
     try {
       created = await runReplicated(this.redis, this.replication, 'boardhostCreateGame', [
         this.keys.game(game.id),
@@ -155,7 +155,7 @@ export class RedisGameStore implements GameStore {
       await release();
       throw new Error(`game ${game.id} exists`);
     }
-    await this.relay.deliver(shard, fields, created[2]);
+    await this.relay.deliver(shard, fields, created[2], undefined, created[3]);
     return { status: 'created' };
   }
 
@@ -337,7 +337,7 @@ export class RedisGameStore implements GameStore {
       case 'moves':
         throw new Error(`game ${next.id}: the write has ${next.moves.length} moves, the store ${result[1]}`);
     }
-    await this.relay.deliver(shardOf(next.id), fields, String(result[2]));
+    await this.relay.deliver(shardOf(next.id), fields, String(result[2]), undefined, String(result[3]));
     return { status: 'updated' };
   }
 

@@ -25,6 +25,14 @@ export type IndexOp =
 /** What applying an account's part did ('resynced': over lost versions, see OutboxRelay.drain). */
 export type Applied = 'applied' | 'dup' | 'gap' | 'resynced';
 
+/**
+ * A game's epoch (stream field `e` of its entries; game-scripts.ts `game_epoch`): a number that
+ * grows each time another Redis writes the game (a restart, a replica promoted in a failover). A
+ * promoted replica that missed writes goes on from an older version, and the versions it reuses
+ * name other moves: an account compares the epoch with the one it recorded next to `applied`.
+ */
+export type GameEpoch = string;
+
 /** Per account, the version before an entry (stream field `a`; see OutboxEntry). */
 export type Befores = Readonly<Record<string, number>>;
 
@@ -197,6 +205,7 @@ export class OutboxRelay {
     notices: string,
     ops: string,
     resync = false,
+    epoch: GameEpoch = '',
   ): Promise<Applied> {
     const [hooks, due] = this.keys.webhookMarks(account);
     const result = await runReplicated<Applied>(
@@ -217,6 +226,7 @@ export class OutboxRelay {
         hooks,
         due,
         resync ? 'resync' : '',
+        epoch,
       ],
     );
     // A rated game's result, after its part (game.finished comes before rating.updated): also on
@@ -233,13 +243,20 @@ export class OutboxRelay {
   /**
    * The writer applies its own entry at once (so that its caller reads its own writes). What could
    * not be applied (held back, failed) is drained at once; the delivered entry is trimmed by the
-   * next sweep. `lseq` is the game's listing score the script answered.
+   * next sweep. `lseq` is the game's listing score and `epoch` its epoch, as the script answered.
    */
-  async deliver(shard: number, fields: readonly string[], lseq = '0', befores?: Befores): Promise<void> {
+  async deliver(
+    shard: number,
+    fields: readonly string[],
+    lseq = '0',
+    befores?: Befores,
+    epoch?: GameEpoch,
+  ): Promise<void> {
     if (this.options.relayOwnWrites === false) return;
     // No account: the script wrote no outbox entry, so there is nothing to drain.
     if (fields.length <= 3) return;
-    const results = await this.applyFields(withScore(fields, lseq), befores).catch((error: unknown) => {
+    const work = this.applyFields(withScore(fields, lseq), befores, false, epoch ?? '');
+    const results = await work.catch((error: unknown) => {
       this.options.onError?.(error);
       return ['failed' as const];
     });
@@ -252,6 +269,7 @@ export class OutboxRelay {
     fields: readonly string[],
     befores?: Befores,
     resync = false,
+    epoch: GameEpoch = '',
   ): Promise<Applied[]> {
     const [origin, version, before] = fields as [string, string, string];
     const work: Array<Promise<Applied>> = [];
@@ -267,6 +285,7 @@ export class OutboxRelay {
           fields[i + 1] as string,
           fields[i + 2] as string,
           resync,
+          epoch,
         ),
       );
     }
@@ -306,13 +325,16 @@ export class OutboxRelay {
         for (let i = 0; i + 1 < raw.length; i += 2) field[raw[i] as string] = raw[i + 1] as string;
         const parts = JSON.parse(field.d ?? '[]') as string[];
         // In outbox order, every earlier version of the origin is behind the cursor: a part that
-        // still skips one follows versions its account lost (its shard rolled back in a failover).
-        // It is applied over the gap (its operations are the origin's state then) and the
-        // account's feed moves to a new epoch, so no entry ever stops the shard's cursor.
+        // still skips one follows versions its account lost (its shard rolled back in a failover),
+        // and one of a later game epoch that does not go on from the account's version follows
+        // versions the game lost (its shard rolled back). It is applied over them (its operations
+        // are the origin's state then) and the account's feed moves to a new epoch, so clients
+        // are told, and no entry ever stops the shard's cursor.
         const results = await this.applyFields(
           [field.o ?? '', field.v ?? '', field.b ?? '', ...parts],
           field.a === undefined ? undefined : (JSON.parse(field.a) as Befores),
           true,
+          field.e ?? '',
         );
         const resynced = results.filter((result) => result === 'resynced').length;
         if (resynced > 0) {
