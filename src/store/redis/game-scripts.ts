@@ -113,7 +113,9 @@ local function create_game_v2(p, tag, key, moves_key, id, head, version, status,
   for _, m in ipairs(cjson.decode(moves)) do redis.call('RPUSH', moves_key, m) end
   shard_listings(pt, kind, status, lseq, id)
   game_clock(pt, key, id, cjson.decode(clock))
-  local game = game_epoch(key)
+  -- Only a game with accounts has outbox entries, so only it needs an epoch (two INFOs a write).
+  local game = ''
+  if #fields >= 6 then game = game_epoch(key) end
   return to_outbox_fields(pt, lseq, fields, nil, game), lseq, game
 end
 `;
@@ -191,7 +193,9 @@ if ARGV[17] ~= '' and string.sub(ARGV[17], 1, 1) ~= '[' and not h[4] then
   redis.call('HDEL', KEYS[1], 'turn', 'reminded')
   redis.call('DEL', KEYS[2])
 end
-local epoch = game_epoch(KEYS[1])
+-- Only a game with accounts has an outbox entry (6 fields or more), so only it needs an epoch.
+local epoch = ''
+if #ARGV >= 23 then epoch = game_epoch(KEYS[1]) end
 return {'updated', to_outbox(pt, h[3], 18, epoch), h[3], epoch}
 `;
 
