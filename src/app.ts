@@ -179,6 +179,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const server = createServer({ connectionsCheckingInterval: Math.min(5000, limits.headersTimeoutMs) }, app);
   applyHttpLimits(server, limits);
   const metrics = createMetrics();
+  // The store's background errors (the Redis outbox relay): logged and counted, never swallowed.
+  const stopStoreErrors = storage.onBackgroundError?.((error, source) => {
+    metrics.storeErrors.inc({ source });
+    logger?.error({ err: error, source }, 'store background work failed; it retries');
+  });
 
   // Request logging costs ~5% of a move even when every line is dropped: skip it when silent.
   if (logger && logger.level !== 'silent') app.use(requestLogger(logger));
@@ -332,6 +337,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
         await storage.events.close();
         await storage.games.close();
+        stopStoreErrors?.();
       })()),
   };
 }

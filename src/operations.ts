@@ -1,12 +1,17 @@
 import type { Express, RequestHandler } from 'express';
 import { timingSafeEqual } from 'node:crypto';
-import { collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
 import { GameError } from './service/errors';
 import type { Storage } from './store/store';
 import { sendProblem } from './transport/rest/problem';
 
 /** Prometheus metrics on a private registry (no global state shared between app instances). */
-export function createMetrics(): { registry: Registry; middleware: RequestHandler } {
+export function createMetrics(): {
+  registry: Registry;
+  middleware: RequestHandler;
+  /** Errors of the store's background work (the outbox relay), by source. */
+  storeErrors: Counter<'source'>;
+} {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -29,7 +34,13 @@ export function createMetrics(): { registry: Registry; middleware: RequestHandle
     });
     next();
   };
-  return { registry, middleware };
+  const storeErrors = new Counter({
+    name: 'boardhost_store_background_errors_total',
+    help: "Errors of the store's background work (Redis: the outbox relay, which retries), by source",
+    labelNames: ['source'],
+    registers: [registry],
+  });
+  return { registry, middleware, storeErrors };
 }
 
 export interface OperationsOptions {

@@ -79,4 +79,9 @@ export interface Storage {
   limiter(options: LimiterOptions): RateLimiter;
   /** 'memory' or 'redis', for /readyz and logs. */
   readonly name: string;
+  /**
+   * Tells `listener` what goes wrong in the store's own background work (Redis: the outbox relay,
+   * `source` 'relay'), which retries by itself; returns the unsubscribe. Absent: nothing runs there.
+   */
+  onBackgroundError?(listener: (error: unknown, source: string) => void): () => void;
 }

@@ -138,3 +138,40 @@ describe.each<StoreKind>(['redis', 'memory'])('quotas on the %s store', (store) 
     await game('192.0.2.10').expect(201);
   });
 });
+
+describe.each<StoreKind>(['redis', 'memory'])(
+  'concurrent accepts of one challenge on the %s store',
+  (store) => {
+    it('keep the game in the ongoing set: 3 challenges each accepted 5 times at once, at most 2 games', async () => {
+      const run = await harness.start(store, { app: { quotas: quotas({ ongoingGamesPerAccount: 2 }) } });
+      const player = await signUp(run.app, 'racer', 'human');
+      const senders = await Promise.all([0, 1, 2].map((i) => signUp(run.app, `s${i}`, 'human')));
+      const ids = await Promise.all(senders.map((s) => challenge(run, s, player)));
+      // One challenge after the other, each by 5 requests at once (a double-click, a retrying client).
+      const outcomes: number[][] = [];
+      for (const id of ids) {
+        const accepts = await Promise.all(
+          Array.from({ length: 5 }, () =>
+            request(run.url).post(`/api/v1/challenges/${id}/accept`).set(player.auth),
+          ),
+        );
+        outcomes.push(accepts.map((a) => a.status));
+      }
+      // The first two start (every repeat answers the same 200); the third is refused.
+      expect(outcomes[0]).toEqual([200, 200, 200, 200, 200]);
+      expect(outcomes[1]).toEqual([200, 200, 200, 200, 200]);
+      expect(outcomes[2]).toEqual([409, 409, 409, 409, 409]);
+      const playing = await request(run.url)
+        .get('/api/v1/account/games?filter=ongoing')
+        .set(player.auth)
+        .expect(200);
+      const games = (playing.body.items as Array<{ id: string }>).map((g) => g.id).sort();
+      expect(games).toEqual([ids[0], ids[1]].sort());
+      // The ongoing set (what limits count) matches the games being played, for every player.
+      expect(await run.storage.games.countOngoing(player.id)).toBe(2);
+      expect(await run.storage.games.countOngoing(senders[0]?.id as string)).toBe(1);
+      expect(await run.storage.games.countOngoing(senders[1]?.id as string)).toBe(1);
+      expect(await run.storage.games.countOngoing(senders[2]?.id as string)).toBe(0);
+    });
+  },
+);

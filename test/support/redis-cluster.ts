@@ -58,6 +58,14 @@ export interface OwnCluster {
    * them, and every node is healthy again (its replication link up).
    */
   restartNode(port: number): Promise<void>;
+  /**
+   * A lossy failover of the master on `port` (what `REDIS_WAIT_REPLICAS=0` allows): its replica is
+   * stopped (SIGSTOP) and cut off (`CLIENT KILL TYPE replica` on the master, so nothing queued for it
+   * reaches it later), `lost()` writes what the master will lose, the master is SIGKILLed, the
+   * replica resumed and promoted at once (`CLUSTER FAILOVER TAKEOVER`). Resolves once every live node
+   * serves every slot; answers the promoted replica's port.
+   */
+  lossyFailover(port: number, lost: () => Promise<void>): Promise<number>;
   /** Kills every node and removes their directories. */
   stop(): Promise<void>;
 }
@@ -158,6 +166,43 @@ export async function startRedisCluster(): Promise<OwnCluster> {
       node.child = spawnNode(node);
       await waitUntilUp(port);
       await waitForHealthy(nodes.map((n) => n.port));
+    },
+    lossyFailover: async (port, lost) => {
+      const node = nodes.find((n) => n.port === port);
+      let replica: OwnNode | undefined;
+      // A cluster just formed may not list the replica yet (as killMaster): ask until it does.
+      await poll(
+        `a master with a live replica on ${port}`,
+        async () => {
+          const all = await topology();
+          const master = all.find((n) => n.port === port && n.role === 'master' && !n.failing);
+          const listed = all.find((n) => n.masterId === master?.id && !n.failing);
+          replica = nodes.find((n) => n.port === listed?.port && n.child);
+          return replica !== undefined || !node?.child;
+        },
+        10_000,
+      );
+      if (!node?.child || !replica?.child) throw new Error(`no live master with a replica on ${port}`);
+      // Everything written so far is on the replica (WAIT answers how many replicas acknowledged).
+      await poll('the replica to have every write', () =>
+        onNode(port, async (r) => (await r.wait(1, 1000)) >= 1),
+      );
+      const paused = replica.child;
+      paused.kill('SIGSTOP');
+      try {
+        await onNode(port, (r) => r.call('CLIENT', 'KILL', 'TYPE', 'replica'));
+        await lost();
+        await killNode(node);
+      } finally {
+        paused.kill('SIGCONT');
+      }
+      const promoted = replica;
+      await onNode(promoted.port, (r) => r.call('CLUSTER', 'FAILOVER', 'TAKEOVER'));
+      await poll('the replica to take over', async () => {
+        const now = (await readTopology([promoted.port])).find((n) => n.port === promoted.port);
+        return now?.role === 'master' && now.slots.length > 0 && (await healthy(live()));
+      });
+      return promoted.port;
     },
     stop,
   };

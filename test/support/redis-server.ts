@@ -30,6 +30,8 @@ export interface OwnRedis {
    * commands that may write, scripts included; reads go on).
    */
   pause(ms: number, mode?: 'ALL' | 'WRITE'): Promise<void>;
+  /** SIGSTOP (true) or SIGCONT (false): a stalled process, its connections open and silent. */
+  freeze(frozen: boolean): void;
   /** Kills it and removes its directory. */
   stop(): Promise<void>;
 }
@@ -89,7 +91,11 @@ export async function startRedisServer(args: readonly string[] = []): Promise<Ow
       await admin.call('CLIENT', 'PAUSE', String(ms), mode);
       admin.disconnect();
     },
+    freeze: (frozen) => {
+      child?.kill(frozen ? 'SIGSTOP' : 'SIGCONT');
+    },
     stop: async () => {
+      child?.kill('SIGCONT');
       await kill();
       rmSync(dir, { recursive: true, force: true });
     },

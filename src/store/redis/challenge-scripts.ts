@@ -75,7 +75,8 @@ export const CLOSED_CHALLENGE_TTL_SECONDS = 7 * IDEMPOTENCY_TTL_SECONDS;
  * 9 '1' with a game, 10 n, 11 … 10+n the challenge's outbox fields, then with a game the 11 create
  * arguments (createArguments()) and the game's outbox fields.
  * A closed challenge expires after CLOSED_CHALLENGE_TTL_SECONDS (its game stays).
- * Returns {'updated', game entry id, listing score, challenge entry id, befores}, {'missing'},
+ * Returns {'updated', game entry id, listing score, challenge entry id, befores, game epoch},
+ * {'missing'},
  * {'conflict'} or {'game-exists'}.
  */
 const UPDATE_CHALLENGE_SCRIPT = `${CREATE_GAME_SNIPPET}${MEMBERS_ENTRY_SNIPPET}${CHALLENGE_SNIPPET}
@@ -83,10 +84,10 @@ local version = redis.call('HGET', KEYS[1], 'version')
 if not version then return {'missing'} end
 if version ~= ARGV[3] then return {'conflict'} end
 local n = tonumber(ARGV[10])
-local game_entry, lseq = '', ''
+local game_entry, lseq, gepoch = '', '', ''
 if ARGV[9] == '1' then
   local g = 10 + n
-  game_entry, lseq = create_game_v2(ARGV[g + 1], ARGV[g + 2], KEYS[3], KEYS[4], ARGV[g + 3], ARGV[g + 4],
+  game_entry, lseq, gepoch = create_game_v2(ARGV[g + 1], ARGV[g + 2], KEYS[3], KEYS[4], ARGV[g + 3], ARGV[g + 4],
     ARGV[g + 5], ARGV[g + 6], ARGV[g + 7], ARGV[g + 8], ARGV[g + 9], ARGV[g + 10], ARGV[g + 11],
     argv_from(g + 12, #ARGV))
   if game_entry == false then return {'game-exists'} end
@@ -95,7 +96,7 @@ redis.call('HSET', KEYS[1], 'doc', ARGV[5], 'version', ARGV[6])
 index_expiry(KEYS[2], ARGV[4], ARGV[7], ARGV[8])
 local entry, befores = members_entry(shard_keys(ARGV[1], ARGV[2]), KEYS[1], argv_from(11, 10 + n))
 if ARGV[7] ~= '1' then redis.call('EXPIRE', KEYS[1], ${CLOSED_CHALLENGE_TTL_SECONDS}) end
-return {'updated', game_entry, lseq, entry, befores}
+return {'updated', game_entry, lseq, entry, befores, gepoch}
 `;
 
 /**

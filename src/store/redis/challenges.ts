@@ -143,14 +143,14 @@ export class RedisChallengeStore implements ChallengeStore {
         if (reserved?.ok) await reserved.release().catch(() => undefined);
         throw error;
       });
-    const [status, , lseq, , befores] = reply;
+    const [status, , lseq, , befores, gameEpoch] = reply;
     if (status !== 'updated') {
       if (reserved?.ok) await reserved.release();
       if (status === 'game-exists') throw new Error(`game ${game?.id} exists`);
       return status;
     }
     // The game's entry first (its listings), then the challenge's (the notices): the outbox order.
-    if (game) await this.games.relay.deliver(shard, gameFields, lseq);
+    if (game) await this.games.relay.deliver(shard, gameFields, lseq, undefined, gameEpoch);
     await this.games.relay.deliver(shard, fields, '0', parseBefores(befores));
     return 'updated';
   }

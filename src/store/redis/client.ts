@@ -1,4 +1,4 @@
-import Redis, { Cluster, type ClusterOptions, type RedisOptions } from 'ioredis';
+import Redis, { Cluster, Command, type ClusterOptions, type RedisOptions } from 'ioredis';
 import { BULK_SCRIPTS } from './bulk-scripts';
 import { CHALLENGE_SCRIPTS } from './challenge-scripts';
 import { parseClusterNode } from './cluster-nodes';
@@ -22,7 +22,7 @@ export type RedisClient = Redis | Cluster;
 
 /** The scripts, as methods of a client that `scripted` has defined them on. */
 export interface BoardhostScripts {
-  boardhostCreateGame(...args: Arg[]): Promise<[number, string?]>;
+  boardhostCreateGame(...args: Arg[]): Promise<[number, string?, string?, string?]>;
   boardhostUpdateGame(...args: Arg[]): Promise<[string, ...Array<string | number>]>;
   boardhostReadGame(...args: Arg[]): Promise<[string, string, string[], number] | null>;
   boardhostMarkRemindedV2(...args: Arg[]): Promise<0 | [number, string]>;
@@ -41,7 +41,7 @@ export interface BoardhostScripts {
   boardhostCreateChallenge(...args: Arg[]): Promise<[0] | [1, string, string]>;
   boardhostUpdateChallenge(
     ...args: Arg[]
-  ): Promise<['updated', string, string, string, string] | ['missing' | 'conflict' | 'game-exists']>;
+  ): Promise<['updated', string, string, string, string, string] | ['missing' | 'conflict' | 'game-exists']>;
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
   boardhostBeginBulk(...args: Arg[]): Promise<number>;
@@ -122,6 +122,7 @@ export async function connectRedis(
   client.on('error', () => {
     // Connection errors surface on the commands that fail; without a listener ioredis logs them.
   });
+  failFastWhenStalled(client, settings.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS);
   const timer = setTimeout(() => client.disconnect(), timeoutMs);
   try {
     await client.connect();
@@ -132,6 +133,59 @@ export async function connectRedis(
     clearTimeout(timer);
   }
   return client;
+}
+
+/**
+ * Once a command times out, the connection counts as stalled: every command fails at once (the
+ * same "Command timed out", a 503) until a PING sent on it answers. Without this, a command issued
+ * while a batch was in flight waited for that batch to time out before it was even sent (ioredis
+ * sends one auto-pipelined batch at a time), then for its own timeout: a request whose store calls
+ * followed one another answered after twice REDIS_COMMAND_TIMEOUT_MS. Commands are failed before
+ * they are written, never halfway through a batch (a MULTI is sent whole or not at all).
+ */
+function failFastWhenStalled(client: Redis, timeoutMs: number): void {
+  let stalled = false;
+  let probing = false;
+  const send = client.sendCommand.bind(client);
+  const probe = () => {
+    if (probing) return;
+    probing = true;
+    const ping = new Command('ping', []);
+    ping.setTimeout(timeoutMs);
+    send(ping);
+    ping.promise.then(
+      () => {
+        stalled = false;
+        probing = false;
+      },
+      () => {
+        probing = false;
+        // Still stalled (or the connection is down: its own reconnect decides): ask again soon.
+        if (stalled) setTimeout(probe, Math.min(timeoutMs, 500)).unref();
+      },
+    );
+  };
+  client.sendCommand = (command: Command, stream?: Parameters<Redis['sendCommand']>[1]) => {
+    if (stalled && client.status === 'ready') {
+      command.reject(new Error('Command timed out'));
+      return command.promise;
+    }
+    const sent = send(command, stream);
+    command.promise.then(
+      () => undefined,
+      (error: unknown) => {
+        if (!stalled && (error as Error)?.message === 'Command timed out') {
+          stalled = true;
+          probe();
+        }
+      },
+    );
+    return sent;
+  };
+  // A new connection is not the stalled one.
+  client.on('ready', () => {
+    stalled = false;
+  });
 }
 
 const CLUSTER_RETRY_DELAY_MS = 100;

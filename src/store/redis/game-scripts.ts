@@ -58,23 +58,42 @@ local function shard_keys(p, tag)
   return { games = p .. 'games:' .. tag, deadlines = p .. 'deadlines:' .. tag, reminders = p .. 'reminders:' .. tag,
     outbox = p .. 'outbox:' .. tag, gseq = p .. 'gseq:' .. tag }
 end
+-- The game's epoch (see GameEpoch in relay.ts): its hash remembers which Redis wrote it last (run_id
+-- and replication id, as feed epochs do) and since when; written by another one (a restart, or a
+-- replica promoted: writes may be lost, their versions to be used again), the game begins a new
+-- epoch, numbered by the server's time in µs (and above the one before), so later epochs are higher.
+local function game_epoch(key)
+  local server = redis.call('INFO', 'server')
+  local replication = redis.call('INFO', 'replication')
+  local origin = (string.match(server, 'run_id:(%x+)') or '') .. ':' ..
+    (string.match(replication, 'master_replid:(%x+)') or '')
+  local g = redis.call('HMGET', key, 'eo', 'ep')
+  if g[1] == origin and g[2] then return g[2] end
+  local t = redis.call('TIME')
+  local e = tonumber(t[1]) * 1000000 + tonumber(t[2])
+  if g[2] and tonumber(g[2]) >= e then e = tonumber(g[2]) + 1 end
+  local epoch = string.format('%.0f', e)
+  redis.call('HSET', key, 'eo', origin, 'ep', epoch)
+  return epoch
+end
 -- Appends an outbox entry (fields: origin, version, before, then account, notices, ops per
--- account) with the listing score in place of @lseq, and the accounts' own befores when given
--- (JSON; see OutboxEntry in relay.ts). Returns its id, or '' when it has no account.
-local function to_outbox_fields(pt, lseq, fields, befores)
+-- account) with the listing score in place of @lseq, the accounts' own befores when given
+-- (JSON; see OutboxEntry in relay.ts) and the origin's epoch when given. Returns its id, or ''
+-- when it has no account.
+local function to_outbox_fields(pt, lseq, fields, befores, epoch)
   if #fields < 6 then return '' end
   local parts = {}
   for i = 4, #fields do parts[#parts + 1] = (string.gsub(fields[i], '"@lseq"', lseq)) end
-  if befores then
-    return redis.call('XADD', pt.outbox, '*', 'o', fields[1], 'v', fields[2], 'b', fields[3], 'd', cjson.encode(parts), 'a', befores)
-  end
-  return redis.call('XADD', pt.outbox, '*', 'o', fields[1], 'v', fields[2], 'b', fields[3], 'd', cjson.encode(parts))
+  local args = {'o', fields[1], 'v', fields[2], 'b', fields[3], 'd', cjson.encode(parts)}
+  if befores then args[#args + 1] = 'a'; args[#args + 1] = befores end
+  if epoch then args[#args + 1] = 'e'; args[#args + 1] = epoch end
+  return redis.call('XADD', pt.outbox, '*', unpack(args))
 end
 -- The outbox entry whose fields are ARGV[from] to the end.
-local function to_outbox(pt, lseq, from)
+local function to_outbox(pt, lseq, from, epoch)
   local fields = {}
   for i = from, #ARGV do fields[#fields + 1] = ARGV[i] end
-  return to_outbox_fields(pt, lseq, fields)
+  return to_outbox_fields(pt, lseq, fields, nil, epoch)
 end
 `;
 
@@ -94,21 +113,24 @@ local function create_game_v2(p, tag, key, moves_key, id, head, version, status,
   for _, m in ipairs(cjson.decode(moves)) do redis.call('RPUSH', moves_key, m) end
   shard_listings(pt, kind, status, lseq, id)
   game_clock(pt, key, id, cjson.decode(clock))
-  return to_outbox_fields(pt, lseq, fields), lseq
+  -- Only a game with accounts has outbox entries, so only it needs an epoch (two INFOs a write).
+  local game = ''
+  if #fields >= 6 then game = game_epoch(key) end
+  return to_outbox_fields(pt, lseq, fields, nil, game), lseq, game
 end
 `;
 
 /**
  * Create a game. KEYS[1] game, KEYS[2] moves; ARGV: prefix, tag, id, head, version, status, kind,
  * listing base, shard, moves (JSON list of move JSON), clock spec, then the outbox fields.
- * Returns {1, outbox id, listing score} or {0} (id taken).
+ * Returns {1, outbox id, listing score, game epoch} or {0} (id taken).
  */
 const CREATE_SCRIPT = `${CREATE_GAME_V2}
 local fields = {}
 for i = 12, #ARGV do fields[#fields + 1] = ARGV[i] end
-local entry, lseq = create_game_v2(ARGV[1], ARGV[2], KEYS[1], KEYS[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], fields)
+local entry, lseq, epoch = create_game_v2(ARGV[1], ARGV[2], KEYS[1], KEYS[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], fields)
 if entry == false then return {0} end
-return {1, entry, lseq}
+return {1, entry, lseq, epoch}
 `;
 
 /**
@@ -121,7 +143,7 @@ return {1, entry, lseq}
  * 11 idempotent ('1'/'0'), 12 fingerprint, 13 ttl, 14 channel, 15 publish command, 16 clock spec,
  * 17 packed moves (a finished game), every move as a JSON list (a packed game reopened), or '',
  * 18 … outbox fields.
- * Returns {'updated', outbox id, listing score}, {'replayed', fingerprint, head, moves}, {'conflict', version},
+ * Returns {'updated', outbox id, listing score, game epoch}, {'replayed', fingerprint, head, moves}, {'conflict', version},
  * {'missing'}, {'moves', count} (the stored moves are not those the write extends) or {'unpack'}
  * (ask again with every move).
  */
@@ -171,7 +193,10 @@ if ARGV[17] ~= '' and string.sub(ARGV[17], 1, 1) ~= '[' and not h[4] then
   redis.call('HDEL', KEYS[1], 'turn', 'reminded')
   redis.call('DEL', KEYS[2])
 end
-return {'updated', to_outbox(pt, h[3], 18), h[3]}
+-- Only a game with accounts has an outbox entry (6 fields or more), so only it needs an epoch.
+local epoch = ''
+if #ARGV >= 23 then epoch = game_epoch(KEYS[1]) end
+return {'updated', to_outbox(pt, h[3], 18, epoch), h[3], epoch}
 `;
 
 /**
@@ -185,9 +210,13 @@ if h[2] then return {h[1], h[2], {}, tonumber(h[3])} end
 return {h[1], '', redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2]), redis.call('LLEN', KEYS[2])}
 `;
 
-/** Count a game among an account's ongoing ones unless it has max already: 1 or 0. KEYS[1] the set; ARGV: id, max. */
+/**
+ * Count a game among an account's ongoing ones unless it has max already: 1 added by this call, 2
+ * already there (another call's place: not this call's to release), 0 refused. KEYS[1] the set;
+ * ARGV: id, max.
+ */
 const RESERVE_GAME_SCRIPT = `
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 1 end
+if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 2 end
 if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
 redis.call('SADD', KEYS[1], ARGV[1])
 return 1

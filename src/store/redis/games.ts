@@ -24,7 +24,14 @@ import { clockIndexArgument } from './arguments';
 import { scripted, type Arg, type ScriptedRedis, type ChannelFanout } from './client';
 import { LISTING_EPOCH_US } from './game-scripts';
 import { ALL_SHARDS, Keys, shardOf, shardTag } from './keys';
-import { OutboxRelay, gameParts, outboxFields, runReplicated, type Replication } from './relay';
+import {
+  OutboxRelay,
+  gameParts,
+  outboxFields,
+  runReplicated,
+  type RelayOptions,
+  type Replication,
+} from './relay';
 
 /** Listing index entries read per round trip (per shard, for listings without an account). */
 const LIST_BATCH = 50;
@@ -33,7 +40,7 @@ export interface RedisGameStoreOptions {
   readonly feed?: FeedOptions;
   /** 'SPUBLISH' on a Cluster, 'PUBLISH' on one Redis (the default). */
   readonly publish?: 'PUBLISH' | 'SPUBLISH';
-  readonly onError?: (error: unknown) => void;
+  readonly onError?: RelayOptions['onError'];
   /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
   readonly relayOwnWrites?: boolean;
   /** How long a node holds a shard's outbox while relaying it (default 10 s). */
@@ -132,7 +139,7 @@ export class RedisGameStore implements GameStore {
       },
       this.feed,
     );
-    let created: [number, string?, string?];
+    let created: [number, string?, string?, string?];
     try {
       created = await runReplicated(this.redis, this.replication, 'boardhostCreateGame', [
         this.keys.game(game.id),
@@ -148,7 +155,7 @@ export class RedisGameStore implements GameStore {
       await release();
       throw new Error(`game ${game.id} exists`);
     }
-    await this.relay.deliver(shard, fields, created[2]);
+    await this.relay.deliver(shard, fields, created[2], undefined, created[3]);
     return { status: 'created' };
   }
 
@@ -167,19 +174,30 @@ export class RedisGameStore implements GameStore {
     await Promise.all(accounts.map((account) => this.redis.srem(this.keys.ongoing(account), game)));
   }
 
+  /**
+   * Reserves `id`'s places (see reserve). `release` gives back only the places this call added, and
+   * not those of accounts seated in a game `id` that exists by then: of concurrent accepts of one
+   * challenge, the one that added a place may be the one that lost, and the winner's game counts.
+   */
   async reservePlaces(
     id: string,
     limits: readonly GameLimit[],
   ): Promise<{ ok: true; release: () => Promise<unknown> } | { ok: false; account: string }> {
-    const reserved: string[] = [];
-    const release = () =>
-      Promise.all(reserved.map((account) => this.redis.srem(this.keys.ongoing(account), id)));
+    const added: string[] = [];
+    const release = async () => {
+      if (added.length === 0) return;
+      const game = await this.head(id);
+      const seated = new Set(game?.status === 'ongoing' ? game.seats.map((s) => s.account) : []);
+      const free = added.filter((account) => !seated.has(account));
+      await Promise.all(free.map((account) => this.redis.srem(this.keys.ongoing(account), id)));
+    };
     for (const limit of limits) {
-      if ((await this.redis.boardhostReserveGame(this.keys.ongoing(limit.account), id, limit.max)) !== 1) {
+      const reply = await this.redis.boardhostReserveGame(this.keys.ongoing(limit.account), id, limit.max);
+      if (reply === 0) {
         await release();
         return { ok: false, account: limit.account };
       }
-      reserved.push(limit.account);
+      if (reply === 1) added.push(limit.account);
     }
     return { ok: true, release };
   }
@@ -319,7 +337,7 @@ export class RedisGameStore implements GameStore {
       case 'moves':
         throw new Error(`game ${next.id}: the write has ${next.moves.length} moves, the store ${result[1]}`);
     }
-    await this.relay.deliver(shardOf(next.id), fields, String(result[2]));
+    await this.relay.deliver(shardOf(next.id), fields, String(result[2]), undefined, String(result[3]));
     return { status: 'updated' };
   }
 

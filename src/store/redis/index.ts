@@ -56,13 +56,15 @@ export { RedisWebhookStore } from './webhooks';
 // accounts to their shards. Per shard s, game g, challenge c, account a, token hash h, seek k of a
 // pool whose sha1 is q (prefix p; s is the shard of the id the key is named after, unless said):
 //   p game:{s}:g            hash: head (JSON GameHead), version, status, kind, lseq (listing score),
-//                           turn, reminded; once finished: packed (the moves, packMoves), nmoves
+//                           turn, reminded, eo/ep (the Redis that wrote it last, the game epoch:
+//                           relay.ts GameEpoch); once finished: packed (the moves, packMoves), nmoves
 //   p moves:{s}:g           list of move JSON (until the game is finished and packed)
 //   p idem:{s}:g:<key>      hash: fingerprint, head, moves (the answer: that head and the first moves)
 //   p updates:{s}:g         channel: each GameChange (head and move)
 //   p challenge:{s}:c       hash: doc (StoredChallenge JSON), version, relayed (JSON account → the
 //                           relay version of the last entry with a part for it); its game has id c
-//   p outbox:{s}            stream of entries for the relay (o, v, b, d; a: per-account befores);
+//   p outbox:{s}            stream of entries for the relay (o, v, b, d; a: per-account befores;
+//                           e: a game's epoch);
 //                           :cursor (last applied), :lease
 //   p deadlines:{s}, p reminders:{s}   sorted sets of game ids (score: when, or a claim's lease end)
 //   p challenges:expiry:{s} sorted set of the shard's open challenge ids (score: expiresAt ms)
@@ -74,7 +76,8 @@ export { RedisWebhookStore } from './webhooks';
 //   p ongoing:{s}:a         set of a's ongoing games (limits count it)
 //   p challenges:open:{s}:a sorted set of the open challenges involving a (score: createdAt ms; via
 //                           the relay)
-//   p applied:{s}:a         hash: origin (g:<id>, c:<id>, r:<id>) → the newest version a has applied
+//   p applied:{s}:a         hash: origin (g:<id>, c:<id>, r:<id>) → the newest version a has applied;
+//                           <origin>@e → the game epoch of that version
 //   p feed:{s}:a            stream, entry id <seq>-0, fields type, at, ms, epoch, data; trimmed by age
 //   p feedseq:{s}:a, p feedepoch:{s}:a (id, origin, epochs), channel p feedlive:{s}:a
 //   p account:{s}:a         StoredAccount JSON
@@ -147,9 +150,14 @@ export function redisStorage(
   // Live messages go out on sharded pub/sub on a Cluster (each channel lives in its key's slot).
   const publish = client instanceof Cluster ? 'SPUBLISH' : 'PUBLISH';
   const ratings = new RedisRatingStore(data, prefix, feedOptions, publish);
+  // The relay's errors (it retries by itself) go to whoever listens: the app logs and counts them.
+  const errorListeners = new Set<(error: unknown, source: string) => void>();
   const games = new RedisGameStore(data, prefix, {
     feed: feedOptions,
     publish,
+    onError: (error, source = 'relay') => {
+      for (const listener of errorListeners) listener(error, source);
+    },
     rate: (result) => ratings.record(result),
     ...(options.relayOwnWrites === false ? { relayOwnWrites: false } : {}),
     ...(options.relayLeaseMs ? { leaseMs: options.relayLeaseMs } : {}),
@@ -180,6 +188,10 @@ export function redisStorage(
     ratings,
     idempotency: new RedisIdempotencyStore(data, prefix),
     limiter: (options) => createLimiter(options, { client: data, prefix }),
+    onBackgroundError(listener) {
+      errorListeners.add(listener);
+      return () => errorListeners.delete(listener);
+    },
   };
 }
 

@@ -9,15 +9,46 @@ import { APPEND_TO_FEED } from './feed-scripts';
  * account has applied this version of the origin or a later one; held back ('gap') when `before`
  * is given and is not the version the account applied last (an earlier entry is still on its way);
  * else the index operations, then the notices, and the origin's version is recorded ('applied').
+ * With 'resync' (the drain, in outbox order: a version still missing then is lost, never coming), a
+ * part that would be held back is applied ('resynced') and the account's feed begins a new epoch.
  * KEYS[1] the account's applied hash; ARGV: prefix, account, origin, version, before ('' for any
  * earlier), notices (JSON), operations (JSON [[op, key, …]]), epoch candidate, publish command,
- * the account's webhook set, the webhook due set.
+ * the account's webhook set, the webhook due set, 'resync' or '', the origin's epoch ('' for none).
+ *
+ * An origin's epoch (a game's: GameEpoch in relay.ts) is recorded next to its version
+ * (field `<origin>@e`). A part of an older epoch than the recorded one is 'dup' (a history its
+ * master lost); of a newer one, it is in order if it goes on from the account's version (the new
+ * master kept what the account applied), else a 'gap' (the drain: 'resynced', whatever the version).
  */
 const RELAY_ACCOUNT_SCRIPT = `${APPEND_TO_FEED}
+local result = 'applied'
 local applied = tonumber(redis.call('HGET', KEYS[1], ARGV[3]) or '0')
 local version = tonumber(ARGV[4])
-if version <= applied then return 'dup' end
-if ARGV[5] ~= '' and tonumber(ARGV[5]) ~= applied then return 'gap' end
+local follows = ARGV[5] == '' or tonumber(ARGV[5]) == applied
+local lost = false
+local epoch_field = ARGV[3] .. '@e'
+local held = tonumber(redis.call('HGET', KEYS[1], epoch_field) or '0')
+local epoch = tonumber(ARGV[13] ~= '' and ARGV[13] or '0')
+if epoch ~= 0 and epoch < held then
+  -- From a history of the origin that a later epoch replaced (its master lost it).
+  return 'dup'
+elseif epoch > held and applied > 0 then
+  -- Another Redis writes the origin since: the versions the account applied may be ones it lost
+  -- and now reuses. A part that goes on from the account's version is in order; any other is held
+  -- back (the drain, in outbox order, applies it over them).
+  lost = not follows
+else
+  if version <= applied then return 'dup' end
+  lost = not follows
+end
+if lost then
+  if ARGV[12] ~= 'resync' then return 'gap' end
+  -- The versions between (or those the account applied) were lost: the part's operations set the
+  -- account's indexes as the origin now is, and the feed begins a new epoch (epoch_changed).
+  redis.call('HSET', feed_keys(ARGV[1], ARGV[2]).epoch, 'origin', 'resync')
+  result = 'resynced'
+end
+if epoch > held then redis.call('HSET', KEYS[1], epoch_field, ARGV[13]) end
 for _, op in ipairs(cjson.decode(ARGV[7])) do
   if op[1] == 'zadd' then redis.call('ZADD', op[2], op[3], op[4])
   elseif op[1] == 'zrem' then redis.call('ZREM', op[2], op[3])
@@ -26,7 +57,7 @@ for _, op in ipairs(cjson.decode(ARGV[7])) do
 end
 append_to_feed(ARGV[1], ARGV[2], ARGV[6], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
 redis.call('HSET', KEYS[1], ARGV[3], ARGV[4])
-return 'applied'
+return result
 `;
 
 /**

@@ -22,6 +22,17 @@ export type IndexOp =
   /** A rated game's result for the account (the relay applies it; the account script skips it). */
   | readonly ['rate', RatingResult];
 
+/** What applying an account's part did ('resynced': over lost versions, see OutboxRelay.drain). */
+export type Applied = 'applied' | 'dup' | 'gap' | 'resynced';
+
+/**
+ * A game's epoch (stream field `e` of its entries; game-scripts.ts `game_epoch`): a number that
+ * grows each time another Redis writes the game (a restart, a replica promoted in a failover). A
+ * promoted replica that missed writes goes on from an older version, and the versions it reuses
+ * name other moves: an account compares the epoch with the one it recorded next to `applied`.
+ */
+export type GameEpoch = string;
+
 /** Per account, the version before an entry (stream field `a`; see OutboxEntry). */
 export type Befores = Readonly<Record<string, number>>;
 
@@ -107,8 +118,11 @@ export interface RelayOptions {
   readonly replication?: Replication;
   /** How long a node may hold a shard's outbox before another may take over. */
   readonly leaseMs?: number;
-  /** Called with what goes wrong in the background (the sweep retries). */
-  readonly onError?: (error: unknown) => void;
+  /**
+   * Called with what goes wrong in the background (the sweep retries), and (source 'relay-resync')
+   * with each account part applied over versions lost in a failover (see drain).
+   */
+  readonly onError?: (error: unknown, source?: 'relay' | 'relay-resync') => void;
   /**
    * Applies a rated game's result (an entry's 'rate' operation) to the account's rating, once per
    * game (RatingStore.record): called after the account's part is applied or found applied before
@@ -182,7 +196,7 @@ export class OutboxRelay {
     this.leaseMs = options.leaseMs ?? 10_000;
   }
 
-  /** Applies one account's part of an entry: 'applied', 'dup' or 'gap'. */
+  /** Applies one account's part of an entry: 'applied', 'dup', 'gap', or with `resync` 'resynced' for a gap. */
   async applyPart(
     origin: string,
     version: number,
@@ -190,9 +204,11 @@ export class OutboxRelay {
     account: string,
     notices: string,
     ops: string,
-  ): Promise<'applied' | 'dup' | 'gap'> {
+    resync = false,
+    epoch: GameEpoch = '',
+  ): Promise<Applied> {
     const [hooks, due] = this.keys.webhookMarks(account);
-    const result = await runReplicated<'applied' | 'dup' | 'gap'>(
+    const result = await runReplicated<Applied>(
       this.redis,
       this.options.replication,
       'boardhostRelayAccount',
@@ -209,6 +225,8 @@ export class OutboxRelay {
         this.options.publish,
         hooks,
         due,
+        resync ? 'resync' : '',
+        epoch,
       ],
     );
     // A rated game's result, after its part (game.finished comes before rating.updated): also on
@@ -225,13 +243,20 @@ export class OutboxRelay {
   /**
    * The writer applies its own entry at once (so that its caller reads its own writes). What could
    * not be applied (held back, failed) is drained at once; the delivered entry is trimmed by the
-   * next sweep. `lseq` is the game's listing score the script answered.
+   * next sweep. `lseq` is the game's listing score and `epoch` its epoch, as the script answered.
    */
-  async deliver(shard: number, fields: readonly string[], lseq = '0', befores?: Befores): Promise<void> {
+  async deliver(
+    shard: number,
+    fields: readonly string[],
+    lseq = '0',
+    befores?: Befores,
+    epoch?: GameEpoch,
+  ): Promise<void> {
     if (this.options.relayOwnWrites === false) return;
     // No account: the script wrote no outbox entry, so there is nothing to drain.
     if (fields.length <= 3) return;
-    const results = await this.applyFields(withScore(fields, lseq), befores).catch((error: unknown) => {
+    const work = this.applyFields(withScore(fields, lseq), befores, false, epoch ?? '');
+    const results = await work.catch((error: unknown) => {
       this.options.onError?.(error);
       return ['failed' as const];
     });
@@ -243,9 +268,11 @@ export class OutboxRelay {
   private async applyFields(
     fields: readonly string[],
     befores?: Befores,
-  ): Promise<Array<'applied' | 'dup' | 'gap'>> {
+    resync = false,
+    epoch: GameEpoch = '',
+  ): Promise<Applied[]> {
     const [origin, version, before] = fields as [string, string, string];
-    const work: Array<Promise<'applied' | 'dup' | 'gap'>> = [];
+    const work: Array<Promise<Applied>> = [];
     for (let i = 3; i + 2 < fields.length; i += 3) {
       const account = fields[i] as string;
       const own = befores?.[account];
@@ -257,6 +284,8 @@ export class OutboxRelay {
           account,
           fields[i + 1] as string,
           fields[i + 2] as string,
+          resync,
+          epoch,
         ),
       );
     }
@@ -295,13 +324,23 @@ export class OutboxRelay {
         const field: Record<string, string> = {};
         for (let i = 0; i + 1 < raw.length; i += 2) field[raw[i] as string] = raw[i + 1] as string;
         const parts = JSON.parse(field.d ?? '[]') as string[];
+        // In outbox order, every earlier version of the origin is behind the cursor: a part that
+        // still skips one follows versions its account lost (its shard rolled back in a failover),
+        // and one of a later game epoch that does not go on from the account's version follows
+        // versions the game lost (its shard rolled back). It is applied over them (its operations
+        // are the origin's state then) and the account's feed moves to a new epoch, so clients
+        // are told, and no entry ever stops the shard's cursor.
         const results = await this.applyFields(
           [field.o ?? '', field.v ?? '', field.b ?? '', ...parts],
           field.a === undefined ? undefined : (JSON.parse(field.a) as Befores),
+          true,
+          field.e ?? '',
         );
-        if (results.includes('gap')) {
-          throw new Error(
-            `outbox ${outbox}: entry ${id} of ${field.o} skips a version; left for the next drain`,
+        const resynced = results.filter((result) => result === 'resynced').length;
+        if (resynced > 0) {
+          this.options.onError?.(
+            new Error(`outbox ${outbox}: entry ${id} of ${field.o} skipped lost versions: resynced`),
+            'relay-resync',
           );
         }
         last = id;
