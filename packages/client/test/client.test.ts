@@ -2,6 +2,7 @@
 // write kept across retries, 429 retried after Retry-After, If-Match on moves, and the feed iterator
 // reconnecting across a server restart without losing or repeating an event.
 import { createApp } from '../../../src/app';
+import { DEFAULT_QUOTAS } from '../../../src/service/quotas';
 import { createRedisStorage } from '../../../src/store/redis';
 import { signUp } from '../../../test/support/accounts';
 import { appHarness } from '../../../test/support/app';
@@ -143,6 +144,8 @@ it('the feed reconnects across a server restart and resumes after the last event
   const second = await createApp({
     storage: await createRedisStorage(REDIS_URL, prefix),
     sweepIntervalMs: 0,
+    // Five challenges from ann to bob in all: above the default per-pair cap of open challenges.
+    quotas: { ...DEFAULT_QUOTAS, challengesPerPair: 10 },
   });
   try {
     const during = [];
