@@ -235,6 +235,8 @@ const ConfigSchema = z
     MAX_OPEN_CHALLENGES_PER_ACCOUNT: z.coerce.number().int().min(1).default(50),
     /** Open challenges one account may have made to one other account. */
     MAX_OPEN_CHALLENGES_PER_PAIR: z.coerce.number().int().min(1).default(3),
+    /** Accounts one account may block. */
+    MAX_BLOCKS_PER_ACCOUNT: z.coerce.number().int().min(1).max(100_000).default(1000),
     /** Of those, games against the AI per address per day, and ongoing ones per address at once. */
     MAX_AI_GAMES_PER_IP_PER_DAY: z.coerce.number().int().min(1).default(100),
     MAX_ANON_AI_GAMES_PER_IP: z.coerce.number().int().min(1).max(1000).default(5),

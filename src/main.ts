@@ -96,6 +96,7 @@ async function main(): Promise<void> {
       ongoingAiGamesPerIp: config.MAX_ANON_AI_GAMES_PER_IP,
       challengesPerAccount: config.MAX_OPEN_CHALLENGES_PER_ACCOUNT,
       challengesPerPair: config.MAX_OPEN_CHALLENGES_PER_PAIR,
+      blocksPerAccount: config.MAX_BLOCKS_PER_ACCOUNT,
     },
     tournaments: {
       openPerAccount: config.MAX_OPEN_TOURNAMENTS_PER_ACCOUNT,

@@ -10,6 +10,7 @@ import {
   type StoredGame,
 } from '../store/store';
 import type { Authenticator, Credential } from './auth';
+import { blocked } from './blocks';
 import { GameError } from './errors';
 import type { GameService } from './games';
 import { canonicalJson, once } from './idempotency';
@@ -109,6 +110,7 @@ export class ChallengeService {
       }
       starts = oneOf(input.starts ?? 'random', ['listed', 'random'], 'starts');
     }
+    await this.checkBlocks(challenger, [...(destination ? [destination.id] : []), ...(players ?? [])]);
     await this.checkCaps(challenger, destination?.id ?? null, players);
     let challenge: StoredChallenge = {
       id: randomBytes(9).toString('base64url'),
@@ -144,6 +146,47 @@ export class ChallengeService {
     }
     await this.storage.challenges.createChallenge(challenge, notices);
     return challengeView(challenge);
+  }
+
+  /** BLOCKED when one of `accounts` (the destination, or the named players) blocks the caller. */
+  private async checkBlocks(caller: StoredAccount, accounts: readonly string[]): Promise<void> {
+    const others = accounts.filter((a) => a !== caller.id);
+    const blocks = await Promise.all(others.map((a) => this.storage.blocks.isBlocked(a, caller.id)));
+    if (blocks.some(Boolean)) throw blocked();
+  }
+
+  /**
+   * Declines (reason generic, by `blocker`, with the usual notices) every open challenge `from` made
+   * to `blocker` (directly or naming it): what blocking `from` does to them.
+   */
+  async declineAllFrom(blocker: StoredAccount, from: string): Promise<number> {
+    const open = (await this.storage.challenges.listOpen(blocker.id)).filter(
+      (c) =>
+        c.challenger === from && (c.destination === blocker.id || (c.players?.includes(blocker.id) ?? false)),
+    );
+    let declined = 0;
+    for (const c of open) {
+      try {
+        await this.transition(
+          c.id,
+          (current, at) => {
+            const next: StoredChallenge = {
+              ...current,
+              status: 'declined',
+              declineReason: 'generic',
+              closedBy: blocker.id,
+            };
+            return { next, notices: [notice(this.involved(current), 'challenge.declined', at, next)] };
+          },
+          (closed) => closed.status === 'declined' && closed.closedBy === blocker.id,
+        );
+        declined++;
+      } catch (error) {
+        // Closed meanwhile (accepted, canceled, expired): nothing left to decline.
+        if (!(error instanceof GameError && error.code === 'CHALLENGE_CLOSED')) throw error;
+      }
+    }
+    return declined;
   }
 
   /** TOO_MANY_CHALLENGES when the challenger has its most open challenges, in all or to this account. */
@@ -208,6 +251,10 @@ export class ChallengeService {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
     // A correspondence game starts with its first mover's vacation already counted.
     const peek = await this.load(id);
+    // Its challenger (or the other acceptor of an open one) may block the caller.
+    if (peek.status === 'open' && !peek.accepted.includes(account.id)) {
+      await this.checkBlocks(account, [peek.challenger, ...peek.accepted]);
+    }
     const vacations =
       peek.timeControl.type === 'correspondence'
         ? await this.games.time.vacationsFor([...this.involved(peek), account.id])

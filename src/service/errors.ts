@@ -127,6 +127,13 @@ export const GAME_ERROR_CODES = {
    * challenges, or pair, those to this one account); one must be answered, canceled or expire first.
    */
   TOO_MANY_CHALLENGES: 409,
+  /**
+   * The other account blocks the caller: it takes no challenge from it, and the caller cannot accept its
+   * open challenges (no details: the answer says no more than that).
+   */
+  BLOCKED: 403,
+  /** The account blocks as many accounts as allowed (`max`); unblock one first. */
+  TOO_MANY_BLOCKS: 409,
   /** Revoking this token would leave the account no token that never expires and holds every scope. */
   LAST_ROOT_TOKEN: 409,
   /**

@@ -6,6 +6,7 @@ import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from '.
 import { AccountService } from './accounts';
 import { Authenticator } from './auth';
 import { BulkService, type BulkOptions } from './bulks';
+import { BlockService } from './blocks';
 import { ChallengeService } from './challenges';
 import { ClockService } from './clocks';
 import { FeedService } from './feed';
@@ -39,6 +40,8 @@ export interface Services {
   readonly accountGames: AccountGames;
   readonly accounts: AccountService;
   readonly challenges: ChallengeService;
+  /** Blocks between accounts. */
+  readonly blocks: BlockService;
   /** Seeks: paired with another account's seek for the same game. */
   readonly seeks: SeekService;
   /** Bulk pairings: many games between pairs of accounts in one all-or-nothing call (start() sweeps). */
@@ -108,6 +111,7 @@ export function createServices(
   const allowPrivate = options.webhooks?.allowPrivate;
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
+  const challenges = new ChallengeService(storage, auth, games, now, quotas);
   return {
     games,
     tournaments: new TournamentService(storage, auth, games, director, now, onError),
@@ -116,7 +120,8 @@ export function createServices(
     tv: new TvService(storage, games),
     accountGames: new AccountGames(storage),
     accounts: new AccountService(storage, auth, now, quotas),
-    challenges: new ChallengeService(storage, auth, games, now, quotas),
+    challenges,
+    blocks: new BlockService(storage, auth, challenges, now, quotas),
     seeks: new SeekService(storage, auth, games, now, quotas),
     bulks: new BulkService(storage, auth, games, now, quotas, {
       ...(onError ? { onError } : {}),

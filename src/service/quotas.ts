@@ -19,6 +19,8 @@ export interface Quotas {
   readonly challengesPerAccount?: number;
   /** Open challenges an account has made to one account (default 3). */
   readonly challengesPerPair?: number;
+  /** Accounts one account may block (default 1000). */
+  readonly blocksPerAccount?: number;
   /** Of those, games against the AI per client address per day (default 100). */
   readonly aiGamesPerIpPerDay?: number;
   /** Ongoing games against the AI without an account per client address (default 5). */
@@ -32,6 +34,7 @@ export const DEFAULT_QUOTAS: Quotas = {
   gamesPerIpPerDay: 1000,
   challengesPerAccount: 50,
   challengesPerPair: 3,
+  blocksPerAccount: 1000,
   aiGamesPerIpPerDay: 100,
   ongoingAiGamesPerIp: 5,
 };

@@ -2,6 +2,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import type { Options } from '../engines/types';
 import type { Storage, StoredAccount, StoredSeek, TimeControl } from '../store/store';
 import type { Authenticator, Credential } from './auth';
+import { avoidedBy } from './blocks';
 import { ATTEMPTS, DAY, seconds } from './challenges';
 import { GameError } from './errors';
 import type { GameView } from './game-view';
@@ -102,9 +103,11 @@ export class SeekService {
     if (mine && (await this.storage.games.countOngoing(account.id)) >= mine.max) {
       throw tooManyGames(account, this.quotas);
     }
+    // Never paired with an account it blocks or that blocks it.
+    const avoid = await avoidedBy(this.storage, account.id);
     // A partner that is full by now loses its seek (it could not play) and the match is tried again.
     for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-      const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt);
+      const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt, avoid);
       if (!partner) return seekView(seek, null);
       const other = await this.storage.accounts.getAccount(partner.account);
       const game = await this.pairSeeks(account, other, seek, partner, timeControl, start);

@@ -9,6 +9,7 @@
 //   time-control.ts  time controls (chosen in a challenge or seek; stored with the game)
 //   accounts.ts      AccountStore: accounts and personal API tokens
 //   challenges.ts    ChallengeStore
+//   blocks.ts        BlockStore: the accounts an account blocks
 //   seeks.ts         SeekStore
 //   bulks.ts         BulkStore: bulk pairings (many games in one all-or-nothing step)
 //   featured.ts      FeaturedIndex: TV's candidates per kind
@@ -21,6 +22,7 @@
 //   limiter.ts       RateLimiter (implemented in ../limiter.ts)
 
 import type { AccountStore } from './ports/accounts';
+import type { BlockStore } from './ports/blocks';
 import type { BulkStore } from './ports/bulks';
 import type { ChallengeStore } from './ports/challenges';
 import type { ClockStore } from './ports/clocks';
@@ -37,6 +39,7 @@ import type { TournamentStore } from './ports/tournaments';
 import type { WebhookStore } from './ports/webhooks';
 
 export * from './ports/accounts';
+export * from './ports/blocks';
 export * from './ports/bulks';
 export * from './ports/challenges';
 export * from './ports/clocks';
@@ -61,6 +64,8 @@ export interface Storage {
   readonly accounts: AccountStore;
   readonly challenges: ChallengeStore;
   readonly seeks: SeekStore;
+  /** Blocks between accounts: refused challenges and pairings (see ports/blocks.ts). */
+  readonly blocks: BlockStore;
   /** Bulk pairings: their documents and state machine (see ports/bulks.ts). */
   readonly bulks: BulkStore;
   readonly feed: EventFeed;

@@ -314,6 +314,22 @@ async function scenario(
   await ok(204, 'delete', `/api/v1/seeks/${withdrawn.id}`, { token: annToken });
   await ok(404, 'delete', `/api/v1/seeks/${withdrawn.id}`, { token: annToken });
 
+  // Blocks: ann blocks bob, whose challenge to ann is refused until ann unblocks bob.
+  const bobsOpen = await ok(201, 'post', '/api/v1/challenges', {
+    token: bobToken,
+    body: { to: `ann-${suffix}`, kind: 'oware' },
+  });
+  await ok(204, 'put', `/api/v1/account/blocks/${bob}`, { token: annToken });
+  expect((await ok(200, 'get', `/api/v1/challenges/${bobsOpen.id}`)).status).toBe('declined');
+  await ok(403, 'post', '/api/v1/challenges', {
+    token: bobToken,
+    body: { to: `ann-${suffix}`, kind: 'oware' },
+  });
+  await ok(400, 'put', `/api/v1/account/blocks/ann-${suffix}`, { token: annToken });
+  await ok(404, 'put', `/api/v1/account/blocks/${DUMMY.username}`, { token: annToken });
+  expect((await ok(200, 'get', '/api/v1/account/blocks?limit=1', { token: annToken })).items).toHaveLength(1);
+  await ok(204, 'delete', `/api/v1/account/blocks/${bob}`, { token: annToken });
+
   // Tournaments (3 places: two entries do not start it).
   const tournament = await call('post', '/api/v1/tournaments', {
     token: annToken,

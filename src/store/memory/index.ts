@@ -1,6 +1,7 @@
 import { createLimiter } from '../limiter';
 import type { FeedOptions, Storage } from '../store';
 import { MemoryAccountStore } from './accounts';
+import { MemoryBlockStore } from './blocks';
 import { MemoryBulkStore } from './bulks';
 import { MemoryChallengeStore } from './challenges';
 import { MemoryClockStore } from './clocks';
@@ -15,6 +16,7 @@ import { MemoryTournamentStore } from './tournaments';
 import { MemoryWebhookStore } from './webhooks';
 
 export { MemoryAccountStore } from './accounts';
+export { MemoryBlockStore } from './blocks';
 export { MemoryBulkStore } from './bulks';
 export { MemoryChallengeStore } from './challenges';
 export { MemoryClockIndex, MemoryClockStore } from './clocks';
@@ -40,6 +42,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     accounts: new MemoryAccountStore((hash) => events.revoked(hash)),
     challenges: new MemoryChallengeStore(games, feed),
     seeks: new MemorySeekStore(),
+    blocks: new MemoryBlockStore(),
     bulks: new MemoryBulkStore(),
     feed,
     featured: new MemoryFeaturedIndex(),

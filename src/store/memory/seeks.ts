@@ -4,13 +4,18 @@ import type { SeekStore, StoredSeek } from '../store';
 export class MemorySeekStore implements SeekStore {
   private readonly seeks = new Map<string, StoredSeek>();
 
-  async matchOrAdd(seek: StoredSeek, now: string): Promise<StoredSeek | undefined> {
+  async matchOrAdd(
+    seek: StoredSeek,
+    now: string,
+    avoid: readonly string[] = [],
+  ): Promise<StoredSeek | undefined> {
     for (const waiting of this.seeks.values()) {
       if (Date.parse(waiting.expiresAt) <= Date.parse(now)) {
         this.seeks.delete(waiting.id);
         continue;
       }
       if (waiting.pool !== seek.pool || waiting.account === seek.account) continue;
+      if (avoid.includes(waiting.account)) continue;
       this.seeks.delete(waiting.id);
       return waiting;
     }

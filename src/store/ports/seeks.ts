@@ -22,9 +22,10 @@ export interface StoredSeek {
 export interface SeekStore {
   /**
    * Atomically: remove and return the oldest unexpired seek in `seek.pool` by another account;
-   * if there is none, store `seek` and return undefined. Expired seeks met on the way are dropped.
+   * if there is none, store `seek` and return undefined. Expired seeks met on the way are dropped;
+   * seeks of the accounts in `avoid` (blocks, either way) are passed over and keep waiting.
    */
-  matchOrAdd(seek: StoredSeek, now: string): Promise<StoredSeek | undefined>;
+  matchOrAdd(seek: StoredSeek, now: string, avoid?: readonly string[]): Promise<StoredSeek | undefined>;
   getSeek(id: string): Promise<StoredSeek | undefined>;
   /** Removes a waiting seek; false when it is not waiting (matched, expired or never existed). */
   removeSeek(id: string): Promise<boolean>;

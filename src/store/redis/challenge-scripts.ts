@@ -102,17 +102,20 @@ return {'updated', game_entry, lseq, entry, befores, gepoch}
 /**
  * Oldest first: drop expired (and dangling) seeks, take the first by another account, else queue the
  * new one. A pool and its seeks share the shard of the pool's sha1. KEYS[1] pool, KEYS[2] new seek;
- * ARGV: now ms, id, account, doc, expires ms, pool sha1, the key of a seek of the pool without its id.
+ * ARGV: now ms, id, account, doc, expires ms, pool sha1, the key of a seek of the pool without its id,
+ * then the accounts whose seeks it must pass over (blocks, either way).
  */
 const MATCH_OR_ADD_SCRIPT = `
 local now = tonumber(ARGV[1])
+local avoid = {}
+for i = 8, #ARGV do avoid[ARGV[i]] = true end
 for _, id in ipairs(redis.call('LRANGE', KEYS[1], 0, -1)) do
   local key = ARGV[7] .. id
   local seek = redis.call('HMGET', key, 'doc', 'account', 'expires')
   if not seek[1] or tonumber(seek[3]) <= now then
     redis.call('LREM', KEYS[1], 1, id)
     redis.call('DEL', key)
-  elseif seek[2] ~= ARGV[3] then
+  elseif seek[2] ~= ARGV[3] and not avoid[seek[2]] then
     redis.call('LREM', KEYS[1], 1, id)
     redis.call('DEL', key)
     return seek[1]
@@ -131,9 +134,18 @@ redis.call('DEL', KEYS[1])
 return 1
 `;
 
+/** Block: KEYS[1] the blocker's blocks hash; ARGV: blocked id, since (ISO), the most blocks allowed. */
+const BLOCK_SCRIPT = `
+if redis.call('HEXISTS', KEYS[1], ARGV[1]) == 1 then return 'exists' end
+if redis.call('HLEN', KEYS[1]) >= tonumber(ARGV[3]) then return 'full' end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+return 'blocked'
+`;
+
 export const CHALLENGE_SCRIPTS = {
   boardhostCreateChallenge: { numberOfKeys: 2, lua: CREATE_CHALLENGE_SCRIPT },
   boardhostUpdateChallenge: { numberOfKeys: 4, lua: UPDATE_CHALLENGE_SCRIPT },
   boardhostMatchOrAdd: { numberOfKeys: 2, lua: MATCH_OR_ADD_SCRIPT },
   boardhostRemoveSeek: { numberOfKeys: 2, lua: REMOVE_SEEK_SCRIPT },
+  boardhostBlock: { numberOfKeys: 1, lua: BLOCK_SCRIPT },
 } as const;

@@ -44,6 +44,7 @@ export interface BoardhostScripts {
   ): Promise<['updated', string, string, string, string, string] | ['missing' | 'conflict' | 'game-exists']>;
   boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
   boardhostRemoveSeek(...args: Arg[]): Promise<number>;
+  boardhostBlock(...args: Arg[]): Promise<'blocked' | 'exists' | 'full'>;
   boardhostBeginBulk(...args: Arg[]): Promise<number>;
   boardhostMoveBulk(...args: Arg[]): Promise<[string, string, string, string | false] | null>;
   boardhostClaimBulks(...args: Arg[]): Promise<Array<[string, string, string, string | false]>>;

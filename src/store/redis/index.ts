@@ -2,6 +2,7 @@ import { Cluster, type Redis } from 'ioredis';
 import { createLimiter } from '../limiter';
 import type { FeedOptions, Storage } from '../store';
 import { RedisAccountStore, revocationChannel } from './accounts';
+import { RedisBlockStore } from './blocks';
 import { RedisChallengeStore } from './challenges';
 import {
   ChannelFanout,
@@ -25,6 +26,7 @@ import { RedisPushEndpointStore } from './push';
 import { RedisWebhookStore } from './webhooks';
 
 export { RedisAccountStore } from './accounts';
+export { RedisBlockStore } from './blocks';
 export { RedisChallengeStore } from './challenges';
 export {
   ChannelFanout,
@@ -84,6 +86,8 @@ export { RedisWebhookStore } from './webhooks';
 //   p tokens:{s}:a          sorted set of a's token hashes (score: createdAt ms)
 //   p token:{s}:h, p tokenused:{s}:h   a token's doc (StoredToken JSON) and last use; s: a's shard
 //   p tokenat:{s}:h         the token's account id (written before the token, never changed)
+//   p blocks:{s}:a          hash: the accounts a blocks → since (ISO); p blockedby:{s}:b set of b's
+//                           blockers (blocks.ts)
 //   p seeks:pool:{s}:q      list of waiting seek ids, oldest first
 //   p seek:{s}:k            hash: doc, account, expires, pool (q); s: the shard of q
 //   p seekat:{s}:k          q while k waits (expires an hour after the seek)
@@ -179,6 +183,7 @@ export function redisStorage(
     accounts: new RedisAccountStore(data, prefix),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
+    blocks: new RedisBlockStore(data, prefix),
     bulks: new RedisBulkStore(data, prefix),
     feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish),
     featured: new RedisFeaturedIndex(data, prefix),

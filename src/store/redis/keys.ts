@@ -122,6 +122,14 @@ export class Keys {
   openChallenges(account: string): string {
     return this.of('challenges:open', account);
   }
+  /** Hash of the accounts the account blocks: blocked id → since (ISO). */
+  blocks(account: string): string {
+    return this.of('blocks', account);
+  }
+  /** Set of the accounts that block the account. */
+  blockedBy(account: string): string {
+    return this.of('blockedby', account);
+  }
   /** The account document (a string: StoredAccount JSON). */
   account(id: string): string {
     return this.of('account', id);

@@ -23,7 +23,11 @@ export class RedisSeekStore implements SeekStore {
     this.keys = new Keys(prefix);
   }
 
-  async matchOrAdd(seek: StoredSeek, now: string): Promise<StoredSeek | undefined> {
+  async matchOrAdd(
+    seek: StoredSeek,
+    now: string,
+    avoid: readonly string[] = [],
+  ): Promise<StoredSeek | undefined> {
     // Pools are free text: hashed, they make a key of fixed shape.
     const pool = createHash('sha1').update(seek.pool).digest('hex');
     const nowMs = msOf(now, 'now');
@@ -38,6 +42,7 @@ export class RedisSeekStore implements SeekStore {
       expires,
       pool,
       this.keys.seek(pool, ''),
+      ...avoid,
     );
     if (matched) return JSON.parse(matched) as StoredSeek;
     // Waiting: findable by id while in its pool. The pointer outlives the seek by a margin (times

@@ -77,6 +77,7 @@ export const LIST_SIZES: Readonly<Record<string, number>> = {
   'Query.webhookDeliveries': 50,
   'Query.tournaments': 20,
   'Query.myTournaments': 20,
+  'Query.myBlocks': 50,
   'Query.leaderboard': 20,
   'Account.ratingHistory': 50,
   // Without `limit`, every move of the game: at most the longest move limit.

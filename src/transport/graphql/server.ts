@@ -19,6 +19,7 @@ import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits 
 import { AiResolver } from './ai.resolver';
 import { GameResolver } from './game.resolver';
 import { AccountResolver } from './account.resolver';
+import { BlockResolver } from './block.resolver';
 import { BulkResolver } from './bulk.resolver';
 import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
@@ -37,6 +38,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       GameResolver,
       AccountResolver,
       ChallengeResolver,
+      BlockResolver,
       BulkResolver,
       FeedResolver,
       WebhookResolver,

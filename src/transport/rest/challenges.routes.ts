@@ -68,7 +68,8 @@ export function challengeRoutes(services: Services): RestRoute[] {
           'With `to`: a direct challenge to that account. With `players`: an open challenge for those two ' +
           'accounts. With neither: an open challenge anyone may accept. An open challenge becomes a game once ' +
           'two accounts have accepted. A bot whose declarations refuse the challenge declines it at once: the ' +
-          `answer is still 201, with status declined and the declineReason. ${WRITE}`,
+          'answer is still 201, with status declined and the declineReason. 403 BLOCKED when the challenged ' +
+          `account (or a named player) blocks the caller. ${WRITE}`,
         security: apiToken('challenge:write'),
         request: {
           headers: idempotencyHeader,

@@ -4,6 +4,7 @@ import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
 import { aiRoutes } from './ai.routes';
 import { bulkRoutes } from './bulks.routes';
+import { blockRoutes } from './blocks.routes';
 import { challengeRoutes } from './challenges.routes';
 import { clockRoutes } from './clocks.routes';
 import { gameRoutes } from './games.routes';
@@ -33,6 +34,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...accountRoutes(services, streams),
     ...clockRoutes(services, streams),
     ...challengeRoutes(services),
+    ...blockRoutes(services),
     ...bulkRoutes(services),
     ...webhookRoutes(services),
     ...verificationRoutes(services),
