@@ -62,6 +62,22 @@ describe('GraphQL cost with variables, unpaged lists, and query budgets', () => 
     expect(cost(ATTACK, { n: 100 })).toBe(cost(LITERAL));
   });
 
+  it('measures one document again for each page size (its costs are kept per document and page size)', () => {
+    // Apollo hands every request of one query text the same DocumentNode: what is kept for it must
+    // follow the page-size variables, and a request whose variables do not coerce keeps nothing.
+    const document = parse(ATTACK);
+    const again = (variables: Record<string, unknown>) =>
+      operationCost(schema, document, undefined, variables);
+    const small = cost(ATTACK, { n: 1 });
+    const large = cost(ATTACK, { n: 100 });
+    expect(large).toBeGreaterThan(small!);
+    expect(again({ n: 1 })).toBe(small);
+    expect(again({ n: 'many' })).toBeUndefined();
+    expect(again({ n: 100 })).toBe(large);
+    expect(again({ n: 1 })).toBe(small);
+    expect(again({ n: 100 })).toBe(large);
+  });
+
   it('refuses the variable form as the literal one over HTTP POST', async () => {
     const literal = await gql(run.url, LITERAL);
     const variable = await gql(run.url, ATTACK, { n: 100 });

@@ -195,13 +195,48 @@ export function operationCost(
 ): number | undefined {
   const operation = getOperationAST(document, operationName);
   if (!operation) return undefined;
+  // A cost depends on the document, the operation and the page sizes alone: measured once for
+  // each (Apollo hands the same DocumentNode to every request of one query text), so an ordinary
+  // request costs one map lookup instead of a validation pass.
+  const key = [
+    operationName ?? '',
+    ...pageVariablesOf(document).map((name) => JSON.stringify(variables?.[name] ?? null)),
+  ].join('\u0000');
+  let known = costs.get(document);
+  const cached = known?.get(key);
+  if (cached !== undefined) return cached;
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], variables ?? {}, {
     maxErrors: 1,
   });
+  // Not kept: variables that do not coerce say nothing of the next request's.
   if (coerced.errors) return undefined;
   measured = 0;
   validate(schema, sizedDocument(schema, document, operation, coerced.coerced), [armorCostRule!]);
+  if (!known) costs.set(document, (known = new Map()));
+  if (known.size < MAX_COSTS_PER_DOCUMENT) known.set(key, measured);
   return measured;
+}
+
+/** Measured costs per document, by operation name and page-size variable values. */
+const costs = new WeakMap<DocumentNode, Map<string, number>>();
+/** Page sizes one document is measured with at most before its costs are no longer kept. */
+const MAX_COSTS_PER_DOCUMENT = 64;
+/** Per document, the variables that give a page size (`limit: $n`): the only ones cost reads. */
+const pageVariables = new WeakMap<DocumentNode, readonly string[]>();
+
+function pageVariablesOf(document: DocumentNode): readonly string[] {
+  let names = pageVariables.get(document);
+  if (!names) {
+    const found = new Set<string>();
+    visit(document, {
+      Argument(node) {
+        if (PAGE_ARGUMENTS.has(node.name.value) && node.value.kind === Kind.VARIABLE)
+          found.add(node.value.name.value);
+      },
+    });
+    pageVariables.set(document, (names = [...found]));
+  }
+  return names;
 }
 
 /** QUERY_TOO_COMPLEX (`limit: cost`) when the operation costs more than `maxCost`. */
