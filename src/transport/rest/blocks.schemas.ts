@@ -1,5 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { pageLimit } from './schemas';
 import { Username } from './accounts.schemas';
 
 // Request and response shapes of an account's blocks.
@@ -28,13 +29,7 @@ export const BlockList = z
 
 export const BlockListQuery = z
   .object({
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .openapi({ type: 'integer', description: '1–100, default 50' }),
+    limit: pageLimit(50),
     after: Username.optional().openapi({ description: '`next` of the previous page' }),
   })
   .strict();

@@ -1,5 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { pageLimit } from './schemas';
 import { MY_GAMES_FILTERS } from '../../service/game-lists';
 import { VACATION_DAYS_PER_YEAR } from '../../service/clocks';
 
@@ -20,13 +21,7 @@ export const MyGamesQuery = z
       }),
     kind: z.string().optional(),
     after: z.string().max(120).optional().openapi({ description: '`next` of the previous page' }),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .openapi({ type: 'integer', description: '1–100, default 20' }),
+    limit: pageLimit(20),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageLimit } from './schemas';
 import type { Services } from '../../service';
 import { SPEEDS } from '../../service/perf';
 import { GAME_KINDS } from '../../engines/types';
@@ -75,13 +76,7 @@ const Leaderboard = z
 const perfParams = z.object({ username: Username, kind: Kind, speed: SpeedParam });
 const boardParams = z.object({ kind: Kind, speed: SpeedParam });
 const HistoryQuery = z.object({
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .optional()
-    .openapi({ type: 'integer', description: '1–100, default 50' }),
+  limit: pageLimit(50),
   before: z.coerce
     .number()
     .int()
@@ -91,13 +86,7 @@ const HistoryQuery = z.object({
 });
 const LeaderboardQuery = z.object({
   category: z.enum(['human', 'bot']).optional().openapi({ description: 'Default human' }),
-  limit: z.coerce
-    .number()
-    .int()
-    .min(1)
-    .max(100)
-    .optional()
-    .openapi({ type: 'integer', description: '1–100, default 20' }),
+  limit: pageLimit(20),
   cursor: z.string().max(16).optional().openapi({ description: '`next` of the previous page' }),
 });
 

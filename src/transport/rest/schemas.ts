@@ -8,6 +8,17 @@ import { TIME_CONTROL_TYPES } from '../../store/store';
 // openapi/openapi.json is generated from them (npm run openapi), so the two cannot drift.
 extendZodWithOpenApi(z);
 
+/** A page size query parameter: 1 to `max`, `byDefault` when absent (the route applies it). */
+export function pageLimit(byDefault: number, max = 100) {
+  return z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(max)
+    .optional()
+    .openapi({ type: 'integer', description: `1–${max}, default ${byDefault}` });
+}
+
 /**
  * `schema` or null. Not `.nullable()`: on a named (referenced) schema zod-to-openapi drops the
  * null, or wraps it in an allOf that a null fails. A union goes in as `z.lazy(() => union)`, or
@@ -242,13 +253,7 @@ export const MovesQuery = z
       type: 'integer',
       description: 'Only moves after this ply (`next` of the previous page); default 0: from the first move',
     }),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(500)
-      .optional()
-      .openapi({ type: 'integer', description: '1–500, default 100' }),
+    limit: pageLimit(100, 500),
   })
   .strict();
 
@@ -345,13 +350,7 @@ export const ListQuery = z
     kind: z.string().optional(),
     status: z.enum(['ongoing', 'finished']).optional(),
     after: z.string().max(64).optional().openapi({ description: '`next` of the previous page' }),
-    limit: z.coerce
-      .number()
-      .int()
-      .min(1)
-      .max(100)
-      .optional()
-      .openapi({ type: 'integer', description: '1–100, default 20' }),
+    limit: pageLimit(20),
   })
   .strict();
 
