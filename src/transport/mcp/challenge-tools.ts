@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ChallengeView } from '../../service/challenges';
 import { GameError } from '../../service/errors';
-import { DECLINE_REASONS } from '../../store/store';
+import { DECLINE_REASONS } from '../../vocabulary';
 import { readRulesPage } from '../rest/rules';
 import type { McpContext } from './context';
 import { gameSummary } from './game-summary';

@@ -1,8 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { SPEEDS } from '../../service/perf';
+import { SPEEDS, TOURNAMENT_STATUSES } from '../../vocabulary';
 import type { TournamentView } from '../../service/tournaments/views';
-import { TOURNAMENT_STATUSES } from '../../store/store';
 import type { McpContext } from './context';
 import { READ, run, WRITE } from './results';
 

@@ -1,14 +1,14 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { GAME_KINDS } from '../../engines/types';
 import {
+  GAME_KINDS,
   ACCOUNT_KINDS,
   CHALLENGE_STATUSES,
   DECLINE_REASONS,
   FEED_EVENT_TYPES,
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
-} from '../../store/store';
+} from '../../vocabulary';
 import {
   Game,
   GameHead,

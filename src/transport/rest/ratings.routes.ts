@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { Services } from '../../service';
-import { SPEEDS } from '../../service/perf';
-import { GAME_KINDS } from '../../engines/types';
+import { GAME_KINDS, SPEEDS } from '../../vocabulary';
 import { Username } from './accounts.schemas';
 import { json, parse, problems, PUBLIC, type RestRoute } from './route';
 

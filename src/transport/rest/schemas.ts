@@ -1,8 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { GAME_KINDS, OUTCOME_REASONS } from '../../engines/types';
-import { GAME_ERROR_CODES } from '../../service/errors';
-import { TIME_CONTROL_TYPES } from '../../store/store';
+import { GAME_ERROR_CODES, GAME_KINDS, OUTCOME_REASONS, TIME_CONTROL_TYPES } from '../../vocabulary';
 
 // Request and response shapes of the REST API. Handlers validate input with these and
 // openapi/openapi.json is generated from them (npm run openapi), so the two cannot drift.
