@@ -87,6 +87,14 @@ export const DECLINE_REASONS = [
 ] as const;
 export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
+/** Who moves first: the challenger, the destination (direct), the first of `players` (open, listed), or by lot. */
+export const CHALLENGE_STARTS = ['challenger', 'destination', 'listed', 'random'] as const;
+export type ChallengeStart = (typeof CHALLENGE_STARTS)[number];
+
+/** A seek waits for another account's matching seek, or has been matched into a game. */
+export const SEEK_STATUSES = ['waiting', 'matched'] as const;
+export type SeekStatus = (typeof SEEK_STATUSES)[number];
+
 /**
  * Where a bulk pairing stands. reserving: its accounts' places are being reserved (by the node that
  * holds its lease); scheduled: every place is reserved, its games are created at `startAt`;

@@ -2,7 +2,7 @@ import type { GameKind, Options } from '../../engines/types';
 import type { Notice } from './feed';
 import type { GameLimit, StoredGame } from './games';
 import type { TimeControl } from './time-control';
-import type { ChallengeStatus, DeclineReason } from '../../vocabulary';
+import type { ChallengeStart, ChallengeStatus, DeclineReason } from '../../vocabulary';
 export { DECLINE_REASONS, type DeclineReason } from '../../vocabulary';
 
 // Challenges.
@@ -25,7 +25,7 @@ export interface StoredChallenge {
   /** Open challenges limited to a named pair; null when anyone with the link may accept. */
   readonly players: readonly [string, string] | null;
   /** Who moves first: for direct challenges 'challenger' | 'destination'; 'listed' (open) = players[0]. */
-  readonly starts: 'challenger' | 'destination' | 'listed' | 'random';
+  readonly starts: ChallengeStart;
   /** Accounts that accepted, in order (an open challenge needs two). */
   readonly accepted: readonly string[];
   readonly declineReason: DeclineReason | null;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Services } from '../../service';
-import { GAME_KINDS, SPEEDS } from '../../vocabulary';
+import { GAME_KINDS, LEADERBOARD_CATEGORIES, SPEEDS } from '../../vocabulary';
 import { Username } from './accounts.schemas';
 import { json, parse, problems, PUBLIC, type RestRoute } from './route';
 
@@ -89,7 +89,7 @@ const HistoryQuery = z.object({
     .openapi({ type: 'integer', description: '`next` of the previous page' }),
 });
 const LeaderboardQuery = z.object({
-  category: z.enum(['human', 'bot']).optional().openapi({ description: 'Default human' }),
+  category: z.enum(LEADERBOARD_CATEGORIES).optional().openapi({ description: 'Default human' }),
   limit: z.coerce
     .number()
     .int()
