@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { OUTCOME_REASONS } from '../src/engines/types';
-import { GAME_ERROR_CODES } from '../src/service/errors';
+import { GAME_ERROR_CODES } from '../src/vocabulary';
 import { loadConfig } from '../src/config';
 import { buildGameSchema } from '../src/transport/graphql/server';
 import { appHarness } from './support/app';

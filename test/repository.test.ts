@@ -1,8 +1,8 @@
 // The repository installs the same way everywhere: a complete lockfile, one Node line in every place
-// that names it.
+// that names it. And src/ has no import cycle.
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'));
@@ -62,4 +62,62 @@ it('every link to docs/ in the README and every relative link in docs/rules reso
   for (const game of ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak']) {
     expect(existsSync(`docs/rules/${game}.md`)).toBe(true);
   }
+});
+
+/** The files of src/ a file imports at run time: relative imports and re-exports, type-only ones left out. */
+function runtimeImports(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const targets: string[] = [];
+  for (const m of text.matchAll(/^(?:import|export)\s+(type\s+)?(?:([^;]*?)\s*from\s+)?'(\.[^']*)';/gms)) {
+    const [, typeOnly, names, specifier] = m as unknown as [
+      string,
+      string | undefined,
+      string | undefined,
+      string,
+    ];
+    const braces = names?.match(/^\{([^}]*)\}$/s)?.[1];
+    const allTypes =
+      braces !== undefined &&
+      braces
+        .split(',')
+        .map((name) => name.trim())
+        .filter(Boolean)
+        .every((name) => name.startsWith('type '));
+    if (typeOnly || allTypes) continue; // erased by the compiler: no cycle at run time
+    const base = join(dirname(file), specifier);
+    const target = [`${base}.ts`, join(base, 'index.ts')].find((path) => existsSync(path));
+    if (target) targets.push(target);
+  }
+  return targets;
+}
+
+it('src/ has no import cycle (relative imports of src/**/*.ts, type-only imports left out)', () => {
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory()
+        ? walk(join(dir, entry.name))
+        : entry.name.endsWith('.ts')
+          ? [join(dir, entry.name)]
+          : [],
+    );
+  const graph = new Map(walk('src').map((file) => [file, runtimeImports(file)]));
+  expect(graph.size).toBeGreaterThan(100);
+  expect([...graph.values()].flat().length).toBeGreaterThan(graph.size); // the imports were read
+  const visiting = new Set<string>();
+  const done = new Set<string>();
+  const path: string[] = [];
+  const cycles: string[] = [];
+  const visit = (file: string): void => {
+    visiting.add(file);
+    path.push(file);
+    for (const next of graph.get(file) ?? []) {
+      if (visiting.has(next)) cycles.push([...path.slice(path.indexOf(next)), next].join(' → '));
+      else if (!done.has(next)) visit(next);
+    }
+    path.pop();
+    visiting.delete(file);
+    done.add(file);
+  };
+  for (const file of graph.keys()) if (!done.has(file)) visit(file);
+  expect(cycles).toEqual([]);
 });

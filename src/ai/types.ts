@@ -1,12 +1,10 @@
 import type { GameKind, Options } from '../engines/types';
+import type { AiLevel } from '../vocabulary';
+export { AI_LEVELS, type AiLevel } from '../vocabulary';
 
 // The contract between the search (src/ai/*, pure, runs in worker threads) and the service that
 // asks it for moves and analysis. Everything here is JSON-safe: requests and results cross a
 // worker_threads boundary.
-
-/** Playing strength: 1 plays almost at random, 8 as strongly as its budget allows. */
-export const AI_LEVELS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
-export type AiLevel = (typeof AI_LEVELS)[number];
 
 export interface SearchRequest {
   readonly kind: GameKind;

@@ -1,5 +1,6 @@
-// The vocabulary every engine, the service and both transports share. Closed sets are `as const`
-// tuples so that one list drives iteration, GraphQL enums, OpenAPI enums and exhaustive switches.
+// The vocabulary every engine shares. Closed sets are `as const` tuples so that one list drives
+// iteration, GraphQL enums, OpenAPI enums and exhaustive switches. The rest of the server takes them
+// through src/vocabulary.ts, which re-exports them (the engines import nothing outside src/engines).
 
 export const GAME_KINDS = ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak'] as const;
 export type GameKind = (typeof GAME_KINDS)[number];

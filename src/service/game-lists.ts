@@ -3,9 +3,7 @@ import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
 import type { GameView } from './game-view';
 import { decodeCursor, encodeCursor, type GameService } from './games';
-
-/** The lists of an account's own games. */
-export const MY_GAMES_FILTERS = ['my-turn', 'ongoing', 'finished', 'all'] as const;
+import { MY_GAMES_FILTERS } from '../vocabulary';
 
 export interface MyGamesInput {
   /** my-turn, ongoing, finished or all (default). */

@@ -1,9 +1,8 @@
 // A game's perf: the rating pool its result counts in (lichess's word): its kind and its speed.
 import type { GameKind } from '../engines/types';
 import type { TimeControl } from '../store/ports/time-control';
-
-export const SPEEDS = ['realtime', 'correspondence'] as const;
-export type Speed = (typeof SPEEDS)[number];
+import type { Speed } from '../vocabulary';
+export { SPEEDS, type Speed } from '../vocabulary';
 
 /** Realtime clocks are one speed; days per move and unlimited games are correspondence. */
 export function speedOf(timeControl: TimeControl | undefined): Speed {

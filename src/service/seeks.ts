@@ -13,6 +13,7 @@ import { ratedFlag, seatRatings } from './ratings/results';
 import { startOf } from './start';
 import { parseTimeControl, timeControlKey, type TimeControlInput } from './time-control';
 import { feature } from './tv';
+import type { SeekStatus } from '../vocabulary';
 
 const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
 
@@ -39,7 +40,7 @@ export interface SeekView {
   /** A seek for a rated game. */
   readonly rated: boolean;
   /** waiting: no partner yet; matched: `game` is the new game. */
-  readonly status: 'waiting' | 'matched';
+  readonly status: SeekStatus;
   readonly game: GameView | null;
   readonly createdAt: string;
   readonly expiresAt: string;

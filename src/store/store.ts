@@ -20,6 +20,9 @@
 //   ratings.ts       RatingStore: Glicko-2 ratings per perf, their histories, leaderboards
 //   idempotency.ts   IdempotencyStore: idempotency of creates
 //   limiter.ts       RateLimiter (implemented in ../limiter.ts)
+//
+// The closed sets (statuses, reasons, event types, scopes) are defined in src/vocabulary.ts; the
+// ports import them from there and re-export the ones the store and the service read through here.
 
 import type { AccountStore } from './ports/accounts';
 import type { BlockStore } from './ports/blocks';

@@ -9,7 +9,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { hashToken } from '../service/auth';
 import { GameError, toGameError } from '../service/errors';
 import { addressBucket } from '../service/quotas';
-import type { LimiterVerdict, RateLimiter, Storage } from '../store/store';
+import type { LimiterVerdict, RateLimiter, Storage } from '../service/types';
 
 // Rate limits per API token and per client IP, shared by every node through the storage (Redis or
 // this process). Every limited response says where the caller stands, in the IETF draft

@@ -1,19 +1,9 @@
 import type { GameKind } from '../../engines/types';
 import type { TimeControlType } from './time-control';
+import type { AccountKind, TokenScope } from '../../vocabulary';
+export { ACCOUNT_KINDS, TOKEN_SCOPES, type AccountKind, type TokenScope } from '../../vocabulary';
 
 // Accounts and personal API tokens.
-
-export const ACCOUNT_KINDS = ['human', 'bot'] as const;
-export type AccountKind = (typeof ACCOUNT_KINDS)[number];
-
-export const TOKEN_SCOPES = [
-  'game:read',
-  'game:play',
-  'challenge:write',
-  'bot:play',
-  'challenge:bulk',
-] as const;
-export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
 /** What a bot account accepts; the service declines other challenges on its behalf. */
 export interface BotPolicy {

@@ -1,19 +1,12 @@
 import type { GameKind, Options } from '../../engines/types';
 import type { TimeControl } from './time-control';
+import type { BulkState } from '../../vocabulary';
+export type { BulkState } from '../../vocabulary';
 
 // Bulk pairings (docs/data-model.md, "Bulk pairings"): many games between pairs of accounts made in
 // one all-or-nothing step. The bulk document moves through a state machine in its own shard; the
 // places it takes in its accounts' ongoing-games caps are reserved in each account's shard
 // (GameStore.reserve) and the games are created after the commit with ids fixed by the bulk.
-
-/**
- * reserving: its accounts' places are being reserved (by the node that holds its lease);
- * scheduled: every place is reserved, its games are created at `startAt`;
- * creating: its games are being created (by the node that holds its lease);
- * created: every game exists; refused: nothing was created (`reason`); canceled: canceled before it started.
- */
-export const BULK_STATES = ['reserving', 'scheduled', 'creating', 'created', 'refused', 'canceled'] as const;
-export type BulkState = (typeof BULK_STATES)[number];
 
 export interface BulkPair {
   /** The account on the first seat, then the second. */

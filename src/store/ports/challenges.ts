@@ -2,21 +2,10 @@ import type { GameKind, Options } from '../../engines/types';
 import type { Notice } from './feed';
 import type { GameLimit, StoredGame } from './games';
 import type { TimeControl } from './time-control';
+import type { ChallengeStart, ChallengeStatus, DeclineReason } from '../../vocabulary';
+export { DECLINE_REASONS, type DeclineReason } from '../../vocabulary';
 
 // Challenges.
-
-export const CHALLENGE_STATUSES = ['open', 'accepted', 'declined', 'canceled', 'expired'] as const;
-export type ChallengeStatus = (typeof CHALLENGE_STATUSES)[number];
-
-export const DECLINE_REASONS = [
-  'generic',
-  'later',
-  'kind',
-  'options',
-  'timeControl',
-  'tooManyGames',
-] as const;
-export type DeclineReason = (typeof DECLINE_REASONS)[number];
 
 export interface StoredChallenge {
   readonly id: string;
@@ -36,7 +25,7 @@ export interface StoredChallenge {
   /** Open challenges limited to a named pair; null when anyone with the link may accept. */
   readonly players: readonly [string, string] | null;
   /** Who moves first: for direct challenges 'challenger' | 'destination'; 'listed' (open) = players[0]. */
-  readonly starts: 'challenger' | 'destination' | 'listed' | 'random';
+  readonly starts: ChallengeStart;
   /** Accounts that accepted, in order (an open challenge needs two). */
   readonly accepted: readonly string[];
   readonly declineReason: DeclineReason | null;

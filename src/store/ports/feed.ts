@@ -1,25 +1,7 @@
-// One event feed per account: ordered, numbered, resumable.
+import type { FeedEventType } from '../../vocabulary';
+export { FEED_EVENT_TYPES, type FeedEventType } from '../../vocabulary';
 
-export const FEED_EVENT_TYPES = [
-  'challenge.received',
-  'challenge.accepted',
-  'challenge.declined',
-  'challenge.canceled',
-  'challenge.expired',
-  'game.started',
-  'game.moved',
-  'draw.offered',
-  'draw.declined',
-  'game.finished',
-  'game.deadline_soon',
-  'game.updated',
-  'tournament.started',
-  'tournament.round_started',
-  'tournament.finished',
-  'tournament.cancelled',
-  'rating.updated',
-] as const;
-export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
+// One event feed per account: ordered, numbered, resumable.
 
 /** An event to append to the feed of each account in `to`. */
 export interface Notice {

@@ -3,9 +3,8 @@ import type { GameClock } from './clocks';
 import type { Notice } from './feed';
 import type { RatingResult } from './ratings';
 import type { TimeControl } from './time-control';
-
-export const GAME_STATUSES = ['ongoing', 'finished'] as const;
-export type GameStatus = (typeof GAME_STATUSES)[number];
+import type { GameStatus } from '../../vocabulary';
+export { GAME_STATUSES, type GameStatus } from '../../vocabulary';
 
 export interface MoveRecord {
   readonly ply: number;

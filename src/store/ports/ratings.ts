@@ -53,8 +53,6 @@ export interface RatingHistoryPage {
   readonly next: number | null;
 }
 
-export const LEADERBOARD_CATEGORIES = ['human', 'bot'] as const satisfies readonly AccountKind[];
-
 export interface LeaderboardEntry {
   readonly account: string;
   readonly name: string;

@@ -1,7 +1,6 @@
-// Time controls (chosen in a challenge or seek; stored with the game).
+export { TIME_CONTROL_TYPES, type TimeControlType } from '../../vocabulary';
 
-export const TIME_CONTROL_TYPES = ['unlimited', 'realtime', 'correspondence'] as const;
-export type TimeControlType = (typeof TIME_CONTROL_TYPES)[number];
+// Time controls (chosen in a challenge or seek; stored with the game).
 
 export type TimeControl =
   | { readonly type: 'unlimited' }

@@ -1,17 +1,12 @@
 import type { GameKind, Options } from '../../engines/types';
 import type { Notice } from './feed';
 import type { TimeControl } from './time-control';
+import type { TournamentFormat, TournamentStatus } from '../../vocabulary';
+export { TOURNAMENT_FORMATS, TOURNAMENT_STATUSES, type TournamentStatus } from '../../vocabulary';
 
 // Tournaments (round robin and Swiss): one self-describing document per tournament, written with
 // compare-and-set on its version. Standings are never stored: they are computed from the
 // pairings and the games' results (src/service/tournaments/standings.ts).
-
-export const TOURNAMENT_FORMATS = ['round-robin', 'swiss'] as const;
-export type TournamentFormat = (typeof TOURNAMENT_FORMATS)[number];
-
-/** open: taking entries; ongoing: rounds being played; finished; cancelled (too few players). */
-export const TOURNAMENT_STATUSES = ['open', 'ongoing', 'finished', 'cancelled'] as const;
-export type TournamentStatus = (typeof TOURNAMENT_STATUSES)[number];
 
 export interface TournamentPlayer {
   readonly account: string;

@@ -1,4 +1,4 @@
-import type { FeedEventType } from './feed';
+import type { DeliveryOutcome, FeedEventType, SkipReason } from '../../vocabulary';
 
 // Webhooks: each endpoint follows its account's feed with a cursor (the feed is the outbox).
 
@@ -124,13 +124,6 @@ export function pickFair<T extends ClaimCandidate>(
   }
   return taken;
 }
-
-export const DELIVERY_OUTCOMES = ['delivered', 'retrying', 'failed', 'skipped'] as const;
-export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
-
-/** Why events were passed over without an attempt. */
-export const SKIP_REASONS = ['trimmed', 'epoch'] as const;
-export type SkipReason = (typeof SKIP_REASONS)[number];
 
 /**
  * One attempt to deliver one event to one endpoint, as the delivery log keeps it; or (outcome

@@ -6,7 +6,7 @@ import {
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
   type FeedEventType,
-} from '../../store/store';
+} from '../../vocabulary';
 import { ChallengeStatusEnum, DeclineReasonEnum, GameKindEnum, TimeControlTypeEnum } from './enums';
 import { Game, START_POSITION, TimeControl, TimeControlInput } from './types';
 

@@ -1,6 +1,12 @@
 import { registerEnumType } from 'type-graphql';
-import { GAME_KINDS, OUTCOME_REASONS } from '../../engines/types';
-import { CHALLENGE_STATUSES, DECLINE_REASONS, GAME_STATUSES, TIME_CONTROL_TYPES } from '../../store/store';
+import {
+  CHALLENGE_STATUSES,
+  DECLINE_REASONS,
+  GAME_KINDS,
+  GAME_STATUSES,
+  OUTCOME_REASONS,
+  TIME_CONTROL_TYPES,
+} from '../../vocabulary';
 
 // GraphQL enums made from the code's one list of each closed set (engines/types.ts, store/store.ts),
 // so a value added there appears in the schema. GraphQL names allow no `-` or `:`, so each value's

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Query, Resolver, Root, Subscription } from 'type-graphql';
-import type { FeedEvent as FeedEventView } from '../../store/store';
+import type { FeedEvent as FeedEventView } from '../../service/types';
 import { FeedEvent, FeedPage } from './account-types';
 import { credentialOf, type GraphQLContext } from './context';
 import { followFeed } from './watch';

@@ -20,7 +20,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import { MOVE_LIMITS } from '../../engines/limits';
+import { MOVE_LIMITS } from '../../vocabulary';
 import { MAX_BULK_PAIRS } from '../../service/bulks';
 import { GameError } from '../../service/errors';
 import { MAX_PLAYERS, MAX_SWISS_ROUNDS } from '../../service/tournaments/service';

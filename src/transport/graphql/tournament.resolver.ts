@@ -14,7 +14,7 @@ import {
 } from 'type-graphql';
 import type { StandingRow as StandingRowView } from '../../service/tournaments/standings';
 import type { StandingsView, TournamentView } from '../../service/tournaments/views';
-import { TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from '../../store/store';
+import { TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from '../../vocabulary';
 import {
   credentialOf,
   IDEMPOTENCY_KEY_DESCRIPTION,

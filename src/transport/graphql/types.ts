@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, createUnionType } from 'type-graphql';
-import type { BoardView } from '../../engines/types';
+import type { BoardView } from '../../vocabulary';
 import { GameKindEnum, GameStatusEnum, OutcomeReasonEnum, TimeControlTypeEnum } from './enums';
 
 // GraphQL shapes of the service's views. Payloads stay plain objects (GameView and friends);

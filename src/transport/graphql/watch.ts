@@ -3,7 +3,7 @@ import type { FeedCursor, FeedService } from '../../service/feed';
 import type { LiveGameView } from '../../service/game-view';
 import type { GameService } from '../../service/games';
 import type { TvService } from '../../service/tv';
-import type { FeedEvent } from '../../store/store';
+import type { FeedEvent } from '../../service/types';
 
 /** Starts a callback feed; resolves with the function that stops it, or throws to refuse. */
 export type StartFeed<T> = (

@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { DeliveryAttempt as DeliveryAttemptView } from '../../store/store';
+import type { DeliveryAttempt as DeliveryAttemptView } from '../../service/types';
 import type { CreatedWebhook as CreatedWebhookView, WebhookView } from '../../service/webhooks';
 import {
   credentialOf,

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ChallengeView } from '../../service/challenges';
 import { GameError } from '../../service/errors';
-import { DECLINE_REASONS } from '../../store/store';
+import { DECLINE_REASONS, TIME_CONTROL_TYPES } from '../../vocabulary';
 import { readRulesPage } from '../rest/rules';
 import type { McpContext } from './context';
 import { gameSummary } from './game-summary';
@@ -15,7 +15,7 @@ const challengeId = z.string().describe('The challenge id');
 
 const timeControl = z
   .object({
-    type: z.enum(['unlimited', 'realtime', 'correspondence']),
+    type: z.enum(TIME_CONTROL_TYPES),
     initialSeconds: z.number().int().optional().describe('realtime: 10–10800'),
     incrementSeconds: z.number().int().optional().describe('realtime: 0–180, default 0'),
     daysPerMove: z.number().int().optional().describe('correspondence: 1–14'),

@@ -1,8 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { SPEEDS } from '../../service/perf';
+import { LEADERBOARD_CATEGORIES, SPEEDS, TOURNAMENT_STATUSES } from '../../vocabulary';
 import type { TournamentView } from '../../service/tournaments/views';
-import { TOURNAMENT_STATUSES } from '../../store/store';
 import type { McpContext } from './context';
 import { READ, run, WRITE } from './results';
 
@@ -61,7 +60,7 @@ export function registerCompetitionTools(server: McpServer, ctx: McpContext): vo
       inputSchema: {
         kind: z.string().describe('A kind from list_kinds'),
         speed: z.enum(SPEEDS).describe('realtime or correspondence'),
-        category: z.enum(['human', 'bot']).optional().describe('Default: human'),
+        category: z.enum(LEADERBOARD_CATEGORIES).optional().describe('Default: human'),
         limit,
       },
       annotations: READ,

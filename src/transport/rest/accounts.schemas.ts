@@ -1,14 +1,16 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { GAME_KINDS } from '../../engines/types';
 import {
+  GAME_KINDS,
   ACCOUNT_KINDS,
+  CHALLENGE_STARTS,
   CHALLENGE_STATUSES,
   DECLINE_REASONS,
   FEED_EVENT_TYPES,
+  SEEK_STATUSES,
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
-} from '../../store/store';
+} from '../../vocabulary';
 import {
   Game,
   GameHead,
@@ -159,7 +161,7 @@ export const Challenge = z
       .array(z.string())
       .nullable()
       .openapi({ description: 'Open challenges for a named pair; null: anyone may accept' }),
-    starts: z.enum(['challenger', 'destination', 'listed', 'random']),
+    starts: z.enum(CHALLENGE_STARTS),
     accepted: z
       .array(z.string())
       .openapi({ description: 'Accounts that accepted (an open challenge needs 2)' }),
@@ -233,7 +235,7 @@ export const Seek = z
       .nullable()
       .openapi({ description: 'A seek for a game from a position: that position; null: the standard start' }),
     rated: z.boolean().openapi({ description: 'A seek for a rated game' }),
-    status: z.enum(['waiting', 'matched']),
+    status: z.enum(SEEK_STATUSES),
     game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
     expiresAt: DateTime,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GAME_KINDS } from '../../engines/types';
+import { GAME_KINDS } from '../../vocabulary';
 import type { Services } from '../../service';
 import { MAX_ANALYSIS_DEPTH } from '../../service/analysis';
 import {

@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { GAME_KINDS } from '../../engines/types';
 import type { Services } from '../../service';
 import { MAX_BULK_PAIRS } from '../../service/bulks';
-import { BULK_STATES } from '../../store/store';
+import { BULK_STATES, GAME_KINDS } from '../../vocabulary';
 import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
 import { orNull, StartPosition, TimeControl, TimeControlInput } from './schemas';
 

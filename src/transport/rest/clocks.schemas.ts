@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { pageLimit } from './schemas';
-import { MY_GAMES_FILTERS } from '../../service/game-lists';
+import { GAME_STATUSES, MY_GAMES_FILTERS } from '../../vocabulary';
 import { VACATION_DAYS_PER_YEAR } from '../../service/clocks';
 
 // Request and response shapes of an account's own game lists, its export and its vacations.
@@ -28,7 +28,7 @@ export const MyGamesQuery = z
 export const ExportQuery = z
   .object({
     kind: z.string().optional(),
-    status: z.enum(['ongoing', 'finished']).optional(),
+    status: z.enum(GAME_STATUSES).optional(),
   })
   .strict();
 

@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { pageLimit } from './schemas';
 import type { Services } from '../../service';
-import { SPEEDS } from '../../service/perf';
-import { GAME_KINDS } from '../../engines/types';
+import { GAME_KINDS, LEADERBOARD_CATEGORIES, SPEEDS } from '../../vocabulary';
 import { Username } from './accounts.schemas';
 import { json, parse, problems, PUBLIC, type RestRoute } from './route';
 
@@ -85,7 +84,7 @@ const HistoryQuery = z.object({
     .openapi({ type: 'integer', description: '`next` of the previous page' }),
 });
 const LeaderboardQuery = z.object({
-  category: z.enum(['human', 'bot']).optional().openapi({ description: 'Default human' }),
+  category: z.enum(LEADERBOARD_CATEGORIES).optional().openapi({ description: 'Default human' }),
   limit: pageLimit(20),
   cursor: z.string().max(16).optional().openapi({ description: '`next` of the previous page' }),
 });

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { Credential } from '../../service/auth';
 import { GameError } from '../../service/errors';
 import { tokenHashOf } from '../rate-limit';
-import type { TokenScope } from '../../store/store';
+import type { TokenScope } from '../../vocabulary';
 import { invalidInput } from './problem';
 import * as S from './schemas';
 

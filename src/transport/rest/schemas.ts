@@ -1,8 +1,12 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { GAME_KINDS, OUTCOME_REASONS } from '../../engines/types';
-import { GAME_ERROR_CODES } from '../../service/errors';
-import { TIME_CONTROL_TYPES } from '../../store/store';
+import {
+  GAME_ERROR_CODES,
+  GAME_KINDS,
+  GAME_STATUSES,
+  OUTCOME_REASONS,
+  TIME_CONTROL_TYPES,
+} from '../../vocabulary';
 
 // Request and response shapes of the REST API. Handlers validate input with these and
 // openapi/openapi.json is generated from them (npm run openapi), so the two cannot drift.
@@ -187,7 +191,7 @@ export const Game = z
     rulesVersion: z.string(),
     options: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])),
     seats: z.array(Seat),
-    status: z.enum(['ongoing', 'finished']),
+    status: z.enum(GAME_STATUSES),
     result: orNull(GameResult),
     ply: z.number().int(),
     version: z.number().int().openapi({ description: 'Send back in If-Match to guard a write' }),
@@ -334,7 +338,7 @@ export const MoveCheck = z
     legalMoves: z.array(z.string()),
     toMove: z.number().int().nullable(),
     toMoveName: z.string().nullable(),
-    status: z.enum(['ongoing', 'finished']),
+    status: z.enum(GAME_STATUSES),
     result: orNull(GameResult),
     details: orNull(z.lazy(() => MoveDetails)),
   })
@@ -348,7 +352,7 @@ export const ListQuery = z
       .optional()
       .openapi({ description: 'Only games with a seat held by this username' }),
     kind: z.string().optional(),
-    status: z.enum(['ongoing', 'finished']).optional(),
+    status: z.enum(GAME_STATUSES).optional(),
     after: z.string().max(64).optional().openapi({ description: '`next` of the previous page' }),
     limit: pageLimit(20),
   })

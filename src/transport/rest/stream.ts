@@ -7,7 +7,7 @@ import type { GameUpdate } from '../../service/game-watch';
 import type { GameService } from '../../service/games';
 import type { StreamSlots } from '../../service/stream-slots';
 import type { TokenStreams } from '../../service/token-streams';
-import type { FeedEvent } from '../../store/store';
+import type { FeedEvent } from '../../service/types';
 import { problemBody } from './problem';
 
 export const SSE_MEDIA = 'text/event-stream';

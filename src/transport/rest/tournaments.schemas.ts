@@ -1,7 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { GAME_KINDS } from '../../engines/types';
-import { TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from '../../store/store';
+import { GAME_KINDS, TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from '../../vocabulary';
 import { orNull, TimeControl, TimeControlInput } from './schemas';
 
 extendZodWithOpenApi(z);

@@ -1,6 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { DELIVERY_OUTCOMES, FEED_EVENT_TYPES, SKIP_REASONS } from '../../store/store';
+import { DELIVERY_OUTCOMES, FEED_EVENT_TYPES, SKIP_REASONS } from '../../vocabulary';
 import { FeedEpochId, FeedEvent, FeedEventType } from './accounts.schemas';
 import { orNull } from './schemas';
 
