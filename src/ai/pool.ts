@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { GameError } from '../service/errors';
+import { levelBudget } from './levels';
 import type { SearchRequest, SearchResult } from './types';
 
 // The searches run off the event loop, in worker threads (piscina), so that thinking never slows
@@ -10,7 +11,11 @@ import type { SearchRequest, SearchResult } from './types';
 // front of them. Every search belongs to an owner (an account, or a client address's bucket:
 // addressBucket in service/quotas.ts); each owner has its own FIFO and a thread that frees up takes
 // the next search of the next owner in turn (round robin), so one owner's flood of searches delays
-// another owner's by at most one search per thread. Analyses are refused past `queueMax` waiting
+// another owner's by at most one search per thread. An owner that has waited longest since its last
+// search goes first, so a newcomer is next on the first free thread. Short searches (a time cap of
+// EXPRESS_MAX_MS or less: levels 1 and 2) may also run on one more thread that long ones never
+// take, so a level-1 reply never waits for a level-8 search that cannot be interrupted (with the
+// default single thread on a two-core machine it would wait up to 2.5 s). Analyses are refused past `queueMax` waiting
 // and past `perAccount` of one caller (account and address each); AI turns of games are never
 // refused, but an owner has at most `turnsPerOwner` of them in the pool (hasTurnRoom): the others
 // wait in their games (service/ai-games.ts).
@@ -35,9 +40,14 @@ export const DEFAULT_AI_POOL: Required<Omit<AiPoolOptions, 'filename'>> = {
   turnsPerOwner: 2,
 };
 
+/** A search whose time cap is at most this (ms) is short: it may take the express thread. */
+export const EXPRESS_MAX_MS = 100;
+
 /** A search waiting for a thread. */
 interface Task {
   readonly request: SearchRequest;
+  /** Short enough for the express thread. */
+  readonly express: boolean;
   readonly resolve: (result: SearchResult) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -65,7 +75,12 @@ export class AiPool {
   /** Per owner with searches waiting, its FIFO; the map's order is the round robin's. */
   private readonly waiting = new Map<string, Task[]>();
   private waitingCount = 0;
+  /** Searches running, and of those the long ones (at most `workers`; short ones may take one more). */
   private active = 0;
+  private activeLong = 0;
+  /** When each owner's last search started (a dispatch count); owners never served count as 0. */
+  private readonly served = new Map<string, number>();
+  private dispatches = 0;
   private closed = false;
 
   constructor(options: AiPoolOptions = {}) {
@@ -146,24 +161,28 @@ export class AiPool {
   private run(owner: string, request: SearchRequest): Promise<SearchResult> {
     if (this.closed) return Promise.reject(shuttingDown());
     return new Promise<SearchResult>((resolve, reject) => {
+      const task = { request, express: isShort(request), resolve, reject };
       const queue = this.waiting.get(owner);
-      if (queue) queue.push({ request, resolve, reject });
-      else this.waiting.set(owner, [{ request, resolve, reject }]);
+      if (queue) queue.push(task);
+      else this.waiting.set(owner, [task]);
       this.waitingCount++;
       this.dispatch();
     });
   }
 
-  /** Starts waiting searches on free threads, one owner after the other. */
+  /** Starts waiting searches on free threads, the owner served longest ago first. */
   private dispatch(): void {
-    while (!this.closed && this.active < this.options.workers && this.waitingCount > 0) {
-      const [owner, queue] = this.waiting.entries().next().value as [string, Task[]];
+    while (!this.closed && this.waitingCount > 0) {
+      const next = this.nextOwner();
+      if (next === undefined) return;
+      const [owner, queue] = next;
       const task = queue.shift() as Task;
       this.waitingCount--;
-      // The owner goes to the back of the round (or leaves it with nothing left waiting).
-      this.waiting.delete(owner);
-      if (queue.length > 0) this.waiting.set(owner, queue);
+      if (queue.length === 0) this.waiting.delete(owner);
+      this.served.set(owner, ++this.dispatches);
+      const long = !task.express;
       this.active++;
+      if (long) this.activeLong++;
       this.threads()
         .run(task.request, { name: 'run' })
         .then(
@@ -176,9 +195,36 @@ export class AiPool {
         )
         .finally(() => {
           this.active--;
+          if (long) this.activeLong--;
+          this.forget();
           this.dispatch();
         });
     }
+  }
+
+  /**
+   * The waiting owner served longest ago whose next search may start now (a long one needs one of
+   * the `workers` threads; a short one may also take the express thread); undefined: none may.
+   */
+  private nextOwner(): [string, Task[]] | undefined {
+    const { workers } = this.options;
+    if (this.active >= workers + 1) return undefined;
+    let best: [string, Task[]] | undefined;
+    let bestServed = Infinity;
+    for (const entry of this.waiting) {
+      const head = entry[1][0] as Task;
+      if (!head.express && this.activeLong >= workers) continue;
+      if (head.express && this.active >= workers + 1) continue;
+      const at = this.served.get(entry[0]) ?? 0;
+      if (at < bestServed) [best, bestServed] = [entry, at];
+    }
+    return best;
+  }
+
+  /** Drops what is remembered of owners with nothing waiting once it grows (bounded memory). */
+  private forget(): void {
+    if (this.served.size <= MAX_REMEMBERED_OWNERS) return;
+    for (const owner of this.served.keys()) if (!this.waiting.has(owner)) this.served.delete(owner);
   }
 
   /** Threads start with the first search: a node that never thinks starts none. */
@@ -189,12 +235,22 @@ export class AiPool {
         filename,
         execArgv,
         minThreads: 0,
-        maxThreads: this.options.workers,
+        // One more than `workers`: the express thread, which only short searches take.
+        maxThreads: this.options.workers + 1,
         idleTimeout: 60_000,
       });
     }
     return this.pool;
   }
+}
+
+/** Owners remembered at most before those with nothing waiting are forgotten. */
+const MAX_REMEMBERED_OWNERS = 10_000;
+
+/** Whether a search's time cap (its own, or its level's) is at most EXPRESS_MAX_MS. */
+function isShort(request: SearchRequest): boolean {
+  const level = request.level === undefined ? Infinity : levelBudget(request.level, request.kind).timeMs;
+  return Math.min(level, request.timeMs ?? Infinity) <= EXPRESS_MAX_MS;
 }
 
 function shuttingDown(): GameError {

@@ -130,10 +130,11 @@ describe('a busy AI pool', () => {
     const again = await post(run, '/analysis', { kind: 'kalah', timeMs: 10 }, a!.auth);
     expect([again.status, again.body.code]).toEqual([429, 'TOO_MANY_ANALYSES']);
     expect(Number(again.headers.get('retry-after'))).toBeGreaterThan(0);
-    // b's waits in the queue (of 1); c's finds it full.
-    const second = post(run, '/analysis', { kind: 'kalah', timeMs: 10 }, b!.auth);
+    // b's waits in the queue (of 1); c's finds it full. (Long ones: a search of 100 ms or less may
+    // take the pool's express thread instead of waiting.)
+    const second = post(run, '/analysis', { kind: 'kalah', timeMs: 300 }, b!.auth);
     await until(() => pool.queued === 1);
-    const full = await post(run, '/analysis', { kind: 'kalah', timeMs: 10 }, c!.auth);
+    const full = await post(run, '/analysis', { kind: 'kalah', timeMs: 300 }, c!.auth);
     expect([full.status, full.body.code]).toEqual([503, 'AI_BUSY']);
     expect(Number(full.headers.get('retry-after'))).toBeGreaterThan(0);
     expect((await first).status).toBe(200);
