@@ -1,20 +1,10 @@
 import 'reflect-metadata';
-import express, { type Express } from 'express';
-import { createServer, type Server } from 'node:http';
-import { dirname } from 'node:path';
-import proxyaddr from 'proxy-addr';
+import type { Server } from 'node:http';
+import type { Express } from 'express';
 import type { Logger } from 'pino';
-import {
-  applyHttpLimits,
-  corsMiddleware,
-  DEFAULT_HTTP_LIMITS,
-  requestLogger,
-  securityHeaders,
-  type HttpLimits,
-} from './edge';
+import type { HttpLimits } from './edge';
 import type { AiPoolOptions } from './ai/pool';
 import type { AnalysisLimits } from './service/analysis';
-import { GameError } from './service/errors';
 import { createServices, type Services } from './service';
 import type { GameService } from './service/games';
 import type { PushOptions } from './service/push-bots';
@@ -23,20 +13,14 @@ import type { StreamLimits } from './service/stream-slots';
 import type { DirectorOptions } from './service/tournaments/director';
 import { onTargetRefused } from './service/webhook-address';
 import type { WebhookOptions } from './service/webhook-worker';
+import { runWorkers } from './service/workers';
 import type { Storage } from './store/store';
-import { createMetrics, mountOperations } from './operations';
-import { sendGraphQLError } from './transport/graphql/errors';
-import { graphiqlRouter } from './transport/graphql/ide';
-import { DEFAULT_GRAPHQL_LIMITS, type GraphQLLimits } from './transport/graphql/limits';
-import { mcpRouter } from './transport/mcp/server';
-import { createGraphQL } from './transport/graphql/server';
-import { DEFAULT_WEBSOCKET_LIMITS, type WebSocketLimits } from './transport/graphql/websocket';
-import { buildOpenApiDocument } from './transport/rest/openapi';
-import { DEFAULT_RATE_LIMITS, RateGate, rateLimitMiddleware, type RateLimits } from './transport/rate-limit';
-import { problemHandler, sendProblem } from './transport/rest/problem';
-import { MAX_BODY_BYTES, restRouter, restRoutes } from './transport/rest/routes';
-import { mountRules } from './transport/rest/rules';
-import { playgroundRouter } from './transport/web';
+import { createMetrics } from './operations';
+import type { GraphQLLimits } from './transport/graphql/limits';
+import type { WebSocketLimits } from './transport/graphql/websocket';
+import type { RateLimits } from './transport/rate-limit';
+import { createSurface } from './surface';
+import { backgroundWorkers } from './workers';
 
 export interface AppOptions {
   readonly storage: Storage;
@@ -148,164 +132,26 @@ export async function createApp(options: AppOptions): Promise<App> {
       ...(options.ai?.leaseMs !== undefined ? { leaseMs: options.ai.leaseMs } : {}),
     },
   });
-  const service = services.games;
-  // Before any stream opens: every stream of a token ends when it is revoked on any node.
-  await services.tokenStreams.start();
-  // Every node sweeps bulk pairings: scheduled ones, and the steps of a node that died.
-  if (options.bulks?.sweepMs !== 0) services.bulks.start();
-  // The AI accounts exist on every store; this node plays their turns unless told not to.
-  const driver = options.ai?.driver === false ? undefined : services.turns;
-  const stopAi = await services.ai.start(driver, (error) =>
-    logger?.warn({ err: error }, 'AI start-up failed; retrying'),
-  );
-  // Push-mode bots: every account with a move endpoint, and those registered on other nodes since.
-  if (driver) await services.push.drive();
-  const pushMs = driver ? (options.ai?.sweepMs ?? options.sweepIntervalMs ?? 5000) : 0;
-  const pushRefresh =
-    pushMs > 0
-      ? setInterval(() => {
-          services.push
-            .refresh()
-            .catch((error: unknown) => logger?.warn({ err: error }, 'push refresh failed'));
-        }, pushMs).unref()
-      : undefined;
-  const app = express();
-  app.disable('x-powered-by');
-  // ETags only where documented: a game's is its version (If-Match / If-None-Match).
-  app.set('etag', false);
-  app.set('trust proxy', options.trustProxy ?? false);
-  const limits = options.http ?? DEFAULT_HTTP_LIMITS;
-  // Timeouts are enforced by a periodic check (Node's default: every 30 s): check often enough.
-  const server = createServer({ connectionsCheckingInterval: Math.min(5000, limits.headersTimeoutMs) }, app);
-  applyHttpLimits(server, limits);
-  const metrics = createMetrics();
   // The store's background errors (the Redis outbox relay): logged and counted, never swallowed.
+  const metrics = createMetrics();
   const stopStoreErrors = storage.onBackgroundError?.((error, source) => {
     metrics.storeErrors.inc({ source });
     logger?.error({ err: error, source }, 'store background work failed; it retries');
   });
-
-  // Request logging costs ~5% of a move even when every line is dropped: skip it when silent.
-  if (logger && logger.level !== 'silent') app.use(requestLogger(logger));
-  const corsOrigins = options.corsOrigins ?? [];
-  app.use(securityHeaders(corsOrigins.length > 0));
-  const allowCors = corsMiddleware(corsOrigins);
-  if (allowCors) app.use(allowCors);
-  app.use(metrics.middleware);
-  mountOperations(app, storage, metrics.registry, {
-    readyGraceMs: options.readyGraceMs ?? 5000,
-    ...(options.metricsToken ? { metricsToken: options.metricsToken } : {}),
-    metricsOpen: options.metricsOpen ?? true,
-  });
-
-  const streams = new Set<() => void>();
-  const routes = restRoutes(services, streams);
-  const openapi = buildOpenApiDocument(routes);
-  const api = restRouter(routes);
-  const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS);
-  // Bodies are read after the rate limit: a refused request costs no parsing, and a refused body
-  // (413, 415, unparsable) still carries the RateLimit headers.
-  const json = express.json({ limit: MAX_BODY_BYTES });
-  app.use('/api/v1', rateLimitMiddleware(gate, sendProblem), json, api);
-  app.get('/openapi.json', (_req, res) => {
-    res.json(openapi);
-  });
-  app.get('/docs/swagger-initializer.js', (_req, res) => {
-    res
-      .type('application/javascript')
-      .send(
-        'window.onload = () => { window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swagger-ui", ' +
-          'presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset], layout: "StandaloneLayout" }); };',
-      );
-  });
-  // Swagger UI's files, found without loading its package's index (which requires its 1.5 MB
-  // bundle: ~135 ms and ~40 MB of a node's memory for files only browsers run).
-  const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));
-  app.use('/docs', express.static(swaggerUi, { index: 'index.html' }));
-  mountRules(app, options.rulesDir);
-  // Agents: the Model Context Protocol (Streamable HTTP), counted like REST, with an API token.
-  app.use(
-    '/mcp',
-    rateLimitMiddleware(gate, sendProblem),
-    json,
-    mcpRouter(services, options.rulesDir ? { rulesDir: options.rulesDir } : {}),
+  const stopWorkers = await runWorkers(backgroundWorkers(services, options), (error, worker) =>
+    logger?.error({ err: error, worker }, 'a background worker failed to stop'),
   );
-
-  const graphql = await createGraphQL({
-    httpServer: server,
-    services,
-    gate,
-    // WebSocket upgrades bypass express: resolve their client address with the same trust.
-    wsClientIp: (request) =>
-      proxyaddr(request, app.get('trust proxy fn') as (addr: string, i: number) => boolean),
-    limits: { ...DEFAULT_GRAPHQL_LIMITS, ...options.graphql },
-    websocket: { ...DEFAULT_WEBSOCKET_LIMITS, ...options.websocket },
-    ...(logger ? { logger } : {}),
+  const surface = await createSurface(services, metrics, options).catch(async (error: unknown) => {
+    await stopWorkers();
+    throw error;
   });
-  // Browsers get GraphiQL on GET /graphql (and its files), served from this server, not rate limited.
-  app.use(graphiqlRouter());
-  // The body is read first here: each operation of a batch counts (Apollo refuses batches, but they
-  // are counted first).
-  const operations = (req: express.Request) => (Array.isArray(req.body) ? Math.max(1, req.body.length) : 1);
-  app.use('/graphql', json, rateLimitMiddleware(gate, sendGraphQLError, operations), graphql.middleware);
-  // Browsers navigating to / or a playground page get the page; API clients the JSON index below.
-  app.use(playgroundRouter(options.webDir));
-  app.get('/', (_req, res) => {
-    res.setHeader('Vary', 'Accept');
-    res.json({
-      name: 'boardhost',
-      graphql: '/graphql',
-      rest: '/api/v1',
-      docs: '/docs',
-      openapi: '/openapi.json',
-      rules: '/rules',
-      mcp: '/mcp',
-    });
-  });
-  app.use((req, res) => sendProblem(res, new GameError('NOT_FOUND', `No route ${req.method} ${req.path}`)));
-  app.use(problemHandler((error) => logger?.error({ err: error }, 'unhandled error')));
-
-  // Every node sweeps; the store's compare-and-set makes each expiry happen once.
-  const sweepMs = options.sweepIntervalMs ?? 5000;
-  const sweeper =
-    sweepMs > 0
-      ? setInterval(() => {
-          services.challenges
-            .expireDue()
-            .catch((error: unknown) => logger?.warn({ err: error }, 'sweep failed'));
-        }, sweepMs).unref()
-      : undefined;
-  const stopClocks =
-    sweepMs > 0
-      ? services.clocks.run(sweepMs, (error: unknown) => logger?.warn({ err: error }, 'clock sweep failed'))
-      : undefined;
-
-  // Every node directs tournaments; a lease per tournament and compare-and-set make each step once.
-  const tournamentMs = options.tournamentSweepMs ?? (sweepMs > 0 ? 2000 : 0);
-  const stopDirector =
-    tournamentMs > 0
-      ? services.tournaments.director.run(tournamentMs, (error: unknown) =>
-          logger?.warn({ err: error }, 'tournament sweep failed'),
-        )
-      : undefined;
-
-  // Every node delivers; leases in the store keep each endpoint to one node at a time.
-  const webhookMs = options.webhooks?.intervalMs ?? 1000;
-  const webhookWorker = services.webhooks.worker;
-  const deliverer =
-    webhookMs > 0
-      ? setInterval(() => {
-          webhookWorker
-            .deliverDue()
-            .catch((error: unknown) => logger?.warn({ err: error }, 'webhook delivery failed'));
-        }, webhookMs).unref()
-      : undefined;
+  const { server } = surface;
 
   let stopped: Promise<void> | undefined;
   return {
-    express: app,
+    express: surface.express,
     server,
-    service,
+    service: services.games,
     services,
     listen: (port, host) =>
       new Promise((resolve, reject) => {
@@ -315,25 +161,13 @@ export async function createApp(options: AppOptions): Promise<App> {
           resolve(typeof address === 'object' && address ? address.port : port);
         });
       }),
-    deliverWebhooks: () => webhookWorker.deliverDue(),
+    deliverWebhooks: () => services.webhooks.worker.deliverDue(),
+    // Streams and subscriptions end first; the workers stop in reverse order of their start (the
+    // token revocations last), then the server stops listening and the store closes.
     stop: () =>
       (stopped ??= (async () => {
-        clearInterval(sweeper);
-        clearInterval(deliverer);
-        await webhookWorker.stop();
-        stopClocks?.();
-        stopDirector?.();
-        for (const end of [...streams]) end();
-        await graphql.stop();
-        await services.tokenStreams.stop();
-        stopAi();
-        clearInterval(pushRefresh);
-        services.push.stop();
-        // Closing the pool ends the searches the driver waits for.
-        await services.bulks.stop();
-        const turns = services.turns.stop();
-        await services.aiPool.close();
-        await turns;
+        await surface.close();
+        await stopWorkers();
         if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));
         await storage.events.close();
         await storage.games.close();
