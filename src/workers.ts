@@ -112,7 +112,13 @@ export function backgroundWorkers(services: Services, options: WorkerOptions): W
     name: 'webhooks',
     start: () => {
       if (webhookMs > 0)
-        delivering = every(webhookMs, () => webhooks.deliverDue(), warn('webhook delivery failed'));
+        // Not awaited: a run lasts while deliveries are under way, and each tick while it runs wakes
+        // it to claim what fell due since (slots freed, new events) instead of waiting for it to end.
+        delivering = every(
+          webhookMs,
+          async () => void webhooks.deliverDue().catch(warn('webhook delivery failed')),
+          warn('webhook delivery failed'),
+        );
     },
     // Attempts under way are abandoned, not awaited (their endpoints are due again at once).
     stop: async () => {
