@@ -10,7 +10,7 @@ import {
   type StoredGame,
 } from '../store/store';
 import type { Authenticator, Credential } from './auth';
-import { blocked } from './blocks';
+import { checkBlocks, checkChallengeCaps } from './challenge-limits';
 import { GameError } from './errors';
 import type { GameService } from './games';
 import { canonicalJson, once } from './idempotency';
@@ -26,7 +26,6 @@ export const ATTEMPTS = 8;
 export const DAY = 24 * 60 * 60;
 /** Open challenges listed per page unless the client asks for another size. */
 export const DEFAULT_CHALLENGE_PAGE = 50;
-const DEFAULT_CHALLENGE_CAPS = { perAccount: 50, perPair: 3 };
 
 export interface CreateChallengeInput {
   /** Direct challenge: the username challenged. Omit for an open challenge. */
@@ -110,8 +109,11 @@ export class ChallengeService {
       }
       starts = oneOf(input.starts ?? 'random', ['listed', 'random'], 'starts');
     }
-    await this.checkBlocks(challenger, [...(destination ? [destination.id] : []), ...(players ?? [])]);
-    await this.checkCaps(challenger, destination?.id ?? null, players);
+    await checkBlocks(this.storage, challenger, [
+      ...(destination ? [destination.id] : []),
+      ...(players ?? []),
+    ]);
+    await checkChallengeCaps(this.storage, this.quotas, challenger, destination?.id ?? null, players);
     let challenge: StoredChallenge = {
       id: randomBytes(9).toString('base64url'),
       version: 0,
@@ -148,13 +150,6 @@ export class ChallengeService {
     return challengeView(challenge);
   }
 
-  /** BLOCKED when one of `accounts` (the destination, or the named players) blocks the caller. */
-  private async checkBlocks(caller: StoredAccount, accounts: readonly string[]): Promise<void> {
-    const others = accounts.filter((a) => a !== caller.id);
-    const blocks = await Promise.all(others.map((a) => this.storage.blocks.isBlocked(a, caller.id)));
-    if (blocks.some(Boolean)) throw blocked();
-  }
-
   /**
    * Declines (reason generic, by `blocker`, with the usual notices) every open challenge `from` made
    * to `blocker` (directly or naming it): what blocking `from` does to them.
@@ -189,39 +184,6 @@ export class ChallengeService {
     return declined;
   }
 
-  /** TOO_MANY_CHALLENGES when the challenger has its most open challenges, in all or to this account. */
-  private async checkCaps(
-    challenger: StoredAccount,
-    destination: string | null,
-    players: readonly string[] | null,
-  ): Promise<void> {
-    const perAccount = this.quotas.challengesPerAccount ?? DEFAULT_CHALLENGE_CAPS.perAccount;
-    const perPair = this.quotas.challengesPerPair ?? DEFAULT_CHALLENGE_CAPS.perPair;
-    const mine = (await this.storage.challenges.listOpen(challenger.id)).filter(
-      (c) => c.challenger === challenger.id,
-    );
-    if (mine.length >= perAccount) {
-      throw new GameError(
-        'TOO_MANY_CHALLENGES',
-        `${challenger.username} already has ${perAccount} open challenges, the most allowed`,
-        { scope: 'account', max: perAccount },
-      );
-    }
-    const targets = [destination, ...(players ?? [])].filter(
-      (t): t is string => t !== null && t !== challenger.id,
-    );
-    for (const target of targets) {
-      const toTarget = mine.filter((c) => c.destination === target || (c.players?.includes(target) ?? false));
-      if (toTarget.length >= perPair) {
-        throw new GameError(
-          'TOO_MANY_CHALLENGES',
-          `${challenger.username} already has ${perPair} open challenges to that account, the most allowed`,
-          { scope: 'pair', max: perPair },
-        );
-      }
-    }
-  }
-
   /** Anyone with the id (the link) may read a challenge. */
   async get(id: string): Promise<ChallengeView> {
     return challengeView(await this.load(id));
@@ -253,7 +215,7 @@ export class ChallengeService {
     const peek = await this.load(id);
     // Its challenger (or the other acceptor of an open one) may block the caller.
     if (peek.status === 'open' && !peek.accepted.includes(account.id)) {
-      await this.checkBlocks(account, [peek.challenger, ...peek.accepted]);
+      await checkBlocks(this.storage, account, [peek.challenger, ...peek.accepted]);
     }
     const vacations =
       peek.timeControl.type === 'correspondence'
