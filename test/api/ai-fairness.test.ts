@@ -11,7 +11,7 @@
 // figures are the queue's, not the machine's.
 import { join } from 'node:path';
 import { signUp } from '../support/accounts';
-import { appHarness, type Running } from '../support/app';
+import { appHarness, type Running, call } from '../support/app';
 
 const harness = appHarness();
 afterAll(() => harness.stopAll());
@@ -19,15 +19,6 @@ afterAll(() => harness.stopAll());
 const SLOW_WORKER = join(__dirname, '../support/ai-workers/slow.ts');
 /** Flooding games (level 6: 600 ms a search with the slow worker). */
 const FLOOD = 9;
-
-async function call(run: Running, method: string, path: string, body?: unknown, headers = {}) {
-  const res = await fetch(`${run.url}/api/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-}
 
 /** Polls the game until its version reaches `version` (10 ms apart); resolves with it. */
 async function until(run: Running, id: string, version: number, timeoutMs = 20_000): Promise<any> {

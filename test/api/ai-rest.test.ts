@@ -3,21 +3,12 @@
 // the feed as ordinary moves; overload of analyses is refused with typed errors.
 import { GAME_KINDS } from '../../src/engines/types';
 import { signUp, type TestAccount } from '../support/accounts';
-import { appHarness, chooser, type Running } from '../support/app';
+import { appHarness, chooser, type Running, call } from '../support/app';
 import { openFeed } from '../support/feed-client';
 import { openGameStream, type GameStream } from '../support/game-stream';
 
 const harness = appHarness();
 afterAll(() => harness.stopAll());
-
-async function call(run: Running, method: string, path: string, body?: unknown, headers = {}) {
-  const res = await fetch(`${run.url}/api/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
-}
 
 /**
  * Plays `seat` with `auth` until the game is over, moving whenever the stream says it is that

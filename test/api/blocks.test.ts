@@ -3,21 +3,11 @@
 // cannot accept the blocker's open challenges, seeks never pair the two; unblocking undoes it. The
 // list is paged and bounded (MAX_BLOCKS_PER_ACCOUNT, 409 TOO_MANY_BLOCKS); REST and GraphQL alike.
 import { signUp, type TestAccount } from '../support/accounts';
-import { appHarness, gql, type Running, type StoreKind } from '../support/app';
+import { appHarness, gql, type Running, type StoreKind, rest } from '../support/app';
 
 const MAX_BLOCKS = 4;
 const harness = appHarness();
 afterAll(() => harness.stopAll());
-
-async function rest(run: Running, who: TestAccount, method: string, path: string, body?: object) {
-  const res = await fetch(`${run.url}/api/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...who.auth },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as any };
-}
 
 describe.each<StoreKind>(['memory', 'redis'])('blocks on %s', (store) => {
   let run: Running;

@@ -6,7 +6,7 @@ import { createMemoryStorage } from '../../src/store/memory';
 import { createRedisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
 import { signUp, type TestAccount } from '../support/accounts';
-import { appHarness, gql, type Running, type StoreKind } from '../support/app';
+import { appHarness, gql, type Running, type StoreKind, rest } from '../support/app';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 
 const PER_ACCOUNT = 6;
@@ -18,16 +18,6 @@ afterAll(async () => {
   await harness.stopAll();
   await Promise.all(prefixes.map((p) => deletePrefix(p)));
 });
-
-async function rest(run: Running, who: TestAccount, method: string, path: string, body?: object) {
-  const res = await fetch(`${run.url}/api/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...who.auth },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as any };
-}
 
 describe.each<StoreKind>(['memory', 'redis'])('challenge abuse on %s', (store) => {
   let run: Running;

@@ -4,7 +4,7 @@
 // tournaments, and an open tournament that never fills is cancelled at its expiry.
 import type { StoredTournament } from '../../src/store/store';
 import { signUp, type TestAccount } from '../support/accounts';
-import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appHarness, type Running, type StoreKind, rest } from '../support/app';
 
 const TIME = { type: 'realtime', initialSeconds: 600, incrementSeconds: 0 };
 const IDLE = 300;
@@ -12,16 +12,6 @@ const QUOTA = 3;
 const EXPIRY_MS = 1500;
 const harness = appHarness();
 afterAll(() => harness.stopAll());
-
-async function rest(run: Running, who: TestAccount | null, method: string, path: string, body?: object) {
-  const res = await fetch(`${run.url}/api/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(who ? who.auth : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as any };
-}
 
 async function until<T>(what: string, read: () => Promise<T | undefined>, ms = 20_000): Promise<T> {
   const deadline = Date.now() + ms;

@@ -3,7 +3,7 @@
 // directors at once creating each game once. The clock is the services' (a variable), not a timer.
 import { roundRobinPairings } from '../../src/service/tournaments/rounds';
 import { signUp, type TestAccount } from '../support/accounts';
-import { appHarness, gql, type Running, type StoreKind } from '../support/app';
+import { appHarness, gql, type Running, type StoreKind, rest } from '../support/app';
 
 const ql = async (run: Running, query: string, token?: string): Promise<{ status: number; body: any }> =>
   gql(run.url, query, {}, token ? { authorization: `Bearer ${token}` } : {});
@@ -13,16 +13,6 @@ import { startReceiver, verifies } from '../support/webhook-receiver';
 const TIME = { type: 'realtime', initialSeconds: 600, incrementSeconds: 0 };
 const harness = appHarness();
 afterAll(() => harness.stopAll());
-
-async function rest(run: Running, who: TestAccount | null, method: string, path: string, body?: object) {
-  const res = await fetch(`${run.url}/api/v1${path}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(who ? who.auth : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as any };
-}
 
 describe.each<StoreKind>(['memory', 'redis'])('tournaments on %s', (store) => {
   let clock = Date.parse('2031-03-01T12:00:00.000Z');

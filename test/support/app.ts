@@ -5,6 +5,7 @@ import { createApp, type App, type AppOptions } from '../../src/app';
 import { createMemoryStorage } from '../../src/store/memory';
 import { createRedisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
+import type { TestAccount } from './accounts';
 import { deletePrefix, REDIS_URL, uniquePrefix } from './redis';
 
 export interface Running {
@@ -145,4 +146,31 @@ export function chooser(seed: number): (moves: readonly string[]) => string {
 export function headOf<T extends { readonly moves?: unknown }>(game: T): Omit<T, 'moves'> {
   const { moves: _moves, ...head } = game;
   return head;
+}
+
+/** A REST call under /api/v1 as `who` (null: anonymous); the body parsed as JSON (null when empty). */
+export async function rest(
+  run: Running,
+  who: TestAccount | null,
+  method: string,
+  path: string,
+  body?: object,
+) {
+  const res = await fetch(`${run.url}/api/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(who ? who.auth : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as any };
+}
+
+/** A REST call under /api/v1 with the given headers; the body parsed as JSON, with the headers. */
+export async function call(run: Running, method: string, path: string, body?: unknown, headers = {}) {
+  const res = await fetch(`${run.url}/api/v1${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
