@@ -28,6 +28,8 @@ export {
 } from './engines/types';
 /** House rule: the plies after which a game ends with reason `move-limit`, per kind. */
 export { MOVE_LIMITS } from './engines/limits';
+/** How a kind's moves are described and its board drawn (a kind descriptor's `family`). */
+export { BOARD_FAMILIES, type BoardFamily } from './engines/kind';
 
 // --- Games ------------------------------------------------------------------------------------
 
