@@ -45,23 +45,55 @@ it('no tracked file points outside the repository (the rules live in docs/rules)
   expect(offenders).toEqual([]);
 });
 
-it('every link to docs/ in the README and every relative link in docs/rules resolves to a file', () => {
-  const links = (file: string) =>
-    [...readFileSync(file, 'utf8').matchAll(/\]\(([^)#\s]+)(#[^)\s]*)?\)/g)]
-      .map((m) => m[1] as string)
-      .filter((target) => !/^[a-z]+:/.test(target));
-  const readmeLinks = links('README.md').filter((target) => target.startsWith('docs/'));
-  expect(readmeLinks).toEqual(expect.arrayContaining(['docs/rules/README.md', 'docs/rules/congo.md']));
-  const missing = readmeLinks.filter((target) => !existsSync(target));
-  for (const page of readdirSync('docs/rules').filter((f) => f.endsWith('.md'))) {
-    for (const target of links(join('docs/rules', page))) {
-      if (!existsSync(join('docs/rules', target))) missing.push(`${page} → ${target}`);
+/** GitHub's anchor for a heading: lower case, punctuation dropped, spaces as `-`. */
+const anchorOf = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}_\- ]/gu, '')
+    .replace(/ /g, '-');
+
+/** The anchors of a Markdown page's headings (code blocks left out). */
+function anchors(file: string): Set<string> {
+  const text = readFileSync(file, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1] as string)));
+}
+
+it('every relative link in the README and in docs/ resolves to a file, and its #anchor to a heading', () => {
+  const pages = [
+    'README.md',
+    ...readdirSync('docs', { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.md'))
+      .map((f) => join('docs', f)),
+  ];
+  expect(pages).toEqual(expect.arrayContaining(['docs/architecture.md', 'docs/rules/congo.md']));
+  const broken: string[] = [];
+  let checked = 0;
+  for (const page of pages) {
+    const text = readFileSync(page, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+    for (const [, path, anchor] of text.matchAll(/\]\(([^)#\s]*)(?:#([^)\s]*))?\)/g)) {
+      if (/^[a-z]+:/.test(path as string)) continue; // https:, mailto:
+      const target = path ? join(dirname(page), path) : page;
+      checked++;
+      if (!existsSync(target)) broken.push(`${page} → ${path}`);
+      else if (anchor && target.endsWith('.md') && !anchors(target).has(anchor)) {
+        broken.push(`${page} → ${path}#${anchor}`);
+      }
     }
   }
-  expect(missing).toEqual([]);
+  expect(checked).toBeGreaterThan(50);
+  expect(broken).toEqual([]);
+  const readme = readFileSync('README.md', 'utf8');
   for (const game of ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak']) {
-    expect(existsSync(`docs/rules/${game}.md`)).toBe(true);
+    expect(readme).toContain(`](docs/rules/${game}.md)`);
   }
+});
+
+it('the README stays an entry page: at most about 300 lines, with the two commands of a fresh clone', () => {
+  const readme = readFileSync('README.md', 'utf8');
+  expect(readme.split('\n').length).toBeLessThanOrEqual(300);
+  expect(readme).toContain('npm ci && npm start');
+  expect(readme).toContain('npm ci && npm test');
 });
 
 /** The files of src/ a file imports at run time: relative imports and re-exports, type-only ones left out. */
