@@ -112,10 +112,12 @@ const SERVER_OR_INSTALL = /^(\w+=\S+\s+)*npm (start|ci)\b.*$/gm;
 
 const withCode = pages.filter((page) => all.some((b) => b.page === page && runnable(b)));
 
-describe.each(withCode)('%s', (page) => {
-  const blocks = all.filter((b) => b.page === page && runnable(b));
-
-  it(`runs its ${blocks.length} block(s) in order against a server`, async () => {
+// Pages run side by side: each has its own server, bash session and temporary folder (the fixed
+// ports some blocks listen on, 8123 and 9000, are each on one page only).
+it.concurrent.each(withCode)(
+  '%s: its blocks run in order against a server',
+  async (page) => {
+    const blocks = all.filter((b) => b.page === page && runnable(b));
     const { url } = await harness.start('memory', {
       webhooks: { allowPrivate: true, intervalMs: 100 },
       app: { sweepIntervalMs: 200, tournamentSweepMs: 200 },
@@ -182,5 +184,6 @@ describe.each(withCode)('%s', (page) => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
-});
+  },
+  60_000,
+);

@@ -1,4 +1,4 @@
-// The README's bot tour, run for real: copies of examples/bot.mjs sign up, challenge each other and
+// The bot tour of docs/bots.md, run for real: copies of examples/bot.mjs sign up, challenge each other and
 // play from their event feeds alone until the game is over, through the races a bot meets.
 import Redis from 'ioredis';
 import { execFile, spawn } from 'node:child_process';

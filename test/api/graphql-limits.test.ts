@@ -18,28 +18,28 @@ const GAME_ALL = `id kind rulesVersion options seats { seat name account vacatio
 /** What a dashboard lists of each game: every field, with the last move instead of every move. */
 const GAME_LISTED = GAME_ALL.replace('moves {', 'lastMove {');
 
-/** Real queries (the README's, the GraphQL bot's, a dashboard's) and their measured depth and cost. */
+/** Real queries (docs/integrating.md's, the GraphQL bot's, a dashboard's) and their measured depth and cost. */
 const REAL: ReadonlyArray<{ name: string; query: string; depth: number; cost: number }> = [
   {
-    name: 'README: createGame with the board',
+    name: 'docs/integrating.md: createGame with the board',
     query: `mutation { createGame(input: { kind: "russian-draughts" }) { game { id position legalMoves board { ... on GridBoard { pieces { square piece side } } } } seatTokens { seat name token } } }`,
     depth: 6,
     cost: 65.66,
   },
   {
-    name: 'README: submitMove',
+    name: 'docs/integrating.md: submitMove',
     query: `mutation { submitMove(id: "AAAAAAAAAAAA", move: "c3-d4", seatToken: "t", expectedVersion: 0) { version toMoveName legalMoves } }`,
     depth: 2,
     cost: 6.5,
   },
   {
-    name: 'README: games, 10 a page',
+    name: 'docs/integrating.md: games, 10 a page',
     query: `query { games(kind: "russian-draughts", status: "ongoing", limit: 10) { items { id ply } next } }`,
     depth: 3,
     cost: 110,
   },
   {
-    name: 'README: gameUpdated subscription',
+    name: 'docs/integrating.md: gameUpdated subscription',
     query: `subscription { gameUpdated(id: "AAAAAAAAAAAA") { version ply toMove legalMoves result { winner reason } } }`,
     depth: 3,
     cost: 15.5,
