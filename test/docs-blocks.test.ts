@@ -10,8 +10,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { Kind, OperationTypeNode, parse, print } from 'graphql';
-import { appHarness } from './support/app';
+import { Kind, OperationTypeNode, parse, print, type OperationDefinitionNode, type TypeNode } from 'graphql';
+import { appHarness, wsClient } from './support/app';
 
 /** Fenced blocks in these languages are code: they run, or say why not. */
 const CODE = new Set(['sh', 'bash', 'js', 'ts', 'graphql']);
@@ -105,6 +105,52 @@ function killGroup(child: ChildProcess) {
   }
 }
 
+/** Values for an operation's variables: a placeholder string, or 0 for numbers, false for flags. */
+function placeholders(definition: OperationDefinitionNode): Record<string, unknown> {
+  const values: Record<string, unknown> = {};
+  for (const variable of definition.variableDefinitions ?? []) {
+    let type: TypeNode = variable.type;
+    while (type.kind !== Kind.NAMED_TYPE) type = type.type;
+    const named = type.name.value;
+    values[variable.variable.name.value] =
+      named === 'Int' || named === 'Float' ? 0 : named === 'Boolean' ? false : '<placeholder>';
+  }
+  return values;
+}
+
+type Answer = { errors?: readonly { extensions?: { code?: unknown } }[] };
+const codesOf = (answer: Answer) => (answer.errors ?? []).map((e) => String(e.extensions?.code ?? 'none'));
+
+/** A query or mutation over HTTP: the error codes of its answer. */
+async function postOnce(url: string, query: string, variables: Record<string, unknown>) {
+  const res = await fetch(`${url}/graphql`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  return codesOf((await res.json()) as Answer);
+}
+
+/** A subscription over graphql-ws: the error codes of its first message (none: it ran). */
+async function subscribeOnce(url: string, query: string, variables: Record<string, unknown>) {
+  const client = wsClient(url);
+  try {
+    return await new Promise<string[]>((done) => {
+      client.subscribe(
+        { query, variables },
+        {
+          next: (answer) => done(codesOf(answer as Answer)),
+          error: (error) =>
+            done(Array.isArray(error) ? codesOf({ errors: error }) : [`closed: ${String(error)}`]),
+          complete: () => done([]),
+        },
+      );
+    });
+  } finally {
+    await client.dispose();
+  }
+}
+
 const withPort = (text: string, port: string) =>
   text.replace(/\b(localhost|127\.0\.0\.1):4000\b/g, `127.0.0.1:${port}`);
 /** Lines that start the server or install the repository: the test has done both. */
@@ -151,29 +197,25 @@ it.concurrent.each(withCode)(
       // or wrong id to the next request (an id read from an answer that was a refusal) shows here.
       expect(out).not.toMatch(/"code":"INTERNAL"|"status":5\d\d|urn:boardhost:problem:invalid-input/);
 
-      // GraphQL blocks: each operation is sent over HTTP and answered without a schema or limit
-      // error. Placeholders ("<id>") may be refused by the service (GAME_NOT_FOUND…), which still
-      // shows the operation ran. Subscriptions and operations with variables run in readme.test.ts
-      // only as validation (subscriptions need graphql-ws; variables need values).
+      // GraphQL blocks: each operation runs, queries and mutations over HTTP, subscriptions over
+      // graphql-ws (until their first message), and is answered without a schema or limit error.
+      // Placeholders ("<id>", and the values given to variables) may be refused by the service
+      // (INVALID_INPUT, GAME_NOT_FOUND…; no token: UNAUTHENTICATED), which still shows it ran.
       let ran = 0;
       for (const block of blocks.filter((b) => b.lang === 'graphql')) {
         for (const definition of parse(block.body).definitions) {
           if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
-          if (definition.operation === OperationTypeNode.SUBSCRIPTION) continue;
-          if (definition.variableDefinitions?.length) continue;
           const query = print({ kind: Kind.DOCUMENT, definitions: [definition] });
-          const res = await fetch(`${url}/graphql`, {
-            method: 'POST',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({ query }),
-          });
-          const answer = (await res.json()) as { errors?: { extensions?: { code?: string } }[] };
-          const codes = (answer.errors ?? []).map((e) => e.extensions?.code ?? 'none');
-          // A placeholder id ("<id>") is malformed, hence INVALID_INPUT; only there.
-          const refusals = query.includes('"<')
+          const variables = placeholders(definition);
+          const codes =
+            definition.operation === OperationTypeNode.SUBSCRIPTION
+              ? await subscribeOnce(url, query, variables)
+              : await postOnce(url, query, variables);
+          const placeholder = query.includes('"<') || Object.keys(variables).length > 0;
+          const refusals = placeholder
             ? /_NOT_FOUND$|^UNAUTHENTICATED$|^INVALID_INPUT$/
             : /_NOT_FOUND$|^UNAUTHENTICATED$/;
-          const name = `${block.page}:${block.line}`;
+          const name = `${block.page}:${block.line} ${definition.name?.value ?? definition.operation}`;
           expect({ name, codes }).toEqual({ name, codes: codes.filter((c) => refusals.test(c)) });
           ran++;
         }
