@@ -41,7 +41,7 @@ it.each(Object.keys(loadConfig({})))('the Configuration table lists %s', (variab
 });
 
 it.each(OUTCOME_REASONS)('the list of end reasons names %s', (reason) => {
-  const games = section('docs/games.md', 'Games, notation and options');
+  const games = section('docs/games.md', 'The five kinds');
   const list = games.slice(games.indexOf('says why it ended'), games.indexOf('**House rules**'));
   expect(list).toContain(`\`${reason}\``);
 });
