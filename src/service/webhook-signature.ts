@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
-// How webhook deliveries are signed, and the verifier receivers can copy (the README shows this
+// How webhook deliveries are signed, and the verifier receivers can copy (docs/correspondence.md shows this
 // code; the tests verify every delivery with it).
 //
 //   Boardhost-Timestamp: <unix seconds when the attempt was made>

@@ -16,7 +16,7 @@ import {
 import * as S from './schemas';
 
 // The built-in AI under /api/v1: games against it (with an account, or with a seat token) and
-// analysis of positions. See README "Playing the computer" and "Analysis".
+// analysis of positions. See docs/bots.md, "Playing the computer" and "Analysis".
 
 const Level = z.number().int().min(1).max(8).openapi({
   description: 'Playing strength: 1 plays almost at random, 8 as strongly as its time budget allows',

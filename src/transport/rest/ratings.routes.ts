@@ -5,7 +5,7 @@ import { GAME_KINDS, LEADERBOARD_CATEGORIES, SPEEDS } from '../../vocabulary';
 import { Username } from './accounts.schemas';
 import { json, parse, problems, PUBLIC, type RestRoute } from './route';
 
-// Ratings (README "Ratings"): an account's Glicko-2 rating per perf (kind + speed), its history,
+// Ratings (docs/competition.md, "Ratings"): an account's Glicko-2 rating per perf (kind + speed), its history,
 // and the leaderboards of each perf, bots and humans apart.
 
 const Kind = z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` });

@@ -1,5 +1,5 @@
 // Form fields generated from the API's descriptions: a kind's options (a JSON Schema, GET /kinds)
-// and a time control (README "Time controls"). Values stay strings and booleans while edited; an
+// and a time control (docs/correspondence.md, "Time controls"). Values stay strings and booleans while edited; an
 // empty field means "the default" and is left out of the request.
 import type { Schemas } from '../api/client';
 
