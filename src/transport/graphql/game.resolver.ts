@@ -22,7 +22,7 @@ import {
   type MoveView,
 } from '../../service/game-view';
 import type { KindView } from '../../service/kinds';
-import type { WriteAnswer, WriteOptions } from '../../service/game-writes';
+import type { WriteAnswer, WriteOptions } from '../../service/game/writer';
 import {
   credentialOf,
   IDEMPOTENCY_KEY_DESCRIPTION,

@@ -2,7 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
-import type { WriteOptions } from '../../service/game-writes';
+import type { WriteOptions } from '../../service/game/writer';
 import type { McpContext } from './context';
 import { gameLine, gameSummary } from './game-summary';
 import { READ, run, WRITE } from './results';

@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
-import type { WriteAnswer, WriteOptions } from '../../service/game-writes';
+import type { WriteAnswer, WriteOptions } from '../../service/game/writer';
 import type { Services } from '../../service';
 import { credentialOf, parse, problems, seatSecurity, type RestRoute } from './route';
 import * as S from './schemas';
