@@ -60,6 +60,8 @@ interface Step {
 export class GameWriter {
   /** Last-seen documents, used only as the first guess of a write (see `apply`); oldest evicted. */
   private readonly recent = new Map<string, StoredGame>();
+  /** `restore`, bound once (a move's decide asks it for the position's state). */
+  private readonly state = (engine: AnyEngine, game: StoredGame): unknown => this.restore(engine, game);
 
   constructor(private readonly parts: WriterParts) {}
 
@@ -178,7 +180,7 @@ export class GameWriter {
       engine,
       at: now.toISOString(),
       abandonClaimMs: this.parts.abandonClaimMs,
-      state: (e, g) => this.restore(e, g),
+      state: this.state,
     });
     return {
       seat,
@@ -207,7 +209,8 @@ export class GameWriter {
     if (result.status === 'updated') {
       this.remember(next);
       this.parts.deadlines.announce(effects.wake);
-      await applyFeatured(this.parts.storage, effects.featured);
+      // Only a write that starts or ends the game changes TV (no extra await for a move).
+      if (effects.featured) await applyFeatured(this.parts.storage, effects.featured);
     } else this.recent.delete(game.id);
     return { result, views };
   }
