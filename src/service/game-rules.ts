@@ -1,5 +1,6 @@
 import type { AnyEngine } from '../engines/engine';
-import type { EngineError } from '../engines/types';
+import { ENGINES, getEngine } from '../engines/registry';
+import { GAME_KINDS, type EngineError } from '../engines/types';
 import type { GameHead, MoveRecord, StoredGame } from '../store/store';
 import { GameError } from './errors';
 
@@ -8,6 +9,21 @@ import { GameError } from './errors';
 // A store may drop the `details` of the moves of finished games (engine facts such as captures and
 // sowing traces) to keep them small: they follow from the moves. The service puts them back by
 // replaying the game before it builds any view, so the API answers the same either way.
+
+/** The engine of a kind this server hosts (UNKNOWN_GAME_KIND otherwise). */
+export function engineFor(kind: string): AnyEngine {
+  const engine = getEngine(kind);
+  if (!engine) {
+    throw new GameError(
+      'UNKNOWN_GAME_KIND',
+      `Unknown game kind "${kind}"; hosted: ${[...ENGINES.keys()].join(', ')}`,
+      {
+        kinds: GAME_KINDS.filter((k) => ENGINES.has(k)),
+      },
+    );
+  }
+  return engine;
+}
 
 /** The engine state a game started from: the standard start, or the position it was created from. */
 export function startState(engine: AnyEngine, game: GameHead): unknown {

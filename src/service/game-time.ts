@@ -1,70 +1,48 @@
-import { other } from '../engines/types';
-import { clockIndexOf, type Storage, type StoredGame, type UpdateResult } from '../store/store';
-import { isOverdue, NO_VACATIONS, retime, sameTiming, type Vacations } from './clock';
+import type { AnyEngine } from '../engines/engine';
+import { clockIndexOf, type Storage, type StoredGame } from '../store/store';
+import { isOverdue, retime, sameTiming, type Vacations } from './clock';
 import { GameError } from './errors';
-import { gameAccounts } from './feed';
-import type { GameHeadView } from './game-view';
-import { WRITE_ATTEMPTS } from './game-writes';
-import { finish } from './game-writes';
+import { wakeOf } from './game/effects';
+import { timedOut, vacationsFor, vacationsOf, type Deadlines } from './game/timing';
+import { WRITE_ATTEMPTS, type GameWriter } from './game/writer';
+import { toGameHeadView } from './game-view';
 
 /**
  * The time of stored games for GameService: timeouts, the deadlines a sweeper wakes for, reminders
- * and the vacations of the seated accounts (the arithmetic itself is in clock.ts).
+ * and the vacations of the seated accounts (the arithmetic itself is in clock.ts). Its writes (a
+ * timeout, a deadline a vacation moved) go through the writer like a seat's.
  */
 export class GameTime {
-  /** Told of each deadline a write of this node sets (epoch ms), so a sweeper can wake for it. */
-  onDeadline: ((at: number) => void) | undefined;
-
   constructor(
     private readonly storage: Storage,
     private readonly now: () => Date,
-    /** The public view of a game without its moves (GameService.headView). */
-    private readonly view: (game: StoredGame) => GameHeadView,
-    /** Compare-and-set a write made by the service itself, with its notices (GameService.commit). */
-    private readonly commit: (game: StoredGame, next: StoredGame) => Promise<UpdateResult>,
+    private readonly engineFor: (kind: string) => AnyEngine,
+    private readonly writer: GameWriter,
+    private readonly deadlines: Deadlines,
   ) {}
 
-  /** `next` (computed from `game` at `at`) with its version, write time and time fields. */
-  timed(game: StoredGame, next: StoredGame, at: number, vacations: Vacations): StoredGame {
-    return {
-      ...next,
-      ...retime(game, next, at, vacations),
-      version: game.version + 1,
-      updatedAt: new Date(at).toISOString(),
-    };
+  /** Told of each deadline a write of this node sets (epoch ms), so a sweeper can wake for it. */
+  get onDeadline(): ((at: number) => void) | undefined {
+    return this.deadlines.listener;
   }
 
-  /** The game ended by timeout at `at`: the side to move loses (see clock.ts). */
-  timedOut(game: StoredGame, at: number, vacations: Vacations): StoredGame {
-    const loser = game.toMove ?? 0;
-    const over = finish(game, { winner: other(loser), reason: 'timeout' });
-    return {
-      ...over,
-      ...retime(game, over, at, vacations, true),
-      version: game.version + 1,
-      updatedAt: new Date(at).toISOString(),
-    };
+  set onDeadline(listener: ((at: number) => void) | undefined) {
+    this.deadlines.listener = listener;
   }
 
-  /** Tells the sweeper of a deadline or reminder this write set. */
+  /** Tells the sweeper of a deadline or reminder a new game sets (writes tell it themselves). */
   announce(game: StoredGame): void {
-    if (!this.onDeadline || game.status !== 'ongoing') return;
-    const index = clockIndexOf(game);
-    const due = [index.deadline, index.reminder].filter((t): t is number => t !== null);
-    if (due.length > 0) this.onDeadline(Math.min(...due));
+    this.deadlines.announce(wakeOf(game));
   }
 
   /** The vacations of the accounts seated in an ongoing correspondence game (none otherwise). */
-  async vacationsOf(game: StoredGame): Promise<Vacations> {
-    if (game.status !== 'ongoing' || game.timeControl?.type !== 'correspondence') return NO_VACATIONS;
-    return this.vacationsFor(gameAccounts(game));
+  vacationsOf(game: StoredGame): Promise<Vacations> {
+    return vacationsOf(this.storage, game);
   }
 
   /** The vacation windows of these accounts. */
-  async vacationsFor(accounts: readonly string[]): Promise<Vacations> {
-    const unique = [...new Set(accounts)];
-    const records = await Promise.all(unique.map((a) => this.storage.clocks.getVacation(a)));
-    return new Map(unique.map((a, i) => [a, records[i]?.windows ?? []]));
+  vacationsFor(accounts: readonly string[]): Promise<Vacations> {
+    return vacationsFor(this.storage, accounts);
   }
 
   /**
@@ -85,7 +63,7 @@ export class GameTime {
       let next: StoredGame;
       let outcome: 'timeout' | 'updated';
       if (isOverdue(game, at, vacations)) {
-        next = this.timedOut(game, at, vacations);
+        next = timedOut(game, at, vacations);
         outcome = 'timeout';
       } else {
         const fields = retime(game, game, at, vacations);
@@ -93,7 +71,7 @@ export class GameTime {
         next = { ...game, ...fields, version: game.version + 1, updatedAt: new Date(at).toISOString() };
         outcome = 'updated';
       }
-      const result = await this.commit(game, next);
+      const result = await this.writer.commit(game, next);
       if (result.status === 'updated') return { game: next, outcome };
       if (result.status === 'missing') return undefined;
     }
@@ -111,7 +89,7 @@ export class GameTime {
     const at = this.now();
     const index = clockIndexOf(game);
     if (index.reminder === null || index.reminder > at.getTime() || index.mover === null) return false;
-    const view = this.view(game);
+    const view = toGameHeadView(this.engineFor(game.kind), game);
     return this.storage.clocks.markReminded(game.id, index.turn, [
       {
         to: [index.mover],

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
-import { ENGINES, getEngine } from '../engines/registry';
-import { GAME_KINDS, type Options, type Side } from '../engines/types';
+import { ENGINES } from '../engines/registry';
+import type { Options, Side } from '../engines/types';
 import {
   type GameFilter,
   type GameHead,
@@ -15,7 +15,7 @@ import { newSeatToken, type Authenticator } from './auth';
 import { NO_VACATIONS, startTiming, type Vacations } from './clock';
 import { GameError } from './errors';
 import { GameMoves } from './game-moves';
-import { applyMove, notYourTurn, positionFields, replayState, withDetails } from './game-rules';
+import { applyMove, engineFor, positionFields, withDetails } from './game-rules';
 import { GameTime } from './game-time';
 import {
   toGameHeadView,
@@ -26,7 +26,9 @@ import {
   type MoveView,
 } from './game-view';
 import { GameWatchers, type GameUpdate } from './game-watch';
-import { GameWrites, type WriteAnswer, type WriteOptions } from './game-writes';
+import { DEFAULT_ABANDON_CLAIM_MS } from './game/decide';
+import { Deadlines } from './game/timing';
+import { GameWriter, type WriteAnswer, type WriteOptions } from './game/writer';
 import { once } from './idempotency';
 import { kindView, startView, type KindView, type StartView } from './kinds';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
@@ -99,39 +101,43 @@ export class GameService {
   /** This node's watchers of live games: one subscription per game. */
   private readonly watchers: GameWatchers;
 
+  /** Every write of a game: seats' commands and the service's own (see game/writer.ts). */
+  readonly writer: GameWriter;
   /** Timeouts, deadlines, reminders and vacations of this service's games (see game-time.ts). */
   readonly time: GameTime;
-  /** The compare-and-set writes of seats (see game-writes.ts). */
-  readonly writes: GameWrites;
   private readonly gamesPerIp: DailyQuota;
 
   constructor(
     private readonly storage: Storage,
-    private readonly auth: Authenticator,
+    auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
     quotas: Quotas = DEFAULT_QUOTAS,
     /** The budget of the engine-state cache in bytes (ENGINE_CACHE_MB). */
     engineCacheBytes: number = DEFAULT_ENGINE_CACHE_BYTES,
+    /** Unlimited games: how long the player to move may stay away before the other may claim. */
+    abandonClaimMs: number = DEFAULT_ABANDON_CLAIM_MS,
   ) {
     this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
     this.states = new StateCache(engineCacheBytes);
     this.watchers = new GameWatchers(storage.events, {
       head: (game) => this.headView(game),
-      move: (game, move) => toMoveView(this.engineFor(game.kind).seatNames, move),
+      move: (game, move) => toMoveView(engineFor(game.kind).seatNames, move),
       load: (id) => this.read(id),
     });
-    this.time = new GameTime(
+    this.movePages = new GameMoves(storage, (id) => this.load(id), engineFor);
+    // The writer first, then the time that commits through it: no cycle to close afterwards.
+    const deadlines = new Deadlines();
+    this.writer = new GameWriter({
       storage,
+      auth,
       now,
-      (game) => this.headView(game),
-      (game, next) => this.writes.commit(game, next),
-    );
-    this.movePages = new GameMoves(
-      storage,
-      (id) => this.load(id),
-      (kind) => this.engineFor(kind),
-    );
-    this.writes = new GameWrites(storage, auth, now, this.time, this, (id) => this.load(id));
+      engineFor,
+      load: (id) => this.load(id),
+      states: this.states,
+      deadlines,
+      abandonClaimMs,
+    });
+    this.time = new GameTime(storage, now, engineFor, this.writer, deadlines);
   }
 
   /** The kinds this server hosts. */
@@ -261,17 +267,7 @@ export class GameService {
 
   /** The engine of a kind this server hosts (UNKNOWN_GAME_KIND otherwise). */
   engineFor(kind: string): AnyEngine {
-    const engine = getEngine(kind);
-    if (!engine) {
-      throw new GameError(
-        'UNKNOWN_GAME_KIND',
-        `Unknown game kind "${kind}"; hosted: ${this.kinds().join(', ')}`,
-        {
-          kinds: GAME_KINDS.filter((k) => ENGINES.has(k)),
-        },
-      );
-    }
-    return engine;
+    return engineFor(kind);
   }
 
   /** The public view of a stored game (moves a store compacted get their details back). */
@@ -337,7 +333,7 @@ export class GameService {
   async validateMove(id: string, move: string): Promise<MoveCheck> {
     const game = await this.load(id);
     const engine = this.engineFor(game.kind);
-    const state = this.restore(engine, game);
+    const state = this.writer.restore(engine, game);
     const { next, notation, details } = applyMove(engine, game, state, move);
     const after = positionFields(engine, next);
     const view = toGameHeadView(engine, {
@@ -367,39 +363,7 @@ export class GameService {
 
   /** Plays `move` for the caller's seat: the new head and the move, the whole game on demand. */
   async play(id: string, move: string, write: WriteOptions): Promise<WriteAnswer> {
-    let played: { version: number; position: string; state: unknown } | undefined;
-    const answer = await this.writes.write(
-      id,
-      write,
-      `move:${move}`,
-      (game, seat, engine, at) => {
-        if (game.toMove !== seat) throw notYourTurn(engine, game);
-        const state = this.restore(engine, game);
-        const { next, notation, details } = applyMove(engine, game, state, move);
-        played = { version: game.version + 1, position: engine.formatState(next), state: next };
-        const record: MoveRecord = { ply: game.ply + 1, notation, seat, at, ...(details ? { details } : {}) };
-        const fields = positionFields(engine, next);
-        return {
-          ...game,
-          ...fields,
-          status: fields.outcome ? 'finished' : 'ongoing',
-          ply: game.ply + 1,
-          moves: [...game.moves, record],
-          // A move answers any offer the opponent made: declined by playing on.
-          drawOffer: game.drawOffer === seat ? seat : null,
-        };
-      },
-      // The state just played is the new position's (an ongoing game's: a finished one is re-read,
-      // as its stored position went through the end-of-game rules).
-      (next) =>
-        played && next.status === 'ongoing' && next.position === played.position ? played : undefined,
-    );
-    // Only a state that was stored (not a lost race, not a replayed answer) may seed the next write.
-    const head = answer.head;
-    if (played && head.version === played.version && head.position === played.position) {
-      this.states.set(id, played, this.engineFor(head.kind).stateBytes(played.state));
-    }
-    return answer;
+    return this.writer.apply(id, { type: 'move', move }, write);
   }
 
   /** The game's standard text record (PDN, PGN-like) from its engine. */
@@ -450,13 +414,6 @@ export class GameService {
     if (!game) return undefined;
     this.movePages.remember(game);
     return withDetails(this.engineFor(game.kind), game);
-  }
-
-  /** The game's engine state: this node's cached one when current, else replayed (see replayState). */
-  private restore(engine: AnyEngine, game: StoredGame): unknown {
-    const known = this.states.get(game.id);
-    if (known && known.version === game.version && known.position === game.position) return known.state;
-    return replayState(engine, game);
   }
 }
 

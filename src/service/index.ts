@@ -11,6 +11,7 @@ import { ChallengeService } from './challenges';
 import { ClockService } from './clocks';
 import { FeedService } from './feed';
 import { GameActions } from './game-actions';
+import type { GameWriter } from './game/writer';
 import { GameListService } from './game-lists';
 import { GameService } from './games';
 import { DEFAULT_QUOTAS, type Quotas } from './quotas';
@@ -30,7 +31,9 @@ import { WebhookService } from './webhooks';
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
   readonly games: GameService;
-  /** Resign, abort, draws and claims: every in-game action but a move. */
+  /** Every write of a game's seats, as commands (game/commands.ts): what the transports call. */
+  readonly writer: GameWriter;
+  /** Resign, abort, draws and claims by name: the writer's commands other than a move. */
   readonly actions: GameActions;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
@@ -104,7 +107,7 @@ export function createServices(
 ): Services {
   const auth = new Authenticator(storage.accounts, now, options.onBackgroundError);
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
-  const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes);
+  const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes, options.abandonClaimMs);
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
   const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });
@@ -115,7 +118,8 @@ export function createServices(
   return {
     games,
     tournaments: new TournamentService(storage, auth, games, director, now, onError),
-    actions: new GameActions(games, options.abandonClaimMs),
+    actions: new GameActions(games.writer),
+    writer: games.writer,
     lists: new GameListService(storage, auth, games),
     tv: new TvService(storage, games),
     accountGames: new AccountGames(storage),

@@ -1,5 +1,6 @@
 import type { GameKind } from '../engines/types';
-import { featuredScore, type Storage, type StoredGame } from '../store/store';
+import type { Storage, StoredGame } from '../store/store';
+import { featuredOf, type FeaturedChange } from './game/effects';
 import type { GameView } from './game-view';
 import type { GameUpdate } from './game-watch';
 import type { GameService } from './games';
@@ -46,14 +47,15 @@ export function rankForTv(games: readonly StoredGame[]): StoredGame[] {
  * keeps that game off TV, and a stale one is dropped by the next pick.
  */
 export async function feature(storage: Storage, game: StoredGame): Promise<void> {
+  return applyFeatured(storage, featuredOf(game));
+}
+
+/** Applies a write's change of TV's candidates (effects.ts decides it; see `feature`). */
+export async function applyFeatured(storage: Storage, change: FeaturedChange | null): Promise<void> {
+  if (change === null) return;
   try {
-    if (game.status === 'ongoing') {
-      const score = featuredScore(
-        game.seats.map((s) => s.rating),
-        Date.parse(game.createdAt),
-      );
-      await storage.featured.add(game.kind, game.id, score);
-    } else await storage.featured.remove(game.kind, game.id);
+    if (change.add) await storage.featured.add(change.kind, change.id, change.score);
+    else await storage.featured.remove(change.kind, change.id);
   } catch {
     // See above: nothing to undo.
   }

@@ -10,6 +10,7 @@ import type { FeedPage, Notice, Storage, StoredGame } from '../../src/store/stor
 import { uniquePrefix } from '../support/redis';
 import { startRedisCluster, type OwnCluster } from '../support/redis-cluster';
 import { advanced, gameOf, uid } from '../store/store-contract';
+import { updateGame } from '../support/update-game';
 
 let own: OwnCluster;
 let client: Cluster;
@@ -76,7 +77,9 @@ async function move(game: StoredGame, notation: string): Promise<StoredGame> {
     at: new Date().toISOString(),
     data: { game: game.id, ply: next.ply, notation },
   };
-  expect(await storage.games.update(next, game.version, undefined, [notice])).toEqual({ status: 'updated' });
+  expect(await updateGame(storage.games, next, game.version, undefined, [notice])).toEqual({
+    status: 'updated',
+  });
   return next;
 }
 

@@ -10,6 +10,7 @@ import { startRedisServer, type OwnRedis } from '../support/redis-server';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { snapshot, writeV1Feed, writeV1Game, writeV1Idempotency, redisOrigin } from '../support/v1-layout';
 import { advanced, gameOf, uid } from './store-contract';
+import { updateGame } from '../support/update-game';
 
 const MINUTE = 60_000;
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -169,7 +170,7 @@ describe('migrateV1', () => {
     expect(await storage.clocks.markReminded(quiet.id, String(quiet.ply), [])).toBe(false);
 
     // The idempotency record replays, with the time it had left (not a new day).
-    const replay = await storage.games.update(advanced(live), live.version, {
+    const replay = await updateGame(storage.games, advanced(live), live.version, {
       key: 'retry:1',
       fingerprint: '0:move',
     });
@@ -185,7 +186,7 @@ describe('migrateV1', () => {
     const next: StoredGame = { ...advanced(live), toMove: 1, deadlineAt: null, reminderAt: null };
     const moved: Notice = { to: [ann, bob], type: 'game.moved', at, data: { gameId: live.id } };
     expect(
-      await storage.games.update(next, live.version, { key: 'retry:2', fingerprint: '0:move' }, [moved]),
+      await updateGame(storage.games, next, live.version, { key: 'retry:2', fingerprint: '0:move' }, [moved]),
     ).toEqual({ status: 'updated' });
     expect(await storage.games.get(live.id)).toEqual(next);
     const annFeed = await storage.feed.read(ann, 0, 50);

@@ -9,6 +9,7 @@ import {
   type Storage,
 } from '../../src/store/store';
 import { gameOf } from './store-contract';
+import { updateGame } from '../support/update-game';
 
 let games = 0;
 
@@ -170,9 +171,9 @@ export function describeRatingContract(store: () => Storage): void {
         ratingResult(bob, { game: game.id, score: 0, opponent: { rating: 1500, rd: 500, volatility: 0.09 } }),
       ];
       const key = { key: 'end', fingerprint: '0:resign' };
-      expect(await storage.games.update(ended, 0, key, [], results)).toEqual({ status: 'updated' });
-      expect((await storage.games.update(ended, 0, key, [], results)).status).toBe('replayed');
-      expect((await storage.games.update(ended, 0, undefined, [], results)).status).toBe('conflict');
+      expect(await updateGame(storage.games, ended, 0, key, [], results)).toEqual({ status: 'updated' });
+      expect((await updateGame(storage.games, ended, 0, key, [], results)).status).toBe('replayed');
+      expect((await updateGame(storage.games, ended, 0, undefined, [], results)).status).toBe('conflict');
       const [annRating, bobRating] = [
         (await storage.ratings.get(ann))['kalah.realtime'],
         (await storage.ratings.get(bob))['kalah.realtime'],

@@ -8,6 +8,7 @@ import { Keys } from '../../src/store/redis/keys';
 import type { RatingResult, Storage, StoredGame } from '../../src/store/store';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { gameOf, uid } from './store-contract';
+import { updateGame } from '../support/update-game';
 
 const prefixes: string[] = [];
 afterAll(() => Promise.all(prefixes.map((p) => deletePrefix(p))));
@@ -44,7 +45,9 @@ it('applies the rating of a part relayed before a crash on the next sweep, once'
       opponent: { rating: 1500, rd: 500, volatility: 0.09 },
       at: ended.updatedAt,
     });
-    expect(await storage.games.update(ended, 0, undefined, [], [result(ann, 1), result(bob, 0)])).toEqual({
+    expect(
+      await updateGame(storage.games, ended, 0, undefined, [], [result(ann, 1), result(bob, 0)]),
+    ).toEqual({
       status: 'updated',
     });
     // A relay that got as far as ann's part and died before her rating: the cursor did not move.

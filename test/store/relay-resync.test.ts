@@ -11,6 +11,7 @@ import type { Notice, Storage, StoredGame } from '../../src/store/store';
 import { appHarness, type Running } from '../support/app';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { advanced, gameOf, uid } from './store-contract';
+import { updateGame } from '../support/update-game';
 
 const prefix = uniquePrefix('resync');
 let storage: Storage;
@@ -44,7 +45,7 @@ function moved(game: StoredGame, next: StoredGame): Notice {
 
 async function move(game: StoredGame): Promise<StoredGame> {
   const next = advanced(game, String(game.ply + 1));
-  expect(await storage.games.update(next, game.version, undefined, [moved(game, next)])).toEqual({
+  expect(await updateGame(storage.games, next, game.version, undefined, [moved(game, next)])).toEqual({
     status: 'updated',
   });
   return next;
@@ -101,7 +102,9 @@ async function noted(game: StoredGame, notation: string): Promise<StoredGame> {
     at: new Date().toISOString(),
     data: { game: game.id, version: next.version, notation },
   };
-  expect(await storage.games.update(next, game.version, undefined, [notice])).toEqual({ status: 'updated' });
+  expect(await updateGame(storage.games, next, game.version, undefined, [notice])).toEqual({
+    status: 'updated',
+  });
   return next;
 }
 

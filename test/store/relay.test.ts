@@ -9,6 +9,7 @@ import { SHARDS } from '../../src/store/redis/keys';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { advanced, gameOf, uid } from './store-contract';
 import { sampleTournament } from './tournament-contract';
+import { updateGame } from '../support/update-game';
 
 const prefixes: string[] = [];
 afterAll(() => Promise.all(prefixes.map((p) => deletePrefix(p))));
@@ -54,7 +55,7 @@ describe('outbox relay', () => {
           at: new Date().toISOString(),
           data: { game: game.id, version: next.version },
         };
-        expect(await writer.games.update(next, game.version, undefined, [notice])).toEqual({
+        expect(await updateGame(writer.games, next, game.version, undefined, [notice])).toEqual({
           status: 'updated',
         });
         game = next;

@@ -25,6 +25,7 @@ import { describeBlockContract } from './block-contract';
 import { describeBulkContract } from './bulk-contract';
 import { describeTournamentContract } from './tournament-contract';
 import { describeRatingContract } from './ratings-contract';
+import { updateGame } from '../support/update-game';
 
 let counter = 0;
 let unique = 0;
@@ -240,7 +241,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       await storage.games.create(game);
       expect(await storage.games.get(game.id)).toEqual(game);
       const next = advanced(game, 'c1-d2');
-      expect(await storage.games.update(next, 0)).toEqual({ status: 'updated' });
+      expect(await updateGame(storage.games, next, 0)).toEqual({ status: 'updated' });
       expect((await storage.games.get(game.id))?.initialPosition).toBe(initialPosition);
       const [a, b] = [uid('a'), uid('b')];
       const challenge = sampleChallenge(a, b, { initialPosition });
@@ -278,15 +279,15 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       const game = sampleGame();
       await storage.games.create(game);
       const next = advanced(game);
-      expect(await storage.games.update(next, 0)).toEqual({ status: 'updated' });
+      expect(await updateGame(storage.games, next, 0)).toEqual({ status: 'updated' });
       expect(await storage.games.get(game.id)).toEqual(next);
-      const stale = await storage.games.update(advanced(game, '5'), 0);
+      const stale = await updateGame(storage.games, advanced(game, '5'), 0);
       expect(stale).toEqual({ status: 'conflict', currentVersion: 1 });
       expect(await storage.games.get(game.id)).toEqual(next);
     });
 
     it('reports an update of a missing game', async () => {
-      expect(await storage.games.update(advanced(sampleGame()), 0)).toEqual({ status: 'missing' });
+      expect(await updateGame(storage.games, advanced(sampleGame()), 0)).toEqual({ status: 'missing' });
     });
 
     it('replays the first answer for a repeated idempotency key and writes nothing', async () => {
@@ -294,8 +295,8 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       await storage.games.create(game);
       const first = advanced(game);
       const key = { key: 'k-1', fingerprint: 'move:3' };
-      expect(await storage.games.update(first, 0, key)).toEqual({ status: 'updated' });
-      const again = await storage.games.update(advanced(first), 1, key);
+      expect(await updateGame(storage.games, first, 0, key)).toEqual({ status: 'updated' });
+      const again = await updateGame(storage.games, advanced(first), 1, key);
       expect(again).toEqual({ status: 'replayed', record: { fingerprint: 'move:3', response: first } });
       expect((await storage.games.get(game.id))?.version).toBe(1);
       expect(await storage.games.idempotencyRecord(game.id, 'k-1')).toEqual({
@@ -309,7 +310,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       const game = sampleGame();
       await storage.games.create(game);
       const results = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => storage.games.update(advanced(game, String(i)), 0)),
+        Array.from({ length: 50 }, (_, i) => updateGame(storage.games, advanced(game, String(i)), 0)),
       );
       expect(results.filter((r) => r.status === 'updated')).toHaveLength(1);
       expect(results.filter((r) => r.status === 'conflict')).toHaveLength(49);
@@ -324,7 +325,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       let current = game;
       for (let i = 0; i < 3; i++) {
         const next = advanced(current, String(i + 1));
-        expect(await storage.games.update(next, current.version)).toEqual({ status: 'updated' });
+        expect(await updateGame(storage.games, next, current.version)).toEqual({ status: 'updated' });
         current = next;
       }
       const changes = await updates;
@@ -335,7 +336,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       const late: GameChange[] = [];
       const off = await storage.events.subscribe(game.id, (g) => late.push(g));
       await off();
-      await storage.games.update(advanced(current), current.version);
+      await updateGame(storage.games, advanced(current), current.version);
       await new Promise((r) => setTimeout(r, 50));
       expect(late).toEqual([]);
     });
@@ -347,7 +348,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       for (let i = 0; i < 5; i++) {
         const next = advanced(current, String(i + 1));
         expect(
-          await storage.games.update(next, current.version, { key: `k${i}`, fingerprint: `f${i}` }),
+          await updateGame(storage.games, next, current.version, { key: `k${i}`, fingerprint: `f${i}` }),
         ).toEqual({
           status: 'updated',
         });
@@ -357,7 +358,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       const { updates } = await collect(storage, game.id, 1);
       // A version no move made (a draw offer): the change carries no move, the list stays.
       const offered = { ...current, version: current.version + 1, drawOffer: 0 as const };
-      expect(await storage.games.update(offered, current.version)).toEqual({ status: 'updated' });
+      expect(await updateGame(storage.games, offered, current.version)).toEqual({ status: 'updated' });
       const [change] = await updates;
       expect(change?.move).toBeNull();
       expect(change?.game.drawOffer).toBe(0);
@@ -376,7 +377,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       expect(last?.next).toBeNull();
       expect(await storage.games.moves('no-such-game', 0, 10)).toBeUndefined();
       // The answer remembered for an idempotency key is the game as it was then (3 moves), not as it is now.
-      const replayed = await storage.games.update(advanced(offered), offered.version, {
+      const replayed = await updateGame(storage.games, advanced(offered), offered.version, {
         key: 'k2',
         fingerprint: 'x',
       });
@@ -396,7 +397,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         await storage.games.create({ ...game, status: 'ongoing' });
         if (game.status === 'finished') {
           const done = { ...advanced({ ...game, status: 'ongoing' }), status: 'finished' as const };
-          await storage.games.update(done, 0);
+          await updateGame(storage.games, done, 0);
         }
         made.push(game);
       }
@@ -441,7 +442,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       const setStatus = async (game: StoredGame, status: 'ongoing' | 'finished') => {
         const stored = current.get(game.id) as StoredGame;
         const next = { ...advanced(stored), status };
-        expect(await storage.games.update(next, stored.version)).toEqual({ status: 'updated' });
+        expect(await updateGame(storage.games, next, stored.version)).toEqual({ status: 'updated' });
         current.set(game.id, next);
       };
       for (const [i, game] of made.entries())
@@ -500,7 +501,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         const g5 = gameOf([x, x]);
         for (const game of [g1, g2, g3, g4, g5]) await storage.games.create(game);
         const g4done = { ...advanced(g4), status: 'finished' as const };
-        expect(await storage.games.update(g4done, 0)).toEqual({ status: 'updated' });
+        expect(await updateGame(storage.games, g4done, 0)).toEqual({ status: 'updated' });
         const ids = async (filter: Parameters<Storage['games']['list']>[0]) =>
           (await storage.games.list(filter, 100)).items.map((g) => g.id);
         expect(await ids({ account: x })).toEqual([g5.id, g4.id, g2.id, g1.id]);
@@ -688,7 +689,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect((await storage.feed.read(a, 0, 10)).last).toBe(0);
         // A finished game no longer counts.
         const over = { ...advanced(first), status: 'finished' as const, toMove: null, version: 1 };
-        expect((await storage.games.update(over, 0)).status).toBe('updated');
+        expect((await updateGame(storage.games, over, 0)).status).toBe('updated');
         expect(await storage.games.countOngoing(a)).toBe(0);
         expect(await storage.games.create(second, [], [{ account: a, max: 1 }])).toEqual({
           status: 'created',
@@ -1233,16 +1234,18 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         const next = advanced(game);
         const key = { key: uid('k'), fingerprint: 'move:3' };
         const moved = notice([a, b], 'game.moved', { ply: 1 });
-        expect(await storage.games.update(next, 0, key, [moved])).toEqual({ status: 'updated' });
+        expect(await updateGame(storage.games, next, 0, key, [moved])).toEqual({ status: 'updated' });
         expect([await last(a), await last(b)]).toEqual([2, 2]);
         expect((await storage.feed.read(a, 1, 10)).events).toEqual([
           { seq: 2, epoch: expect.any(String), type: 'game.moved', at: moved.at, data: { ply: 1 } },
         ]);
-        const replay = await storage.games.update(advanced(next), 1, key, [notice([a, b])]);
+        const replay = await updateGame(storage.games, advanced(next), 1, key, [notice([a, b])]);
         expect(replay.status).toBe('replayed');
-        const conflict = await storage.games.update(advanced(game, '5'), 0, undefined, [notice([a, b])]);
+        const conflict = await updateGame(storage.games, advanced(game, '5'), 0, undefined, [notice([a, b])]);
         expect(conflict).toEqual({ status: 'conflict', currentVersion: 1 });
-        expect(await storage.games.update(advanced(gameOf([c, c])), 0, undefined, [notice([c])])).toEqual({
+        expect(
+          await updateGame(storage.games, advanced(gameOf([c, c])), 0, undefined, [notice([c])]),
+        ).toEqual({
           status: 'missing',
         });
         expect([await last(a), await last(b), await last(c)]).toEqual([2, 2, 0]);
@@ -1254,7 +1257,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         await storage.games.create(game);
         const results = await Promise.all(
           Array.from({ length: 50 }, (_, i) =>
-            storage.games.update(advanced(game, String(i)), 0, undefined, [
+            updateGame(storage.games, advanced(game, String(i)), 0, undefined, [
               notice([a], 'game.moved', { move: String(i) }),
             ]),
           ),
@@ -1281,7 +1284,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         let current = game;
         for (let i = 0; i < 30; i++) {
           const next = advanced(current);
-          await storage.games.update(next, current.version, undefined, [
+          await updateGame(storage.games, next, current.version, undefined, [
             notice([a], 'game.moved', { v: next.version }),
           ]);
           current = next;
@@ -1409,8 +1412,8 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect(await fresh.clocks.claimDeadlines(T0 + 60_000, 2, T0 + 120_000)).toEqual([g2.id]);
         expect(await fresh.clocks.claimDeadlines(T0 + 60_000, 0, T0 + 120_000)).toEqual([]);
         // A write sets the entry anew: a move moves the deadline, the end of the game removes it.
-        expect(await fresh.games.update(moved(g1, T0 + 70_000), 0)).toEqual({ status: 'updated' });
-        expect(await fresh.games.update(finished(g2), 0)).toEqual({ status: 'updated' });
+        expect(await updateGame(fresh.games, moved(g1, T0 + 70_000), 0)).toEqual({ status: 'updated' });
+        expect(await updateGame(fresh.games, finished(g2), 0)).toEqual({ status: 'updated' });
         expect(await fresh.clocks.claimDeadlines(T0 + 119_999, 10, T0 + 200_000)).toEqual([g1.id]);
         expect(await fresh.clocks.claimDeadlines(T0 + 120_000, 10, T0 + 200_000)).toEqual([g3.id]);
         expect(await fresh.clocks.claimDeadlines(T0 + 10 ** 9, 10, T0 + 10 ** 10)).toEqual([g1.id, g3.id]);
@@ -1465,11 +1468,11 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         // Nothing left to claim, even after the lease; a write in the same turn does not index it again.
         expect(await fresh.clocks.claimReminders(T0 + 10_000, 10, T0 + 20_000)).toEqual([]);
         const offered = { ...game, version: 1, drawOffer: 1 as const };
-        expect(await fresh.games.update(offered, 0)).toEqual({ status: 'updated' });
+        expect(await updateGame(fresh.games, offered, 0)).toEqual({ status: 'updated' });
         expect(await fresh.clocks.claimReminders(T0 + 10_000, 10, T0 + 20_000)).toEqual([]);
         // A stale turn is refused; the next turn has its own reminder.
         const next = moved(offered, T0 + 3000, T0 + 2900);
-        expect(await fresh.games.update(next, 1)).toEqual({ status: 'updated' });
+        expect(await updateGame(fresh.games, next, 1)).toEqual({ status: 'updated' });
         expect(await remind(100)).toBe(false);
         expect(await fresh.clocks.claimReminders(T0 + 2900, 10, T0 + 20_000)).toEqual([game.id]);
         expect(await remind(101, '1')).toBe(true);
@@ -1477,8 +1480,8 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
         expect(feed.events.map((e) => e.data)).toEqual([expect.anything(), { n: 101 }]);
         // Once over, no reminder is recorded.
         const third = moved(next, T0 + 9000, T0 + 8000);
-        await fresh.games.update(third, next.version);
-        await fresh.games.update(finished(third), third.version);
+        await updateGame(fresh.games, third, next.version);
+        await updateGame(fresh.games, finished(third), third.version);
         expect(await fresh.clocks.markReminded(game.id, '2', [notice([a])])).toBe(false);
         expect(await fresh.clocks.markReminded(game.id, 'over', [notice([a])])).toBe(false);
         expect(await fresh.clocks.claimReminders(T0 + 10 ** 9, 10, T0 + 10 ** 10)).toEqual([]);
@@ -1517,14 +1520,14 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
           expect(paged).toEqual(expected);
         }
         // Moving takes a game off the mover's list and puts it on the other's; so does finishing.
-        await fresh.games.update(moved(early, T0 + 4000), 0);
-        await fresh.games.update(finished(self), 0);
+        await updateGame(fresh.games, moved(early, T0 + 4000), 0);
+        await updateGame(fresh.games, finished(self), 0);
         expect(ids(await fresh.clocks.listTurn(a, {}, 100))).toEqual(expected.slice(2));
         expect(ids(await fresh.clocks.listTurn(c, {}, 100))).toEqual([early.id]);
         // A cursor past a game that has moved on still continues after its position.
         const first = await fresh.clocks.listTurn(a, {}, 1);
         expect(ids(first)).toEqual([tie1.id]);
-        await fresh.games.update(moved(tie1, T0 + 8000), 0);
+        await updateGame(fresh.games, moved(tie1, T0 + 8000), 0);
         expect(ids(await fresh.clocks.listTurn(a, {}, 100, first.next ?? undefined))).toEqual(
           expected.slice(3),
         );

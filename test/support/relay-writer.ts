@@ -4,6 +4,7 @@
 // ACCOUNTS (a,b), GAMES, VERSIONS.
 import { createRedisStorage } from '../../src/store/redis';
 import { advanced, gameOf } from '../store/store-contract';
+import { updateGame } from './update-game';
 
 async function main(): Promise<void> {
   // A short lease: what this node holds when it is killed is free again soon.
@@ -26,7 +27,7 @@ async function main(): Promise<void> {
           at,
           data: { game: game.id, version: next.version },
         };
-        const result = await storage.games.update(next, game.version, undefined, [notice]);
+        const result = await updateGame(storage.games, next, game.version, undefined, [notice]);
         if (result.status !== 'updated') throw new Error(`unexpected ${result.status}`);
         process.stdout.write(`ack ${game.id} ${next.version}\n`);
         game = next;

@@ -1,6 +1,9 @@
 import type { GameKind } from '../../engines/types';
 import {
+  accountEffectsOf,
   clockIndexOf,
+  type AccountEffect,
+  type ClockIndex,
   isTurnOf,
   OVER,
   type ClockStore,
@@ -33,24 +36,36 @@ export class MemoryClockIndex {
   /** Per account: its ongoing games (what game limits count). */
   readonly ongoing = new Map<string, Set<string>>();
 
+  /** A new game's entries (its accounts' as accountEffectsOf decides for a game as it is). */
   put(game: StoredGame): void {
     const index = clockIndexOf(game);
-    for (const account of index.accounts) {
+    this.putClock(game.id, index);
+    this.putAccounts(game.id, accountEffectsOf(game, [], index));
+  }
+
+  /** The game's own entries: its deadline, its reminder and the turn it is at. */
+  putClock(id: string, index: ClockIndex): void {
+    if (index.deadline === null) this.deadlines.delete(id);
+    else this.deadlines.set(id, index.deadline);
+    this.turns.set(id, index.turn);
+    if (index.reminder === null || this.reminded.get(id) === index.turn) this.reminders.delete(id);
+    else this.reminders.set(id, index.reminder);
+  }
+
+  /** Each account's ongoing set and my-turn entry, as a write's effects say. */
+  putAccounts(id: string, accounts: readonly AccountEffect[]): void {
+    for (const { account, ongoing, turn } of accounts) {
       let games = this.ongoing.get(account);
       if (!games) this.ongoing.set(account, (games = new Set()));
-      if (index.turn === OVER) games.delete(game.id);
-      else games.add(game.id);
-    }
-    if (index.deadline === null) this.deadlines.delete(game.id);
-    else this.deadlines.set(game.id, index.deadline);
-    this.turns.set(game.id, index.turn);
-    if (index.reminder === null || this.reminded.get(game.id) === index.turn) this.reminders.delete(game.id);
-    else this.reminders.set(game.id, index.reminder);
-    for (const account of index.accounts) this.myTurn.get(account)?.delete(game.id);
-    if (index.mover !== null) {
-      let games = this.myTurn.get(index.mover);
-      if (!games) this.myTurn.set(index.mover, (games = new Map()));
-      games.set(game.id, index.moverScore);
+      if (ongoing) games.add(id);
+      else games.delete(id);
+      if (turn === null) {
+        this.myTurn.get(account)?.delete(id);
+        continue;
+      }
+      let turns = this.myTurn.get(account);
+      if (!turns) this.myTurn.set(account, (turns = new Map()));
+      turns.set(id, turn);
     }
   }
 

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import {
   IDEMPOTENCY_TTL_SECONDS,
-  listingBasesOf,
+  clockIndexOf,
   listingIndex,
   listingIndexesOf,
   changeOf,
@@ -16,8 +16,8 @@ import {
   type GameLimit,
   type GameStore,
   type IdempotencyRecord,
+  type GameEffects,
   type Notice,
-  type RatingResult,
   type StoredGame,
   type UpdateResult,
 } from '../store';
@@ -154,6 +154,12 @@ export class MemoryGameStore implements GameStore {
     this.clockIndex.put(game);
   }
 
+  /** Moves a game's entry in the listings of `filter` from its stored status to `status`. */
+  private relist(filter: GameFilter, id: string, entry: Entry, status: GameStatus): void {
+    this.listings.get(listingIndex({ ...filter, status: entry.status }))?.remove(entry.seq);
+    this.listing(listingIndex({ ...filter, status })).add(entry.seq, id);
+  }
+
   private listing(key: string): SeqIndex {
     let index = this.listings.get(key);
     if (!index) this.listings.set(key, (index = new SeqIndex()));
@@ -186,9 +192,8 @@ export class MemoryGameStore implements GameStore {
   async update(
     next: StoredGame,
     expectedVersion: number,
-    idempotency?: { key: string; fingerprint: string },
-    notices: readonly Notice[] = [],
-    ratings: readonly RatingResult[] = [],
+    idempotency: { key: string; fingerprint: string } | undefined,
+    effects: GameEffects,
   ): Promise<UpdateResult> {
     // No await before the write: the check and the write are one step of the event loop.
     const idemKey = idempotency ? `${next.id}\u0000${idempotency.key}` : undefined;
@@ -208,13 +213,18 @@ export class MemoryGameStore implements GameStore {
     const head = JSON.stringify(change.game);
     if (change.move) entry.moves.push(JSON.stringify(change.move));
     this.games.set(next.id, { seq: entry.seq, head, moves: entry.moves, status: next.status });
+    // The game's own listings follow its status; each account's, what the effects say (the entry
+    // under the game's stored status is there already).
     if (next.status !== entry.status) {
-      for (const base of listingBasesOf(next)) {
-        this.listings.get(listingIndex({ ...base.filter, status: entry.status }))?.remove(entry.seq);
-        this.listing(listingIndex({ ...base.filter, status: next.status })).add(entry.seq, next.id);
-      }
+      for (const filter of [{}, { kind: next.kind }]) this.relist(filter, next.id, entry, next.status);
     }
-    this.clockIndex.put(next);
+    for (const { account, status } of effects.accounts) {
+      if (status === entry.status) continue;
+      for (const filter of [{ account }, { account, kind: next.kind }])
+        this.relist(filter, next.id, entry, status);
+    }
+    this.clockIndex.putClock(next.id, clockIndexOf(next));
+    this.clockIndex.putAccounts(next.id, effects.accounts);
     if (idemKey && idempotency) {
       this.idempotency.set(idemKey, {
         fingerprint: idempotency.fingerprint,
@@ -223,8 +233,8 @@ export class MemoryGameStore implements GameStore {
         expires: this.now() + IDEMPOTENCY_TTL_SECONDS * 1000,
       });
     }
-    this.feed.appendNow(notices);
-    for (const result of ratings) this.ratings?.recordNow(result);
+    this.feed.appendNow(effects.notices);
+    for (const { rating } of effects.accounts) if (rating) this.ratings?.recordNow(rating);
     this.bus.emit(next.id, JSON.stringify(change));
     return { status: 'updated' };
   }

@@ -1,6 +1,7 @@
 import type { GameKind } from '../../engines/types';
 import type { Notice } from './feed';
-import type { StoredGame } from './games';
+import type { AccountEffect, StoredGame } from './games';
+import type { RatingResult } from './ratings';
 
 // Clocks: deadlines, reminders, my-turn lists and vacations.
 //
@@ -121,4 +122,25 @@ export function clockIndexOf(game: StoredGame): ClockIndex {
     mover,
     moverScore: deadline !== null && Number.isFinite(deadline) ? deadline : NO_DEADLINE_SCORE + turnStart,
   };
+}
+
+/**
+ * Each seated account's indexes as `game` now is (and the rated `ratings` it gets): what the service
+ * decides for a write (effects.ts) and what a new or migrated game is indexed under.
+ */
+export function accountEffectsOf(
+  game: StoredGame,
+  ratings: readonly RatingResult[] = [],
+  index = clockIndexOf(game),
+): AccountEffect[] {
+  return index.accounts.map((account) => {
+    const rating = ratings.find((r) => r.account === account);
+    return {
+      account,
+      status: game.status,
+      turn: index.mover === account ? index.moverScore : null,
+      ongoing: game.status === 'ongoing',
+      ...(rating ? { rating } : {}),
+    };
+  });
 }

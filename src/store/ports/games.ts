@@ -170,6 +170,28 @@ export function listingBasesOf(game: StoredGame): Array<{ filter: GameFilter; an
   return filters.map((filter) => ({ filter, any: listingIndex(filter) }));
 }
 
+/**
+ * One seated account's indexes after a write, as the service decided them (service/game/effects.ts):
+ * the status it lists the game under (and under any status and the game's kind), the game's score
+ * in its my-turn list (null: not its turn), whether the game counts among its ongoing games, and a
+ * rated game's result for it.
+ */
+export interface AccountEffect {
+  readonly account: string;
+  readonly status: GameStatus;
+  readonly turn: number | null;
+  readonly ongoing: boolean;
+  readonly rating?: RatingResult;
+}
+
+/** What a write carries beside the document, applied atomically with it (GameStore.update). */
+export interface GameEffects {
+  /** Appended to the feeds of the accounts each names. */
+  readonly notices: readonly Notice[];
+  /** Each seated account's indexes (none for a game held by seat tokens only). */
+  readonly accounts: readonly AccountEffect[];
+}
+
 export interface GamePage {
   readonly items: readonly StoredGame[];
   /** Pass back as `before` for the next page; null on the last page. */
@@ -227,19 +249,17 @@ export interface GameStore {
   /**
    * Atomically: if `idempotencyKey` already has a record, return it (`replayed`); else if the stored
    * version is not `expectedVersion`, `conflict`; else write `next`, remember the idempotency record
-   * for 24 h, append `notices` to the account feeds, and publish the change (changeOf) to the
-   * game's subscribers. `next` has at most one move more than the stored game.
-   * A replay or a conflict appends nothing.
-   *
-   * `ratings` (a rated game's ending write): each account's result, carried with the write to the
-   * account and applied there once (RatingStore.record), whoever relays it and however often.
+   * for 24 h, apply `effects` (append the notices to the account feeds, set each account's indexes,
+   * carry a rated result to the account, applied there once: RatingStore.record, whoever relays it
+   * and however often), and publish the change (changeOf) to the game's subscribers. `next` has at
+   * most one move more than the stored game. A replay or a conflict applies nothing. The store
+   * decides none of the effects: it encodes what it is given.
    */
   update(
     next: StoredGame,
     expectedVersion: number,
-    idempotency?: { readonly key: string; readonly fingerprint: string },
-    notices?: readonly Notice[],
-    ratings?: readonly RatingResult[],
+    idempotency: { readonly key: string; readonly fingerprint: string } | undefined,
+    effects: GameEffects,
   ): Promise<UpdateResult>;
   /** The record kept for a game's idempotency key, if any. */
   idempotencyRecord(gameId: string, key: string): Promise<IdempotencyRecord | undefined>;

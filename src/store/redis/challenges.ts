@@ -1,4 +1,5 @@
 import type Redis from 'ioredis';
+import { accountEffectsOf } from '../store';
 import type {
   ChallengePage,
   ChallengeStore,
@@ -117,7 +118,12 @@ export class RedisChallengeStore implements ChallengeStore {
     // The game's own index changes go through its own entry (game.started is among the notices here).
     const gameFields = game
       ? outboxFields(
-          { origin: `g:${game.id}`, version: game.version + 1, before: 0, parts: gameParts(keys, game, []) },
+          {
+            origin: `g:${game.id}`,
+            version: game.version + 1,
+            before: 0,
+            parts: gameParts(keys, game, { notices: [], accounts: accountEffectsOf(game) }),
+          },
           this.feed,
         )
       : [];

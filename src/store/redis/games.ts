@@ -2,6 +2,7 @@ import type Redis from 'ioredis';
 import type { Side } from '../../engines/types';
 import {
   IDEMPOTENCY_TTL_SECONDS,
+  accountEffectsOf,
   headOf,
   type GameHead,
   type MoveRecord,
@@ -12,6 +13,7 @@ import {
   type GameLimit,
   type GameStore,
   type IdempotencyRecord,
+  type GameEffects,
   type Notice,
   type RatingResult,
   type StoredGame,
@@ -135,7 +137,7 @@ export class RedisGameStore implements GameStore {
         origin: `g:${game.id}`,
         version: game.version + 1,
         before: 0,
-        parts: gameParts(this.keys, game, notices),
+        parts: gameParts(this.keys, game, { notices, accounts: accountEffectsOf(game) }),
       },
       this.feed,
     );
@@ -276,9 +278,8 @@ export class RedisGameStore implements GameStore {
   async update(
     next: StoredGame,
     expectedVersion: number,
-    idempotency?: { key: string; fingerprint: string },
-    notices: readonly Notice[] = [],
-    ratings: readonly RatingResult[] = [],
+    idempotency: { key: string; fingerprint: string } | undefined,
+    effects: GameEffects,
   ): Promise<UpdateResult> {
     const head = JSON.stringify(headOf(next));
     const move = next.moves[next.moves.length - 1];
@@ -287,7 +288,7 @@ export class RedisGameStore implements GameStore {
         origin: `g:${next.id}`,
         version: next.version + 1,
         before: expectedVersion + 1,
-        parts: gameParts(this.keys, next, notices, ratings),
+        parts: gameParts(this.keys, next, effects),
       },
       this.feed,
     );

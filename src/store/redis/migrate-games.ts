@@ -1,6 +1,7 @@
 import type Redis from 'ioredis';
 import {
   IDEMPOTENCY_TTL_SECONDS,
+  accountEffectsOf,
   clockIndexOf,
   headOf,
   type GameStatus,
@@ -71,7 +72,7 @@ export function v2GameOps(
   for (const [k, s] of listings) ops.push(['ZADD', keys.shardListing(shard, k, s), v1.lseq, id]);
   if (v1.deadline !== null) ops.push(['ZADD', keys.deadlines(shard), v1.deadline, id]);
   if (v1.reminder !== null) ops.push(['ZADD', keys.reminders(shard), v1.reminder, id]);
-  for (const part of gameParts(keys, indexed, [])) {
+  for (const part of gameParts(keys, indexed, { notices: [], accounts: accountEffectsOf(indexed) })) {
     for (const [op, key, ...rest] of part.ops) {
       if (op === 'rate') continue; // v1 games were never rated
       ops.push([op.toUpperCase(), key, ...rest.map((v) => (v === '@lseq' ? v1.lseq : String(v)))]);

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import {
   GAME_STATUSES,
-  clockIndexOf,
   type FeedOptions,
+  type GameEffects,
   type Notice,
   type RatingResult,
   type StoredGame,
@@ -75,33 +75,30 @@ export function outboxFields(entry: OutboxEntry, feed: FeedOptions): string[] {
 }
 
 /**
- * A game's entry for each seated account: the notices addressed to it, and its listings, my-turn
- * entry and ongoing set as the game now is (`@lseq` stands for the game's listing score).
+ * A game's entry for each seated account, encoding a write's effects (decided by the service, see
+ * service/game/effects.ts; accountEffectsOf for a new or migrated game): the notices addressed to
+ * the account, and its listings, my-turn entry, ongoing set and rated result (`@lseq` stands for the
+ * game's listing score).
  */
 export function gameParts(
   keys: Keys,
-  game: StoredGame,
-  notices: readonly Notice[],
-  ratings: readonly RatingResult[] = [],
+  game: Pick<StoredGame, 'id' | 'kind'>,
+  effects: GameEffects,
 ): AccountPart[] {
-  const accounts = [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
-  // Games without accounts (seat tokens only) have no account indexes to keep.
-  if (accounts.length === 0) return [];
-  const index = clockIndexOf(game);
-  return accounts.map((account) => {
+  return effects.accounts.map(({ account, status, turn, ongoing, rating }) => {
     const ops: IndexOp[] = [];
     for (const kind of [undefined, game.kind]) {
       ops.push(['zadd', keys.accountListing(account, kind), '@lseq', game.id]);
-      for (const status of GAME_STATUSES) {
-        const key = keys.accountListing(account, kind, status);
-        ops.push(status === game.status ? ['zadd', key, '@lseq', game.id] : ['zrem', key, game.id]);
+      for (const listed of GAME_STATUSES) {
+        const key = keys.accountListing(account, kind, listed);
+        ops.push(listed === status ? ['zadd', key, '@lseq', game.id] : ['zrem', key, game.id]);
       }
     }
     ops.push(['zrem', keys.turn(account), game.id]);
-    if (index.mover === account) ops.push(['zadd', keys.turn(account), index.moverScore, game.id]);
-    ops.push([game.status === 'ongoing' ? 'sadd' : 'srem', keys.ongoing(account), game.id]);
-    for (const result of ratings) if (result.account === account) ops.push(['rate', result]);
-    return { account, notices: notices.filter((n) => n.to.includes(account)), ops };
+    if (turn !== null) ops.push(['zadd', keys.turn(account), turn, game.id]);
+    ops.push([ongoing ? 'sadd' : 'srem', keys.ongoing(account), game.id]);
+    if (rating) ops.push(['rate', rating]);
+    return { account, notices: effects.notices.filter((n) => n.to.includes(account)), ops };
   });
 }
 

@@ -22,7 +22,8 @@ import {
   type MoveView,
 } from '../../service/game-view';
 import type { KindView } from '../../service/kinds';
-import type { WriteAnswer, WriteOptions } from '../../service/game-writes';
+import { namesOf } from '../../service/game/names';
+import type { WriteAnswer, WriteOptions } from '../../service/game/writer';
 import {
   credentialOf,
   IDEMPOTENCY_KEY_DESCRIPTION,
@@ -127,6 +128,7 @@ export class GameResolver {
   }
 
   @Mutation(() => Game, {
+    name: namesOf('move').mutation,
     description:
       'Play a move for the seat whose token is given (or with an account token of a seated account).',
   })
@@ -140,25 +142,32 @@ export class GameResolver {
     @Arg('idempotencyKey', () => String, { nullable: true }) idempotencyKey?: string,
   ): Promise<LiveGameView> {
     return live(
-      ctx.services.games.play(id, move, writeOptions(ctx, seatToken, expectedVersion, idempotencyKey)),
+      ctx.services.writer.apply(
+        id,
+        { type: 'move', move },
+        writeOptions(ctx, seatToken, expectedVersion, idempotencyKey),
+      ),
     );
   }
 
   @Mutation(() => Game, {
+    name: namesOf('resign').mutation,
     description: 'Either player resigns, at any time (also on the opponent’s turn).',
   })
   resign(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
-    return live(ctx.services.actions.resign(args.id, actionOptions(ctx, args)));
+    return live(ctx.services.writer.apply(args.id, { type: 'resign' }, actionOptions(ctx, args)));
   }
 
   @Mutation(() => Game, {
+    name: namesOf('abort').mutation,
     description: 'Either player ends the game without a result, while not both sides have moved.',
   })
   abortGame(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
-    return live(ctx.services.actions.abort(args.id, actionOptions(ctx, args)));
+    return live(ctx.services.writer.apply(args.id, { type: 'abort' }, actionOptions(ctx, args)));
   }
 
   @Mutation(() => Game, {
+    name: namesOf('claim.draw').mutation,
     description:
       'Claim a draw. Every hosted game applies its draw rules by itself; what is left to claim is an ' +
       'abandoned game without a time control: once the opponent to move has not moved for the abandon ' +
@@ -166,32 +175,42 @@ export class GameResolver {
       'CLAIM_TOO_EARLY before (claimableAt), NO_DRAW_CLAIM otherwise.',
   })
   claimDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
-    return live(ctx.services.actions.claimDraw(args.id, actionOptions(ctx, args)));
+    return live(ctx.services.writer.apply(args.id, { type: 'claim.draw' }, actionOptions(ctx, args)));
   }
 
   @Mutation(() => Game, {
+    name: namesOf('claim.victory').mutation,
     description:
       'Claim victory in an abandoned game without a time control: once the opponent to move has not ' +
       'moved for the abandon period (default 3 days), the player waiting wins (reason abandoned). ' +
       'CLAIM_TOO_EARLY before (claimableAt), NO_VICTORY_CLAIM with a time control or on one’s own turn.',
   })
   claimVictory(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
-    return live(ctx.services.actions.claimVictory(args.id, actionOptions(ctx, args)));
+    return live(ctx.services.writer.apply(args.id, { type: 'claim.victory' }, actionOptions(ctx, args)));
   }
 
-  @Mutation(() => Game, { description: "Offer a draw (accepts the opponent's standing offer)." })
+  @Mutation(() => Game, {
+    name: namesOf('draw.offer').mutation,
+    description: "Offer a draw (accepts the opponent's standing offer).",
+  })
   offerDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
-    return live(ctx.services.actions.offerDraw(args.id, actionOptions(ctx, args)));
+    return live(ctx.services.writer.apply(args.id, { type: 'draw.offer' }, actionOptions(ctx, args)));
   }
 
-  @Mutation(() => Game, { description: "Accept the opponent's draw offer." })
+  @Mutation(() => Game, {
+    name: namesOf('draw.accept').mutation,
+    description: "Accept the opponent's draw offer.",
+  })
   acceptDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
-    return live(ctx.services.actions.acceptDraw(args.id, actionOptions(ctx, args)));
+    return live(ctx.services.writer.apply(args.id, { type: 'draw.accept' }, actionOptions(ctx, args)));
   }
 
-  @Mutation(() => Game, { description: "Decline the opponent's draw offer." })
+  @Mutation(() => Game, {
+    name: namesOf('draw.decline').mutation,
+    description: "Decline the opponent's draw offer.",
+  })
   declineDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
-    return live(ctx.services.actions.declineDraw(args.id, actionOptions(ctx, args)));
+    return live(ctx.services.writer.apply(args.id, { type: 'draw.decline' }, actionOptions(ctx, args)));
   }
 
   @Subscription(() => Game, {

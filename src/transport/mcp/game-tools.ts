@@ -2,7 +2,9 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
-import type { WriteOptions } from '../../service/game-writes';
+import type { GameCommandType } from '../../service/game/commands';
+import { namesOf } from '../../service/game/names';
+import type { WriteOptions } from '../../service/game/writer';
 import type { McpContext } from './context';
 import { gameLine, gameSummary } from './game-summary';
 import { READ, run, WRITE } from './results';
@@ -111,7 +113,7 @@ export function registerGameTools(server: McpServer, ctx: McpContext): void {
   );
 
   server.registerTool(
-    'play_move',
+    namesOf('move').tool as string,
     {
       title: 'Play a move',
       description:
@@ -129,18 +131,28 @@ export function registerGameTools(server: McpServer, ctx: McpContext): void {
     ({ gameId: id, move, ...write }) =>
       run(
         async () =>
-          summary(await services.games.submitMove(id, move, writeOptions(ctx, `move:${move}`, write))),
+          summary(
+            (
+              await services.writer.apply(
+                id,
+                { type: 'move', move },
+                writeOptions(ctx, `move:${move}`, write),
+              )
+            ).game,
+          ),
         explain(id),
       ),
   );
 
   const action = (
-    name: string,
+    type: Exclude<GameCommandType, 'move'>,
     title: string,
     description: string,
-    act: (id: string, write: WriteOptions) => Promise<GameView>,
     destructive = false,
-  ) =>
+  ) => {
+    // The tool's name is also in the idempotency keys derived from expectedVersion (writeOptions).
+    const name = namesOf(type).tool as string;
+    const command = { type } as const;
     server.registerTool(
       name,
       {
@@ -150,32 +162,25 @@ export function registerGameTools(server: McpServer, ctx: McpContext): void {
         annotations: { ...WRITE, destructiveHint: destructive },
       },
       ({ gameId: id, ...write }) =>
-        run(async () => summary(await act(id, writeOptions(ctx, name, write))), explain(id)),
+        run(
+          async () =>
+            summary((await services.writer.apply(id, command, writeOptions(ctx, name, write))).game),
+          explain(id),
+        ),
     );
+  };
 
   action(
     'resign',
     'Resign',
     'Give up the game (at any time, also on the opponent’s turn): the opponent wins.',
-    async (id, w) => (await services.actions.resign(id, w)).game,
     true,
   );
   action(
-    'offer_draw',
+    'draw.offer',
     'Offer a draw',
     'Offer the opponent a draw (if the opponent has offered one, this accepts it).',
-    async (id, w) => (await services.actions.offerDraw(id, w)).game,
   );
-  action(
-    'accept_draw',
-    'Accept a draw',
-    'Accept the opponent’s pending draw offer: the game is drawn.',
-    async (id, w) => (await services.actions.acceptDraw(id, w)).game,
-  );
-  action(
-    'decline_draw',
-    'Decline a draw',
-    'Decline the opponent’s pending draw offer.',
-    async (id, w) => (await services.actions.declineDraw(id, w)).game,
-  );
+  action('draw.accept', 'Accept a draw', 'Accept the opponent’s pending draw offer: the game is drawn.');
+  action('draw.decline', 'Decline a draw', 'Decline the opponent’s pending draw offer.');
 }

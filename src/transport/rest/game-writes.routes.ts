@@ -2,7 +2,9 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
-import type { WriteAnswer, WriteOptions } from '../../service/game-writes';
+import type { GameCommandType } from '../../service/game/commands';
+import { namesOf } from '../../service/game/names';
+import type { WriteAnswer, WriteOptions } from '../../service/game/writer';
 import type { Services } from '../../service';
 import { credentialOf, parse, problems, seatSecurity, type RestRoute } from './route';
 import * as S from './schemas';
@@ -128,46 +130,45 @@ function varyWith(current: number | string | string[] | undefined, field: string
   return [...fields, field].join(', ');
 }
 
-/** The write routes of games under /api/v1, in the order of the document. */
+/** The write routes of games under /api/v1, in the order of the document (names: game/names.ts). */
 export function gameWriteRoutes(services: Services): RestRoute[] {
-  const actions = services.actions;
-  const action = (
-    path: string,
-    operationId: string,
-    summary: string,
-    run: (id: string, write: WriteOptions) => Promise<WriteAnswer>,
-    description = '',
-  ): RestRoute => ({
-    spec: {
-      method: 'post',
-      path,
-      operationId,
-      summary,
-      description: `${description}${description ? ' ' : ''}${SEAT_AUTH} ${MINIMAL}`,
-      security: seatSecurity,
-      request: {
-        params: idParams,
-        headers: writeHeaders,
-        body: { content: { 'application/json': { schema: S.ActionBody } }, required: false },
+  const writer = services.writer;
+  const action = (type: Exclude<GameCommandType, 'move'>, summary: string, description = ''): RestRoute => {
+    const { path, operationId } = namesOf(type);
+    const command = { type } as const;
+    return {
+      spec: {
+        method: 'post',
+        path,
+        operationId,
+        summary,
+        description: `${description}${description ? ' ' : ''}${SEAT_AUTH} ${MINIMAL}`,
+        security: seatSecurity,
+        request: {
+          params: idParams,
+          headers: writeHeaders,
+          body: { content: { 'application/json': { schema: S.ActionBody } }, required: false },
+        },
+        responses: {
+          200: written('The game after the action'),
+          ...problems(400, 401, 403, 404, 409, 503),
+        },
       },
-      responses: {
-        200: written('The game after the action'),
-        ...problems(400, 401, 403, 404, 409, 503),
+      handle: async (req, res) => {
+        const { id } = parse(idParams, req.params, 'path');
+        const body = parse(S.ActionBody, req.body, 'body');
+        sendAnswer(req, res, await writer.apply(id, command, writeOptions(req, body.expectedVersion)));
       },
-    },
-    handle: async (req, res) => {
-      const { id } = parse(idParams, req.params, 'path');
-      const body = parse(S.ActionBody, req.body, 'body');
-      sendAnswer(req, res, await run(id, writeOptions(req, body.expectedVersion)));
-    },
-  });
+    };
+  };
+  const move = namesOf('move');
 
   return [
     {
       spec: {
         method: 'post',
-        path: '/games/{id}/moves',
-        operationId: 'submitMove',
+        path: move.path,
+        operationId: move.operationId,
         summary: 'Play a move',
         description:
           `The side to move plays. ${SEAT_AUTH} If-Match (or expectedVersion) guards against stale ` +
@@ -186,34 +187,21 @@ export function gameWriteRoutes(services: Services): RestRoute[] {
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
         const body = parse(S.MoveBody, req.body, 'body');
-        sendAnswer(
-          req,
-          res,
-          await services.games.play(id, body.move, writeOptions(req, body.expectedVersion)),
-        );
+        const options = writeOptions(req, body.expectedVersion);
+        sendAnswer(req, res, await writer.apply(id, { type: 'move', move: body.move }, options));
       },
     },
     action(
-      '/games/{id}/resign',
-      'resignGame',
+      'resign',
       'Resign (either player, at any time)',
-      (id, w) => actions.resign(id, w),
       'Also on the opponent’s turn; the opponent wins with reason `resignation`.',
     ),
-    action('/games/{id}/draw/offer', 'offerDraw', "Offer a draw (accepts the opponent's offer)", (id, w) =>
-      actions.offerDraw(id, w),
-    ),
-    action('/games/{id}/draw/accept', 'acceptDraw', "Accept the opponent's draw offer", (id, w) =>
-      actions.acceptDraw(id, w),
-    ),
-    action('/games/{id}/draw/decline', 'declineDraw', "Decline the opponent's draw offer", (id, w) =>
-      actions.declineDraw(id, w),
-    ),
+    action('draw.offer', "Offer a draw (accepts the opponent's offer)"),
+    action('draw.accept', "Accept the opponent's draw offer"),
+    action('draw.decline', "Decline the opponent's draw offer"),
     action(
-      '/games/{id}/draw/claim',
-      'claimDraw',
+      'claim.draw',
       'Claim a draw: an abandoned unlimited game',
-      (id, w) => actions.claimDraw(id, w),
       'Every draw rule of the hosted games ends the game by itself as soon as it applies. What is left ' +
         'to claim: in a game without a time control, the player waiting may end it as a draw (reason ' +
         '`abandoned`) once the opponent to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, ' +
@@ -221,20 +209,16 @@ export function gameWriteRoutes(services: Services): RestRoute[] {
         'NO_DRAW_CLAIM otherwise (a time control, or one’s own turn).',
     ),
     action(
-      '/games/{id}/victory/claim',
-      'claimVictory',
+      'claim.victory',
       'Claim victory: an abandoned unlimited game',
-      (id, w) => actions.claimVictory(id, w),
       'In a game without a time control, the player waiting wins (reason `abandoned`) once the opponent ' +
         'to move has not moved for the abandon period (ABANDON_CLAIM_DAYS, default 3 days) since its ' +
         'turn began; 409 CLAIM_TOO_EARLY before (`claimableAt`), 409 NO_VICTORY_CLAIM in games with a ' +
         'time control (deadlines end them) or on one’s own turn.',
     ),
     action(
-      '/games/{id}/abort',
-      'abortGame',
+      'abort',
       'Abort the game (no result)',
-      (id, w) => actions.abort(id, w),
       'Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead).',
     ),
   ];
