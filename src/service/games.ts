@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
-import { ENGINES, getEngine } from '../engines/registry';
-import { GAME_KINDS, type Options, type Side } from '../engines/types';
+import type { AnyKind } from '../engines/kind';
+import { kindIds, kindOf, KINDS } from '../engines/kinds';
+import type { Options, Side } from '../engines/types';
 import {
   type GameFilter,
   type GameHead,
@@ -136,12 +137,12 @@ export class GameService {
 
   /** The kinds this server hosts. */
   kinds(): string[] {
-    return [...ENGINES.keys()];
+    return [...kindIds()];
   }
 
   /** Each hosted kind: seats, options schema, notation summary and rules page. */
   describeKinds(): KindView[] {
-    return [...ENGINES.values()].map(kindView);
+    return KINDS.map(kindView);
   }
 
   /**
@@ -261,17 +262,22 @@ export class GameService {
 
   /** The engine of a kind this server hosts (UNKNOWN_GAME_KIND otherwise). */
   engineFor(kind: string): AnyEngine {
-    const engine = getEngine(kind);
-    if (!engine) {
+    return this.kindFor(kind).engine;
+  }
+
+  /** The descriptor of a kind this server hosts (UNKNOWN_GAME_KIND otherwise). */
+  kindFor(kind: string): AnyKind {
+    const descriptor = kindOf(kind);
+    if (!descriptor) {
       throw new GameError(
         'UNKNOWN_GAME_KIND',
         `Unknown game kind "${kind}"; hosted: ${this.kinds().join(', ')}`,
         {
-          kinds: GAME_KINDS.filter((k) => ENGINES.has(k)),
+          kinds: [...kindIds()],
         },
       );
     }
-    return engine;
+    return descriptor;
   }
 
   /** The public view of a stored game (moves a store compacted get their details back). */
@@ -403,7 +409,7 @@ export class GameService {
   }
 
   /** The game's standard text record (PDN, PGN-like) from its engine. */
-  async exportGame(id: string): Promise<{ text: string; kind: string }> {
+  async exportGame(id: string): Promise<{ text: string; kind: string; mediaType: string }> {
     const game = await this.load(id);
     const engine = this.engineFor(game.kind);
     if (!engine.exportRecord) throw new GameError('NOT_FOUND', `No text export for ${game.kind}`);
@@ -418,7 +424,11 @@ export class GameService {
       players: [game.seats[0]?.account ?? engine.seatNames[0], game.seats[1]?.account ?? engine.seatNames[1]],
       startedAt: game.createdAt,
     };
-    return { text: engine.exportRecord(record), kind: game.kind };
+    return {
+      text: engine.exportRecord(record),
+      kind: game.kind,
+      mediaType: this.kindFor(game.kind).record.mediaType,
+    };
   }
 
   /**

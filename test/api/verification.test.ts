@@ -3,7 +3,7 @@
 // set scores 100 %, a corrupted one names exactly the items corrupted, each with the expected
 // position and the legal moves; the same seed always poses the same set.
 import request from 'supertest';
-import { getEngine } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
 import type { AnyEngine } from '../../src/engines/engine';
 import { appHarness, type Running } from '../support/app';
 import { expectProblem } from '../support/problem';

@@ -1,7 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, createUnionType } from 'type-graphql';
 import type { BoardView } from '../../vocabulary';
-import { GameKindEnum, GameStatusEnum, OutcomeReasonEnum, TimeControlTypeEnum } from './enums';
+import {
+  BoardFamilyEnum,
+  GameKindEnum,
+  GameStatusEnum,
+  OutcomeReasonEnum,
+  TimeControlTypeEnum,
+} from './enums';
 
 // GraphQL shapes of the service's views. Payloads stay plain objects (GameView and friends);
 // these classes only describe them, so resolvers return service results unchanged.
@@ -272,6 +278,8 @@ export class KindRules {
 export class GameKindInfo {
   @Field(() => String, { description: 'congo, russian-draughts, kalah, oware or congkak' }) kind!: string;
   @Field(() => String) name!: string;
+  @Field(() => BoardFamilyEnum, { description: 'How its moves are described and its board drawn.' })
+  family!: string;
   @Field(() => [String], { description: 'Seat 0 first.' }) seatNames!: string[];
   @Field(() => GraphQLJSONObject, {
     description: 'The creation options as a JSON Schema (draft 2020-12); unknown options are refused.',
