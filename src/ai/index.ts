@@ -15,6 +15,7 @@ import { decode, solvable, solveMancala, ttBitsFor } from './solver';
 import type { SearchRequest, SearchResult, SolvedValue } from './types';
 
 export { SearchError, type SearchErrorCode } from './errors';
+export { aiPlays } from './kinds';
 export { isLevel, levelBudget, type LevelBudget } from './levels';
 export { solveKalah } from './solver';
 export * from './types';

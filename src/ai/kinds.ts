@@ -81,6 +81,11 @@ export function aiKindOf(kind: string): AiKind | undefined {
   return Object.hasOwn(AI_KINDS, kind) ? AI_KINDS[kind as GameKind] : undefined;
 }
 
+/** Whether the AI plays a kind (a kind registered beside the built-in ones it does not). */
+export function aiPlays(kind: string): boolean {
+  return aiKindOf(kind) !== undefined;
+}
+
 const adapters = new Map<string, Adapter>();
 
 /** The search adapter of an engine's kind (made once per kind); UNKNOWN_KIND for a kind not in AI_KINDS. */
