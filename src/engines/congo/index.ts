@@ -3,7 +3,7 @@
 // river-start monkey whose sequence ends in the river drowns (A5), bare lions draw unless the side
 // to move can capture (A11), no legal move loses.
 // House rules (not Congo rules): the third occurrence of a position (board and side to move) is
-// a draw, 'threefold-repetition'; a game reaching the move limit (src/engines/limits.ts) is a draw,
+// a draw, 'threefold-repetition'; a game reaching the move limit (CONGO_MOVE_LIMIT, ./state.ts) is a draw,
 // 'move-limit'. History lives in the state (`prev` chain); parseState starts it empty at ply 0.
 import type { Engine } from '../engine';
 import { MONKEY_SEQUENCE_LIMIT } from '../limits';

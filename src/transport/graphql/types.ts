@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, createUnionType } from 'type-graphql';
-import type { BoardView } from '../../vocabulary';
+import { kindIds, type BoardView } from '../../vocabulary';
 import {
   BoardFamilyEnum,
   GameKindEnum,
@@ -276,7 +276,8 @@ export class KindRules {
 
 @ObjectType({ description: 'A hosted game kind: what a client needs to create a game of it.' })
 export class GameKindInfo {
-  @Field(() => String, { description: 'congo, russian-draughts, kalah, oware or congkak' }) kind!: string;
+  @Field(() => String, { description: `${kindIds().slice(0, -1).join(', ')} or ${kindIds().at(-1)}` })
+  kind!: string;
   @Field(() => String) name!: string;
   @Field(() => BoardFamilyEnum, { description: 'How its moves are described and its board drawn.' })
   family!: string;
