@@ -11,6 +11,14 @@ import type { GameKind } from './types';
 
 const list: AnyKind[] = [congoKind, draughtsKind, kalahKind, owareKind, congkakKind];
 const byId = new Map<string, AnyKind>(list.map((k) => [k.engine.kind, k]));
+/** Set once the list has been read for what modules build when they load: no kind may follow. */
+let read = false;
+
+/** The list, for facts that enums, validators and limits are built from when a module loads. */
+function reading(): readonly AnyKind[] {
+  read = true;
+  return list;
+}
 
 /** Every hosted kind, built-in ones first, then any registered with registerKind. */
 export const KINDS: readonly AnyKind[] = list;
@@ -30,30 +38,34 @@ export function getEngine(kind: string): AnyEngine | undefined {
  * enums built from it (zod, GraphQL) keep their types; a registered kind is in it at run time.
  */
 export function kindIds(): readonly [GameKind, ...GameKind[]] {
-  return list.map((k) => k.engine.kind) as unknown as readonly [GameKind, ...GameKind[]];
+  return reading().map((k) => k.engine.kind) as unknown as readonly [GameKind, ...GameKind[]];
 }
 
 /** The longest move limit of any hosted kind: the most moves a game's list can hold. */
 export function longestMoveLimit(): number {
-  return Math.max(...list.map((k) => k.moveLimit));
+  return Math.max(...reading().map((k) => k.moveLimit));
 }
 
 /** The records' media types other than text/plain (draughts' PDN), once each, in list order. */
 export function recordMediaTypes(): string[] {
-  return [...new Set(list.map((k) => k.record.mediaType))].filter((type) => type !== 'text/plain');
+  return [...new Set(reading().map((k) => k.record.mediaType))].filter((type) => type !== 'text/plain');
 }
 
 /**
  * Hosts one more kind: a descriptor is all a kind needs. For kinds defined outside src/engines (the
  * tests' toy kind). Call it before the transports are imported: the GraphQL enum and the REST
- * schemas are built from the list when their modules load, and the AI's worker threads load their
- * own copy of the list (they refuse a registered kind: UNKNOWN_KIND). The engine's `kind` is typed
- * GameKind, the built-in union; a registered id is outside it at run time, so tables keyed by the
- * union (the AI's) must look it up as optional.
+ * schemas are built from the list when their modules load, so a kind registered after that is
+ * refused. The AI plays only the kinds of its own table (src/ai/kinds.ts) and refuses the others.
+ * The engine's `kind` is typed GameKind, the built-in union; a registered id is outside it at run
+ * time, so tables keyed by the union (the AI's) must look it up as optional (aiKindOf).
  */
 export function registerKind(kind: AnyKind): void {
   const id = kind.engine.kind;
   if (byId.has(id)) throw new Error(`kind ${id} is hosted already`);
+  if (read)
+    throw new Error(
+      `kind ${id} comes too late: the kind ids were read already (register before the app loads)`,
+    );
   list.push(kind);
   byId.set(id, kind);
 }

@@ -8,6 +8,7 @@ import request from 'supertest';
 import { KINDS, registerKind } from '../../src/engines/kinds';
 import { createMemoryStorage } from '../../src/store/memory';
 import { createRedisStorage } from '../../src/store/redis';
+import type { GameKind } from '../../src/engines/types';
 import type { Storage } from '../../src/store/store';
 import { describeKindContracts } from '../engines/kinds';
 import { describeKindContract } from '../store/kind-contract';
@@ -120,6 +121,11 @@ describe('the API', () => {
     expect(moved.body.data!.submitMove).toMatchObject({ position: '0,4,4/1/3,3,3/0 S', toMove: 0 });
     const values = await support.gql(run.url, '{ __type(name: "GameKind") { enumValues { name } } }');
     expect(values.body.data!.__type.enumValues.map((v: { name: string }) => v.name)).toContain('toy_kalah');
+  });
+
+  it('refuses a kind registered after the app has built its enums', () => {
+    const late = { ...TOY_KIND, engine: { ...TOY_KIND.engine, kind: 'toy-late' as GameKind } };
+    expect(() => registerKind(late)).toThrow(/too late/);
   });
 
   it('the AI, which has no table entry for it, refuses it with a clear error', async () => {
