@@ -5,7 +5,7 @@
 // per Kalah solve, default 20 000 000), AI_BENCH_KALAH_MAX (largest m × n solved, default 16).
 import { search, solveKalah } from '../src/ai';
 import type { AnyEngine } from '../src/engines/engine';
-import { getEngine } from '../src/engines/registry';
+import { getEngine } from '../src/engines/kinds';
 import { GAME_KINDS, type GameKind, type Options } from '../src/engines/types';
 import { ladder } from './ladder';
 import { envList, table } from './support';

@@ -17,7 +17,7 @@
 import Redis from 'ioredis';
 import type { ItemStream } from '../test/support/stream-reader';
 import { deletePrefix, REDIS_URL } from '../test/support/redis';
-import { getEngine } from '../src/engines/registry';
+import { getEngine } from '../src/engines/kinds';
 import type { Side } from '../src/engines/types';
 import {
   accountGame,

@@ -3,7 +3,7 @@
 import { levelBudget, search } from '../src/ai';
 import type { AiLevel } from '../src/ai/types';
 import type { AnyEngine } from '../src/engines/engine';
-import { getEngine } from '../src/engines/registry';
+import { getEngine } from '../src/engines/kinds';
 import type { GameKind, Options } from '../src/engines/types';
 import { prng } from './support';
 

@@ -20,7 +20,7 @@ import { availableParallelism } from 'node:os';
 import { join } from 'node:path';
 import { Piscina } from 'piscina';
 import { levelBudget } from '../src/ai';
-import { SEARCH_REVISIONS } from '../src/ai/levels';
+import { AI_KINDS } from '../src/ai/kinds';
 import { AI_LEVELS, type AiLevel } from '../src/ai/types';
 import { GAME_KINDS, type GameKind } from '../src/engines/types';
 import { BALANCE_NODES, openings, type GameResult, type GameTask, type Player } from './ladder-game';
@@ -75,7 +75,7 @@ const label = (p: Pairing): string => `${p.a}v${p.b}`;
 function signature(player: Player, kind: GameKind): string {
   if (player === 'random') return 'r';
   const b = levelBudget(player, kind);
-  const revision = SEARCH_REVISIONS[kind] > 1 ? `.s${SEARCH_REVISIONS[kind]}` : '';
+  const revision = AI_KINDS[kind].searchRevision > 1 ? `.s${AI_KINDS[kind].searchRevision}` : '';
   return `${b.depth}.${b.nodes}.${b.noise}.${b.solve ? 1 : 0}${revision}`;
 }
 
@@ -187,7 +187,7 @@ export async function ladder(): Promise<void> {
     const deeper = balanceNodes !== BALANCE_NODES ? `@${balanceNodes}` : '';
     const book = Number.isFinite(balance)
       ? `~${plies}p±${balance}${deeper}`
-      : SEARCH_REVISIONS[p.kind] > 1
+      : AI_KINDS[p.kind].searchRevision > 1
         ? `~${plies}p`
         : '';
     return `${p.kind}:${label(p)}:${signature(p.a, p.kind)}~${signature(p.b, p.kind)}~${nodeCap}~${maxPlies}${book}:`;
@@ -210,7 +210,7 @@ export async function ladder(): Promise<void> {
     const balance = Number.isFinite(bound) ? bound : 0;
     const plies = pliesFor(kind);
     const nodes = balanceNodesFor(kind);
-    const bookKey = `${kind}:${count}:${plies}p±${balance}@${nodes}:s${SEARCH_REVISIONS[kind]}`;
+    const bookKey = `${kind}:${count}:${plies}p±${balance}@${nodes}:s${AI_KINDS[kind].searchRevision}`;
     let openingsOf = books[bookKey];
     if (!openingsOf) {
       openingsOf = openings(kind, count, plies, balance, 1, nodes);

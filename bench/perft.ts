@@ -1,7 +1,7 @@
 // Engine perft speed: nodes/s per game from its start position, several runs each, and the
 // yardsticks (other JavaScript move generators) measured in the same process for a fair ratio.
 import { fastPerft } from '../src/engines/perft';
-import { ENGINES } from '../src/engines/registry';
+import { KINDS } from '../src/engines/kinds';
 import type { GameKind } from '../src/engines/types';
 import { YARDSTICKS } from './yardsticks';
 
@@ -21,7 +21,7 @@ export interface BenchCase {
 }
 
 function engineCases(only?: string): BenchCase[] {
-  return [...ENGINES.values()]
+  return KINDS.map((k) => k.engine)
     .filter((engine) => !only || engine.kind === only)
     .map((engine) => {
       const { depth, options } = DEPTHS[engine.kind];

@@ -2,7 +2,7 @@
 // Prints one node count per depth 1..N (or `move count` per root move with --divide).
 import { parseArgs } from 'node:util';
 import { divide, fastPerft } from '../src/engines/perft';
-import { ENGINES, getEngine } from '../src/engines/registry';
+import { getEngine, kindIds } from '../src/engines/kinds';
 
 function fail(message: string): never {
   process.stderr.write(`perft: ${message}\n`);
@@ -23,9 +23,7 @@ function main(argv: string[]): void {
   const kind = positionals[0];
   const engine = kind ? getEngine(kind) : undefined;
   if (!engine)
-    fail(
-      `usage: perft <${[...ENGINES.keys()].join('|')}> --depth N [--position P] [--options JSON] [--divide]`,
-    );
+    fail(`usage: perft <${kindIds().join('|')}> --depth N [--position P] [--options JSON] [--divide]`);
   const depth = Number(values.depth ?? '1');
   if (!Number.isInteger(depth) || depth < 0) fail(`--depth must be a whole number, got ${values.depth}`);
   let rawOptions: unknown = {};

@@ -10,7 +10,7 @@
 // --- Defined by the engines (src/engines/types.ts), re-exported --------------------------------
 
 export {
-  /** The games this server hosts. */
+  /** The built-in games (the GameKind type); the hosted ones are kindIds(). */
   GAME_KINDS,
   /** How a finished game ended. */
   OUTCOME_REASONS,
@@ -26,8 +26,12 @@ export {
   type Options,
   type BoardView,
 } from './engines/types';
-/** House rule: the plies after which a game ends with reason `move-limit`, per kind. */
-export { MOVE_LIMITS } from './engines/limits';
+/**
+ * The hosted kinds (src/engines/kinds.ts, one descriptor each): their ids, which enums and
+ * validators are built from when a module loads; the longest move limit (the house rule after which
+ * a game ends with reason `move-limit`); the records' own media types.
+ */
+export { kindIds, longestMoveLimit, recordMediaTypes } from './engines/kinds';
 /** How a kind's moves are described and its board drawn (a kind descriptor's `family`). */
 export { BOARD_FAMILIES, type BoardFamily } from './engines/kind';
 

@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { GAME_KINDS } from '../src/engines/types';
 import { createApp, type App } from '../src/app';
 import { createRedisStorage } from '../src/store/redis';
 import { signUp } from './support/accounts';
@@ -16,7 +17,7 @@ import { referee } from './support/referee';
 const harness = appHarness();
 afterAll(() => harness.stopAll());
 
-const KINDS = ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak'];
+const KINDS = GAME_KINDS;
 const manifest = require.resolve('@boardhost/client/package.json');
 const cli = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin['boardhost-bot']);
 const ENGINES = join(__dirname, '..', 'examples', 'engines');

@@ -11,9 +11,8 @@ import {
   lionFacing,
   makeMove,
 } from '../engines/congo/movegen';
-import { lionSquare, makeState, pieceCount, type CongoState } from '../engines/congo/state';
+import { CONGO_MOVE_LIMIT, lionSquare, makeState, pieceCount, type CongoState } from '../engines/congo/state';
 import type { AnyEngine } from '../engines/engine';
-import { MOVE_LIMITS } from '../engines/limits';
 import { other, type Outcome } from '../engines/types';
 import { EVAL_LIMIT, outcomeScore, type Adapter } from './adapter';
 import { mix32 } from './rng';
@@ -132,7 +131,7 @@ function outcomeOf(s: CongoState, ply: number): Outcome | undefined {
   if (s.repeats >= 2) return { reason: 'threefold-repetition' };
   const list = fill(s, ply);
   if (list.n === 0) return { winner: other(s.side), reason: 'no-moves' };
-  if (s.ply >= MOVE_LIMITS.congo || list.overflow) return { reason: 'move-limit' };
+  if (s.ply >= CONGO_MOVE_LIMIT || list.overflow) return { reason: 'move-limit' };
   return undefined;
 }
 

@@ -3,23 +3,22 @@
 // before the time cap does (docs/ai.md, "Determinism").
 import type { AnyEngine } from '../engines/engine';
 import type { MancalaState } from '../engines/mancala/state';
-import { getEngine } from '../engines/registry';
+import { kindOf } from '../engines/kinds';
 import { type Result, err, ok } from '../engines/types';
 import type { Adapter } from './adapter';
-import { adapterFor } from './adapters';
 import { Searcher, type RootResult } from './alphabeta';
 import { SearchError, type SearchErrorCode } from './errors';
+import { adapterFor } from './kinds';
 import { ANALYSIS_LEVEL, isLevel, levelBudget, type LevelBudget } from './levels';
 import { prng } from './rng';
 import { decode, solvable, solveMancala, ttBitsFor } from './solver';
 import type { SearchRequest, SearchResult, SolvedValue } from './types';
 
 export { SearchError, type SearchErrorCode } from './errors';
+export { aiPlays } from './kinds';
 export { isLevel, levelBudget, type LevelBudget } from './levels';
 export { solveKalah } from './solver';
 export * from './types';
-
-const MANCALA = new Set(['kalah', 'oware', 'congkak']);
 
 /** The position of a request: `start` with `moves` replayed through the engine (history intact). */
 function replay(engine: AnyEngine, req: SearchRequest): unknown {
@@ -52,8 +51,9 @@ function limit(name: string, value: number | undefined, cap: number): number {
  */
 export function search(req: SearchRequest, override?: Partial<Omit<LevelBudget, 'level'>>): SearchResult {
   const t0 = performance.now();
-  const engine = getEngine(req.kind);
-  if (!engine) throw new SearchError('UNKNOWN_KIND', `no game kind ${String(req.kind)}`);
+  const kind = kindOf(req.kind);
+  if (!kind) throw new SearchError('UNKNOWN_KIND', `no game kind ${String(req.kind)}`);
+  const { engine } = kind;
   if (req.level !== undefined && !isLevel(req.level)) {
     throw new SearchError('INVALID_REQUEST', 'level must be an integer from 1 to 8');
   }
@@ -84,7 +84,8 @@ export function search(req: SearchRequest, override?: Partial<Omit<LevelBudget, 
   let solved: SolvedValue | undefined;
   let root: RootResult | undefined;
   let exactScore: number | undefined;
-  if (budget.solve && MANCALA.has(engine.kind) && solvable(state as MancalaState)) {
+  const mancala = kind.family === 'mancala';
+  if (budget.solve && mancala && solvable(state as MancalaState)) {
     // Half the budget for an exact solve; the ordinary search gets what is left if it fails.
     const solution = solveMancala(
       adapter as unknown as Adapter<MancalaState, number>,
@@ -116,7 +117,7 @@ export function search(req: SearchRequest, override?: Partial<Omit<LevelBudget, 
     reached = Math.min(root.depth, depth);
     const decided = decode(root.score);
     if (exactScore !== undefined) score = exactScore;
-    else if (decided && MANCALA.has(engine.kind) && decided.margin !== 0) score = 100 * decided.margin;
+    else if (decided && mancala && decided.margin !== 0) score = 100 * decided.margin;
     else score = root.score;
     if (!solved && decided) solved = { result: decided.result, plies: decided.plies, exact: false };
     if (exactScore !== undefined && solved) reached = solved.plies;

@@ -1,18 +1,16 @@
 // Exact mancala solving: search every line to the end of the game. Used by `search` for Kalah and
 // Congkak endgames, and from the start for Kalah on small boards (test/ai/kalah-solved.test.ts,
 // bench/ai.ts). Oware is not solved exactly: its repetition rule makes a value depend on the path.
-import { getEngine } from '../engines/registry';
+import { getEngine } from '../engines/kinds';
 import type { MancalaState } from '../engines/mancala/state';
 import { DECIDED, MARGIN_UNIT, WIN, type Adapter } from './adapter';
 import { INFINITE_DEPTH, Searcher, type RootResult } from './alphabeta';
+import { aiKindOf } from './kinds';
 import { mancalaAdapter } from './mancala';
 import type { SolvedValue } from './types';
 
 /** The longest principal variation a solve reports. */
 const MAX_PV = 200;
-
-/** Seeds still in the houses at or below which `search` tries an exact solve first. */
-export const SOLVE_SEEDS: Readonly<Record<string, number>> = { kalah: 20, congkak: 14 };
 
 /** What a decided score means: the result, plies to the end, and (mancala) the final margin. */
 export interface Decided extends Omit<SolvedValue, 'exact'> {
@@ -31,7 +29,7 @@ export function decode(score: number): Decided | undefined {
 
 /** Whether `search` should try to solve this mancala position exactly. */
 export function solvable(state: MancalaState): boolean {
-  const limit = SOLVE_SEEDS[state.rules.kind];
+  const limit = aiKindOf(state.rules.kind)?.solveSeeds;
   if (limit === undefined || state.outcome) return false;
   const h = state.rules.houses;
   let seeds = 0;

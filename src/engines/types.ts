@@ -36,7 +36,7 @@ export const OUTCOME_REASONS = [
   'timeout',
   'aborted',
   'abandoned', // unlimited games: the player to move stayed away; the other claimed the win or a draw
-  'move-limit', // the game reached its ply limit (src/engines/limits.ts; a house rule)
+  'move-limit', // the game reached its ply limit (the kind descriptor's moveLimit; a house rule)
 ] as const;
 export type OutcomeReason = (typeof OUTCOME_REASONS)[number];
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { ENGINES, getEngine } from '../engines/registry';
+import { getEngine, kindIds } from '../engines/kinds';
 import type { GameKind } from '../engines/types';
 import {
   ACCOUNT_KINDS,
@@ -367,7 +367,7 @@ function parseScopes(scopes: readonly string[]): TokenScope[] {
 }
 
 function parseBotPolicy(input: BotPolicyInput): BotPolicy {
-  const kinds = input.kinds ?? [...ENGINES.keys()];
+  const kinds = input.kinds ?? [...kindIds()];
   for (const kind of kinds) {
     if (!getEngine(kind))
       throw new GameError('UNKNOWN_GAME_KIND', `Unknown game kind "${kind}"`, { field: 'kinds' });

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { levelBudget } from '../ai/index';
+import { aiPlays, levelBudget } from '../ai/index';
 import type { AiPool } from '../ai/pool';
 import { AI_LEVELS, type AiLevel, type SearchRequest } from '../ai/types';
 import type { AnyEngine } from '../engines/engine';
@@ -301,7 +301,7 @@ export class AiGames {
     seatTokenHash = '',
   ): { game: StoredGame; seat: Side } {
     casualOnly(input.rated);
-    const engine = this.games.engineFor(input.kind);
+    const engine = aiEngineFor(this.games, input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const start = startOf(engine, options, { position: input.position ?? null });
     const seat = seatOf(engine, color);
@@ -367,6 +367,18 @@ function seatOf(engine: AnyEngine, color: string | undefined): Side {
     `color must be ${engine.seatNames.map((n) => `"${n}"`).join(', ')}, "random", "0" or "1"`,
     { field: 'color' },
   );
+}
+
+/**
+ * The engine of a kind the AI plays: UNKNOWN_GAME_KIND for a kind not hosted, INVALID_INPUT for a
+ * hosted kind the AI has no entry for (src/ai/kinds.ts; a kind registered beside the built-in ones).
+ */
+export function aiEngineFor(games: GameService, kind: string): AnyEngine {
+  const engine = games.engineFor(kind);
+  if (!aiPlays(engine.kind)) {
+    throw new GameError('INVALID_INPUT', `The built-in AI does not play ${engine.kind}`, { field: 'kind' });
+  }
+  return engine;
 }
 
 /**

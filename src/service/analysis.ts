@@ -1,7 +1,7 @@
 import type { AiPool } from '../ai/pool';
 import type { SearchResult, SolvedValue } from '../ai/types';
 import type { RateLimiter, Storage } from '../store/store';
-import { searchPosition, seedOf } from './ai-games';
+import { aiEngineFor, searchPosition, seedOf } from './ai-games';
 import type { Authenticator, Credential } from './auth';
 import { GameError } from './errors';
 import type { GameService } from './games';
@@ -143,13 +143,13 @@ export class AnalysisService {
           result: game.result,
         });
       }
-      const engine = this.games.engineFor(game.kind);
+      const engine = aiEngineFor(this.games, game.kind);
       return { search: searchPosition(engine, game), position: game.position };
     }
     if (input.kind === undefined) {
       throw new GameError('INVALID_INPUT', 'kind is required without a gameId', { field: 'kind' });
     }
-    const engine = this.games.engineFor(input.kind);
+    const engine = aiEngineFor(this.games, input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const position =
       input.position === undefined || input.position === null

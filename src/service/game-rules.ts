@@ -1,6 +1,7 @@
 import type { AnyEngine } from '../engines/engine';
-import { ENGINES, getEngine } from '../engines/registry';
-import { GAME_KINDS, type EngineError } from '../engines/types';
+import type { AnyKind } from '../engines/kind';
+import { kindIds, kindOf } from '../engines/kinds';
+import type { EngineError } from '../engines/types';
 import type { GameHead, MoveRecord, StoredGame } from '../store/store';
 import { GameError } from './errors';
 
@@ -10,19 +11,21 @@ import { GameError } from './errors';
 // sowing traces) to keep them small: they follow from the moves. The service puts them back by
 // replaying the game before it builds any view, so the API answers the same either way.
 
+/** The descriptor of a kind this server hosts (UNKNOWN_GAME_KIND otherwise). */
+export function kindFor(kind: string): AnyKind {
+  const descriptor = kindOf(kind);
+  if (!descriptor) {
+    const kinds = [...kindIds()];
+    throw new GameError('UNKNOWN_GAME_KIND', `Unknown game kind "${kind}"; hosted: ${kinds.join(', ')}`, {
+      kinds,
+    });
+  }
+  return descriptor;
+}
+
 /** The engine of a kind this server hosts (UNKNOWN_GAME_KIND otherwise). */
 export function engineFor(kind: string): AnyEngine {
-  const engine = getEngine(kind);
-  if (!engine) {
-    throw new GameError(
-      'UNKNOWN_GAME_KIND',
-      `Unknown game kind "${kind}"; hosted: ${[...ENGINES.keys()].join(', ')}`,
-      {
-        kinds: GAME_KINDS.filter((k) => ENGINES.has(k)),
-      },
-    );
-  }
-  return engine;
+  return kindFor(kind).engine;
 }
 
 /** The engine state a game started from: the standard start, or the position it was created from. */

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
-import { ENGINES } from '../engines/registry';
+import type { AnyKind } from '../engines/kind';
+import { kindIds, KINDS } from '../engines/kinds';
 import type { Options, Side } from '../engines/types';
 import {
   type GameFilter,
@@ -15,7 +16,7 @@ import { newSeatToken, type Authenticator } from './auth';
 import { NO_VACATIONS, startTiming, type Vacations } from './clock';
 import { GameError } from './errors';
 import { GameMoves } from './game-moves';
-import { applyMove, engineFor, positionFields, withDetails } from './game-rules';
+import { applyMove, engineFor, kindFor, positionFields, withDetails } from './game-rules';
 import { GameTime } from './game-time';
 import {
   toGameHeadView,
@@ -142,12 +143,12 @@ export class GameService {
 
   /** The kinds this server hosts. */
   kinds(): string[] {
-    return [...ENGINES.keys()];
+    return [...kindIds()];
   }
 
   /** Each hosted kind: seats, options schema, notation summary and rules page. */
   describeKinds(): KindView[] {
-    return [...ENGINES.values()].map(kindView);
+    return KINDS.map(kindView);
   }
 
   /**
@@ -267,7 +268,12 @@ export class GameService {
 
   /** The engine of a kind this server hosts (UNKNOWN_GAME_KIND otherwise). */
   engineFor(kind: string): AnyEngine {
-    return engineFor(kind);
+    return this.kindFor(kind).engine;
+  }
+
+  /** The descriptor of a kind this server hosts (UNKNOWN_GAME_KIND otherwise). */
+  kindFor(kind: string): AnyKind {
+    return kindFor(kind);
   }
 
   /** The public view of a stored game (moves a store compacted get their details back). */
@@ -367,7 +373,7 @@ export class GameService {
   }
 
   /** The game's standard text record (PDN, PGN-like) from its engine. */
-  async exportGame(id: string): Promise<{ text: string; kind: string }> {
+  async exportGame(id: string): Promise<{ text: string; kind: string; mediaType: string }> {
     const game = await this.load(id);
     const engine = this.engineFor(game.kind);
     if (!engine.exportRecord) throw new GameError('NOT_FOUND', `No text export for ${game.kind}`);
@@ -382,7 +388,11 @@ export class GameService {
       players: [game.seats[0]?.account ?? engine.seatNames[0], game.seats[1]?.account ?? engine.seatNames[1]],
       startedAt: game.createdAt,
     };
-    return { text: engine.exportRecord(record), kind: game.kind };
+    return {
+      text: engine.exportRecord(record),
+      kind: game.kind,
+      mediaType: this.kindFor(game.kind).record.mediaType,
+    };
   }
 
   /**

@@ -67,15 +67,6 @@ export interface VerificationScore {
   readonly items: readonly ScoredItem[];
 }
 
-/** How far into a game posed positions go, at most: openings, middle games and endings alike. */
-const MAX_PLIES: Readonly<Record<string, number>> = {
-  congo: 80,
-  'russian-draughts': 70,
-  kalah: 40,
-  oware: 60,
-  congkak: 40,
-};
-
 /** Poses and scores rules-verification sets; pure computation over the engines, nothing stored. */
 export class RulesVerification {
   constructor(private readonly games: GameService) {}
@@ -160,7 +151,8 @@ export class RulesVerification {
   /** The posed items with their answers: random games from the start, cut at a random ply. */
   private generate(engine: AnyEngine, options: Options, seed: string, count: number) {
     const random = seededRandom(`${engine.kind}\n${JSON.stringify(options)}\n${seed}`);
-    const maxPlies = MAX_PLIES[engine.kind] ?? 40;
+    // How far into a game posed positions go, at most: openings, middle games and endings alike.
+    const { maxPlies } = this.games.kindFor(engine.kind).verification;
     const posed = [];
     for (let index = 0; index < count; index++) {
       // A random game from the start, cut at a random ply before its end.

@@ -1,7 +1,7 @@
 // The search plays on its own fast paths (mancala `step`, draughts and Congo move buffers); every
 // state they build must be the one the engine builds: same moves in the same order, same position,
 // same end. Checked along seeded random games to the end.
-import { adapterFor } from '../../src/ai/adapters';
+import { adapterFor } from '../../src/ai/kinds';
 import { prng } from '../../src/ai/rng';
 import { KINDS, engineOf, optionsOf } from './helpers';
 

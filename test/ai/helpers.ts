@@ -3,7 +3,7 @@
 import { prng } from '../../src/ai/rng';
 import type { SearchRequest, SearchResult } from '../../src/ai/types';
 import type { AnyEngine } from '../../src/engines/engine';
-import { getEngine } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
 import { GAME_KINDS, type GameKind, type Options } from '../../src/engines/types';
 
 export const KINDS: readonly GameKind[] = GAME_KINDS;

@@ -2,7 +2,7 @@
 // from a position, from a game), typed errors for bad input, the per-caller cap (429) and the full
 // queue (503) of the AI pool, and the analysis rate limit apart from the request limits.
 import { join } from 'node:path';
-import { ENGINES } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
 import { GAME_KINDS, type GameKind } from '../../src/engines/types';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, gql, type Running } from '../support/app';
@@ -21,7 +21,7 @@ async function post(run: Running, path: string, body: unknown, headers = {}) {
 
 /** The legal moves of the start of `kind` with default options, from the engine itself. */
 function startMoves(kind: GameKind): string[] {
-  const engine = ENGINES.get(kind)!;
+  const engine = getEngine(kind)!;
   const options = engine.parseOptions({});
   if (!options.ok) throw new Error(options.error.message);
   const state = engine.setup(options.value, 0);

@@ -1,7 +1,7 @@
 // Acceptance for every hosted game: a whole game over REST, and a whole game over GraphQL watched
 // by a subscription, against Redis, ending with the result the engine's rules give.
 import request from 'supertest';
-import { getEngine } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
 import { GAME_KINDS } from '../../src/engines/types';
 import { appHarness, chooser, gql, wsClient, type Running } from '../support/app';
 import { referee } from '../support/referee';

@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { parse, type GraphQLSchema } from 'graphql';
 import request from 'supertest';
-import { MOVE_LIMITS } from '../../src/engines/limits';
+import { KINDS } from '../../src/engines/kinds';
 import { DEFAULT_GRAPHQL_LIMITS, operationCost } from '../../src/transport/graphql/limits';
 import { buildGameSchema } from '../../src/transport/graphql/server';
 import { appHarness, gql, wsClient, type Running } from '../support/app';
@@ -116,7 +116,7 @@ describe('GraphQL cost with variables, unpaged lists, and query budgets', () => 
   });
 
   it('costs Game.moves without arguments at the longest game, and refuses it where that is too much', async () => {
-    const longest = Math.max(...Object.values(MOVE_LIMITS));
+    const longest = Math.max(...KINDS.map((k) => k.moveLimit));
     const all = '{ game(id: "AAAAAAAAAAAA") { moves { ply notation seat at } } }';
     expect(cost(all)).toBe(
       cost(`{ game(id: "AAAAAAAAAAAA") { moves(limit: ${longest}) { ply notation seat at } } }`),

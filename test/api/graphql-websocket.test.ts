@@ -1,6 +1,7 @@
 // graphql-ws abuse: an oversized message is refused before it is read and the node keeps answering;
 // connections and subscriptions are capped per IP and per account with stable codes.
 import WebSocket from 'ws';
+import { GAME_KINDS } from '../../src/engines/types';
 import { TOO_MANY_CONNECTIONS_CLOSE_CODE } from '../../src/transport/graphql/websocket';
 import { signUp } from '../support/accounts';
 import { appHarness, gql, wsClient, type Running } from '../support/app';
@@ -90,7 +91,7 @@ describe('graphql-ws limits', () => {
     expect(Date.now() - started).toBeLessThan(5000);
     const { status, body } = await gql(run.url, '{ kinds { kind } }');
     expect(status).toBe(200);
-    expect(body.data?.kinds).toHaveLength(5);
+    expect(body.data?.kinds).toHaveLength(GAME_KINDS.length);
   });
 
   it('closes the connection past the per-IP cap with 4429 TOO_MANY_CONNECTIONS, and lets one in once one closes', async () => {

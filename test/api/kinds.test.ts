@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
-import { getEngine } from '../../src/engines/registry';
+import { getEngine, KINDS } from '../../src/engines/kinds';
 import { GAME_KINDS } from '../../src/engines/types';
 import { DEFAULT_RULES_DIR } from '../../src/transport/rest/rules';
 import { appHarness, gql, type Running } from '../support/app';
@@ -19,7 +19,7 @@ afterAll(async () => {
 });
 
 const KIND_FIELDS =
-  'kind name seatNames options defaults notation { moves position start } rules { path url }';
+  'kind name family seatNames options defaults notation { moves position start } rules { path url }';
 
 interface Property {
   type: 'integer' | 'boolean' | 'string';
@@ -44,6 +44,10 @@ it('lists every hosted kind over REST, and GraphQL answers the same', async () =
   expect(graphql.body.data!.kinds).toEqual(rest.items);
 });
 
+it('GAME_KINDS, the tuple the GameKind type is made of, is the list of kinds in order', () => {
+  expect(KINDS.map((k) => k.engine.kind)).toEqual([...GAME_KINDS]);
+});
+
 it.each(GAME_KINDS)('%s: seats, notation and rules link agree with the game itself', async (kind) => {
   const info = (await request(run.url).get('/api/v1/kinds').expect(200)).body.items.find(
     (k: { kind: string }) => k.kind === kind,
@@ -55,6 +59,10 @@ it.each(GAME_KINDS)('%s: seats, notation and rules link agree with the game itse
   const created = (await request(run.url).post('/api/v1/games').send({ kind }).expect(201)).body.game;
   expect(info.notation.start).toBe(created.position);
   expect(info.defaults).toEqual(created.options);
+  // The family picks the board: mancala draws houses and stores, the others a grid, Congo's with
+  // its river and castles.
+  expect(created.board.type).toBe(info.family === 'mancala' ? 'mancala' : 'grid');
+  if (created.board.type === 'grid') expect(created.board.zones.length > 0).toBe(info.family === 'congo');
   expect(info.notation.moves.length).toBeGreaterThan(10);
   expect(info.notation.position.length).toBeGreaterThan(10);
 });

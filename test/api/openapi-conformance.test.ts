@@ -10,6 +10,7 @@ import Redis from 'ioredis';
 import { createServer } from 'node:net';
 import request from 'supertest';
 import { createApp, type App } from '../../src/app';
+import { GAME_KINDS } from '../../src/engines/types';
 import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
 import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
@@ -123,7 +124,7 @@ async function scenario(
     headers: { accept: 'application/x-draughts-pdn' },
   });
   await ok(404, 'get', `/api/v1/games/${DUMMY.id}`);
-  expect((await ok(200, 'get', '/api/v1/kinds')).items).toHaveLength(5);
+  expect((await ok(200, 'get', '/api/v1/kinds')).items).toHaveLength(GAME_KINDS.length);
   const start = await ok(200, 'post', '/api/v1/kinds/congkak/start', { body: { options: { houses: 5 } } });
   expect(start.board.houses).toEqual([
     [5, 5, 5, 5, 5],

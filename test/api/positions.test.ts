@@ -5,7 +5,7 @@ import request from 'supertest';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, gql, type Running, type StoreKind } from '../support/app';
 import { expectProblem } from '../support/problem';
-import { getEngine } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
 
 const harness = appHarness();
 afterAll(() => harness.stopAll());

@@ -1,6 +1,7 @@
 // Accounts over REST: sign-up, profiles, API tokens and their scopes, bot declarations.
 import { randomBytes } from 'node:crypto';
 import request from 'supertest';
+import { GAME_KINDS } from '../../src/engines/types';
 import * as A from '../../src/transport/rest/accounts.schemas';
 import { appHarness, type Running, type StoreKind } from '../support/app';
 import { expectProblem } from '../support/problem';
@@ -220,7 +221,7 @@ describe.each<StoreKind>(['redis', 'memory'])('accounts over REST on the %s stor
       .send({})
       .expect(200);
     expect(defaults.body.bot).toEqual({
-      kinds: ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak'],
+      kinds: [...GAME_KINDS],
       timeControls: ['unlimited', 'realtime', 'correspondence'],
       options: {},
       maxGames: 10,

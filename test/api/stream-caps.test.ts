@@ -11,7 +11,7 @@ import { createClient } from 'graphql-ws';
 import request from 'supertest';
 import WebSocket from 'ws';
 import type { AnyEngine } from '../../src/engines/engine';
-import { getEngine } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
 import { hashToken } from '../../src/service/auth';
 import { TOKEN_REVOKED_CLOSE_CODE } from '../../src/transport/graphql/websocket';
 import { signUp } from '../support/accounts';

@@ -2,7 +2,7 @@
 // feed and the REST endpoints. Two nodes share one Redis and both run the director: each game is
 // created once (each bot's feed shows one game.started per game it plays). Kalah with 4 houses of
 // 2 seeds; bot k always plays legalMoves[k mod n], so every result is known in advance.
-import { getEngine } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
 import * as A from '../../src/transport/rest/accounts.schemas';
 import * as T from '../../src/transport/rest/tournaments.schemas';
 import { signUp, type TestAccount } from '../support/accounts';

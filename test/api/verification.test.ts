@@ -3,7 +3,8 @@
 // set scores 100 %, a corrupted one names exactly the items corrupted, each with the expected
 // position and the legal moves; the same seed always poses the same set.
 import request from 'supertest';
-import { getEngine } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
+import { GAME_KINDS } from '../../src/engines/types';
 import type { AnyEngine } from '../../src/engines/engine';
 import { appHarness, type Running } from '../support/app';
 import { expectProblem } from '../support/problem';
@@ -15,7 +16,7 @@ beforeAll(async () => {
 });
 afterAll(() => harness.stopAll());
 
-const KINDS = ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak'] as const;
+const KINDS = GAME_KINDS;
 
 interface Item {
   index: number;

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fastPerft, perft } from '../../src/engines/perft';
-import { getEngine } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
 
 /** Depths whose expected count exceeds this run through the engine's fast path only. */
 const GENERIC_NODE_CAP = 300_000;

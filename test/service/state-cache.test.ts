@@ -1,6 +1,6 @@
 // The engine-state cache is bounded by the estimated bytes of the states it keeps, oldest out first,
 // and the service's moves still agree with a full replay when the cache keeps nothing.
-import { ENGINES } from '../../src/engines/registry';
+import { KINDS } from '../../src/engines/kinds';
 import { StateCache } from '../../src/service/state-cache';
 import { createServices } from '../../src/service';
 import { createMemoryStorage } from '../../src/store/memory';
@@ -41,7 +41,7 @@ describe('StateCache', () => {
 
 describe('engine state sizes', () => {
   it('grow with the history a state keeps alive', () => {
-    for (const engine of ENGINES.values()) {
+    for (const { engine } of KINDS) {
       let state = engine.setup({});
       const start = engine.stateBytes(state);
       expect(start).toBeGreaterThan(0);

@@ -23,6 +23,7 @@ import {
 import { shardOf } from '../../src/store/redis/keys';
 import { describeBlockContract } from './block-contract';
 import { describeBulkContract } from './bulk-contract';
+import { describeKindContract } from './kind-contract';
 import { describeTournamentContract } from './tournament-contract';
 import { describeRatingContract } from './ratings-contract';
 import { updateGame } from '../support/update-game';
@@ -224,6 +225,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     });
 
     describeBulkContract(() => storage);
+    describeKindContract(() => storage);
 
     it('answers ping', async () => {
       await expect(storage.games.ping()).resolves.toBeUndefined();

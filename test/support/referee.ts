@@ -1,6 +1,6 @@
 // The engine's own verdict on a move list, to check that a game played through the API ends as
 // the rules say (the engines themselves are checked against the test vectors of docs/rules).
-import { getEngine } from '../../src/engines/registry';
+import { getEngine } from '../../src/engines/kinds';
 import type { Outcome } from '../../src/engines/types';
 
 /** Replays `moves` from the start with the given options; returns the final position and outcome. */

@@ -1,4 +1,5 @@
 import { render } from 'preact';
+import { useKinds } from './pages/kinds';
 import { Link, useLocation } from './router';
 import { pageFor } from './routes';
 import './styles.css';
@@ -16,6 +17,8 @@ function current(path: string, href: string): boolean {
 
 function App() {
   const { path } = useLocation();
+  // The kinds' names come from GET /kinds: loaded first, and the pages drawn again once they are.
+  useKinds();
   return (
     <>
       <header class="top">

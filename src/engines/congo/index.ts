@@ -3,10 +3,10 @@
 // river-start monkey whose sequence ends in the river drowns (A5), bare lions draw unless the side
 // to move can capture (A11), no legal move loses.
 // House rules (not Congo rules): the third occurrence of a position (board and side to move) is
-// a draw, 'threefold-repetition'; a game reaching the move limit (src/engines/limits.ts) is a draw,
+// a draw, 'threefold-repetition'; a game reaching the move limit (CONGO_MOVE_LIMIT, ./state.ts) is a draw,
 // 'move-limit'. History lives in the state (`prev` chain); parseState starts it empty at ply 0.
 import type { Engine } from '../engine';
-import { MONKEY_SEQUENCE_LIMIT, MOVE_LIMITS } from '../limits';
+import { MONKEY_SEQUENCE_LIMIT } from '../limits';
 import {
   err,
   ok,
@@ -24,7 +24,7 @@ import { START_FEN, formatFen, parseFen } from './fen';
 import { LION_TAKEN, MoveList, PROMOTED, generate, lionFacing, makeMove, type MoveReport } from './movegen';
 import { congoPerft } from './perft';
 import { exportCongoRecord } from './record';
-import { lionSquare, makeState, pieceCount, type CongoState } from './state';
+import { CONGO_MOVE_LIMIT, lionSquare, makeState, pieceCount, type CongoState } from './state';
 
 /** A move: the visited squares (from, then every landing square). Opaque outside this module. */
 export interface CongoMove {
@@ -68,7 +68,7 @@ function endOf(state: CongoState, list: MoveList): Outcome | undefined {
   if (state.repeats >= 2) return { reason: 'threefold-repetition' };
   generate(board, side, list);
   if (list.n === 0) return { winner: other(side), reason: 'no-moves' };
-  if (state.ply >= MOVE_LIMITS.congo || list.overflow) return { reason: 'move-limit' };
+  if (state.ply >= CONGO_MOVE_LIMIT || list.overflow) return { reason: 'move-limit' };
   return undefined;
 }
 

@@ -1,10 +1,9 @@
 // Fast perft: copy-make over per-ply buffers, bulk counting at depth 1, and the same end-of-game
 // rules as the engine (lion captured, bare lions, threefold repetition, no moves, move limit).
-import { MOVE_LIMITS } from '../limits';
 import type { Side } from '../types';
 import { SQUARES } from './board';
 import { LION_TAKEN, MoveList, PROMOTED, generate, lionFacing, makeMove } from './movegen';
-import { hashPosition, lionSquare, pieceCount, sameBoard, type CongoState } from './state';
+import { CONGO_MOVE_LIMIT, hashPosition, lionSquare, pieceCount, sameBoard, type CongoState } from './state';
 
 interface Search {
   readonly lists: MoveList[];
@@ -31,7 +30,7 @@ export function congoPerft(state: CongoState, depth: number): number {
     hashes: new Int32Array(root + depth + 1),
     boards: history.map((s) => s.board),
     root,
-    plies: MOVE_LIMITS.congo - state.ply,
+    plies: CONGO_MOVE_LIMIT - state.ply,
   };
   history.forEach((s, i) => (search.hashes[i] = s.hash));
   const board = search.buffers[0] as Int8Array;

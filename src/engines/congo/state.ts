@@ -3,6 +3,13 @@
 import type { Side } from '../types';
 import { LION, SQUARES, inCastle } from './board';
 
+/**
+ * The house move limit (docs/rules/README.md, "House rules"): a game still going on after this many
+ * plies is drawn with reason `move-limit`. Far above real games. The kind's descriptor (./kind.ts)
+ * publishes it.
+ */
+export const CONGO_MOVE_LIMIT = 600;
+
 export interface CongoState {
   /** Mailbox board (see board.ts); never written after the state is built. */
   readonly board: Int8Array;

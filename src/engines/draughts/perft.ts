@@ -2,10 +2,9 @@
 // is irreversible and the draw rules need kings), so they recurse on bare bitboards; the first node
 // with a king (reached by a promotion: all counters zero, no history) continues over full states so
 // that the draw rules count exactly as in `moves()`/`play()`.
-import { MOVE_LIMITS } from '../limits';
 import type { Side } from '../types';
 import { MoveList, countMoves, generate } from './movegen';
-import { ZERO_COUNTS, applyMove, freshState, type DraughtsState } from './state';
+import { DRAUGHTS_MOVE_LIMIT, ZERO_COUNTS, applyMove, freshState, type DraughtsState } from './state';
 
 const LISTS: MoveList[] = [];
 const listAt = (ply: number): MoveList => {
@@ -48,7 +47,7 @@ export function statePerft(state: DraughtsState, depth: number): number {
   if (depth === 0) return 1;
   if (state.outcome !== null) return 0;
   // Bare bitboards also skip the move limit: only when the line cannot reach it.
-  if (state.kings === 0 && state.ply + depth < MOVE_LIMITS['russian-draughts'])
+  if (state.kings === 0 && state.ply + depth < DRAUGHTS_MOVE_LIMIT)
     return bitsPerft(state.white, state.black, 0, state.side, depth, false, state.ply);
   const list = listAt(depth);
   const own = state.side === 0 ? state.white : state.black;

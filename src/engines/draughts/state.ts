@@ -2,10 +2,16 @@
 // ply count (for the move limit) and a back-pointer to the previous state for threefold repetition,
 // cut at every irreversible move (a man move or a capture), so repetition checks only walk back over
 // king moves.
-import { MOVE_LIMITS } from '../limits';
 import type { Outcome, OutcomeReason, Side } from '../types';
 import { LONG_DIAGONAL, popcount } from './board';
 import { countKingSteps, countManSteps, hasCapture } from './movegen';
+
+/**
+ * The house move limit (docs/rules/README.md, "House rules"): a game still going on after this many
+ * plies is drawn with reason `move-limit`. Far above real games. The kind's descriptor (./kind.ts)
+ * publishes it.
+ */
+export const DRAUGHTS_MOVE_LIMIT = 600;
 
 /** The draw counters, one per automatic draw rule that counts moves (rules B9, B10). */
 export interface DrawCounts {
@@ -138,7 +144,7 @@ export function computeOutcome(state: DraughtsState, c: Conditions = conditions(
   const reason = drawByCount(state, c);
   if (reason !== null) return { reason };
   if (state.prev !== null && repetitions(state) >= 3) return { reason: 'threefold-repetition' };
-  if (state.ply >= MOVE_LIMITS['russian-draughts']) return { reason: 'move-limit' };
+  if (state.ply >= DRAUGHTS_MOVE_LIMIT) return { reason: 'move-limit' };
   return null;
 }
 

@@ -2,6 +2,7 @@
 // skipped) with relay sowing: a last seed in an occupied house lifts it and sowing goes on. A last
 // seed in an own empty house takes the opposite house plus itself; a single round that ends when a
 // row is empty after a move.
+import { defineKind } from '../kind';
 import { makeMancalaEngine, type MancalaGame } from './engine';
 import type { RuleRecord } from './rules';
 
@@ -18,6 +19,7 @@ export const CONGKAK_RULES: RuleRecord = {
   grandSlam: 'noCapture',
   mustFeed: false,
   repetition: false,
+  moveLimit: 600,
   end: 'row-empty',
 };
 
@@ -38,3 +40,18 @@ export const CONGKAK: MancalaGame = {
 };
 
 export const congkakEngine = makeMancalaEngine(CONGKAK);
+
+/** Congkak as a hosted kind: its name, notation texts and house limits beside the rules above. */
+export const congkakKind = defineKind({
+  engine: congkakEngine,
+  name: 'Congkak',
+  family: 'mancala',
+  notation: {
+    moves: 'the house number of the side to move, 1…h in sowing order',
+    position: 'as Kalah: "7,7,7,7,7,7,7/0/7,7,7,7,7,7,7/0 S"',
+  },
+  options: CONGKAK.options,
+  moveLimit: CONGKAK_RULES.moveLimit,
+  record: { mediaType: 'text/plain' },
+  verification: { maxPlies: 40 },
+});

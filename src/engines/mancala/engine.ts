@@ -1,17 +1,17 @@
 // One Engine implementation for every mancala game; each game module supplies only its data.
 import type { Engine } from '../engine';
-import { err, ok, type EngineError, type Options, type Result, type Side } from '../types';
+import { err, ok, type EngineError, type GameKind, type Options, type Result, type Side } from '../types';
 import { mancalaPerft } from './fast-perft';
 import { formatDiagram, parseDiagram, pitName, type Diagram, type NotationStyle } from './notation';
 import { parseOptionsWith, type OptionSpec } from './options';
 import { exportMancalaRecord } from './record';
-import { compileRules, type MancalaKind, type RuleRecord, type Ruleset } from './rules';
+import { compileRules, type RuleRecord, type Ruleset } from './rules';
 import { legalMask } from './sow';
 import { makeState, step, type MancalaState } from './state';
 
 /** A mancala game as data: its options, notation and how options become a rule record. */
 export interface MancalaGame {
-  readonly kind: MancalaKind;
+  readonly kind: GameKind;
   readonly rulesVersion: string;
   readonly options: readonly OptionSpec[];
   readonly notation: NotationStyle;

@@ -1,6 +1,5 @@
 // Perft over preallocated pit buffers (one per ply): copy the parent, sow in place, recurse. Runs the
 // same `sow` / `settle` as `play`, so it differs from the generic perft only in not building states.
-import { MOVE_LIMITS } from '../limits';
 import type { Side } from '../types';
 import type { Ruleset } from './rules';
 import { EXTRA_MOVE, ONGOING, capturedOf, legalMask, settle, sow } from './sow';
@@ -29,7 +28,7 @@ export function mancalaPerft(state: MancalaState, depth: number): number {
   const r = state.rules;
   const bufs = Array.from({ length: depth + 1 }, () => new Uint16Array(r.n));
   (bufs[0] as Uint16Array).set(state.pits);
-  const left = MOVE_LIMITS[r.kind] - state.ply;
+  const left = r.moveLimit - state.ply;
   const search: Search = { r, bufs, sides: new Array<Side>(depth + 1).fill(0), root: state.history, left };
   search.sides[0] = state.toMove;
   return r.repetition

@@ -1,6 +1,7 @@
 // Kalah(h, s): docs/rules/kalah.md. Own store sown, opponent's skipped, origin not skipped; last
 // seed in an own empty house captures the opposite house (if it has seeds, or always with
 // `emptyCapture`); last seed in the own store moves again; the game ends when a row is empty.
+import { defineKind } from '../kind';
 import { makeMancalaEngine, type MancalaGame } from './engine';
 import type { RuleRecord } from './rules';
 
@@ -17,6 +18,7 @@ export const KALAH_RULES: RuleRecord = {
   grandSlam: 'noCapture',
   mustFeed: false,
   repetition: false,
+  moveLimit: 600,
   end: 'row-empty',
 };
 
@@ -39,3 +41,20 @@ export const KALAH: MancalaGame = {
 };
 
 export const kalahEngine = makeMancalaEngine(KALAH);
+
+/** Kalah as a hosted kind: its name, notation texts and house limits beside the rules above. */
+export const kalahKind = defineKind({
+  engine: kalahEngine,
+  name: 'Kalah',
+  family: 'mancala',
+  notation: {
+    moves: 'the house number of the side to move, 1…h in sowing order (house h is next to its store)',
+    position:
+      "\"4,4,4,4,4,4/0/4,4,4,4,4,4/0 S\": South's houses 1…h, South's store, North's houses 1…h, " +
+      "North's store, then S or N to move",
+  },
+  options: KALAH.options,
+  moveLimit: KALAH_RULES.moveLimit,
+  record: { mediaType: 'text/plain' },
+  verification: { maxPlies: 40 },
+});

@@ -2,6 +2,7 @@
 // captured backwards from the last seed in the opponent's row (grand slam captures nothing by
 // default), the opponent must be fed; ends on a majority, when the mover cannot feed, or on the
 // third occurrence of a position (house rule).
+import { defineKind } from '../kind';
 import { makeMancalaEngine, type MancalaGame } from './engine';
 import { GRAND_SLAM_RULES, type GrandSlamRule, type RuleRecord } from './rules';
 
@@ -18,6 +19,7 @@ export const OWARE_RULES: RuleRecord = {
   grandSlam: 'noCapture',
   mustFeed: true,
   repetition: true,
+  moveLimit: 1000,
   end: 'oware',
 };
 
@@ -38,3 +40,20 @@ export const OWARE: MancalaGame = {
 };
 
 export const owareEngine = makeMancalaEngine(OWARE);
+
+/** Oware as a hosted kind: its name, notation texts and house limits beside the rules above. */
+export const owareKind = defineKind({
+  engine: owareEngine,
+  name: 'Oware',
+  family: 'mancala',
+  notation: {
+    moves: 'the house number of the side to move, 1–6 in sowing order',
+    position:
+      '"4,4,4,4,4,4/4,4,4,4,4,4 stores 0-0 S": South\'s houses 1–6, North\'s houses 1–6, the captured ' +
+      'seeds South-North, then S or N to move',
+  },
+  options: OWARE.options,
+  moveLimit: OWARE_RULES.moveLimit,
+  record: { mediaType: 'text/plain' },
+  verification: { maxPlies: 60 },
+});

@@ -9,8 +9,7 @@
 // Sowing runs up the index order (S_1 → S_h → Sstore → N_1 → … → N_h → Nstore → S_1), so house i
 // (1-based) of each side is numbered in its owner's sowing order and lies opposite house h+1-i.
 
-export const MANCALA_KINDS = ['kalah', 'oware', 'congkak'] as const;
-export type MancalaKind = (typeof MANCALA_KINDS)[number];
+import type { GameKind } from '../types';
 
 /** Which seeds a last seed captures. */
 export const CAPTURE_RULES = [
@@ -31,7 +30,7 @@ export type EndRule = (typeof END_RULES)[number];
 
 /** Everything that distinguishes one mancala game from another. Plain, JSON-safe data. */
 export interface RuleRecord {
-  readonly kind: MancalaKind;
+  readonly kind: GameKind;
   readonly houses: number;
   /** Seeds per house at the start (also fixes the total for the Oware majority). */
   readonly seeds: number;
@@ -50,6 +49,12 @@ export interface RuleRecord {
   /** Third occurrence of a position (same side to move) ends the game (Oware house rule). */
   readonly repetition: boolean;
   readonly end: EndRule;
+  /**
+   * The house move limit (docs/rules/README.md, "House rules"): a game still going on after this
+   * many plies ends with reason `move-limit`, each player taking the seeds on his side. The kind's
+   * descriptor publishes it.
+   */
+  readonly moveLimit: number;
 }
 
 /** A rule record with the tables the sowing loop reads. Shared and never mutated. */

@@ -2,7 +2,6 @@
 // A finished game's position is the board after every end-of-game rule (docs/rules/README.md,
 // "Finished games"): on every end but a majority win each player's remaining seeds go into his
 // store, so the final position shows the final score.
-import { MOVE_LIMITS } from '../limits';
 import type { Outcome, OutcomeReason, Side } from '../types';
 import type { Ruleset } from './rules';
 import {
@@ -106,7 +105,7 @@ export function makeState(rules: Ruleset, pits: Uint16Array, toMove: Side, ply =
   if (end !== ONGOING) {
     board = pits.slice();
     outcome = finish(rules, board, REASONS[end] as OutcomeReason);
-  } else if (ply >= MOVE_LIMITS[rules.kind]) {
+  } else if (ply >= rules.moveLimit) {
     board = pits.slice();
     outcome = finish(rules, board, 'move-limit');
   }
@@ -138,6 +137,6 @@ export function step(state: MancalaState, house: number, trace?: SowTrace): Step
     history = { pits, side: toMove, prev };
   }
   const ply = state.ply + 1;
-  if (!outcome && ply >= MOVE_LIMITS[r.kind]) outcome = finish(r, pits, 'move-limit');
+  if (!outcome && ply >= r.moveLimit) outcome = finish(r, pits, 'move-limit');
   return { state: { rules: r, pits, toMove, outcome, history, ply }, captured, extraMove };
 }

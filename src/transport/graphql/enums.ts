@@ -1,8 +1,9 @@
 import { registerEnumType } from 'type-graphql';
 import {
+  BOARD_FAMILIES,
   CHALLENGE_STATUSES,
   DECLINE_REASONS,
-  GAME_KINDS,
+  kindIds,
   GAME_STATUSES,
   OUTCOME_REASONS,
   TIME_CONTROL_TYPES,
@@ -29,7 +30,12 @@ function enumOf<const T extends string>(
   return members;
 }
 
-export const GameKindEnum = enumOf(GAME_KINDS, 'GameKind', 'The games this server hosts.');
+export const GameKindEnum = enumOf(kindIds(), 'GameKind', 'The games this server hosts.');
+export const BoardFamilyEnum = enumOf(
+  BOARD_FAMILIES,
+  'BoardFamily',
+  "How a kind's moves are described and its board drawn.",
+);
 export const GameStatusEnum = enumOf(GAME_STATUSES, 'GameStatus', 'Whether a game goes on.');
 export const OutcomeReasonEnum = enumOf(OUTCOME_REASONS, 'OutcomeReason', 'Why a game ended.');
 export const TimeControlTypeEnum = enumOf(
@@ -51,5 +57,5 @@ export function fromEnumInput<T extends string>(list: readonly T[], value: strin
 
 /** A `kind` argument: a GameKind value or its GraphQL name. */
 export function kindInput(value: string): string {
-  return fromEnumInput(GAME_KINDS, value);
+  return fromEnumInput(kindIds(), value);
 }

@@ -20,7 +20,7 @@ import {
   type ValidationContext,
   type ValidationRule,
 } from 'graphql';
-import { MOVE_LIMITS } from '../../vocabulary';
+import { longestMoveLimit } from '../../vocabulary';
 import { MAX_BULK_PAIRS } from '../../service/bulks';
 import { GameError } from '../../service/errors';
 import { MAX_PLAYERS, MAX_SWISS_ROUNDS } from '../../service/tournaments/service';
@@ -81,7 +81,7 @@ export const LIST_SIZES: Readonly<Record<string, number>> = {
   'Query.leaderboard': 20,
   'Account.ratingHistory': 50,
   // Without `limit`, every move of the game: at most the longest move limit.
-  'Game.moves': Math.max(...Object.values(MOVE_LIMITS)),
+  'Game.moves': longestMoveLimit(),
   // Unpaged: the bound the service enforces.
   'BulkPairing.games': MAX_BULK_PAIRS,
   'Tournament.players': Math.max(...Object.values(MAX_PLAYERS)),

@@ -1,7 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, createUnionType } from 'type-graphql';
-import type { BoardView } from '../../vocabulary';
-import { GameKindEnum, GameStatusEnum, OutcomeReasonEnum, TimeControlTypeEnum } from './enums';
+import { kindIds, type BoardView } from '../../vocabulary';
+import {
+  BoardFamilyEnum,
+  GameKindEnum,
+  GameStatusEnum,
+  OutcomeReasonEnum,
+  TimeControlTypeEnum,
+} from './enums';
 
 // GraphQL shapes of the service's views. Payloads stay plain objects (GameView and friends);
 // these classes only describe them, so resolvers return service results unchanged.
@@ -270,8 +276,11 @@ export class KindRules {
 
 @ObjectType({ description: 'A hosted game kind: what a client needs to create a game of it.' })
 export class GameKindInfo {
-  @Field(() => String, { description: 'congo, russian-draughts, kalah, oware or congkak' }) kind!: string;
+  @Field(() => String, { description: `${kindIds().slice(0, -1).join(', ')} or ${kindIds().at(-1)}` })
+  kind!: string;
   @Field(() => String) name!: string;
+  @Field(() => BoardFamilyEnum, { description: 'How its moves are described and its board drawn.' })
+  family!: string;
   @Field(() => [String], { description: 'Seat 0 first.' }) seatNames!: string[];
   @Field(() => GraphQLJSONObject, {
     description: 'The creation options as a JSON Schema (draft 2020-12); unknown options are refused.',

@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ChallengeView } from '../../service/challenges';
 import { GameError } from '../../service/errors';
-import { DECLINE_REASONS, TIME_CONTROL_TYPES } from '../../vocabulary';
+import { DECLINE_REASONS, kindIds, TIME_CONTROL_TYPES } from '../../vocabulary';
 import { readRulesPage } from '../rest/rules';
 import type { McpContext } from './context';
 import { gameSummary } from './game-summary';
@@ -51,7 +51,7 @@ export function registerChallengeTools(server: McpServer, ctx: McpContext): void
     {
       title: 'List game kinds',
       description:
-        'The hosted games (congo, russian-draughts, kalah, oware, congkak): seat names, options (JSON Schema) ' +
+        `The hosted games (${kindIds().join(', ')}): seat names, options (JSON Schema) ` +
         'and defaults, how moves and positions are written. Read a kind’s full rules with get_rules.',
       annotations: READ,
     },

@@ -1,7 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
-  GAME_KINDS,
+  kindIds,
   ACCOUNT_KINDS,
   CHALLENGE_STARTS,
   CHALLENGE_STATUSES,
@@ -48,7 +48,7 @@ export const TokenScope = z.enum(TOKEN_SCOPES).openapi('TokenScope', {
 
 export const BotPolicy = z
   .object({
-    kinds: z.array(z.enum(GAME_KINDS)),
+    kinds: z.array(z.enum(kindIds())),
     timeControls: z.array(z.enum(TIME_CONTROL_TYPES)),
     options: z
       .record(z.string(), z.record(z.string(), z.array(z.unknown())))
@@ -149,7 +149,7 @@ export const Challenge = z
     id: ChallengeId,
     version: z.number().int(),
     status: z.enum(CHALLENGE_STATUSES),
-    kind: z.enum(GAME_KINDS),
+    kind: z.enum(kindIds()),
     options: Options,
     timeControl: TimeControl,
     initialPosition: z.string().nullable().openapi({
@@ -197,7 +197,7 @@ export const CreateChallengeBody = z
     players: z.array(Username).optional().openapi({
       description: 'Open challenge for two named usernames (omit both `to` and `players`: anyone)',
     }),
-    kind: z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` }),
+    kind: z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` }),
     options: z.record(z.string(), z.unknown()).optional(),
     timeControl: orNull(TimeControlInput).optional().openapi({ description: 'Default: unlimited' }),
     position: StartPosition.optional(),
@@ -227,7 +227,7 @@ export const Seek = z
   .object({
     id: SeekId,
     account: z.string(),
-    kind: z.enum(GAME_KINDS),
+    kind: z.enum(kindIds()),
     options: Options,
     timeControl: TimeControl,
     initialPosition: z

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GAME_KINDS } from '../../vocabulary';
+import { kindIds } from '../../vocabulary';
 import type { Services } from '../../service';
 import { MAX_ANALYSIS_DEPTH } from '../../service/analysis';
 import {
@@ -22,7 +22,7 @@ const Level = z.number().int().min(1).max(8).openapi({
   description: 'Playing strength: 1 plays almost at random, 8 as strongly as its time budget allows',
   example: 3,
 });
-const Kind = z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` });
+const Kind = z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` });
 const Options = z
   .record(z.string(), z.unknown())
   .optional()

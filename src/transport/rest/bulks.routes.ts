@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../service';
 import { MAX_BULK_PAIRS } from '../../service/bulks';
-import { BULK_STATES, GAME_KINDS } from '../../vocabulary';
+import { BULK_STATES, kindIds } from '../../vocabulary';
 import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
 import { orNull, StartPosition, TimeControl, TimeControlInput } from './schemas';
 
@@ -27,7 +27,7 @@ export const CreateBulkBody = z
           'Each token must be valid and hold challenge:write (its account consents to the game); an account may be ' +
           'in one pair only',
       }),
-    kind: z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` }),
+    kind: z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` }),
     options: z.record(z.string(), z.unknown()).optional(),
     timeControl: orNull(TimeControlInput).optional().openapi({ description: 'Default: unlimited' }),
     position: StartPosition.optional(),
@@ -56,7 +56,7 @@ export const Bulk = z
   .object({
     id: BulkId,
     creator: z.string(),
-    kind: z.enum(GAME_KINDS),
+    kind: z.enum(kindIds()),
     state: z.enum(BULK_STATES).openapi({
       description:
         'scheduled: every place reserved, games made at startAt; created: every game exists; canceled; refused ' +

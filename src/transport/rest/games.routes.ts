@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { GameError } from '../../service/errors';
+import { recordMediaTypes } from '../../vocabulary';
 import type { Services } from '../../service';
 import { gameWriteRoutes, idParams, sendGame } from './game-writes.routes';
 import { idempotencyHeader, idempotencyKeyOf, json, parse, problems, PUBLIC, type RestRoute } from './route';
@@ -72,7 +73,8 @@ problem has code UPDATES_LOST; reconnect to get the game as it is now.
 
 Errors (unknown game, bad \`after\`) come before the stream starts, as problems.`;
 
-const PDN = 'application/x-draughts-pdn';
+/** The records' own media types (draughts' PDN) beside text/plain, from the kinds' descriptors. */
+const RECORD_TYPES = recordMediaTypes();
 
 /** The game routes under /api/v1; live streams register in `streams` so that shutdown can end them. */
 export function gameRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
@@ -243,7 +245,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         operationId: 'exportGame',
         summary: "The game's record",
         description:
-          `Accept: ${PDN} (draughts only; 400 for the other games) or text/plain for the standard text record ` +
+          `Accept: ${RECORD_TYPES.join(', ')} (draughts only; 400 for the other games) or text/plain for the standard text record ` +
           '(PDN for draughts, PGN-like otherwise); application/json for the game document. Anything else ' +
           'gets the text record.',
         security: PUBLIC,
@@ -260,7 +262,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
             },
             content: {
               'text/plain': { schema: z.string() },
-              [PDN]: { schema: z.string() },
+              ...Object.fromEntries(RECORD_TYPES.map((type) => [type, { schema: z.string() }])),
               'application/json': { schema: S.Game },
             },
           },
@@ -271,13 +273,17 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
         res.setHeader('Vary', 'Accept');
-        const wanted = req.accepts(['text/plain', PDN, 'application/json']);
+        const wanted = req.accepts(['text/plain', ...RECORD_TYPES, 'application/json']);
         if (wanted === 'application/json') return sendGame(res, await service.getGame(id));
-        const { text, kind } = await service.exportGame(id);
-        if (wanted === PDN && kind !== 'russian-draughts') {
-          throw new GameError('INVALID_INPUT', `${PDN} is for draughts; ask for text/plain`);
+        const { text, kind, mediaType } = await service.exportGame(id);
+        // A kind's own record type, or text/plain; one that cannot be given gets the kind's own.
+        if (wanted && wanted !== 'text/plain' && wanted !== mediaType) {
+          throw new GameError(
+            'INVALID_INPUT',
+            `${wanted} is not a record type of ${kind}; ask for text/plain`,
+          );
         }
-        res.type(kind === 'russian-draughts' && wanted !== 'text/plain' ? PDN : 'text/plain').send(text);
+        res.type(wanted === 'text/plain' ? 'text/plain' : mediaType).send(text);
       },
     },
     {

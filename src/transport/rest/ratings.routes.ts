@@ -1,21 +1,21 @@
 import { z } from 'zod';
 import { pageLimit } from './schemas';
 import type { Services } from '../../service';
-import { GAME_KINDS, LEADERBOARD_CATEGORIES, SPEEDS } from '../../vocabulary';
+import { kindIds, LEADERBOARD_CATEGORIES, SPEEDS } from '../../vocabulary';
 import { Username } from './accounts.schemas';
 import { json, parse, problems, PUBLIC, type RestRoute } from './route';
 
 // Ratings (docs/competition.md, "Ratings"): an account's Glicko-2 rating per perf (kind + speed), its history,
 // and the leaderboards of each perf, bots and humans apart.
 
-const Kind = z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` });
+const Kind = z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` });
 const SpeedParam = z
   .enum(SPEEDS)
   .openapi({ description: 'realtime (clocks) or correspondence (days per move, unlimited)' });
 
 const PerfRating = z
   .object({
-    kind: z.enum(GAME_KINDS),
+    kind: z.enum(kindIds()),
     speed: z.enum(SPEEDS),
     rating: z.number().int(),
     rd: z

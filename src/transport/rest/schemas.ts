@@ -1,8 +1,9 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
+  BOARD_FAMILIES,
   GAME_ERROR_CODES,
-  GAME_KINDS,
+  kindIds,
   GAME_STATUSES,
   OUTCOME_REASONS,
   TIME_CONTROL_TYPES,
@@ -187,7 +188,7 @@ export const GameClock = z
 export const Game = z
   .object({
     id: GameId,
-    kind: z.enum(GAME_KINDS),
+    kind: z.enum(kindIds()),
     rulesVersion: z.string(),
     options: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])),
     seats: z.array(Seat),
@@ -291,7 +292,7 @@ export const StartPosition = z.string().openapi({
 
 export const CreateGameBody = z
   .object({
-    kind: z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` }),
+    kind: z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` }),
     options: z
       .record(z.string(), z.unknown())
       .optional()
@@ -419,8 +420,12 @@ export const Problem = z
 
 export const KindInfo = z
   .object({
-    kind: z.enum(GAME_KINDS),
+    kind: z.enum(kindIds()),
     name: z.string().openapi({ example: 'Kalah' }),
+    family: z.enum(BOARD_FAMILIES).openapi({
+      description: "How its moves are described (a move's `details`) and its board drawn",
+      example: 'mancala',
+    }),
     seatNames: z.array(z.string()).openapi({ description: 'Seat 0 first', example: ['south', 'north'] }),
     options: z.record(z.string(), z.unknown()).openapi({
       description: 'The creation options as a JSON Schema (draft 2020-12); unknown options are refused',
@@ -460,7 +465,7 @@ export const StartBody = z
 
 export const KindStart = z
   .object({
-    kind: z.enum(GAME_KINDS),
+    kind: z.enum(kindIds()),
     options: z
       .record(z.string(), z.union([z.number(), z.boolean(), z.string()]))
       .openapi({ description: 'The options with their defaults filled in' }),

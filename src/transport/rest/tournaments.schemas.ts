@@ -1,6 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
-import { GAME_KINDS, TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from '../../vocabulary';
+import { kindIds, TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from '../../vocabulary';
 import { orNull, TimeControl, TimeControlInput } from './schemas';
 
 extendZodWithOpenApi(z);
@@ -54,7 +54,7 @@ export const Tournament = z
   .object({
     id: TournamentId,
     name: z.string(),
-    kind: z.enum(GAME_KINDS),
+    kind: z.enum(kindIds()),
     options: Options,
     timeControl: TimeControl,
     format: z.enum(TOURNAMENT_FORMATS),
@@ -90,7 +90,7 @@ export const TournamentList = z
 export const CreateTournamentBody = z
   .object({
     name: z.string().openapi({ example: 'Kalah Friday', description: '1 to 80 characters' }),
-    kind: z.string().openapi({ example: 'kalah', description: `One of ${GAME_KINDS.join(', ')}` }),
+    kind: z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` }),
     options: z.record(z.string(), z.unknown()).optional(),
     timeControl: orNull(TimeControlInput).optional().openapi({
       description: 'Required in effect: realtime or correspondence (an unlimited game might never end)',
@@ -168,7 +168,7 @@ const TournamentSummary = z
   .object({
     id: TournamentId,
     name: z.string(),
-    kind: z.enum(GAME_KINDS),
+    kind: z.enum(kindIds()),
     format: z.enum(TOURNAMENT_FORMATS),
     status: z.enum(TOURNAMENT_STATUSES),
     round: z.number().int(),

@@ -3,7 +3,8 @@
 import { congoEngine as engine } from '../../../src/engines/congo';
 import { readFen } from '../../../src/engines/congo/fen';
 import { makeState } from '../../../src/engines/congo/state';
-import { MONKEY_SEQUENCE_LIMIT, MOVE_LIMITS } from '../../../src/engines/limits';
+import { congoKind } from '../../../src/engines/congo/kind';
+import { MONKEY_SEQUENCE_LIMIT } from '../../../src/engines/limits';
 import { anyPosition, position } from './helpers';
 
 const refusal = (fen: string): string => {
@@ -88,8 +89,8 @@ describe('Congo move limit (house rule)', () => {
     return makeState(read.value.board, read.value.side, undefined, ply);
   };
 
-  it(`draws the game when ply ${MOVE_LIMITS.congo} is reached`, () => {
-    const s = near('gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w', MOVE_LIMITS.congo - 1);
+  it(`draws the game when ply ${congoKind.moveLimit} is reached`, () => {
+    const s = near('gmelecz/ppppppp/7/7/7/PPPPPPP/GMELECZ w', congoKind.moveLimit - 1);
     expect(engine.outcome(s)).toBeUndefined();
     const move = engine.parseMove(s, 'c2-c3');
     if (!move.ok) throw new Error(move.error.message);
@@ -102,7 +103,7 @@ describe('Congo move limit (house rule)', () => {
   });
 
   it('lets the rules end the game first: a lion captured on the last ply wins', () => {
-    const s = near('3l3/7/7/7/7/7/3L3 w', MOVE_LIMITS.congo - 1);
+    const s = near('3l3/7/7/7/7/7/3L3 w', congoKind.moveLimit - 1);
     const move = engine.parseMove(s, 'd1-d7');
     if (!move.ok) throw new Error(move.error.message);
     const next = engine.play(s, move.value);
@@ -121,6 +122,6 @@ describe('Congo move limit (house rule)', () => {
       s = next.value;
       plies++;
     }
-    expect(plies).toBeLessThanOrEqual(MOVE_LIMITS.congo);
+    expect(plies).toBeLessThanOrEqual(congoKind.moveLimit);
   });
 });

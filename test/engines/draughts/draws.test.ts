@@ -4,7 +4,7 @@ import {
   type DraughtsState,
 } from '../../../src/engines/draughts';
 import { ZERO_COUNTS, freshState } from '../../../src/engines/draughts/state';
-import { MOVE_LIMITS } from '../../../src/engines/limits';
+import { draughtsKind } from '../../../src/engines/draughts/kind';
 import { playAll, state } from './helpers';
 import { LONG_DIAGONAL, isKingMove, walk, expectDrawAt, EIGHT_PIECES, kingsOnly, lonePiece } from './walk';
 
@@ -123,7 +123,7 @@ describe('russian draughts move limit (house rule)', () => {
     return freshState(s.white, s.black, s.kings, s.side, ZERO_COUNTS, ply);
   };
 
-  it(`draws the game when ply ${MOVE_LIMITS['russian-draughts']} is reached`, () => {
+  it(`draws the game when ply ${draughtsKind.moveLimit} is reached`, () => {
     const late = at('W:Wa1,c1,e1,g1,b2,d2,f2,h2,a3,c3,e3,g3:Bb6,d6,f6,h6,a7,c7,e7,g7,b8,d8,f8,h8', 599);
     expect(engine.outcome(late)).toBeUndefined();
     const last = playAll(late, ['c3-d4']);

@@ -1,6 +1,7 @@
 // Position strings of the mancala games: the checks parseState makes (docs/rules, "Position
 // strings"), finished positions shown after the end-of-game rules, and the move limit.
-import { MOVE_LIMITS } from '../../../src/engines/limits';
+import { kindOf } from '../../../src/engines/kinds';
+import { kalahKind } from '../../../src/engines/mancala/kalah';
 import { congkakEngine } from '../../../src/engines/mancala/congkak';
 import { kalahEngine, KALAH } from '../../../src/engines/mancala/kalah';
 import { owareEngine } from '../../../src/engines/mancala/oware';
@@ -116,10 +117,10 @@ describe('finished mancala positions', () => {
 });
 
 describe('mancala move limit (house rule)', () => {
-  it(`ends the game at ply ${MOVE_LIMITS.kalah}: each takes his own seeds, the larger total wins`, () => {
+  it(`ends the game at ply ${kalahKind.moveLimit}: each takes his own seeds, the larger total wins`, () => {
     const rules = compileRules(KALAH.rules({}));
     const pits = new Uint16Array([4, 4, 4, 4, 4, 4, 0, 4, 4, 4, 4, 4, 4, 0]);
-    const late = makeState(rules, pits, 0, MOVE_LIMITS.kalah - 1);
+    const late = makeState(rules, pits, 0, kalahKind.moveLimit - 1);
     expect(kalahEngine.outcome(late)).toBeUndefined();
     const played = kalahEngine.play(late, 4);
     if (!played.ok) throw new Error(played.error.message);
@@ -144,7 +145,7 @@ describe('mancala move limit (house rule)', () => {
         state = next.value;
         plies++;
       }
-      expect(plies).toBeLessThanOrEqual(MOVE_LIMITS[engine.kind]);
+      expect(plies).toBeLessThanOrEqual(kindOf(engine.kind)!.moveLimit);
     },
   );
 });

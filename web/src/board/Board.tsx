@@ -1,7 +1,7 @@
 import { GridBoard } from './GridBoard';
 import { MancalaBoard } from './MancalaBoard';
 import { CONGO_PIECES, DRAUGHTS_PIECES } from './pieces';
-import { defaultSeatNames, type BoardProps } from './types';
+import type { BoardProps } from './types';
 
 export type { BoardMarks, BoardProps } from './types';
 
@@ -20,8 +20,13 @@ export function Board(props: BoardProps) {
 }
 
 /** The key to the pieces: Congo's letters, draughts' men and kings (nothing for mancala). */
-export function Legend({ kind, seatNames }: { kind: BoardProps['kind']; seatNames?: readonly string[] }) {
-  const names = seatNames ?? defaultSeatNames(kind);
+export function Legend({
+  kind,
+  seatNames: names,
+}: {
+  kind: BoardProps['kind'];
+  seatNames: readonly string[];
+}) {
   if (kind === 'congo') {
     return (
       <dl class="legend" aria-label="Pieces">

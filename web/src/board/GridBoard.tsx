@@ -1,6 +1,7 @@
 import type { GridBoard as GridBoardData } from '../api/client';
 import { pieceLook } from './pieces';
-import { activateOnKey, defaultSeatNames, KIND_NAMES, type BoardProps } from './types';
+import { kindName } from '../pages/kinds';
+import { activateOnKey, type BoardProps } from './types';
 
 const S = 60; // one square, in SVG units
 
@@ -12,7 +13,7 @@ export function squareName(f: number, r: number): string {
 /** Congo's 7×7 board (river, castles, animals) and draughts' 8×8 (dark squares, men, kings). */
 export function GridBoard(props: BoardProps & { readonly board: GridBoardData }) {
   const { board, kind, flipped = false, marks = {}, onActivate } = props;
-  const seatNames = props.seatNames ?? defaultSeatNames(kind);
+  const seatNames = props.seatNames;
   const draughts = kind === 'russian-draughts';
   const zoneOf = new Map<string, { name: string; side?: number }>();
   for (const zone of board.zones) for (const sq of zone.squares) zoneOf.set(sq, zone);
@@ -103,9 +104,7 @@ export function GridBoard(props: BoardProps & { readonly board: GridBoardData })
       class={`board grid ${kind}`}
       viewBox={`0 0 ${board.files * S} ${board.ranks * S}`}
       role="group"
-      aria-label={
-        props.label ?? `${KIND_NAMES[kind]} board${flipped ? `, ${seatNames[1]} at the bottom` : ''}`
-      }
+      aria-label={props.label ?? `${kindName(kind)} board${flipped ? `, ${seatNames[1]} at the bottom` : ''}`}
     >
       {squares}
       {coords}

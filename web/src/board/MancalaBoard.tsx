@@ -1,5 +1,6 @@
 import type { MancalaBoard as MancalaBoardData } from '../api/client';
-import { activateOnKey, defaultSeatNames, KIND_NAMES, type BoardProps } from './types';
+import { kindName } from '../pages/kinds';
+import { activateOnKey, type BoardProps } from './types';
 
 const U = 70; // one house, in SVG units
 const PAD = 10;
@@ -50,16 +51,14 @@ export function mancalaLayout(kind: BoardProps['kind'], board: MancalaBoardData,
 /** Kalah, Oware and Congkak: two rows of houses with their seed counts, and the two stores. */
 export function MancalaBoard(props: BoardProps & { readonly board: MancalaBoardData }) {
   const { board, kind, flipped = false, marks = {}, onActivate } = props;
-  const seatNames = props.seatNames ?? defaultSeatNames(kind);
+  const seatNames = props.seatNames;
   const { pits, width, height } = mancalaLayout(kind, board, flipped);
   return (
     <svg
       class={`board mancala ${kind}`}
       viewBox={`0 0 ${width} ${height}`}
       role="group"
-      aria-label={
-        props.label ?? `${KIND_NAMES[kind]} board${flipped ? `, ${seatNames[1]} at the bottom` : ''}`
-      }
+      aria-label={props.label ?? `${kindName(kind)} board${flipped ? `, ${seatNames[1]} at the bottom` : ''}`}
     >
       <rect class="tray" x={2} y={2} width={width - 4} height={height - 4} rx={U / 2} />
       {pits.map((pit) => {

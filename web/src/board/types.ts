@@ -31,24 +31,12 @@ export interface BoardProps {
   readonly onActivate?: (id: string) => void;
   /** The accessible name of the whole board (default: the kind's name and "board"). */
   readonly label?: string;
-  /** The seats' names (default: white/black, south/north). */
-  readonly seatNames?: readonly string[];
+  /** The seats' names, seat 0 first (the game's, or the kind's from GET /kinds). */
+  readonly seatNames: readonly string[];
 }
 
 /** The id a square has in an activation handler, as an element attribute. */
 export const ID_ATTRIBUTE = 'data-id';
-
-export const KIND_NAMES: Record<Kind, string> = {
-  congo: 'Congo',
-  'russian-draughts': 'Russian draughts',
-  kalah: 'Kalah',
-  oware: 'Oware',
-  congkak: 'Congkak',
-};
-
-export function defaultSeatNames(kind: Kind): readonly string[] {
-  return kind === 'congo' || kind === 'russian-draughts' ? ['white', 'black'] : ['south', 'north'];
-}
 
 /** Keyboard activation like a button: Enter or Space. */
 export function activateOnKey(event: KeyboardEvent, activate: () => void): void {

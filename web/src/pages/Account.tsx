@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, auth, problemText, type Game, type Schemas } from '../api/client';
 import { followFeed, type FeedEvent } from '../account/feed';
 import { accountToken, forgetAccountToken, rememberAccountToken } from '../account/storage';
-import { KIND_NAMES } from '../board/types';
+import { kindName } from './kinds';
 import { accountSeatLink, gameLink } from '../links';
 import { Link } from '../router';
 import { ChallengeSection, MyGames, Seeks } from './AccountLists';
@@ -23,11 +23,11 @@ function eventText(event: FeedEvent, me: string): string {
   const game = data.game as Game | undefined;
   if (challenge) {
     const from = challenge.challenger === me ? 'your' : `${challenge.challenger}’s`;
-    return `${event.type}: ${from} ${KIND_NAMES[challenge.kind]} challenge ${challenge.id}`;
+    return `${event.type}: ${from} ${kindName(challenge.kind)} challenge ${challenge.id}`;
   }
   if (game) {
     const extra = typeof data.move === 'string' ? ` ${data.move}` : '';
-    return `${event.type}: ${KIND_NAMES[game.kind]} ${game.id}${extra}`;
+    return `${event.type}: ${kindName(game.kind)} ${game.id}${extra}`;
   }
   return event.type;
 }

@@ -3,10 +3,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, auth, problemText, type Game, type Schemas } from '../api/client';
 import { dropSeek, keepSeek, keptSeeks } from '../account/storage';
-import { KIND_NAMES } from '../board/types';
 import { Link } from '../router';
 import { GameSummary } from './Browse';
-import { useKinds } from './kinds';
+import { kindName, useKinds } from './kinds';
 
 type Challenge = Schemas['Challenge'];
 
@@ -68,7 +67,7 @@ function ChallengeLine(props: {
   const options = Object.entries(c.options)
     .map(([k, v]) => `${k} ${String(v)}`)
     .join(', ');
-  const label = `${KIND_NAMES[c.kind]} ${incoming ? `from ${c.challenger}` : `to ${c.destination ?? 'anyone'}`}`;
+  const label = `${kindName(c.kind)} ${incoming ? `from ${c.challenger}` : `to ${c.destination ?? 'anyone'}`}`;
   return (
     <li data-challenge={c.id}>
       <strong>{label}</strong>{' '}
@@ -156,8 +155,7 @@ export function Seeks({ token }: { token: string }) {
         <ul>
           {seeks.map((s) => (
             <li key={s.id}>
-              {KIND_NAMES[s.kind as keyof typeof KIND_NAMES] ?? s.kind} seek {s.id}, until{' '}
-              {new Date(s.expiresAt).toLocaleTimeString()}{' '}
+              {kindName(s.kind)} seek {s.id}, until {new Date(s.expiresAt).toLocaleTimeString()}{' '}
               <button type="button" class="secondary" onClick={() => void cancel(s.id)}>
                 Withdraw seek {s.id}
               </button>

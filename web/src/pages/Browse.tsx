@@ -2,7 +2,7 @@
 // (GET /games?status=…, a page at a time).
 import { useEffect, useState } from 'preact/hooks';
 import { api, problemText, type Game } from '../api/client';
-import { KIND_NAMES } from '../board/types';
+import { kindName } from './kinds';
 import { accountSeatLink, gameLink } from '../links';
 import { Link, navigate } from '../router';
 import './pages.css';
@@ -30,7 +30,7 @@ export function GameSummary({
   return (
     <>
       <Link href={mySeat >= 0 ? accountSeatLink(game.id, mySeat) : gameLink(game.id)}>
-        {KIND_NAMES[game.kind]} {game.id}
+        {kindName(game.kind)} {game.id}
       </Link>{' '}
       <span class="players">{players}</span> —{' '}
       <span class="state">

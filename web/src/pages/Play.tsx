@@ -5,7 +5,7 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { api, auth, problemText, type Board as BoardData, type Game, type Move } from '../api/client';
 import { Board, Legend } from '../board/Board';
 import type { BoardMarks } from '../board/types';
-import { KIND_NAMES } from '../board/types';
+import { kindName } from './kinds';
 import { gameLink, seatFromHash } from '../links';
 import { Actions, idempotencyKey } from '../play/Actions';
 import { Clocks } from '../play/Clocks';
@@ -16,10 +16,7 @@ import { useLocation } from '../router';
 import { loadAccount } from '../session';
 
 /** The squares a move visited and the ones it emptied by capture, for marking on the board. */
-function moveMarks(
-  kind: Game['kind'],
-  move: Move | undefined,
-): Pick<BoardMarks, 'last' | 'captured' | 'relays'> {
+function moveMarks(grid: boolean, move: Move | undefined): Pick<BoardMarks, 'last' | 'captured' | 'relays'> {
   if (!move) return {};
   const d = move.details;
   if (d && 'trace' in d)
@@ -27,7 +24,8 @@ function moveMarks(
   if (d && 'path' in d) return { last: d.path, captured: d.captured };
   if (d && 'drowned' in d)
     return { last: moveSquares(move.notation), captured: [...d.captured, ...d.drowned] };
-  return kind === 'congo' || kind === 'russian-draughts' ? { last: moveSquares(move.notation) } : {};
+  // A move without details on a grid board: its notation names the squares it visited.
+  return grid ? { last: moveSquares(move.notation) } : {};
 }
 
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -119,7 +117,7 @@ export function Play({ id }: { id: string }) {
   }
   const lastMove = game.moves[game.moves.length - 1];
   const marks: BoardMarks = {
-    ...(sowing ? { pulse: sowing.pulse } : moveMarks(game.kind, lastMove)),
+    ...(sowing ? { pulse: sowing.pulse } : moveMarks(game.board.type === 'grid', lastMove)),
     selectable,
     ...(canMove && choices ? { targets: choices.targets, path } : {}),
   };
@@ -171,7 +169,7 @@ export function Play({ id }: { id: string }) {
   return (
     <section class="play" onKeyDown={(e) => e.key === 'Escape' && setPath([])}>
       <h1>
-        {KIND_NAMES[game.kind]} <span class="game-id">{game.id}</span>
+        {kindName(game.kind)} <span class="game-id">{game.id}</span>
       </h1>
       <p class="role">
         {me ? `You play ${seatNames[me.seat] ?? `seat ${me.seat}`}.` : 'You are watching.'}{' '}

@@ -1,4 +1,5 @@
-// The hosted kinds (GET /api/v1/kinds), fetched once per page load and shared by the pages.
+// The hosted kinds (GET /api/v1/kinds), fetched once per page load and shared by the pages: the web
+// names no kind itself (a kind added to the server shows here with its name from the API).
 import { useEffect, useState } from 'preact/hooks';
 import { api, problemText, type Schemas } from '../api/client';
 
@@ -6,6 +7,13 @@ export type KindInfo = Schemas['KindInfo'];
 export type KindStart = Schemas['KindStart'];
 
 let kindsOnce: Promise<KindInfo[]> | undefined;
+/** The kinds once loaded, by id, for the synchronous kindName. */
+const loaded = new Map<string, KindInfo>();
+
+/** A kind's name for people once the kinds are loaded (the App loads them first), else its id. */
+export function kindName(kind: string): string {
+  return loaded.get(kind)?.name ?? kind;
+}
 
 export function loadKinds(): Promise<KindInfo[]> {
   kindsOnce ??= api.GET('/api/v1/kinds').then(({ data, error }) => {
@@ -13,6 +21,7 @@ export function loadKinds(): Promise<KindInfo[]> {
       kindsOnce = undefined;
       throw new Error(problemText(error));
     }
+    for (const info of data.items) loaded.set(info.kind, info);
     return data.items;
   });
   return kindsOnce;

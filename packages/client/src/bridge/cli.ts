@@ -12,7 +12,6 @@ The token may come from BOARDHOST_TOKEN, the server from BOARDHOST_URL (default 
 --kinds, --time-controls and --max-games declare the account's bot policy (PUT /account/bot);
 the server declines challenges outside it, and the bridge accepts every other one.`;
 
-const KINDS: readonly GameKind[] = ['congo', 'russian-draughts', 'kalah', 'oware', 'congkak'];
 const list = (value: string | undefined) => value?.split(',').filter(Boolean);
 
 async function main(): Promise<void> {
@@ -38,7 +37,8 @@ async function main(): Promise<void> {
     process.exit(values.help ? 0 : 2);
   }
   const policyGiven = values.kinds || values['time-controls'] || values['max-games'];
-  const kinds = (list(values.kinds) ?? KINDS) as GameKind[];
+  // Without --kinds the policy names none, and the server takes every kind it hosts.
+  const kinds = list(values.kinds) as GameKind[] | undefined;
   const [initial, increment] = (values['challenge-clock'] ?? '').split('+').map(Number);
   const clock = values['challenge-clock']
     ? { type: 'realtime' as const, initialSeconds: initial ?? 0, incrementSeconds: increment || 0 }
@@ -50,7 +50,7 @@ async function main(): Promise<void> {
     ...(policyGiven
       ? {
           policy: {
-            kinds,
+            ...(kinds ? { kinds } : {}),
             timeControls: (list(values['time-controls']) ?? [
               'unlimited',
               'realtime',

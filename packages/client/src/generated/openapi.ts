@@ -2276,6 +2276,12 @@ export interface components {
             /** @example Kalah */
             name: string;
             /**
+             * @description How its moves are described (a move's `details`) and its board drawn
+             * @example mancala
+             * @enum {string}
+             */
+            family: "congo" | "draughts" | "mancala";
+            /**
              * @description Seat 0 first
              * @example [
              *       "south",
