@@ -16,6 +16,7 @@ import {
   type LiveGameView,
   type MovesSource,
   type MoveView,
+  type MoveViewer,
 } from './game-view';
 import type { GameService } from './games';
 import { withDetails } from './game-rules';
@@ -49,7 +50,7 @@ export class WriteAnswer implements MovesSource {
   constructor(
     readonly head: GameHeadView,
     readonly move: MoveView | null,
-    private readonly seatNames: readonly string[],
+    private readonly engine: MoveViewer,
     /** Every move of the new version, oldest first. */
     private readonly records: readonly MoveRecord[],
   ) {}
@@ -58,12 +59,12 @@ export class WriteAnswer implements MovesSource {
     const from = Math.min(after, this.records.length);
     return this.records
       .slice(from, limit === undefined ? undefined : from + limit)
-      .map((m) => toMoveView(this.seatNames, m));
+      .map((m) => toMoveView(this.engine, m));
   }
 
   get lastMove(): MoveView | null {
     const last = this.records[this.records.length - 1];
-    return last ? toMoveView(this.seatNames, last) : null;
+    return last ? toMoveView(this.engine, last) : null;
   }
 
   /** The whole game, moves included: O(moves). */
@@ -194,7 +195,7 @@ export class GameWrites {
       } else this.recent.delete(id);
       switch (result.status) {
         case 'updated':
-          return new WriteAnswer(views.game, views.move, engine.seatNames, next.moves);
+          return new WriteAnswer(views.game, views.move, engine, next.moves);
         case 'replayed':
           return this.replay(engine, result.record, fingerprint, action);
         case 'missing':
@@ -216,7 +217,7 @@ export class GameWrites {
     const added = next.moves.length > game.moves.length ? next.moves[next.moves.length - 1] : undefined;
     return {
       game: toGameHeadView(engine, next, known),
-      move: added ? toMoveView(engine.seatNames, added) : null,
+      move: added ? toMoveView(engine, added) : null,
     };
   }
 
@@ -262,8 +263,8 @@ export class GameWrites {
     const last = action.startsWith('move:') ? game.moves[game.moves.length - 1] : undefined;
     return new WriteAnswer(
       toGameHeadView(engine, game),
-      last ? toMoveView(engine.seatNames, last) : null,
-      engine.seatNames,
+      last ? toMoveView(engine, last) : null,
+      engine,
       game.moves,
     );
   }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyEngine, GameRecord } from '../engines/engine';
+import type { MoveDetails } from '../engines/move-details';
 import { ENGINES, getEngine } from '../engines/registry';
 import { GAME_KINDS, type Options, type Side } from '../engines/types';
 import {
@@ -82,7 +83,7 @@ export interface MoveCheck {
   readonly move: string;
   readonly position: string;
   readonly view: Pick<GameView, 'board' | 'legalMoves' | 'toMove' | 'toMoveName' | 'result' | 'status'>;
-  readonly details: Readonly<Record<string, unknown>> | null;
+  readonly details: MoveDetails | null;
 }
 
 /** The engine-state cache budget when none is configured: 64 MiB. */
@@ -117,7 +118,7 @@ export class GameService {
     this.states = new StateCache(engineCacheBytes);
     this.watchers = new GameWatchers(storage.events, {
       head: (game) => this.headView(game),
-      move: (game, move) => toMoveView(this.engineFor(game.kind).seatNames, move),
+      move: (game, move) => toMoveView(this.engineFor(game.kind), move),
       load: (id) => this.read(id),
     });
     this.time = new GameTime(
@@ -287,7 +288,7 @@ export class GameService {
 
   /** The public view of one move of `game`. */
   moveView(game: GameHead, move: MoveRecord): MoveView {
-    return toMoveView(this.engineFor(game.kind).seatNames, move);
+    return toMoveView(this.engineFor(game.kind), move);
   }
 
   async getGame(id: string): Promise<GameView> {

@@ -22,12 +22,16 @@ function moveMarks(
 ): Pick<BoardMarks, 'last' | 'captured' | 'relays'> {
   if (!move) return {};
   const d = move.details;
-  if (d && 'trace' in d)
-    return { last: [pitId(move.seat, d.house)], captured: d.capturedFrom, relays: d.relays };
-  if (d && 'path' in d) return { last: d.path, captured: d.captured };
-  if (d && 'drowned' in d)
-    return { last: moveSquares(move.notation), captured: [...d.captured, ...d.drowned] };
-  return kind === 'congo' || kind === 'russian-draughts' ? { last: moveSquares(move.notation) } : {};
+  switch (d?.family) {
+    case 'mancala':
+      return { last: [pitId(move.seat, d.house)], captured: d.capturedFrom, relays: d.relays };
+    case 'draughts':
+      return { last: d.path, captured: d.captured };
+    case 'congo':
+      return { last: moveSquares(move.notation), captured: [...d.captured, ...d.drowned] };
+    default:
+      return kind === 'congo' || kind === 'russian-draughts' ? { last: moveSquares(move.notation) } : {};
+  }
 }
 
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -42,7 +46,13 @@ function useSowing(game: Game | undefined): { board: BoardData; pulse: string } 
     before.current = { board: game.board, ply: game.ply };
     const move = game.moves[game.moves.length - 1];
     const details = move?.details;
-    if (!previous || game.ply !== previous.ply + 1 || !details || !('trace' in details) || reducedMotion())
+    if (
+      !previous ||
+      !move ||
+      game.ply !== previous.ply + 1 ||
+      details?.family !== 'mancala' ||
+      reducedMotion()
+    )
       return;
     if (previous.board.type !== 'mancala' || details.trace.length === 0) return;
     // The board before, with the sown house emptied; a marker walks the trace.
