@@ -38,6 +38,8 @@ const PAIRS: ReadonlyArray<readonly [string, z.ZodObject, Difference]> = [
   // detail: the typed union of the JSON `details`.
   ['Move', Views.Move, { graphqlOnly: ['detail'], ownDescription: ['details'] }],
   ['GameClock', Views.GameClock, {}],
+  ['GamePage', Views.GamePage, {}],
+  ['MoveCheck', Views.MoveCheck, { graphqlOnly: ['detail'], ownDescription: ['details'] }],
   ['CongoMoveDetails', Details.CongoMoveDetails, {}],
   ['DraughtsMoveDetails', Details.DraughtsMoveDetails, {}],
   [

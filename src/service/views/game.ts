@@ -180,3 +180,31 @@ export const Game = z
 export const GameHead = Game.omit({ moves: true }).openapi('GameHead', {
   description: 'A Game without `moves`: the same fields, O(1) in the length of the game',
 });
+
+/** A page of games, newest first. */
+export const GamePage = z
+  .object({
+    items: z.array(Game),
+    next: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `after` for the next page; null: this is the last page' }),
+  })
+  .openapi('GamePage');
+
+/** What a move would do, computed without storing anything: the game after it, and its details. */
+export const MoveCheck = z
+  .object({
+    move: z.string().openapi({ description: 'The move in canonical notation' }),
+    ...Game.pick({
+      position: true,
+      board: true,
+      legalMoves: true,
+      toMove: true,
+      toMoveName: true,
+      status: true,
+      result: true,
+    }).shape,
+    details: orNull(z.lazy(() => MoveDetails)),
+  })
+  .openapi('MoveCheck', { description: 'What a move would do, computed without storing anything' });

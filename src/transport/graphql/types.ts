@@ -130,14 +130,11 @@ export class Game {
   @Field(() => String, { description: game.updatedAt }) updatedAt!: string;
 }
 
-@ObjectType()
+const page = docs(Views.GamePage);
+@ObjectType({ description: doc(Views.GamePage) })
 export class GamePage {
-  @Field(() => [Game]) items!: Game[];
-  @Field(() => String, {
-    nullable: true,
-    description: 'Pass as `after` for the next page; null: this is the last page.',
-  })
-  next!: string | null;
+  @Field(() => [Game], { description: page.items }) items!: Game[];
+  @Field(() => String, { nullable: true, description: page.next }) next!: string | null;
 }
 
 @ObjectType()
@@ -154,16 +151,18 @@ export class CreatedGame {
   @Field(() => [SeatToken]) seatTokens!: SeatToken[];
 }
 
-@ObjectType({ description: 'What a move would do, computed without storing anything.' })
+const check = docs(Views.MoveCheck);
+@ObjectType({ description: doc(Views.MoveCheck) })
 export class MoveCheck {
-  @Field(() => String, { description: 'The move in canonical notation.' }) move!: string;
-  @Field(() => String) position!: string;
-  @Field(() => Board) board!: BoardView;
-  @Field(() => [String]) legalMoves!: string[];
-  @Field(() => Int, { nullable: true }) toMove!: number | null;
-  @Field(() => String, { nullable: true }) toMoveName!: string | null;
-  @Field(() => GameStatusEnum) status!: string;
-  @Field(() => GameResult, { nullable: true }) result!: GameResult | null;
+  @Field(() => String, { description: check.move }) move!: string;
+  @Field(() => String, { description: check.position }) position!: string;
+  @Field(() => Board, { description: check.board }) board!: BoardView;
+  @Field(() => [String], { description: check.legalMoves }) legalMoves!: string[];
+  @Field(() => Int, { nullable: true, description: check.toMove }) toMove!: number | null;
+  @Field(() => String, { nullable: true, description: check.toMoveName }) toMoveName!: string | null;
+  @Field(() => GameStatusEnum, { description: check.status }) status!: string;
+  @Field(() => GameResult, { nullable: true, description: check.result }) result!: GameResult | null;
+  // GraphQL's own: the details as JSON (the typed union is `detail`).
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'What the move would do (untyped; `detail` has the same facts typed).',

@@ -1,8 +1,7 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { GAME_ERROR_CODES, GAME_KINDS, GAME_STATUSES, TIME_CONTROL_TYPES } from '../../vocabulary';
-import { Board, Game, GameId, GameResult, GameHead as GameHeadView, Move } from '../../service/views/game';
-import { MoveDetails } from '../../service/views/move-details';
+import { Board, Game, GameId, GameHead as GameHeadView, Move } from '../../service/views/game';
 import { orNull } from '../../service/views/schema';
 
 // Request and response shapes of the REST API. Handlers validate input with these and
@@ -32,6 +31,8 @@ export {
   TimeControl,
   GameClock,
   Game,
+  GamePage,
+  MoveCheck,
 } from '../../service/views/game';
 export {
   MoveDetails,
@@ -151,20 +152,6 @@ export const ActionBody = z
   .strict()
   .openapi('ActionBody');
 
-export const MoveCheck = z
-  .object({
-    move: z.string(),
-    position: z.string(),
-    board: Board,
-    legalMoves: z.array(z.string()),
-    toMove: z.number().int().nullable(),
-    toMoveName: z.string().nullable(),
-    status: z.enum(GAME_STATUSES),
-    result: orNull(GameResult),
-    details: orNull(z.lazy(() => MoveDetails)),
-  })
-  .openapi('MoveCheck');
-
 export const ListQuery = z
   .object({
     account: z
@@ -178,16 +165,6 @@ export const ListQuery = z
     limit: pageLimit(20),
   })
   .strict();
-
-export const GamePage = z
-  .object({
-    items: z.array(Game),
-    next: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Pass as `after` for the next page; null: this is the last page' }),
-  })
-  .openapi('GamePage');
 
 export const LegalMoves = z
   .object({

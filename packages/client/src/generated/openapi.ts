@@ -2431,11 +2431,15 @@ export interface components {
             toMove: number | null;
             moves: string[];
         };
+        /** @description What a move would do, computed without storing anything */
         MoveCheck: {
+            /** @description The move in canonical notation */
             move: string;
+            /** @description The position in the game's notation */
             position: string;
             board: components["schemas"]["Board"];
             legalMoves: string[];
+            /** @description The seat to move; null once the game is over */
             toMove: number | null;
             toMoveName: string | null;
             /** @enum {string} */
