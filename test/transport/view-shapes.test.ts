@@ -7,7 +7,29 @@ import type { z } from 'zod';
 import * as Views from '../../src/service/views/game';
 import * as Details from '../../src/service/views/move-details';
 import { descriptionOf } from '../../src/service/views/schema';
+import * as Classes from '../../src/transport/graphql/move-details';
 import { buildGameSchema } from '../../src/transport/graphql/server';
+import * as Types from '../../src/transport/graphql/types';
+
+// Compile-time: each class declares the view's fields, by the same property names (a GraphQL
+// field resolver, such as Game.moves, is on its resolver instead).
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type Keys<S extends z.ZodObject> = keyof z.infer<S>;
+const sameKeys: ReadonlyArray<true> = [
+  true as Equal<keyof Types.Game | 'moves', Keys<typeof Views.Game>>,
+  true as Equal<keyof Types.Seat, Keys<typeof Views.Seat>>,
+  true as Equal<keyof Types.GameResult, Keys<typeof Views.GameResult>>,
+  true as Equal<keyof Types.Move, Keys<typeof Views.Move>>,
+  true as Equal<keyof Types.GameClock, Keys<typeof Views.GameClock>>,
+  true as Equal<keyof Types.GamePage, Keys<typeof Views.GamePage>>,
+  true as Equal<keyof Types.MoveCheck, Keys<typeof Views.MoveCheck>>,
+  true as Equal<keyof Classes.CongoMoveDetails, Keys<typeof Details.CongoMoveDetails>>,
+  true as Equal<keyof Classes.DraughtsMoveDetails, Keys<typeof Details.DraughtsMoveDetails>>,
+  true as Equal<keyof Classes.MancalaMoveDetails, Keys<typeof Details.MancalaMoveDetails>>,
+];
+it('declares the same property names in each GraphQL class as in its view (checked by tsc)', () => {
+  expect(sameKeys.every(Boolean)).toBe(true);
+});
 
 interface Difference {
   /** Fields only GraphQL has (field resolvers, typed companions of JSON fields). */
