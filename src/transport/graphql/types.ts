@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, createUnionType } from 'type-graphql';
-import type { BoardView } from '../../vocabulary';
+import type { BoardView, GameKind, GameStatus, OutcomeReason, TimeControlType } from '../../vocabulary';
 import * as Views from '../../service/views/game';
 import { doc, docs } from './docs';
 import { GameKindEnum, GameStatusEnum, OutcomeReasonEnum, TimeControlTypeEnum } from './enums';
@@ -24,7 +24,7 @@ const result = docs(Views.GameResult);
 export class GameResult {
   @Field(() => Int, { nullable: true, description: result.winner }) winner!: number | null;
   @Field(() => String, { nullable: true, description: result.winnerName }) winnerName!: string | null;
-  @Field(() => OutcomeReasonEnum, { description: result.reason }) reason!: string;
+  @Field(() => OutcomeReasonEnum, { description: result.reason }) reason!: OutcomeReason;
   @Field(() => [Int], { nullable: true, description: result.score }) score!: number[] | null;
 }
 
@@ -83,7 +83,7 @@ const [, realtime, correspondence] = Views.TimeControl.options;
 const timeControl = { ...docs(realtime), ...docs(correspondence) };
 @ObjectType({ description: 'How long players may think. Fields that do not apply to the type are null.' })
 export class TimeControl {
-  @Field(() => TimeControlTypeEnum) type!: string;
+  @Field(() => TimeControlTypeEnum) type!: TimeControlType;
   @Field(() => Int, { nullable: true, description: timeControl.initialSeconds }) initialSeconds?: number;
   @Field(() => Int, { nullable: true, description: timeControl.incrementSeconds }) incrementSeconds?: number;
   @Field(() => Int, { nullable: true, description: timeControl.daysPerMove }) daysPerMove?: number;
@@ -105,11 +105,11 @@ const game = docs(Views.Game);
 })
 export class Game {
   @Field(() => ID, { description: game.id }) id!: string;
-  @Field(() => GameKindEnum, { description: game.kind }) kind!: string;
+  @Field(() => GameKindEnum, { description: game.kind }) kind!: GameKind;
   @Field(() => String, { description: game.rulesVersion }) rulesVersion!: string;
   @Field(() => GraphQLJSONObject, { description: game.options }) options!: Record<string, unknown>;
   @Field(() => [Seat], { description: game.seats }) seats!: Seat[];
-  @Field(() => GameStatusEnum, { description: game.status }) status!: string;
+  @Field(() => GameStatusEnum, { description: game.status }) status!: GameStatus;
   @Field(() => GameResult, { nullable: true, description: game.result }) result!: GameResult | null;
   @Field(() => Int, { description: game.ply }) ply!: number;
   @Field(() => Int, { description: game.version }) version!: number;
@@ -160,7 +160,7 @@ export class MoveCheck {
   @Field(() => [String], { description: check.legalMoves }) legalMoves!: string[];
   @Field(() => Int, { nullable: true, description: check.toMove }) toMove!: number | null;
   @Field(() => String, { nullable: true, description: check.toMoveName }) toMoveName!: string | null;
-  @Field(() => GameStatusEnum, { description: check.status }) status!: string;
+  @Field(() => GameStatusEnum, { description: check.status }) status!: GameStatus;
   @Field(() => GameResult, { nullable: true, description: check.result }) result!: GameResult | null;
   // GraphQL's own: the details as JSON (the typed union is `detail`).
   @Field(() => GraphQLJSONObject, {
