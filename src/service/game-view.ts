@@ -14,7 +14,7 @@ export type ResultView = ViewOf<typeof Views.GameResult>;
 export type MoveView = ViewOf<typeof Views.Move>;
 
 /** The game as every read returns it and every update pushes it. */
-export interface GameView extends ViewOf<ReturnType<typeof Views.Game.omit<{ board: true }>>> {
+export interface GameView extends Omit<ViewOf<typeof Views.Game>, 'board'> {
   readonly board: BoardView;
 }
 
