@@ -1,3 +1,4 @@
+import type { DescribedMove } from './move-details';
 import type { BoardView, EngineError, GameKind, Options, Outcome, Result, Side } from './types';
 
 /**
@@ -46,8 +47,11 @@ export interface Engine<S = unknown, M = unknown> {
    * Must equal the generic `perft` of ./perft.ts; the contract suite checks that.
    */
   perft?(state: S, depth: number): number;
-  /** Extra facts about a move for clients (captured squares, a sowing trace); JSON-safe. */
-  describeMove?(state: S, move: M): Readonly<Record<string, unknown>>;
+  /**
+   * Extra facts about a move for clients (captured squares, a sowing trace), tagged with the kind's
+   * board family; JSON-safe.
+   */
+  describeMove?(state: S, move: M): DescribedMove;
   /** The game's standard text record (PDN for draughts, PGN-like otherwise). */
   exportRecord?(record: GameRecord): string;
 }

@@ -46,11 +46,11 @@ export class GameMoves {
     const kind = this.kinds.get(id) ?? (await this.load(id)).kind;
     const engine = this.engineFor(kind);
     if (!lacksDetails(engine, page.items)) {
-      return { items: page.items.map((m) => toMoveView(engine.seatNames, m)), next: page.next };
+      return { items: page.items.map((m) => toMoveView(engine, m)), next: page.next };
     }
     // A store compacted the moves of this finished game: the details come back by replaying it.
     const game = await this.load(id);
-    const items = game.moves.slice(after, after + limit).map((m) => toMoveView(engine.seatNames, m));
+    const items = game.moves.slice(after, after + limit).map((m) => toMoveView(engine, m));
     const end = after + items.length;
     return { items, next: end < game.moves.length ? end : null };
   }

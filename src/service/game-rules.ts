@@ -1,6 +1,7 @@
 import type { AnyEngine } from '../engines/engine';
 import type { AnyKind } from '../engines/kind';
 import { kindIds, kindOf } from '../engines/kinds';
+import type { MoveDetails } from '../engines/move-details';
 import type { EngineError } from '../engines/types';
 import type { GameHead, MoveRecord, StoredGame } from '../store/store';
 import { GameError } from './errors';
@@ -46,14 +47,13 @@ export function lacksDetails(engine: AnyEngine, moves: readonly MoveRecord[]): b
  * object when none is). Costs one replay of the game, and nothing when every move has its details.
  */
 export function withDetails(engine: AnyEngine, game: StoredGame): StoredGame {
-  const describe = engine.describeMove?.bind(engine);
-  if (!describe || !lacksDetails(engine, game.moves)) return game;
+  if (!lacksDetails(engine, game.moves)) return game;
   let state = startState(engine, game);
   const moves = game.moves.map((record) => {
     const move = engine.parseMove(state, record.notation);
     const next = move.ok ? engine.play(state, move.value) : move;
     if (!move.ok || !next.ok) throw new Error(`stored game ${game.id} does not replay at ply ${record.ply}`);
-    const details = record.details ?? describe(state, move.value);
+    const details = record.details ?? describeLegal(engine, state, move.value);
     state = next.value;
     return record.details === undefined ? { ...record, details } : record;
   });
@@ -78,11 +78,19 @@ export function applyMove(engine: AnyEngine, game: StoredGame, state: unknown, t
     throw new GameError('GAME_OVER', 'The game is over', { result: game.outcome });
   const move = engine.parseMove(state, text.trim());
   if (!move.ok) throw moveError(move.error, game);
-  const details = engine.describeMove?.(state, move.value) ?? null;
+  const details = describeLegal(engine, state, move.value) ?? null;
   const notation = engine.formatMove(state, move.value);
   const next = engine.play(state, move.value);
   if (!next.ok) throw moveError(next.error, game);
   return { next: next.value, notation, details };
+}
+
+/**
+ * The details of a move that parsed, so is legal: never mancala's answer for another value
+ * (IllegalMancalaMove). Undefined for an engine that does not describe moves.
+ */
+function describeLegal(engine: AnyEngine, state: unknown, move: unknown): MoveDetails | undefined {
+  return engine.describeMove?.(state, move) as MoveDetails | undefined;
 }
 
 /** The stored fields a state determines: position, outcome, side to move, legal moves. */

@@ -1,80 +1,21 @@
 import type { AnyEngine } from '../engines/engine';
-import type { BoardView, GameKind, Options, OutcomeReason } from '../engines/types';
-import type { GameHead, GameStatus, MoveRecord, StoredGame, TimeControl } from '../store/store';
+import type { BoardView } from '../engines/types';
+import type { GameHead, MoveRecord, StoredGame } from '../store/store';
 import { GameError } from './errors';
+import type * as Views from './views/game';
+import { taggedDetails } from './views/move-details';
+import type { ViewOf } from './views/schema';
 
-/** A seat as clients see it. */
-export interface SeatView {
-  readonly seat: number;
-  readonly name: string;
-  readonly account: string | null;
-  /** Correspondence: the end of the account's vacation that pauses its clock (as of the last write). */
-  readonly vacationUntil: string | null;
-  /** Rated games: the account's rating in the game's perf when the game began; null otherwise. */
-  readonly rating: number | null;
-  /** Rated games: that rating was provisional (RD ≥ 110); null otherwise. */
-  readonly provisional: boolean | null;
-}
-
-/** Realtime clocks: the running side has `remainingMs[runningSeat]` minus the time since `runningSince`. */
-export interface ClockView {
-  /** Milliseconds left per seat, as of `runningSince` for the running seat. */
-  readonly remainingMs: readonly number[];
-  /** The seat whose clock runs (the side to move); null once the game is over. */
-  readonly runningSeat: number | null;
-  /** When the running clock started (the last move's server time, or the start). */
-  readonly runningSince: string | null;
-}
-
-export interface ResultView {
-  /** The winning seat, or null for a draw. */
-  readonly winner: number | null;
-  readonly winnerName: string | null;
-  readonly reason: OutcomeReason;
-  readonly score: readonly number[] | null;
-}
-
-export interface MoveView {
-  readonly ply: number;
-  readonly notation: string;
-  readonly seat: number;
-  readonly seatName: string;
-  readonly at: string;
-  readonly details: Readonly<Record<string, unknown>> | null;
-}
+// The views' shapes and descriptions are declared once, as schemas (./views/game.ts); these types
+// are inferred from them. The board is the engines' BoardView, narrower than its schema (tuples).
+export type SeatView = ViewOf<typeof Views.Seat>;
+export type ClockView = ViewOf<typeof Views.GameClock>;
+export type ResultView = ViewOf<typeof Views.GameResult>;
+export type MoveView = ViewOf<typeof Views.Move>;
 
 /** The game as every read returns it and every update pushes it. */
-export interface GameView {
-  readonly id: string;
-  readonly kind: GameKind;
-  readonly rulesVersion: string;
-  readonly options: Options;
-  readonly seats: readonly SeatView[];
-  readonly status: GameStatus;
-  readonly result: ResultView | null;
-  readonly ply: number;
-  readonly version: number;
-  readonly toMove: number | null;
-  readonly toMoveName: string | null;
-  readonly position: string;
-  /**
-   * A game from a position: the position it started from; null for the standard start. A game with
-   * an initial position is never rated.
-   */
-  readonly initialPosition: string | null;
-  /** A rated game: its result changes both accounts' ratings once it ends. */
-  readonly rated: boolean;
+export interface GameView extends Omit<ViewOf<typeof Views.Game>, 'board'> {
   readonly board: BoardView;
-  readonly legalMoves: readonly string[];
-  readonly moves: readonly MoveView[];
-  readonly drawOffer: number | null;
-  readonly timeControl: TimeControl;
-  /** Realtime games: the clocks; null otherwise. */
-  readonly clock: ClockView | null;
-  /** When the side to move runs out of time; null without a time limit or once over. */
-  readonly deadlineAt: string | null;
-  readonly createdAt: string;
-  readonly updatedAt: string;
 }
 
 /**
@@ -83,24 +24,26 @@ export interface GameView {
  */
 export type GameHeadView = Omit<GameView, 'moves'>;
 
-/** A played move as clients see it. */
-export function toMoveView(seatNames: readonly string[], m: MoveRecord): MoveView {
+/** What a move's view needs of its engine. */
+export type MoveViewer = Pick<AnyEngine, 'kind' | 'seatNames'>;
+
+/** A played move as clients see it (details stored before they carried `family` get it here). */
+export function toMoveView(engine: MoveViewer, m: MoveRecord): MoveView {
   return {
     ply: m.ply,
     notation: m.notation,
     seat: m.seat,
-    seatName: seatNames[m.seat] as string,
+    seatName: engine.seatNames[m.seat] as string,
     at: m.at,
-    details: m.details ?? null,
+    details: m.details ? taggedDetails(engine.kind, m.details) : null,
   };
 }
 
 /** The public view of a stored game (no secrets), with its structured board and every move. */
 export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
-  const names = engine.seatNames;
   return withMoves(
     toGameHeadView(engine, game),
-    game.moves.map((m) => toMoveView(names, m)),
+    game.moves.map((m) => toMoveView(engine, m)),
   );
 }
 

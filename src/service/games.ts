@@ -3,6 +3,7 @@ import type { AnyEngine, GameRecord } from '../engines/engine';
 import type { AnyKind } from '../engines/kind';
 import { kindIds, KINDS } from '../engines/kinds';
 import type { Options, Side } from '../engines/types';
+import type { MoveDetails } from '../engines/move-details';
 import {
   type GameFilter,
   type GameHead,
@@ -85,7 +86,7 @@ export interface MoveCheck {
   readonly move: string;
   readonly position: string;
   readonly view: Pick<GameView, 'board' | 'legalMoves' | 'toMove' | 'toMoveName' | 'result' | 'status'>;
-  readonly details: Readonly<Record<string, unknown>> | null;
+  readonly details: MoveDetails | null;
 }
 
 /** The engine-state cache budget when none is configured: 64 MiB. */
@@ -122,7 +123,7 @@ export class GameService {
     this.states = new StateCache(engineCacheBytes);
     this.watchers = new GameWatchers(storage.events, {
       head: (game) => this.headView(game),
-      move: (game, move) => toMoveView(engineFor(game.kind).seatNames, move),
+      move: (game, move) => toMoveView(engineFor(game.kind), move),
       load: (id) => this.read(id),
     });
     this.movePages = new GameMoves(storage, (id) => this.load(id), engineFor);
@@ -289,7 +290,7 @@ export class GameService {
 
   /** The public view of one move of `game`. */
   moveView(game: GameHead, move: MoveRecord): MoveView {
-    return toMoveView(this.engineFor(game.kind).seatNames, move);
+    return toMoveView(this.engineFor(game.kind), move);
   }
 
   async getGame(id: string): Promise<GameView> {

@@ -103,3 +103,49 @@ describe.each<StoreKind>(['memory', 'redis'])(
     });
   },
 );
+
+describe.each<StoreKind>(['memory', 'redis'])(
+  'a game whose moves were stored before their details carried `family` (%s)',
+  (store) => {
+    let run: Running;
+    beforeAll(async () => {
+      run = await harness.start(store);
+    });
+
+    it.each([['kalah'], ['russian-draughts'], ['congo']])('%s: served with the family tag', async (kind) => {
+      const games = run.app.services.games;
+      const created = await games.createGame({ kind });
+      const choose = chooser(11);
+      let view = created.game;
+      for (let i = 0; i < 4 && view.status === 'ongoing'; i++) {
+        view = await games.submitMove(view.id, choose(view.legalMoves), {
+          credential: { token: created.seatTokens[view.toMove as number]?.token as string },
+        });
+      }
+      const stored = (await run.storage.games.get(view.id)) as StoredGame;
+      const copy = randomBytes(9).toString('base64url');
+      const untagged: StoredGame = {
+        ...stored,
+        id: copy,
+        moves: stored.moves.map((move) => {
+          const { family: _family, ...details } = move.details as { family: string };
+          return { ...move, details } as unknown as StoredGame['moves'][number];
+        }),
+      };
+      await run.storage.games.create(untagged);
+      expect((await run.storage.games.get(copy))?.moves.some((m) => m.details && 'family' in m.details)).toBe(
+        false,
+      );
+
+      const [a, b] = await Promise.all(
+        [view.id, copy].map((id) => request(run.url).get(`/api/v1/games/${id}`).expect(200)),
+      );
+      expect(a?.body.moves.length).toBe(4);
+      expect(a?.body.moves.every((m: { details: { family: string } }) => m.details.family)).toBe(true);
+      expect(asOriginal(b?.body, copy, view.id)).toEqual(a?.body);
+      const graphql = await gql(run.url, DETAILS_QUERY, { id: copy });
+      expect(graphql.body.errors).toBeUndefined();
+      expect(graphql.body.data?.game.moves.every((m: { detail: unknown }) => m.detail !== null)).toBe(true);
+    });
+  },
+);

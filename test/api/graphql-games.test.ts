@@ -305,9 +305,9 @@ describe('GraphQL enums and typed move details', () => {
   it('types move details per game family (draughts, Congo, mancala), for moves and move checks', async () => {
     const DETAIL = `detail {
       __typename
-      ... on DraughtsMoveDetails { captured promoted path }
-      ... on CongoMoveDetails { captured drowned promoted }
-      ... on MancalaMoveDetails { legal house trace relays capturedFrom seedsCaptured extraMove gameOver }
+      ... on DraughtsMoveDetails { family captured promoted path }
+      ... on CongoMoveDetails { family captured drowned promoted }
+      ... on MancalaMoveDetails { family legal house trace relays capturedFrom seedsCaptured extraMove gameOver }
     }`;
     const play = async (kind: string, moves: string[]) => {
       const created = await run.app.services.games.createGame({ kind });
@@ -338,6 +338,7 @@ describe('GraphQL enums and typed move details', () => {
     const draughts = await movesOf(await play('russian-draughts', ['c3-d4', 'f6-e5', 'd4xf6']));
     expect(draughts[2]?.detail).toEqual({
       __typename: 'DraughtsMoveDetails',
+      family: 'draughts',
       captured: ['e5'],
       promoted: false,
       path: ['d4', 'f6'],
@@ -346,6 +347,7 @@ describe('GraphQL enums and typed move details', () => {
     const kalah = await movesOf(await play('kalah', ['3']));
     expect(kalah[0]?.detail).toMatchObject({
       __typename: 'MancalaMoveDetails',
+      family: 'mancala',
       legal: true,
       house: 3,
       seedsCaptured: 0,
@@ -367,6 +369,7 @@ describe('GraphQL enums and typed move details', () => {
     expect(check.body.errors).toBeUndefined();
     expect(check.body.data!.validateMove.detail).toMatchObject({
       __typename: 'MancalaMoveDetails',
+      family: 'mancala',
       house: 3,
     });
   });

@@ -55,7 +55,7 @@ function effects(before: StoredGame, after: StoredGame, ratings: readonly Rating
   const added = after.moves.length > before.moves.length ? after.moves.at(-1) : undefined;
   const views = {
     game: toGameHeadView(engine, after),
-    move: added ? toMoveView(engine.seatNames, added) : null,
+    move: added ? toMoveView(engine, added) : null,
   };
   return effectsOf(before, after, views, ratings);
 }

@@ -5,7 +5,7 @@ import Redis, { Cluster } from 'ioredis';
 import { createRedisStorage, migrateV1, type MigrationReport } from '../../src/store/redis';
 import { Keys } from '../../src/store/redis/keys';
 import { migrateGame } from '../../src/store/redis/migrate-games';
-import type { Notice, Storage, StoredGame } from '../../src/store/store';
+import type { Notice, Storage, StoredGame, StoredMoveDetails } from '../../src/store/store';
 import { startRedisServer, type OwnRedis } from '../support/redis-server';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { snapshot, writeV1Feed, writeV1Game, writeV1Idempotency, redisOrigin } from '../support/v1-layout';
@@ -54,7 +54,7 @@ function withMoves(game: StoredGame, count: number, start: number): StoredGame {
     notation: String((i % 6) + 1),
     seat: (i % 2) as 0 | 1,
     at: iso(start + (i + 1) * MINUTE),
-    ...(i === 0 ? { details: { captured: 0, trace: [1, 2] } } : {}),
+    ...(i === 0 ? { details: { captured: 0, trace: [1, 2] } as unknown as StoredMoveDetails } : {}),
   }));
   return { ...game, moves, ply: count, version: count, toMove: (count % 2) as 0 | 1 };
 }

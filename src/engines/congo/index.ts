@@ -210,6 +210,7 @@ export const congoEngine: Engine<CongoState, CongoMove> = {
     const i = analysis.outcome ? -1 : indexOf(analysis, move);
     if (i >= 0) makeMove(state.board.slice(), state.side, analysis.list, i, report);
     return {
+      family: 'congo',
       captured: report.captured.map(squareName),
       drowned: report.drowned.map(squareName),
       promoted: report.promoted,

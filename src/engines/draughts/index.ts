@@ -183,6 +183,7 @@ export const russianDraughts: Engine<DraughtsState, DraughtsMove> = {
   describeMove: (state, move) => {
     const legal = findLegal(state, move);
     return {
+      family: 'draughts',
       captured: legal ? squaresOf(legal.captured).map(squareName) : [],
       promoted: legal?.promotes ?? false,
       path: legal ? [legal.from, ...legal.path].map(squareName) : [],

@@ -203,11 +203,12 @@ export function makeMancalaEngine(game: MancalaGame): Engine<MancalaState, Manca
     perft: mancalaPerft,
 
     describeMove(state, move) {
-      if (state.outcome || !isLegal(state, move)) return { legal: false };
+      if (state.outcome || !isLegal(state, move)) return { family: 'mancala', legal: false };
       const trace = { pits: [] as number[], relays: [] as number[], captures: [] as number[] };
       const result = step(state, move - 1, trace);
       const name = (i: number) => pitName(state.rules.houses, i);
       return {
+        family: 'mancala',
         legal: true,
         house: move,
         trace: trace.pits.map(name),

@@ -10,6 +10,7 @@ import {
   type LiveGameView,
   type MovesSource,
   type MoveView,
+  type MoveViewer,
 } from '../game-view';
 
 export interface WriteOptions {
@@ -32,7 +33,7 @@ export class WriteAnswer implements MovesSource {
   constructor(
     readonly head: GameHeadView,
     readonly move: MoveView | null,
-    private readonly seatNames: readonly string[],
+    private readonly viewer: MoveViewer,
     /** Every move of the new version, oldest first. */
     private readonly records: readonly MoveRecord[],
   ) {}
@@ -41,12 +42,12 @@ export class WriteAnswer implements MovesSource {
     const from = Math.min(after, this.records.length);
     return this.records
       .slice(from, limit === undefined ? undefined : from + limit)
-      .map((m) => toMoveView(this.seatNames, m));
+      .map((m) => toMoveView(this.viewer, m));
   }
 
   get lastMove(): MoveView | null {
     const last = this.records[this.records.length - 1];
-    return last ? toMoveView(this.seatNames, last) : null;
+    return last ? toMoveView(this.viewer, last) : null;
   }
 
   /** The whole game, moves included: O(moves). */

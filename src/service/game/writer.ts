@@ -132,7 +132,7 @@ export class GameWriter {
     let answer: WriteAnswer;
     switch (result.status) {
       case 'updated':
-        answer = new WriteAnswer(views.game, views.move, engine.seatNames, step.next.moves);
+        answer = new WriteAnswer(views.game, views.move, engine, step.next.moves);
         break;
       case 'replayed':
         answer = this.replay(engine, result.record, fingerprint, command);
@@ -246,8 +246,8 @@ export class GameWriter {
     const last = command.type === 'move' ? game.moves[game.moves.length - 1] : undefined;
     return new WriteAnswer(
       toGameHeadView(engine, game),
-      last ? toMoveView(engine.seatNames, last) : null,
-      engine.seatNames,
+      last ? toMoveView(engine, last) : null,
+      engine,
       game.moves,
     );
   }
@@ -278,7 +278,7 @@ function viewsOf(
   const added = next.moves.length > game.moves.length ? next.moves[next.moves.length - 1] : undefined;
   return {
     game: toGameHeadView(engine, next, known),
-    move: added ? toMoveView(engine.seatNames, added) : null,
+    move: added ? toMoveView(engine, added) : null,
   };
 }
 

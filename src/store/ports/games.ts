@@ -1,3 +1,4 @@
+import type { MoveDetails } from '../../engines/move-details';
 import type { GameKind, Options, Outcome, Side } from '../../engines/types';
 import type { GameClock } from './clocks';
 import type { Notice } from './feed';
@@ -12,8 +13,15 @@ export interface MoveRecord {
   readonly seat: Side;
   readonly at: string;
   /** Engine facts about the move (captures, sowing trace), JSON. */
-  readonly details?: Readonly<Record<string, unknown>>;
+  readonly details?: StoredMoveDetails;
 }
+
+/**
+ * A move's details as stored: tagged with their board family, or, stored before they carried the
+ * tag, the same facts without it (the service adds it when it builds the view).
+ */
+export type StoredMoveDetails = MoveDetails | DistributiveOmit<MoveDetails, 'family'>;
+type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 
 export interface SeatRecord {
   readonly seat: Side;

@@ -21,6 +21,7 @@ import {
   type FeedOptions,
   type GameChange,
   type MovePage,
+  type StoredMoveDetails,
 } from '../store';
 import { clockIndexArgument } from './arguments';
 import { scripted, type Arg, type ScriptedRedis, type ChannelFanout } from './client';
@@ -60,7 +61,7 @@ export interface RedisGameStoreOptions {
 interface Packed {
   readonly p: number;
   readonly t: number;
-  readonly m: ReadonlyArray<readonly [string, number, Side, Record<string, unknown>?]>;
+  readonly m: ReadonlyArray<readonly [string, number, Side, StoredMoveDetails?]>;
 }
 
 /**

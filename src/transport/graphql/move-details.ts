@@ -1,78 +1,66 @@
 import { Field, FieldResolver, Int, ObjectType, Resolver, Root, createUnionType } from 'type-graphql';
+import * as Views from '../../service/views/move-details';
+import { doc, docs } from './docs';
+import { BoardFamilyEnum } from './enums';
 
-// What a move did, typed per game family: the engines' describeMove results (congo, draughts,
-// mancala), told apart by their fields.
+// What a move did, typed per board family: the engines' describeMove results (congo, draughts,
+// mancala), told apart by their `family`. Shapes and descriptions: src/service/views/move-details.ts.
 
-@ObjectType({ description: 'Congo: what a move took, drowned in the river, or promoted.' })
+const congo = docs(Views.CongoMoveDetails);
+const draughts = docs(Views.DraughtsMoveDetails);
+const mancala = docs(Views.MancalaMoveDetails);
+
+@ObjectType({ description: doc(Views.CongoMoveDetails) })
 export class CongoMoveDetails {
-  @Field(() => [String], { description: 'Squares whose pieces were captured.' }) captured!: string[];
-  @Field(() => [String], { description: 'Squares whose pieces drowned in the river.' }) drowned!: string[];
-  @Field(() => Boolean, { description: 'A pawn became a superpawn.' }) promoted!: boolean;
+  @Field(() => BoardFamilyEnum, { description: congo.family }) family!: 'congo';
+  @Field(() => [String], { description: congo.captured }) captured!: string[];
+  @Field(() => [String], { description: congo.drowned }) drowned!: string[];
+  @Field(() => Boolean, { description: congo.promoted }) promoted!: boolean;
 }
 
-@ObjectType({ description: 'Draughts: the path of the move, the men and kings it took, promotion.' })
+@ObjectType({ description: doc(Views.DraughtsMoveDetails) })
 export class DraughtsMoveDetails {
-  @Field(() => [String], { description: 'Squares of the pieces taken, in order.' }) captured!: string[];
-  @Field(() => Boolean, { description: 'The man became a king.' }) promoted!: boolean;
-  @Field(() => [String], { description: 'Every square the piece stood on, from start to end.' })
-  path!: string[];
+  @Field(() => BoardFamilyEnum, { description: draughts.family }) family!: 'draughts';
+  @Field(() => [String], { description: draughts.captured }) captured!: string[];
+  @Field(() => Boolean, { description: draughts.promoted }) promoted!: boolean;
+  @Field(() => [String], { description: draughts.path }) path!: string[];
 }
 
-@ObjectType({ description: 'Mancala: the sowing of a move and what it captured.' })
+// The mancala fields stay nullable, as they were when an illegal move's details could reach them.
+@ObjectType({ description: doc(Views.MancalaMoveDetails) })
 export class MancalaMoveDetails {
-  @Field(() => Boolean, { description: 'False: the move was not legal (nothing else is given).' })
-  legal!: boolean;
-  @Field(() => Int, { nullable: true, description: 'The house sown from (1 first).' }) house!: number | null;
-  @Field(() => [String], { nullable: true, description: 'Every pit a seed was dropped into, in order.' })
-  trace!: string[] | null;
-  @Field(() => [String], { nullable: true, description: 'Pits from which a relay sowing went on.' })
-  relays!: string[] | null;
-  @Field(() => [String], { nullable: true, description: 'Pits whose seeds were captured.' })
+  @Field(() => BoardFamilyEnum, { description: mancala.family }) family!: 'mancala';
+  @Field(() => Boolean, { description: mancala.legal }) legal!: boolean;
+  @Field(() => Int, { nullable: true, description: mancala.house }) house!: number | null;
+  @Field(() => [String], { nullable: true, description: mancala.trace }) trace!: string[] | null;
+  @Field(() => [String], { nullable: true, description: mancala.relays }) relays!: string[] | null;
+  @Field(() => [String], { nullable: true, description: mancala.capturedFrom })
   capturedFrom!: string[] | null;
+  // GraphQL's name: `captured` is a list of squares in the other families.
   @Field(() => Int, {
     name: 'seedsCaptured',
     nullable: true,
-    description: 'Seeds captured (`captured` in `details`).',
+    description: doc(Views.MancalaMoveDetails.shape.captured, '(`captured` in `details`)'),
   })
   captured!: number | null;
-  @Field(() => Boolean, { nullable: true, description: 'The mover moves again.' }) extraMove!: boolean | null;
-  @Field(() => Boolean, { nullable: true, description: 'The move ended the game.' }) gameOver!:
-    boolean | null;
+  @Field(() => Boolean, { nullable: true, description: mancala.extraMove }) extraMove!: boolean | null;
+  @Field(() => Boolean, { nullable: true, description: mancala.gameOver }) gameOver!: boolean | null;
 }
 
-type Details = Readonly<Record<string, unknown>>;
+type Details = Views.MoveDetailsView;
 
-/** The family a describeMove result belongs to, from its fields. */
-function familyOf(
-  details: Details,
-): typeof CongoMoveDetails | typeof DraughtsMoveDetails | typeof MancalaMoveDetails {
-  if ('drowned' in details) return CongoMoveDetails;
-  if ('path' in details) return DraughtsMoveDetails;
-  return MancalaMoveDetails;
-}
+const BY_FAMILY = {
+  congo: CongoMoveDetails,
+  draughts: DraughtsMoveDetails,
+  mancala: MancalaMoveDetails,
+} as const satisfies Record<Details['family'], unknown>;
 
 export const MoveDetails = createUnionType({
   name: 'MoveDetails',
-  description: 'What a move did, by game family.',
+  description: doc(Views.MoveDetails),
   types: () => [CongoMoveDetails, DraughtsMoveDetails, MancalaMoveDetails] as const,
-  resolveType: (details) => familyOf(details as unknown as Details),
+  resolveType: (details) => BY_FAMILY[(details as unknown as Details).family],
 });
-
-/** Mancala details lack fields when the move was illegal: GraphQL gets them as null. */
-export function typedDetails(details: Details | null | undefined): Details | null {
-  if (!details) return null;
-  if (familyOf(details) !== MancalaMoveDetails) return details;
-  return {
-    house: null,
-    trace: null,
-    relays: null,
-    capturedFrom: null,
-    captured: null,
-    extraMove: null,
-    gameOver: null,
-    ...details,
-  };
-}
 
 /** `detail` on anything that carries engine `details` (a played move, a move check). */
 export function detailResolver(of: () => abstract new () => object) {
@@ -80,10 +68,10 @@ export function detailResolver(of: () => abstract new () => object) {
   class DetailResolver {
     @FieldResolver(() => MoveDetails, {
       nullable: true,
-      description: 'What the move did, typed by game family (the same facts as `details`).',
+      description: 'What the move did, typed by board family (the same facts as `details`).',
     })
     detail(@Root() root: { details?: Details | null }): Details | null {
-      return typedDetails(root.details);
+      return root.details ?? null;
     }
   }
   return DetailResolver;

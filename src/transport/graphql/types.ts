@@ -1,6 +1,15 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, createUnionType } from 'type-graphql';
-import { kindIds, type BoardView } from '../../vocabulary';
+import {
+  kindIds,
+  type BoardView,
+  type GameKind,
+  type GameStatus,
+  type OutcomeReason,
+  type TimeControlType,
+} from '../../vocabulary';
+import * as Views from '../../service/views/game';
+import { doc, docs } from './docs';
 import {
   BoardFamilyEnum,
   GameKindEnum,
@@ -12,48 +21,35 @@ import {
 // GraphQL shapes of the service's views. Payloads stay plain objects (GameView and friends);
 // these classes only describe them, so resolvers return service results unchanged.
 
-@ObjectType({ description: 'A seat of a game: 0 moves first in the standard game.' })
+const seat = docs(Views.Seat);
+@ObjectType({ description: doc(Views.Seat) })
 export class Seat {
-  @Field(() => Int) seat!: number;
-  @Field(() => String, { description: 'white/black or south/north' }) name!: string;
-  @Field(() => String, { nullable: true, description: 'The account holding the seat, if bound.' })
-  account!: string | null;
-  @Field(() => String, {
-    nullable: true,
-    description:
-      "Correspondence: the end of the seat account's vacation, during which its clock stands still (as of the last write).",
-  })
-  vacationUntil!: string | null;
-  @Field(() => Int, {
-    nullable: true,
-    description: "Rated games: the account's rating in the game's perf when the game began.",
-  })
-  rating!: number | null;
-  @Field(() => Boolean, {
-    nullable: true,
-    description: 'Rated games: that rating was provisional (RD ≥ 110).',
-  })
-  provisional!: boolean | null;
+  @Field(() => Int, { description: seat.seat }) seat!: number;
+  @Field(() => String, { description: seat.name }) name!: string;
+  @Field(() => String, { nullable: true, description: seat.account }) account!: string | null;
+  @Field(() => String, { nullable: true, description: seat.vacationUntil }) vacationUntil!: string | null;
+  @Field(() => Int, { nullable: true, description: seat.rating }) rating!: number | null;
+  @Field(() => Boolean, { nullable: true, description: seat.provisional }) provisional!: boolean | null;
 }
 
-@ObjectType()
+const result = docs(Views.GameResult);
+@ObjectType({ description: doc(Views.GameResult) })
 export class GameResult {
-  @Field(() => Int, { nullable: true, description: 'The winning seat; null for a draw.' }) winner!:
-    number | null;
-  @Field(() => String, { nullable: true }) winnerName!: string | null;
-  @Field(() => OutcomeReasonEnum, { description: 'Why the game ended.' })
-  reason!: string;
-  @Field(() => [Int], { nullable: true, description: 'Final score where the game has one (mancala).' })
-  score!: number[] | null;
+  @Field(() => Int, { nullable: true, description: result.winner }) winner!: number | null;
+  @Field(() => String, { nullable: true, description: result.winnerName }) winnerName!: string | null;
+  @Field(() => OutcomeReasonEnum, { description: result.reason }) reason!: OutcomeReason;
+  @Field(() => [Int], { nullable: true, description: result.score }) score!: number[] | null;
 }
 
-@ObjectType()
+const move = docs(Views.Move);
+@ObjectType({ description: doc(Views.Move) })
 export class Move {
-  @Field(() => Int) ply!: number;
-  @Field(() => String, { description: "The move in the game's notation." }) notation!: string;
-  @Field(() => Int) seat!: number;
-  @Field(() => String) seatName!: string;
-  @Field(() => String, { description: 'Server time of the move (ISO 8601).' }) at!: string;
+  @Field(() => Int, { description: move.ply }) ply!: number;
+  @Field(() => String, { description: move.notation }) notation!: string;
+  @Field(() => Int, { description: move.seat }) seat!: number;
+  @Field(() => String, { description: move.seatName }) seatName!: string;
+  @Field(() => String, { description: doc(Views.Move.shape.at, '(ISO 8601)') }) at!: string;
+  // GraphQL's own: the details as JSON (the typed union is `detail`, game.resolver.ts).
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'Captures, sowing trace, … (untyped; `detail` has the same facts typed).',
@@ -95,99 +91,63 @@ export const Board = createUnionType({
   resolveType: (board) => ((board as unknown as BoardView).type === 'mancala' ? MancalaBoard : GridBoard),
 });
 
+// GraphQL flattens the TimeControl union into one type whose other fields are null.
+const [, realtime, correspondence] = Views.TimeControl.options;
+const timeControl = { ...docs(realtime), ...docs(correspondence) };
 @ObjectType({ description: 'How long players may think. Fields that do not apply to the type are null.' })
 export class TimeControl {
-  @Field(() => TimeControlTypeEnum) type!: string;
-  @Field(() => Int, { nullable: true, description: 'realtime: seconds on each clock at the start.' })
-  initialSeconds?: number;
-  @Field(() => Int, { nullable: true, description: 'realtime: seconds added after each move.' })
-  incrementSeconds?: number;
-  @Field(() => Int, { nullable: true, description: 'correspondence: days per move.' })
-  daysPerMove?: number;
+  @Field(() => TimeControlTypeEnum) type!: TimeControlType;
+  @Field(() => Int, { nullable: true, description: timeControl.initialSeconds }) initialSeconds?: number;
+  @Field(() => Int, { nullable: true, description: timeControl.incrementSeconds }) incrementSeconds?: number;
+  @Field(() => Int, { nullable: true, description: timeControl.daysPerMove }) daysPerMove?: number;
 }
 
-@ObjectType({
-  description:
-    'Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt.',
-})
+const clock = docs(Views.GameClock);
+@ObjectType({ description: doc(Views.GameClock) })
 export class GameClock {
-  @Field(() => [Int], {
-    description: 'Per seat: milliseconds left, as of runningSince for the running seat.',
-  })
-  remainingMs!: number[];
-  @Field(() => Int, {
-    nullable: true,
-    description: 'The seat whose clock runs (the side to move); null once over.',
-  })
-  runningSeat!: number | null;
-  @Field(() => String, {
-    nullable: true,
-    description:
-      "When the running clock started: the last move's server time (the start for the first mover).",
-  })
-  runningSince!: string | null;
+  @Field(() => [Int], { description: clock.remainingMs }) remainingMs!: number[];
+  @Field(() => Int, { nullable: true, description: clock.runningSeat }) runningSeat!: number | null;
+  @Field(() => String, { nullable: true, description: clock.runningSince }) runningSince!: string | null;
 }
 
+const game = docs(Views.Game);
 @ObjectType({
   description:
     'A game: the same document every read returns and every update pushes. In gameUpdated, every field but ' +
     '`moves` costs the same however long the game is: select `lastMove` (or `moves(after: …)`) to follow it.',
 })
 export class Game {
-  @Field(() => ID) id!: string;
-  @Field(() => GameKindEnum) kind!: string;
-  @Field(() => String) rulesVersion!: string;
-  @Field(() => GraphQLJSONObject, { description: 'Creation options with defaults filled in.' })
-  options!: Record<string, unknown>;
-  @Field(() => [Seat]) seats!: Seat[];
-  @Field(() => GameStatusEnum) status!: string;
-  @Field(() => GameResult, { nullable: true }) result!: GameResult | null;
-  @Field(() => Int) ply!: number;
-  @Field(() => Int, { description: 'Bumped by every change; pass it back as expectedVersion.' })
-  version!: number;
-  @Field(() => Int, { nullable: true, description: 'The seat to move; null once the game is over.' })
-  toMove!: number | null;
-  @Field(() => String, { nullable: true }) toMoveName!: string | null;
-  @Field(() => String, { description: "The position in the game's notation." }) position!: string;
-  @Field(() => String, {
-    nullable: true,
-    description:
-      'A game from a position: the position it started from; null for the standard start. ' +
-      'A game with an initial position is never rated.',
-  })
-  initialPosition!: string | null;
-  @Field(() => Boolean, {
-    description: "A rated game: its result changes both accounts' ratings once it ends.",
-  })
-  rated!: boolean;
-  @Field(() => Board) board!: BoardView;
-  @Field(() => [String]) legalMoves!: string[];
+  @Field(() => ID, { description: game.id }) id!: string;
+  @Field(() => GameKindEnum, { description: game.kind }) kind!: GameKind;
+  @Field(() => String, { description: game.rulesVersion }) rulesVersion!: string;
+  @Field(() => GraphQLJSONObject, { description: game.options }) options!: Record<string, unknown>;
+  @Field(() => [Seat], { description: game.seats }) seats!: Seat[];
+  @Field(() => GameStatusEnum, { description: game.status }) status!: GameStatus;
+  @Field(() => GameResult, { nullable: true, description: game.result }) result!: GameResult | null;
+  @Field(() => Int, { description: game.ply }) ply!: number;
+  @Field(() => Int, { description: game.version }) version!: number;
+  @Field(() => Int, { nullable: true, description: game.toMove }) toMove!: number | null;
+  @Field(() => String, { nullable: true, description: game.toMoveName }) toMoveName!: string | null;
+  @Field(() => String, { description: game.position }) position!: string;
+  @Field(() => String, { nullable: true, description: game.initialPosition }) initialPosition!: string | null;
+  @Field(() => Boolean, { description: game.rated }) rated!: boolean;
+  @Field(() => Board, { description: game.board }) board!: BoardView;
+  @Field(() => [String], { description: game.legalMoves }) legalMoves!: string[];
   // moves(after, limit) and lastMove: field resolvers (game.resolver.ts).
-  @Field(() => Int, { nullable: true, description: 'The seat with a standing draw offer.' })
-  drawOffer!: number | null;
+  @Field(() => Int, { nullable: true, description: game.drawOffer }) drawOffer!: number | null;
   @Field(() => TimeControl, { description: 'Chosen at creation (by challenge, seek or createGame).' })
   timeControl!: TimeControl;
-  @Field(() => GameClock, { nullable: true, description: 'Realtime games: the clocks; null otherwise.' })
-  clock!: GameClock | null;
-  @Field(() => String, {
-    nullable: true,
-    description:
-      'When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any ' +
-      'vacation); null without a time limit or once over. Past it, the game ends by timeout.',
-  })
-  deadlineAt!: string | null;
-  @Field(() => String) createdAt!: string;
-  @Field(() => String) updatedAt!: string;
+  @Field(() => GameClock, { nullable: true, description: game.clock }) clock!: GameClock | null;
+  @Field(() => String, { nullable: true, description: game.deadlineAt }) deadlineAt!: string | null;
+  @Field(() => String, { description: game.createdAt }) createdAt!: string;
+  @Field(() => String, { description: game.updatedAt }) updatedAt!: string;
 }
 
-@ObjectType()
+const page = docs(Views.GamePage);
+@ObjectType({ description: doc(Views.GamePage) })
 export class GamePage {
-  @Field(() => [Game]) items!: Game[];
-  @Field(() => String, {
-    nullable: true,
-    description: 'Pass as `after` for the next page; null: this is the last page.',
-  })
-  next!: string | null;
+  @Field(() => [Game], { description: page.items }) items!: Game[];
+  @Field(() => String, { nullable: true, description: page.next }) next!: string | null;
 }
 
 @ObjectType()
@@ -204,16 +164,18 @@ export class CreatedGame {
   @Field(() => [SeatToken]) seatTokens!: SeatToken[];
 }
 
-@ObjectType({ description: 'What a move would do, computed without storing anything.' })
+const check = docs(Views.MoveCheck);
+@ObjectType({ description: doc(Views.MoveCheck) })
 export class MoveCheck {
-  @Field(() => String, { description: 'The move in canonical notation.' }) move!: string;
-  @Field(() => String) position!: string;
-  @Field(() => Board) board!: BoardView;
-  @Field(() => [String]) legalMoves!: string[];
-  @Field(() => Int, { nullable: true }) toMove!: number | null;
-  @Field(() => String, { nullable: true }) toMoveName!: string | null;
-  @Field(() => GameStatusEnum) status!: string;
-  @Field(() => GameResult, { nullable: true }) result!: GameResult | null;
+  @Field(() => String, { description: check.move }) move!: string;
+  @Field(() => String, { description: check.position }) position!: string;
+  @Field(() => Board, { description: check.board }) board!: BoardView;
+  @Field(() => [String], { description: check.legalMoves }) legalMoves!: string[];
+  @Field(() => Int, { nullable: true, description: check.toMove }) toMove!: number | null;
+  @Field(() => String, { nullable: true, description: check.toMoveName }) toMoveName!: string | null;
+  @Field(() => GameStatusEnum, { description: check.status }) status!: GameStatus;
+  @Field(() => GameResult, { nullable: true, description: check.result }) result!: GameResult | null;
+  // GraphQL's own: the details as JSON (the typed union is `detail`).
   @Field(() => GraphQLJSONObject, {
     nullable: true,
     description: 'What the move would do (untyped; `detail` has the same facts typed).',

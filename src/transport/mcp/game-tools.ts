@@ -2,6 +2,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { GameError } from '../../service/errors';
 import type { GameView } from '../../service/game-view';
+import { MY_GAMES_FILTERS } from '../../vocabulary';
 import type { GameCommandType } from '../../service/game/commands';
 import { namesOf } from '../../service/game/names';
 import type { WriteOptions } from '../../service/game/writer';
@@ -76,7 +77,8 @@ export function registerGameTools(server: McpServer, ctx: McpContext): void {
         'My games. Default (active): the ongoing games where it is my turn first (earliest deadline first), then ' +
         'the other ongoing ones. Other filters: my-turn, ongoing, finished, all (newest first).',
       inputSchema: {
-        filter: z.enum(['active', 'my-turn', 'ongoing', 'finished', 'all']).optional(),
+        // active: MCP's own default; the others are the API's filters of an account's games.
+        filter: z.enum(['active', ...MY_GAMES_FILTERS]).optional(),
         kind: z.string().optional(),
         limit: z.number().int().min(1).max(100).optional().describe('At most this many games (default 20)'),
       },

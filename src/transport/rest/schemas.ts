@@ -1,13 +1,14 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import {
-  BOARD_FAMILIES,
   GAME_ERROR_CODES,
+  BOARD_FAMILIES,
   kindIds,
   GAME_STATUSES,
-  OUTCOME_REASONS,
   TIME_CONTROL_TYPES,
 } from '../../vocabulary';
+import { Board, Game, GameId, GameHead as GameHeadView, Move } from '../../service/views/game';
+import { orNull } from '../../service/views/schema';
 
 // Request and response shapes of the REST API. Handlers validate input with these and
 // openapi/openapi.json is generated from them (npm run openapi), so the two cannot drift.
@@ -24,134 +25,34 @@ export function pageLimit(byDefault: number, max = 100) {
     .openapi({ type: 'integer', description: `1–${max}, default ${byDefault}` });
 }
 
-/**
- * `schema` or null. Not `.nullable()`: on a named (referenced) schema zod-to-openapi drops the
- * null, or wraps it in an allOf that a null fails. A union goes in as `z.lazy(() => union)`, or
- * zod-to-openapi flattens it into this one and its name is lost.
- */
-export const orNull = <T extends z.ZodType>(schema: T) => z.union([schema, z.null()]);
+// The game's shapes and their descriptions are the service's view schemas (src/service/views):
+// REST serves them as declared, names included.
+export { orNull } from '../../service/views/schema';
+export {
+  GameId,
+  Seat,
+  GameResult,
+  Board,
+  Move,
+  TimeControl,
+  GameClock,
+  Game,
+  GamePage,
+  MoveCheck,
+} from '../../service/views/game';
+export {
+  MoveDetails,
+  CongoMoveDetails,
+  DraughtsMoveDetails,
+  MancalaMoveDetails,
+} from '../../service/views/move-details';
 
-export const GameId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{12}$/)
-  .openapi({ description: 'Game id (12 characters)', example: 'Xq3v9Lk2aB0c' });
-
-export const Seat = z
-  .object({
-    seat: z.number().int().openapi({ description: '0 moves first in the standard game' }),
-    name: z.string().openapi({ example: 'south' }),
-    account: z.string().nullable(),
-    vacationUntil: z.string().nullable().openapi({
-      format: 'date-time',
-      description:
-        "Correspondence: the end of the seat account's vacation, during which its clock stands still (as of the last write)",
-    }),
-    rating: z.number().int().nullable().openapi({
-      description: "Rated games: the account's rating in the game's perf when the game began; null otherwise",
-    }),
-    provisional: z
-      .boolean()
-      .nullable()
-      .openapi({ description: 'Rated games: that rating was provisional (RD ≥ 110); null otherwise' }),
-  })
-  .openapi('Seat');
-
-export const GameResult = z
-  .object({
-    winner: z.number().int().nullable().openapi({ description: 'Winning seat; null for a draw' }),
-    winnerName: z.string().nullable(),
-    reason: z.enum(OUTCOME_REASONS),
-    score: z.array(z.number().int()).nullable(),
-  })
-  .openapi('GameResult');
-
-export const Board = z
-  .discriminatedUnion('type', [
-    z.object({
-      type: z.literal('mancala'),
-      houses: z.array(z.array(z.number().int())).openapi({ description: 'Per seat, house 1 first' }),
-      stores: z.array(z.number().int()),
-    }),
-    z.object({
-      type: z.literal('grid'),
-      files: z.number().int(),
-      ranks: z.number().int(),
-      pieces: z.array(z.object({ square: z.string(), side: z.number().int(), piece: z.string() })),
-      zones: z.array(
-        z.object({
-          name: z.enum(['river', 'castle']),
-          side: z.number().int().optional(),
-          squares: z.array(z.string()),
-        }),
-      ),
-    }),
-  ])
-  .openapi('Board');
-
-const Squares = z.array(z.string());
-
-/** What each engine tells about a legal move (its `describeMove`), one shape per game family. */
-export const MoveDetails = z
-  .union([
-    z
-      .object({
-        captured: Squares.openapi({ description: 'Squares whose pieces were captured' }),
-        drowned: Squares.openapi({ description: 'Squares whose pieces drowned in the river' }),
-        promoted: z.boolean().openapi({ description: 'A pawn became a superpawn' }),
-      })
-      .strict()
-      .openapi('CongoMoveDetails', { description: 'congo' }),
-    z
-      .object({
-        captured: Squares.openapi({ description: 'Squares whose pieces were captured, in order' }),
-        promoted: z.boolean().openapi({ description: 'The man became a king' }),
-        path: Squares.openapi({ description: 'Every square visited, the start first' }),
-      })
-      .strict()
-      .openapi('DraughtsMoveDetails', { description: 'russian-draughts' }),
-    z
-      .object({
-        legal: z.literal(true),
-        house: z.number().int().openapi({ description: 'The house sown, 1 first' }),
-        trace: Squares.openapi({ description: 'Every pit a seed was dropped in, in order' }),
-        relays: Squares.openapi({ description: 'Congkak: pits whose seeds were picked up to sow on' }),
-        capturedFrom: Squares.openapi({ description: 'Pits whose seeds were captured' }),
-        captured: z.number().int().openapi({ description: 'Seeds captured' }),
-        extraMove: z.boolean().openapi({ description: 'The same seat moves again' }),
-        gameOver: z.boolean(),
-      })
-      .strict()
-      .openapi('MancalaMoveDetails', { description: 'kalah, oware, congkak' }),
-  ])
-  .openapi(
-    'MoveDetails',
-    { description: 'Facts a client can animate; the shape depends on the game family' },
-    { unionPreferredType: 'oneOf' },
-  );
-
-export const Move = z
-  .object({
-    ply: z.number().int(),
-    notation: z.string(),
-    seat: z.number().int(),
-    seatName: z.string(),
-    at: z.string().openapi({ format: 'date-time' }),
-    details: orNull(z.lazy(() => MoveDetails)),
-  })
-  .openapi('Move');
-
-/** A game's clock rules (chosen in a challenge or seek). */
-export const TimeControl = z
-  .discriminatedUnion('type', [
-    z.object({ type: z.literal('unlimited') }),
-    z.object({
-      type: z.literal('realtime'),
-      initialSeconds: z.number().int(),
-      incrementSeconds: z.number().int(),
-    }),
-    z.object({ type: z.literal('correspondence'), daysPerMove: z.number().int() }),
-  ])
-  .openapi('TimeControl');
+/** The game without its moves: what feed events and the later messages of game streams carry. */
+export const GameHead = GameHeadView.openapi({
+  description:
+    'A Game without `moves`: the same fields, O(1) in the length of the game. The moves are in ' +
+    'GET /games/{id} and, a page at a time, GET /games/{id}/moves',
+});
 
 export const TimeControlInput = z
   .object({
@@ -162,80 +63,6 @@ export const TimeControlInput = z
   })
   .strict()
   .openapi('TimeControlInput');
-
-/** Realtime clocks (Fischer). */
-export const GameClock = z
-  .object({
-    remainingMs: z.array(z.number().int()).openapi({
-      description: 'Per seat: milliseconds left, as of runningSince for the running seat',
-    }),
-    runningSeat: z
-      .number()
-      .int()
-      .nullable()
-      .openapi({ description: 'The seat whose clock runs (the side to move); null once over' }),
-    runningSince: z.string().nullable().openapi({
-      format: 'date-time',
-      description:
-        "When the running clock started: the last move's server time (the start for the first mover)",
-    }),
-  })
-  .openapi('GameClock', {
-    description:
-      'The running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt',
-  });
-
-export const Game = z
-  .object({
-    id: GameId,
-    kind: z.enum(kindIds()),
-    rulesVersion: z.string(),
-    options: z.record(z.string(), z.union([z.number(), z.boolean(), z.string()])),
-    seats: z.array(Seat),
-    status: z.enum(GAME_STATUSES),
-    result: orNull(GameResult),
-    ply: z.number().int(),
-    version: z.number().int().openapi({ description: 'Send back in If-Match to guard a write' }),
-    toMove: z.number().int().nullable(),
-    toMoveName: z.string().nullable(),
-    position: z.string(),
-    initialPosition: z
-      .string()
-      .nullable()
-      .openapi({
-        description:
-          'A game from a position: the position it started from; null for the standard start. ' +
-          'A game with an initial position is never rated.',
-      }),
-    rated: z.boolean().openapi({
-      description: "A rated game: its result changes both accounts' ratings once, when it ends (see Ratings)",
-    }),
-    board: Board,
-    legalMoves: z.array(z.string()),
-    moves: z.array(Move),
-    drawOffer: z.number().int().nullable(),
-    timeControl: TimeControl,
-    clock: orNull(GameClock).openapi({ description: 'Realtime games: the clocks; null otherwise' }),
-    deadlineAt: z
-      .string()
-      .nullable()
-      .openapi({
-        format: 'date-time',
-        description:
-          'When the side to move runs out of time (realtime: flags; correspondence: the move deadline, ' +
-          'later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.',
-      }),
-    createdAt: z.string().openapi({ format: 'date-time' }),
-    updatedAt: z.string().openapi({ format: 'date-time' }),
-  })
-  .openapi('Game');
-
-/** The game without its moves: what feed events and the later messages of game streams carry. */
-export const GameHead = Game.omit({ moves: true }).openapi('GameHead', {
-  description:
-    'A Game without `moves`: the same fields, O(1) in the length of the game. The moves are in ' +
-    'GET /games/{id} and, a page at a time, GET /games/{id}/moves',
-});
 
 /** A later message of a game stream, or a minimal write answer: the new version's head and its move. */
 export const GameStreamUpdate = z
@@ -331,20 +158,6 @@ export const ActionBody = z
   .strict()
   .openapi('ActionBody');
 
-export const MoveCheck = z
-  .object({
-    move: z.string(),
-    position: z.string(),
-    board: Board,
-    legalMoves: z.array(z.string()),
-    toMove: z.number().int().nullable(),
-    toMoveName: z.string().nullable(),
-    status: z.enum(GAME_STATUSES),
-    result: orNull(GameResult),
-    details: orNull(z.lazy(() => MoveDetails)),
-  })
-  .openapi('MoveCheck');
-
 export const ListQuery = z
   .object({
     account: z
@@ -358,16 +171,6 @@ export const ListQuery = z
     limit: pageLimit(20),
   })
   .strict();
-
-export const GamePage = z
-  .object({
-    items: z.array(Game),
-    next: z
-      .string()
-      .nullable()
-      .openapi({ description: 'Pass as `after` for the next page; null: this is the last page' }),
-  })
-  .openapi('GamePage');
 
 export const LegalMoves = z
   .object({

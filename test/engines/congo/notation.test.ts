@@ -32,6 +32,7 @@ describe('Congo notation', () => {
     const move = engine.parseMove(state, 'c2-e4-e2-c2');
     expect(move.ok).toBe(true);
     expect(move.ok && engine.describeMove?.(state, move.value)).toEqual({
+      family: 'congo',
       captured: ['d3', 'e3', 'd2'],
       drowned: [],
       promoted: false,

@@ -126,6 +126,7 @@ describe('Congo drowning vectors D1–D10', () => {
     expect(
       engine.describeMove?.(position('3l3/7/7/3M3/7/7/E2L3 w'), moveOf('3l3/7/7/3M3/7/7/E2L3 w', 'a1-a2')),
     ).toEqual({
+      family: 'congo',
       captured: [],
       drowned: ['d4'],
       promoted: false,
@@ -136,6 +137,7 @@ describe('Congo drowning vectors D1–D10', () => {
         moveOf('3l3/7/2pp3/1M5/7/7/3L3 w', 'b4-d6-d4'),
       ),
     ).toEqual({
+      family: 'congo',
       captured: ['c5', 'd5'],
       drowned: ['d4'],
       promoted: false,
@@ -143,6 +145,7 @@ describe('Congo drowning vectors D1–D10', () => {
     expect(
       engine.describeMove?.(position('3l3/7/7/G6/7/7/3L3 w'), moveOf('3l3/7/7/G6/7/7/3L3 w', 'a4-c4')),
     ).toEqual({
+      family: 'congo',
       captured: [],
       drowned: ['c4'],
       promoted: false,
@@ -152,6 +155,7 @@ describe('Congo drowning vectors D1–D10', () => {
   it('describeMove reports a promotion with its capture', () => {
     const fen = '2ml3/1P5/7/7/7/7/3L3 w';
     expect(engine.describeMove?.(position(fen), moveOf(fen, 'b6-c7'))).toEqual({
+      family: 'congo',
       captured: ['c7'],
       drowned: [],
       promoted: true,

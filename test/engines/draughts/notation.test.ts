@@ -51,6 +51,7 @@ describe('russian draughts move notation', () => {
     const move = engine.moves(s)[0];
     if (move === undefined) throw new Error('no move');
     expect(engine.describeMove?.(s, move)).toEqual({
+      family: 'draughts',
       captured: ['d2', 'c5', 'g7'],
       promoted: true,
       path: ['h6', 'f8', 'b4', 'e1'],

@@ -4,14 +4,16 @@ import {
   type DraughtsMove,
   type DraughtsState,
 } from '../../../src/engines/draughts';
+import type { DraughtsMoveDetails } from '../../../src/engines/move-details';
 import type { OutcomeReason } from '../../../src/engines/types';
 
 export const LONG_DIAGONAL = new Set(['a1', 'b2', 'c3', 'd4', 'e5', 'f6', 'g7', 'h8']);
 export const boardKey = (s: DraughtsState): string => engine.formatState(s).split(':D')[0] as string;
-export const isCapture = (s: DraughtsState, m: DraughtsMove): boolean =>
-  (engine.describeMove?.(s, m).captured as string[]).length > 0;
+const details = (s: DraughtsState, m: DraughtsMove): DraughtsMoveDetails =>
+  engine.describeMove?.(s, m) as DraughtsMoveDetails;
+export const isCapture = (s: DraughtsState, m: DraughtsMove): boolean => details(s, m).captured.length > 0;
 export const isKingMove = (s: DraughtsState, m: DraughtsMove): boolean => {
-  const from = (engine.describeMove?.(s, m).path as string[])[0];
+  const from = details(s, m).path[0];
   return engine.board(s).type === 'grid' && moverPiece(s, from) === 'king';
 };
 export function moverPiece(s: DraughtsState, square: string | undefined): string | undefined {

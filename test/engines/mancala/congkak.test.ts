@@ -77,6 +77,7 @@ describe('congkak', () => {
   it('describes a relay: the whole sowing trace, the house lifted, and where it ended (G2 move 5)', () => {
     const state = anyState(engine, '0,1,0,0,2,0,3/10/1,0,0,4,0,2,0/12 S');
     expect(engine.describeMove?.(state, 5)).toEqual({
+      family: 'mancala',
       legal: true,
       house: 5,
       trace: ['S6', 'S7', 'Sstore', 'N1', 'N2', 'N3'],

@@ -153,6 +153,7 @@ describe('kalah', () => {
   it('describes a lap with a capture: the pits sown in order, the capture and no extra move (K4)', () => {
     const state = anyState(engine, '0,0,13,0,0,0/0/1,1,1,1,1,1/0 S');
     expect(engine.describeMove?.(state, 3)).toEqual({
+      family: 'mancala',
       legal: true,
       house: 3,
       trace: ['S4', 'S5', 'S6', 'Sstore', 'N1', 'N2', 'N3', 'N4', 'N5', 'N6', 'S1', 'S2', 'S3'],
@@ -167,7 +168,7 @@ describe('kalah', () => {
   it('describes an extra move when the last seed lands in the own store (K1 move 3)', () => {
     const facts = engine.describeMove?.(engine.setup({}), 3);
     expect(facts).toMatchObject({ trace: ['S4', 'S5', 'S6', 'Sstore'], captured: 0, extraMove: true });
-    expect(engine.describeMove?.(engine.setup({}), 9)).toEqual({ legal: false });
+    expect(engine.describeMove?.(engine.setup({}), 9)).toEqual({ family: 'mancala', legal: false });
   });
 
   it('shows the board as houses per side in sowing order and the two stores', () => {

@@ -124,6 +124,7 @@ describe('oware', () => {
   it('O4: a grand slam is legal but captures nothing by default, and is described so', () => {
     const state = position('1,0,0,0,0,2/1,2,0,0,0,0 stores 20-22 S');
     expect(engine.describeMove?.(state, 6)).toEqual({
+      family: 'mancala',
       legal: true,
       house: 6,
       trace: ['N1', 'N2'],

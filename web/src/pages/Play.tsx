@@ -19,13 +19,17 @@ import { loadAccount } from '../session';
 function moveMarks(grid: boolean, move: Move | undefined): Pick<BoardMarks, 'last' | 'captured' | 'relays'> {
   if (!move) return {};
   const d = move.details;
-  if (d && 'trace' in d)
-    return { last: [pitId(move.seat, d.house)], captured: d.capturedFrom, relays: d.relays };
-  if (d && 'path' in d) return { last: d.path, captured: d.captured };
-  if (d && 'drowned' in d)
-    return { last: moveSquares(move.notation), captured: [...d.captured, ...d.drowned] };
-  // A move without details on a grid board: its notation names the squares it visited.
-  return grid ? { last: moveSquares(move.notation) } : {};
+  switch (d?.family) {
+    case 'mancala':
+      return { last: [pitId(move.seat, d.house)], captured: d.capturedFrom, relays: d.relays };
+    case 'draughts':
+      return { last: d.path, captured: d.captured };
+    case 'congo':
+      return { last: moveSquares(move.notation), captured: [...d.captured, ...d.drowned] };
+    default:
+      // A move without details on a grid board: its notation names the squares it visited.
+      return grid ? { last: moveSquares(move.notation) } : {};
+  }
 }
 
 const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -40,7 +44,13 @@ function useSowing(game: Game | undefined): { board: BoardData; pulse: string } 
     before.current = { board: game.board, ply: game.ply };
     const move = game.moves[game.moves.length - 1];
     const details = move?.details;
-    if (!previous || game.ply !== previous.ply + 1 || !details || !('trace' in details) || reducedMotion())
+    if (
+      !previous ||
+      !move ||
+      game.ply !== previous.ply + 1 ||
+      details?.family !== 'mancala' ||
+      reducedMotion()
+    )
       return;
     if (previous.board.type !== 'mancala' || details.trace.length === 0) return;
     // The board before, with the sown house emptied; a marker walks the trace.

@@ -1834,11 +1834,14 @@ export interface components {
         } | {
             /** @enum {string} */
             type: "realtime";
+            /** @description realtime: seconds on each clock at the start */
             initialSeconds: number;
+            /** @description realtime: seconds added after each move */
             incrementSeconds: number;
         } | {
             /** @enum {string} */
             type: "correspondence";
+            /** @description correspondence: days per move */
             daysPerMove: number;
         };
         /** @description A Game without `moves`: the same fields, O(1) in the length of the game. The moves are in GET /games/{id} and, a page at a time, GET /games/{id}/moves */
@@ -1851,6 +1854,7 @@ export interface components {
             /** @enum {string} */
             kind: "congo" | "russian-draughts" | "kalah" | "oware" | "congkak";
             rulesVersion: string;
+            /** @description Creation options with defaults filled in */
             options: {
                 [key: string]: number | boolean | string;
             };
@@ -1859,17 +1863,20 @@ export interface components {
             status: "ongoing" | "finished";
             result: components["schemas"]["GameResult"] | null;
             ply: number;
-            /** @description Send back in If-Match to guard a write */
+            /** @description Bumped by every change; send it back (If-Match, expectedVersion) to guard a write */
             version: number;
+            /** @description The seat to move; null once the game is over */
             toMove: number | null;
             toMoveName: string | null;
+            /** @description The position in the game's notation */
             position: string;
             /** @description A game from a position: the position it started from; null for the standard start. A game with an initial position is never rated. */
             initialPosition: string | null;
-            /** @description A rated game: its result changes both accounts' ratings once, when it ends (see Ratings) */
+            /** @description A rated game: its result changes both accounts' ratings once, when it ends */
             rated: boolean;
             board: components["schemas"]["Board"];
             legalMoves: string[];
+            /** @description The seat with a standing draw offer */
             drawOffer: number | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
@@ -1884,11 +1891,16 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /** @description A seat of a game: 0 moves first in the standard game */
         Seat: {
             /** @description 0 moves first in the standard game */
             seat: number;
-            /** @example south */
+            /**
+             * @description white/black or south/north
+             * @example south
+             */
             name: string;
+            /** @description The account holding the seat, if bound */
             account: string | null;
             /**
              * Format: date-time
@@ -1901,11 +1913,15 @@ export interface components {
             provisional: boolean | null;
         };
         GameResult: {
-            /** @description Winning seat; null for a draw */
+            /** @description The winning seat; null for a draw */
             winner: number | null;
             winnerName: string | null;
-            /** @enum {string} */
+            /**
+             * @description Why the game ended
+             * @enum {string}
+             */
             reason: "lion-captured" | "no-moves" | "bare-lions" | "threefold-repetition" | "kings-only-15" | "three-kings-vs-one" | "endgame-30-60" | "long-diagonal" | "small-material" | "majority" | "cannot-feed" | "row-empty" | "resignation" | "agreement" | "timeout" | "aborted" | "abandoned" | "move-limit";
+            /** @description Final score where the game has one (mancala) */
             score: number[] | null;
         };
         Board: {
@@ -1931,7 +1947,7 @@ export interface components {
                 squares: string[];
             }[];
         };
-        /** @description The running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt */
+        /** @description Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt */
         GameClock: {
             /** @description Per seat: milliseconds left, as of runningSince for the running seat */
             remainingMs: number[];
@@ -1945,17 +1961,26 @@ export interface components {
         };
         Move: {
             ply: number;
+            /** @description The move in the game's notation */
             notation: string;
             seat: number;
             seatName: string;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description Server time of the move
+             */
             at: string;
             details: components["schemas"]["MoveDetails"] | null;
         };
-        /** @description Facts a client can animate; the shape depends on the game family */
+        /** @description What a move did, facts a client can animate: one shape per board family, told apart by `family` */
         MoveDetails: components["schemas"]["CongoMoveDetails"] | components["schemas"]["DraughtsMoveDetails"] | components["schemas"]["MancalaMoveDetails"];
-        /** @description congo */
+        /** @description Congo: what a move took, drowned in the river, or promoted */
         CongoMoveDetails: {
+            /**
+             * @description The board family: which of the MoveDetails shapes this is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            family: "congo";
             /** @description Squares whose pieces were captured */
             captured: string[];
             /** @description Squares whose pieces drowned in the river */
@@ -1963,18 +1988,31 @@ export interface components {
             /** @description A pawn became a superpawn */
             promoted: boolean;
         };
-        /** @description russian-draughts */
+        /** @description Draughts (russian-draughts): the path of the move, the pieces it took, promotion */
         DraughtsMoveDetails: {
-            /** @description Squares whose pieces were captured, in order */
+            /**
+             * @description The board family: which of the MoveDetails shapes this is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            family: "draughts";
+            /** @description Squares of the pieces taken, in order */
             captured: string[];
             /** @description The man became a king */
             promoted: boolean;
-            /** @description Every square visited, the start first */
+            /** @description Every square the piece stood on, from start to end */
             path: string[];
         };
-        /** @description kalah, oware, congkak */
+        /** @description Mancala (kalah, oware, congkak): the sowing of a move and what it captured */
         MancalaMoveDetails: {
-            /** @enum {boolean} */
+            /**
+             * @description The board family: which of the MoveDetails shapes this is (enum property replaced by openapi-typescript)
+             * @enum {string}
+             */
+            family: "mancala";
+            /**
+             * @description Always true: only legal moves are described
+             * @enum {boolean}
+             */
             legal: true;
             /** @description The house sown, 1 first */
             house: number;
@@ -1988,6 +2026,7 @@ export interface components {
             captured: number;
             /** @description The same seat moves again */
             extraMove: boolean;
+            /** @description The move ended the game */
             gameOver: boolean;
         };
         TournamentEventData: {
@@ -2098,6 +2137,7 @@ export interface components {
             /** @enum {string} */
             kind: "congo" | "russian-draughts" | "kalah" | "oware" | "congkak";
             rulesVersion: string;
+            /** @description Creation options with defaults filled in */
             options: {
                 [key: string]: number | boolean | string;
             };
@@ -2106,18 +2146,21 @@ export interface components {
             status: "ongoing" | "finished";
             result: components["schemas"]["GameResult"] | null;
             ply: number;
-            /** @description Send back in If-Match to guard a write */
+            /** @description Bumped by every change; send it back (If-Match, expectedVersion) to guard a write */
             version: number;
+            /** @description The seat to move; null once the game is over */
             toMove: number | null;
             toMoveName: string | null;
+            /** @description The position in the game's notation */
             position: string;
             /** @description A game from a position: the position it started from; null for the standard start. A game with an initial position is never rated. */
             initialPosition: string | null;
-            /** @description A rated game: its result changes both accounts' ratings once, when it ends (see Ratings) */
+            /** @description A rated game: its result changes both accounts' ratings once, when it ends */
             rated: boolean;
             board: components["schemas"]["Board"];
             legalMoves: string[];
             moves: components["schemas"]["Move"][];
+            /** @description The seat with a standing draw offer */
             drawOffer: number | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
@@ -2394,11 +2437,15 @@ export interface components {
             toMove: number | null;
             moves: string[];
         };
+        /** @description What a move would do, computed without storing anything */
         MoveCheck: {
+            /** @description The move in canonical notation */
             move: string;
+            /** @description The position in the game's notation */
             position: string;
             board: components["schemas"]["Board"];
             legalMoves: string[];
+            /** @description The seat to move; null once the game is over */
             toMove: number | null;
             toMoveName: string | null;
             /** @enum {string} */
