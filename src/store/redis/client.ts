@@ -3,9 +3,6 @@ import { BULK_SCRIPTS } from './bulk-scripts';
 import { CHALLENGE_SCRIPTS } from './challenge-scripts';
 import { parseClusterNode } from './cluster-nodes';
 import { GAME_SCRIPTS } from './game-scripts';
-import { RATING_SCRIPTS } from './rating-scripts';
-import { SCRIPTS } from './lua';
-import { RELAY_SCRIPTS } from './relay-scripts';
 
 export { parseClusterNode };
 
@@ -27,17 +24,6 @@ export interface BoardhostScripts {
   boardhostReadGame(...args: Arg[]): Promise<[string, string, string[], number] | null>;
   boardhostMarkRemindedV2(...args: Arg[]): Promise<0 | [number, string]>;
   boardhostReserveGame(...args: Arg[]): Promise<number>;
-  boardhostRelayAccount(...args: Arg[]): Promise<string>;
-  boardhostAdvanceOutbox(...args: Arg[]): Promise<number>;
-  boardhostReleaseOutbox(...args: Arg[]): Promise<string>;
-  boardhostAppendAccount(...args: Arg[]): Promise<number>;
-  boardhostClaimDue(...args: Arg[]): Promise<string[]>;
-  boardhostSaveVacation(...args: Arg[]): Promise<number>;
-  boardhostCreateAccount(...args: Arg[]): Promise<number>;
-  boardhostAddToken(...args: Arg[]): Promise<number>;
-  boardhostRevokeToken(...args: Arg[]): Promise<'revoked' | 'changed' | 'last-root'>;
-  boardhostClaimIdempotency(...args: Arg[]): Promise<string[]>;
-  boardhostReleaseIdempotency(...args: Arg[]): Promise<number>;
   boardhostCreateChallenge(...args: Arg[]): Promise<[0] | [1, string, string]>;
   boardhostUpdateChallenge(
     ...args: Arg[]
@@ -48,10 +34,6 @@ export interface BoardhostScripts {
   boardhostBeginBulk(...args: Arg[]): Promise<number>;
   boardhostMoveBulk(...args: Arg[]): Promise<[string, string, string, string | false] | null>;
   boardhostClaimBulks(...args: Arg[]): Promise<Array<[string, string, string, string | false]>>;
-  boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string, string, string]>;
-  boardhostRecordRating(...args: Arg[]): Promise<'applied' | 'dup' | 'conflict'>;
-  boardhostRank(...args: Arg[]): Promise<number>;
-  boardhostReadBoard(...args: Arg[]): Promise<[Array<string | null>, number]>;
 }
 
 /** A client with the scripts defined: `Redis & BoardhostScripts` or `Cluster & BoardhostScripts`. */
@@ -63,14 +45,7 @@ const scriptedClients = new WeakSet<RedisClient>();
 /** The client with every script defined (once per client, whichever store asks first). */
 export function scripted<C extends RedisClient>(redis: C): ScriptedClient<C> {
   if (!scriptedClients.has(redis)) {
-    for (const scripts of [
-      SCRIPTS,
-      GAME_SCRIPTS,
-      RELAY_SCRIPTS,
-      CHALLENGE_SCRIPTS,
-      BULK_SCRIPTS,
-      RATING_SCRIPTS,
-    ]) {
+    for (const scripts of [GAME_SCRIPTS, CHALLENGE_SCRIPTS, BULK_SCRIPTS]) {
       for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
     }
     scriptedClients.add(redis);

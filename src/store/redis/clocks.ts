@@ -11,25 +11,22 @@ import {
   type FeedOptions,
 } from '../store';
 import { wholeNumber } from './arguments';
-import { scripted, type ScriptedRedis } from './client';
 import type { RedisGameStore } from './games';
+import { scripted } from './client';
 import { ALL_SHARDS, shardOf, shardTag } from './keys';
+import { claimDue, saveVacation } from './lua';
 import { outboxFields } from './relay';
 
 // Clocks: deadlines, reminders, my-turn lists and vacations.
 
 export class RedisClockStore implements ClockStore {
-  private readonly redis: ScriptedRedis;
-
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly prefix: string,
     /** The game store: deadlines and reminders live in each game's shard, reminders go through its outbox. */
     private readonly games: RedisGameStore,
     private readonly feed: FeedOptions = {},
-  ) {
-    this.redis = scripted(redis);
-  }
+  ) {}
 
   async claimDeadlines(now: number, limit: number, leaseUntil: number): Promise<string[]> {
     return this.claim((shard) => this.games.keys.deadlines(shard), now, limit, leaseUntil);
@@ -64,7 +61,11 @@ export class RedisClockStore implements ClockStore {
     const scores = new Map(due.map((entry) => [entry.id, entry.score]));
     const claimed = await Promise.all(
       [...perShard].map(([shard, n]) =>
-        this.redis.boardhostClaimDue(keyOf(shard), at, n, String(Math.floor(leaseUntil))),
+        claimDue.run(
+          this.redis,
+          { set: keyOf(shard) },
+          { now: at, limit: n, leaseEnd: String(Math.floor(leaseUntil)) },
+        ),
       ),
     );
     return byScoreThenId(claimed.flat().map((id) => ({ id, score: scores.get(id) ?? Infinity }))).map(
@@ -99,7 +100,7 @@ export class RedisClockStore implements ClockStore {
       ops: [],
     }));
     const fields = outboxFields({ origin: `r:${gameId}`, version: at, before: '', parts }, this.feed);
-    const marked = await this.redis.boardhostMarkRemindedV2(
+    const marked = await scripted(this.redis).boardhostMarkRemindedV2(
       keys.game(gameId),
       keys.reminders(shard),
       this.prefix,
@@ -174,11 +175,10 @@ export class RedisClockStore implements ClockStore {
   }
 
   async saveVacation(next: StoredVacation, expectedVersion: number): Promise<boolean> {
-    const saved = await this.redis.boardhostSaveVacation(
-      `${this.prefix}vacation:${next.account}`,
-      String(expectedVersion),
-      JSON.stringify(next),
-      String(next.version),
+    const saved = await saveVacation.run(
+      this.redis,
+      { vacation: `${this.prefix}vacation:${next.account}` },
+      { expected: String(expectedVersion), doc: JSON.stringify(next), version: String(next.version) },
     );
     return saved === 1;
   }

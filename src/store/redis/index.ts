@@ -24,6 +24,8 @@ import { RedisTournamentStore } from './tournaments';
 import { RedisFeaturedIndex } from './featured';
 import { RedisPushEndpointStore } from './push';
 import { RedisWebhookStore } from './webhooks';
+import { defineScripts } from './script';
+import { SCRIPTS } from './scripts';
 
 export { RedisAccountStore } from './accounts';
 export { RedisBlockStore } from './blocks';
@@ -144,6 +146,8 @@ export function redisStorage(
   options: RedisStorageOptions = {},
 ): Storage {
   const data = v1Client(client);
+  // Every script, before any store sends a command.
+  defineScripts(data, SCRIPTS);
   const feedOptions = options.feed ?? {};
   // rate-limiter-flexible defines its script on the client when a limiter is made, and a pipeline
   // (enableAutoPipelining) begun before that lacks it ("pipeline[functionName] is not a function",

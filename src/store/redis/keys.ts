@@ -197,6 +197,26 @@ export class Keys {
   webhookLog(account: string, id: string): string {
     return `${this.prefix}webhooklog:${shardTag(shardOf(account))}:${id}`;
   }
+  /**
+   * The keys a script that appends to the account's feed declares (FEED_KEYS in feed-scripts.ts):
+   * the feed, its seq and epoch, and what an event marks due: the account's endpoint set and its
+   * shard's due set.
+   */
+  feedWrite(account: string): {
+    feed: string;
+    feedSeq: string;
+    feedEpoch: string;
+    hooks: string;
+    due: string;
+  } {
+    return {
+      feed: this.feed(account),
+      feedSeq: this.feedSeq(account),
+      feedEpoch: this.feedEpoch(account),
+      hooks: this.webhooksOf(account),
+      due: this.webhooksDue(shardOf(account)),
+    };
+  }
   /** What an event appended to the account's feed marks due: its endpoint set and its shard's due set. */
   webhookMarks(account: string): readonly [hooks: string, due: string] {
     return [this.webhooksOf(account), this.webhooksDue(shardOf(account))];
