@@ -12,9 +12,9 @@ import {
 } from '../store';
 import { wholeNumber } from './arguments';
 import type { RedisGameStore } from './games';
-import { scripted } from './client';
 import { ALL_SHARDS, shardOf, shardTag } from './keys';
 import { claimDue, saveVacation } from './lua';
+import { markReminded } from './game-scripts';
 import { outboxFields } from './relay';
 
 // Clocks: deadlines, reminders, my-turn lists and vacations.
@@ -100,14 +100,11 @@ export class RedisClockStore implements ClockStore {
       ops: [],
     }));
     const fields = outboxFields({ origin: `r:${gameId}`, version: at, before: '', parts }, this.feed);
-    const marked = await scripted(this.redis).boardhostMarkRemindedV2(
-      keys.game(gameId),
-      keys.reminders(shard),
-      this.prefix,
-      shardTag(shard),
-      gameId,
-      turn,
-      ...fields,
+    const marked = await markReminded.run(
+      this.redis,
+      { game: keys.game(gameId), reminders: keys.reminders(shard) },
+      { prefix: this.prefix, tag: shardTag(shard), id: gameId, turn },
+      fields,
     );
     if (marked === 0) return false;
     await this.games.relay.deliver(shard, fields);

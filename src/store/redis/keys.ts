@@ -47,6 +47,27 @@ export async function dueShards(
   return due.sort((a, b) => a.score - b.score || a.shard - b.shard).map((entry) => entry.shard);
 }
 
+/**
+ * The names of the keys the Lua scripts derive themselves (lua-keys.ts generates their Lua
+ * builders from these, and test/store/lua-keys.test.ts checks both agree): per shard, and per id
+ * in a shard (`p <name>:{s}:<id>`).
+ */
+export const SHARD_KEY_NAMES = {
+  listings: 'games',
+  deadlines: 'deadlines',
+  reminders: 'reminders',
+  outbox: 'outbox',
+  listingSeq: 'gseq',
+} as const;
+export const TAGGED_KEY_NAMES = { feedSeq: 'feedseq', feedEpoch: 'feedepoch', webhook: 'webhook' } as const;
+/** A listing index's suffixes after `p games:{s}` (shardListing, accountListing). */
+export const LISTING_SUFFIX = {
+  all: ':all',
+  account: ':account:',
+  kind: ':kind:',
+  status: ':status:',
+} as const;
+
 /** Key builders for one prefix. */
 export class Keys {
   constructor(readonly prefix: string) {}
@@ -85,10 +106,10 @@ export class Keys {
     return this.of('feed', account);
   }
   feedSeq(account: string): string {
-    return this.of('feedseq', account);
+    return this.of(TAGGED_KEY_NAMES.feedSeq, account);
   }
   feedEpoch(account: string): string {
-    return this.of('feedepoch', account);
+    return this.of(TAGGED_KEY_NAMES.feedEpoch, account);
   }
   feedChannel(account: string): string {
     return this.of('feedlive', account);
@@ -105,17 +126,17 @@ export class Keys {
   }
   /** An account's listing index: `p games:{s}:account:<a>[:kind:<k>][:status:<st>]`. */
   accountListing(account: string, kind?: string, status?: string): string {
-    let key = `${this.prefix}games:${shardTag(shardOf(account))}:account:${account}`;
-    if (kind !== undefined) key += `:kind:${kind}`;
-    if (status !== undefined) key += `:status:${status}`;
+    let key = `${this.shardKey(SHARD_KEY_NAMES.listings, shardOf(account))}${LISTING_SUFFIX.account}${account}`;
+    if (kind !== undefined) key += `${LISTING_SUFFIX.kind}${kind}`;
+    if (status !== undefined) key += `${LISTING_SUFFIX.status}${status}`;
     return key;
   }
   /** A shard's listing index without an account: `p games:{s}:all` or `p games:{s}[:kind:<k>][:status:<st>]`. */
   shardListing(shard: number, kind?: string, status?: string): string {
-    let key = `${this.prefix}games:${shardTag(shard)}`;
-    if (kind === undefined && status === undefined) return `${key}:all`;
-    if (kind !== undefined) key += `:kind:${kind}`;
-    if (status !== undefined) key += `:status:${status}`;
+    let key = this.shardKey(SHARD_KEY_NAMES.listings, shard);
+    if (kind === undefined && status === undefined) return `${key}${LISTING_SUFFIX.all}`;
+    if (kind !== undefined) key += `${LISTING_SUFFIX.kind}${kind}`;
+    if (status !== undefined) key += `${LISTING_SUFFIX.status}${status}`;
     return key;
   }
   /** Sorted set of the open challenges that involve the account (score: createdAt ms), via the relay. */
@@ -191,7 +212,7 @@ export class Keys {
   }
   /** A webhook endpoint (hash), in its account's shard: `p webhook:{s of account}:<id>`. */
   webhook(account: string, id: string): string {
-    return `${this.prefix}webhook:${shardTag(shardOf(account))}:${id}`;
+    return this.beside(TAGGED_KEY_NAMES.webhook, account, id);
   }
   /** A webhook endpoint's delivery log (stream), beside the endpoint. */
   webhookLog(account: string, id: string): string {
@@ -226,6 +247,10 @@ export class Keys {
   bulk(id: string): string {
     return this.of('bulk', id);
   }
+  /** The key of a bulk pairing of `shard` without its id (the claiming script appends the ids it finds). */
+  bulkKeyPrefix(shard: number): string {
+    return `${this.shardKey('bulk', shard)}:`;
+  }
   /** Sorted set of an account's bulk pairings (score: createdAt ms), in the account's shard. */
   bulksOf(account: string): string {
     return this.of('bulks:by', account);
@@ -237,7 +262,7 @@ export class Keys {
     return this.shardKey('bulks:due', shard);
   }
   outbox(shard: number): string {
-    return this.shardKey('outbox', shard);
+    return this.shardKey(SHARD_KEY_NAMES.outbox, shard);
   }
   outboxCursor(shard: number): string {
     return `${this.outbox(shard)}:cursor`;
@@ -246,10 +271,14 @@ export class Keys {
     return `${this.outbox(shard)}:lease`;
   }
   deadlines(shard: number): string {
-    return this.shardKey('deadlines', shard);
+    return this.shardKey(SHARD_KEY_NAMES.deadlines, shard);
   }
   reminders(shard: number): string {
-    return this.shardKey('reminders', shard);
+    return this.shardKey(SHARD_KEY_NAMES.reminders, shard);
+  }
+  /** The counter of the shard's listing scores (game-scripts.ts). */
+  listingSeq(shard: number): string {
+    return this.shardKey(SHARD_KEY_NAMES.listingSeq, shard);
   }
   /** Sorted set of the shard's open challenges (score: expiresAt ms). */
   challengeExpiry(shard: number): string {

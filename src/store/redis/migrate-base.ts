@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { Arg } from './client';
+import type { Arg } from './script';
 import type { Keys } from './keys';
 
 // What every step of migrateV1 (migrate.ts) shares: its context, the scan of v1 keys and scripts.

@@ -47,6 +47,8 @@ export interface Script<K extends readonly string[], A extends readonly string[]
     args: Named<A, Arg>,
     ...rest: Rest extends true ? [readonly Arg[]] : []
   ): Arg[];
+  /** The named arguments alone, in declared order (one script's arguments inside another's rest). */
+  argsInOrder(args: Named<A, Arg>): Arg[];
   /** Runs it on a client whose scripts are defined (defineScripts). */
   run(
     redis: Redis | Cluster,
@@ -109,6 +111,7 @@ export function script<R>() {
       keyNames,
       argNames,
       argv: argv as Script<K, A, R, Rest>['argv'],
+      argsInOrder: (args) => argNames.map((a) => args[a as A[number]]),
       run: ((redis: Redis | Cluster, keys: Named<K, string>, args: Named<A, Arg>, rest?: readonly Arg[]) => {
         const command = (redis as unknown as ScriptTarget)[name] as ((...a: Arg[]) => Promise<R>) | undefined;
         if (!command) throw new Error(`script ${name} is not defined on this client (defineScripts)`);

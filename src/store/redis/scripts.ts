@@ -1,6 +1,11 @@
+import * as bulkScripts from './bulk-scripts';
+import * as challengeScripts from './challenge-scripts';
+import * as gameScripts from './game-scripts';
 import * as accountScripts from './lua';
 import * as ratingScripts from './rating-scripts';
 import * as relayScripts from './relay-scripts';
+import * as tournamentScripts from './tournament-scripts';
+import * as webhookScripts from './webhook-scripts';
 import type { AnyScript } from './script';
 
 // Every Lua script of the Redis stores, in one list: the storage factory (redisStorage) defines
@@ -18,4 +23,9 @@ export const SCRIPTS: readonly AnyScript[] = [
   ...definitions(accountScripts),
   ...definitions(relayScripts),
   ...definitions(ratingScripts),
+  ...definitions(gameScripts),
+  ...definitions(challengeScripts),
+  ...definitions(bulkScripts),
+  ...definitions(webhookScripts),
+  ...definitions(tournamentScripts),
 ];
