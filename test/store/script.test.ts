@@ -1,8 +1,9 @@
-// The script definition helper (src/store/redis/script.ts): the Lua preamble it generates, the
-// order of a call's arguments, and a run on a real Redis. The type checks (a missing or unknown
-// name is a compile error) are the @ts-expect-error lines, which `tsc --noEmit` checks.
+// The script definition helper (src/store/redis/script.ts): the names resolved in the Lua, the
+// comment it generates, the order of a call's arguments, and a run on a real Redis. The type
+// checks (a missing or unknown name is a compile error) are the @ts-expect-error lines, which
+// `tsc --noEmit` checks.
 import { connectRedis } from '../../src/store/redis';
-import { defineScripts, script, scriptPreamble } from '../../src/store/redis/script';
+import { defineScripts, resolveNames, script, scriptPreamble } from '../../src/store/redis/script';
 import { SCRIPTS } from '../../src/store/redis/scripts';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 
@@ -26,25 +27,32 @@ return redis.call('GET', KEY.key) or ''
 });
 
 describe('script()', () => {
-  it('binds the declared names to KEYS and ARGV in order, and REST after the named arguments', () => {
-    expect(scriptPreamble(['game', 'moves'], ['id', 'head'], true)).toBe(
-      'local KEY = {game = KEYS[1], moves = KEYS[2]}\nlocal ARG = {id = ARGV[1], head = ARGV[2]}\nlocal REST = 3',
+  it('resolves the declared names to KEYS and ARGV positions once, and REST after the named arguments', () => {
+    const body = 'redis.call(KEY.moves, ARG.head, ARG.id, ARGV[REST], KEYS[1])';
+    expect(resolveNames('t', body, ['game', 'moves'], ['id', 'head'], true)).toBe(
+      'redis.call(KEYS[2], ARGV[2], ARGV[1], ARGV[3], KEYS[1])',
     );
-    expect(scriptPreamble(['set'], [], false)).toBe('local KEY = {set = KEYS[1]}');
     expect(echo.numberOfKeys).toBe(2);
-    expect(echo.lua.startsWith('local KEY = {first = KEYS[1], second = KEYS[2]}\n')).toBe(true);
+    expect(echo.lua).toBe(
+      '-- KEYS: 1 first, 2 second; ARGV: 1 one, 2 two, 3… rest\nreturn {KEYS[2], ARGV[2], ARGV[3], tostring(#ARGV - 3 + 1)}\n',
+    );
+    expect(scriptPreamble(['set'], [], false)).toBe('-- KEYS: 1 set; ARGV: none');
   });
 
   it('keeps a #!lua flags line first', () => {
-    expect(readOnly.lua.split('\n').slice(0, 2)).toEqual([
+    expect(readOnly.lua.split('\n').slice(0, 3)).toEqual([
       '#!lua flags=no-writes',
-      'local KEY = {key = KEYS[1]}',
+      '-- KEYS: 1 key; ARGV: none',
+      "return redis.call('GET', KEYS[1]) or ''",
     ]);
   });
 
-  it('refuses names Lua cannot hold and repeated names', () => {
+  it('refuses names Lua cannot hold, repeated names, and names the Lua uses but does not declare', () => {
     expect(() => scriptPreamble(['a-b'], [], false)).toThrow(/not a Lua name/);
     expect(() => scriptPreamble(['a', 'a'], [], false)).toThrow(/repeat/);
+    expect(() => resolveNames('t', 'return KEY.missing', ['game'], [], false)).toThrow(/KEY\.missing/);
+    expect(() => resolveNames('t', 'return ARG.missing', [], ['id'], false)).toThrow(/ARG\.missing/);
+    expect(() => resolveNames('t', 'return ARGV[REST]', [], ['id'], false)).toThrow(/REST/);
   });
 
   it('orders a call by the declaration, whatever the order of the object', () => {
@@ -58,11 +66,15 @@ describe('script()', () => {
     ]);
   });
 
-  it('every script of the stores has a unique name and Lua names only', () => {
+  it('every script of the stores has a unique name and its names resolved', () => {
     const names = SCRIPTS.map((s) => s.name);
     expect(new Set(names).size).toBe(names.length);
-    expect(names.length).toBeGreaterThan(0);
-    for (const s of SCRIPTS) expect(s.lua).toMatch(/local KEY = \{/);
+    expect(names.length).toBeGreaterThan(30);
+    for (const s of SCRIPTS) {
+      expect(s.lua).toMatch(/^(#![^\n]*\n)?-- KEYS: /);
+      // A name left over would be nil in Lua.
+      expect(s.lua).not.toMatch(/\b(KEY|ARG)\.[A-Za-z_]|\bREST\b/);
+    }
   });
 
   it('runs on Redis with EVALSHA (EVAL the first time)', async () => {

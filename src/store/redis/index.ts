@@ -53,8 +53,8 @@ export { RedisBulkStore } from './bulks';
 export { RedisTournamentStore } from './tournaments';
 export { RedisWebhookStore } from './webhooks';
 
-// The Redis storage, one module per port (the Lua in game-scripts.ts, relay-scripts.ts,
-// feed-scripts.ts, challenge-scripts.ts and lua.ts). The key layout is v2 (docs/data-model.md):
+// The Redis storage, one module per port; the Lua in *-scripts.ts and lua.ts, each script
+// declared with script() (script.ts) and listed in scripts.ts. The key layout is v2 (docs/data-model.md):
 // games, challenges, seek pools and accounts are spread over shards (keys.ts), each script touches
 // one shard, and the outbox relay (relay.ts) carries what a game or challenge write means for its
 // accounts to their shards. Per shard s, game g, challenge c, account a, token hash h, seek k of a

@@ -4,9 +4,9 @@ import { script } from './script';
 /** A stream entry as XRANGE answers it. */
 export type StreamEntry = [id: string, fields: string[]];
 
-// The Lua run by the Redis stores other than the games' (game-scripts.ts), the relay's
-// (relay-scripts.ts) and the challenges' and seeks' (challenge-scripts.ts): each script touches the
-// keys of one hash slot. Every script is listed in scripts.ts (what the storage factory defines).
+// The Lua run by the Redis stores other than those with a scripts module of their own (games,
+// relay, challenges and seeks, bulks, ratings, webhooks, tournaments, migrations): each script
+// touches the keys of one hash slot. Every script is listed in scripts.ts.
 
 /** Due entries of a sorted set, earliest first, each leased (re-scored) until `leaseEnd` (ms). */
 export const claimDue = script<string[]>()({

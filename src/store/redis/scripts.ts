@@ -2,6 +2,7 @@ import * as bulkScripts from './bulk-scripts';
 import * as challengeScripts from './challenge-scripts';
 import * as gameScripts from './game-scripts';
 import * as accountScripts from './lua';
+import * as migrationScripts from './migrate-scripts';
 import * as ratingScripts from './rating-scripts';
 import * as relayScripts from './relay-scripts';
 import * as tournamentScripts from './tournament-scripts';
@@ -28,4 +29,5 @@ export const SCRIPTS: readonly AnyScript[] = [
   ...definitions(bulkScripts),
   ...definitions(webhookScripts),
   ...definitions(tournamentScripts),
+  ...definitions(migrationScripts),
 ];

@@ -39,9 +39,10 @@ local old = redis.call('HGET', KEY.doc, 'status')
 local seq = redis.call('HGET', KEY.doc, 'seq')
 redis.call('HSET', KEY.doc, 'doc', ARG.json, 'version', ARG.version, 'status', ARG.status)
 if old ~= ARG.status then
-  for _, s in ipairs({${TOURNAMENT_STATUSES.map((s) => `'${s}'`).join(', ')}}) do
-    if s == old then redis.call('ZREM', KEY[s], ARG.id) end
-    if s == ARG.status then redis.call('ZADD', KEY[s], seq, ARG.id) end
+  local listings = {${TOURNAMENT_STATUSES.map((s) => `${s} = KEY.${s}`).join(', ')}}
+  for s, listing in pairs(listings) do
+    if s == old then redis.call('ZREM', listing, ARG.id) end
+    if s == ARG.status then redis.call('ZADD', listing, seq, ARG.id) end
   end
 end
 local fields = {}
