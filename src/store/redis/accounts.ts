@@ -6,7 +6,7 @@ import { addToken, createAccount, revokeToken } from './lua';
 
 /** The pub/sub channel carrying the hash of each revoked token (see RedisEventBus). */
 export function revocationChannel(prefix: string): string {
-  return `${prefix}revocations`;
+  return new Keys(prefix).revocations();
 }
 
 /** Token hashes whose account this node remembers (the pointer never changes; oldest dropped). */

@@ -167,14 +167,14 @@ export class RedisClockStore implements ClockStore {
   }
 
   async getVacation(account: string): Promise<StoredVacation | undefined> {
-    const doc = await this.redis.hget(`${this.prefix}vacation:${account}`, 'doc');
+    const doc = await this.redis.hget(this.games.keys.vacation(account), 'doc');
     return doc ? (JSON.parse(doc) as StoredVacation) : undefined;
   }
 
   async saveVacation(next: StoredVacation, expectedVersion: number): Promise<boolean> {
     const saved = await saveVacation.run(
       this.redis,
-      { vacation: `${this.prefix}vacation:${next.account}` },
+      { vacation: this.games.keys.vacation(next.account) },
       { expected: String(expectedVersion), doc: JSON.stringify(next), version: String(next.version) },
     );
     return saved === 1;

@@ -1,16 +1,21 @@
 import type Redis from 'ioredis';
 import type { IdempotencyClaim, IdempotencyStore } from '../store';
+import { Keys } from './keys';
 import { claimIdempotency, releaseIdempotency } from './lua';
 
 /** Idempotency records of creates: p idemcreate:<key>, a hash of state, fingerprint and response. */
 export class RedisIdempotencyStore implements IdempotencyStore {
+  private readonly keys: Keys;
+
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.keys = new Keys(prefix);
+  }
 
   private key(key: string): string {
-    return `${this.prefix}idemcreate:${key}`;
+    return this.keys.createIdempotency(key);
   }
 
   async claim(key: string, fingerprint: string, pendingMs: number): Promise<IdempotencyClaim> {

@@ -238,10 +238,6 @@ export class Keys {
       due: this.webhooksDue(shardOf(account)),
     };
   }
-  /** What an event appended to the account's feed marks due: its endpoint set and its shard's due set. */
-  webhookMarks(account: string): readonly [hooks: string, due: string] {
-    return [this.webhooksOf(account), this.webhooksDue(shardOf(account))];
-  }
 
   /** A bulk pairing (hash: doc, state, updatedAt, refusal, startAt), in the shard of its id. */
   bulk(id: string): string {
@@ -254,6 +250,58 @@ export class Keys {
   /** Sorted set of an account's bulk pairings (score: createdAt ms), in the account's shard. */
   bulksOf(account: string): string {
     return this.of('bulks:by', account);
+  }
+
+  // Tournaments (tournaments.ts): a tournament's doc and its shard's listings in the shard of its id.
+  /** Hash: doc, version, status, seq. */
+  tournament(id: string): string {
+    return this.of('tournament', id);
+  }
+  /** The shard's tournament listing (score: seq): `p tournaments:{s}:all` or `…:status:<st>`. */
+  tournamentListing(shard: number, status?: string): string {
+    return `${this.shardKey('tournaments', shard)}:${status === undefined ? 'all' : `status:${status}`}`;
+  }
+  /** Sorted set of the tournaments the account joined or made (score: seq). */
+  tournamentsOf(account: string): string {
+    return `${this.shardKey('tournaments', shardOf(account))}:account:${account}`;
+  }
+  /** Set of the open and ongoing tournaments the account created (its quota). */
+  tournamentsOpenBy(account: string): string {
+    return `${this.shardKey('tournaments', shardOf(account))}:open-by:${account}`;
+  }
+  /** Sorted set of open and ongoing ids by when the director must next look (a slot of its own). */
+  tournamentsDue(): string {
+    return `${this.prefix}tournaments:due`;
+  }
+  /** Before the due index: the set of open and ongoing ids (moved into the index on the first read). */
+  tournamentsActive(): string {
+    return `${this.prefix}tournaments:active`;
+  }
+  /** The counter numbering tournaments. */
+  tournamentSeq(): string {
+    return `${this.prefix}tournaments:seq`;
+  }
+
+  // Keys outside shards, each a slot of its own.
+  /** Hash: doc, version (StoredVacation). */
+  vacation(account: string): string {
+    return `${this.prefix}vacation:${account}`;
+  }
+  /** A create's idempotency record (hash: state, fingerprint, response). */
+  createIdempotency(key: string): string {
+    return `${this.prefix}idemcreate:${key}`;
+  }
+  /** TV's candidates of a kind (sorted set, score featuredScore). */
+  featured(kind: string): string {
+    return `${this.prefix}tv:${kind}`;
+  }
+  /** Hash: account → its push endpoint. */
+  pushBots(): string {
+    return `${this.prefix}pushbots`;
+  }
+  /** The channel carrying the hash of each revoked token. */
+  revocations(): string {
+    return `${this.prefix}revocations`;
   }
 
   // Per shard.

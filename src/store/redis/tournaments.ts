@@ -39,23 +39,23 @@ export class RedisTournamentStore implements TournamentStore {
   ) {}
 
   private doc(id: string): string {
-    return `${this.prefix}tournament:${shardTag(shardOf(id))}:${id}`;
+    return this.games.keys.tournament(id);
   }
   private listing(shard: number, status?: TournamentStatus): string {
-    return `${this.prefix}tournaments:${shardTag(shard)}:${status === undefined ? 'all' : `status:${status}`}`;
+    return this.games.keys.tournamentListing(shard, status);
   }
   private memberOf(account: string): string {
-    return `${this.prefix}tournaments:${shardTag(shardOf(account))}:account:${account}`;
+    return this.games.keys.tournamentsOf(account);
   }
   /** Before the due index: the set of open and ongoing ids (moved into the index on the first read). */
   private get legacyActiveKey(): string {
-    return `${this.prefix}tournaments:active`;
+    return this.games.keys.tournamentsActive();
   }
   private get dueKey(): string {
-    return `${this.prefix}tournaments:due`;
+    return this.games.keys.tournamentsDue();
   }
   private openByKey(account: string): string {
-    return `${this.prefix}tournaments:${shardTag(shardOf(account))}:open-by:${account}`;
+    return this.games.keys.tournamentsOpenBy(account);
   }
 
   /** Moves the due index and the creator's open set to `t`'s state (after its write). */
@@ -70,7 +70,7 @@ export class RedisTournamentStore implements TournamentStore {
   }
 
   async create(t: StoredTournament): Promise<void> {
-    const seq = await this.redis.incr(`${this.prefix}tournaments:seq`);
+    const seq = await this.redis.incr(this.games.keys.tournamentSeq());
     await this.track(t);
     if (dueAt(t) !== null) await this.redis.sadd(this.openByKey(t.createdBy), t.id);
     const shard = shardOf(t.id);
