@@ -124,11 +124,15 @@ export function script<R>() {
     const lua = `${shebang}${preamble}\n${body.slice(shebang.length)}`;
     const keyNames = spec.keys;
     const argNames = spec.args;
+    const nk = keyNames.length;
+    const na = argNames.length;
+    // On the move write path: one array of the final length, filled by index.
     const argv = (keys: Named<K, string>, args: Named<A, Arg>, rest?: readonly Arg[]): Arg[] => {
-      const out: Arg[] = [];
-      for (const k of keyNames) out.push(keys[k as K[number]]);
-      for (const a of argNames) out.push(args[a as A[number]]);
-      if (rest) for (const r of rest) out.push(r);
+      const nr = rest ? rest.length : 0;
+      const out = new Array<Arg>(nk + na + nr);
+      for (let i = 0; i < nk; i++) out[i] = keys[keyNames[i] as K[number]];
+      for (let i = 0; i < na; i++) out[nk + i] = args[argNames[i] as A[number]];
+      for (let i = 0; i < nr; i++) out[nk + na + i] = (rest as readonly Arg[])[i] as Arg;
       return out;
     };
     const name = spec.name;
