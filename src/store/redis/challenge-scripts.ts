@@ -1,5 +1,5 @@
 import { IDEMPOTENCY_TTL_SECONDS } from '../store';
-import { CREATE_GAME_SNIPPET, GAME_INDEXES_SNIPPET } from './game-scripts';
+import { CREATE_GAME_SNIPPET, createGame, GAME_INDEXES_SNIPPET } from './game-scripts';
 import { script } from './script';
 
 // The challenge and seek scripts (docs/data-model.md). A challenge's script touches its shard only
@@ -31,6 +31,14 @@ local function members_entry(pt, key, fields)
   return to_outbox_fields(pt, '0', fields, encoded), encoded
 end
 `;
+
+/**
+ * Lua: a create argument (createGame's, in its declared order: createGameArguments) inside the
+ * update's rest, the first of them at ARGV[g + 1].
+ */
+function createArg(name: (typeof createGame.argNames)[number]): string {
+  return `ARGV[g + ${createGame.argNames.indexOf(name) + 1}]`;
+}
 
 const CHALLENGE_SNIPPET = `
 local function index_expiry(expiry, id, open, expires)
@@ -99,9 +107,10 @@ local n = tonumber(ARG.n)
 local game_entry, lseq, gepoch = '', '', ''
 if ARG.withGame == '1' then
   local g = REST - 1 + n
-  game_entry, lseq, gepoch = create_game_v2(ARGV[g + 1], ARGV[g + 2], KEY.game, KEY.moves, ARGV[g + 3], ARGV[g + 4],
-    ARGV[g + 5], ARGV[g + 6], ARGV[g + 7], ARGV[g + 8], ARGV[g + 9], ARGV[g + 10], ARGV[g + 11],
-    argv_from(g + 12, #ARGV))
+  game_entry, lseq, gepoch = create_game_v2(${createArg('prefix')}, ${createArg('tag')}, KEY.game, KEY.moves,
+    ${createArg('id')}, ${createArg('head')}, ${createArg('version')}, ${createArg('status')}, ${createArg('kind')},
+    ${createArg('listingEpoch')}, ${createArg('shard')}, ${createArg('moves')}, ${createArg('clock')},
+    argv_from(g + ${createGame.argNames.length + 1}, #ARGV))
   if game_entry == false then return {'game-exists'} end
 end
 redis.call('HSET', KEY.challenge, 'doc', ARG.doc, 'version', ARG.version)
