@@ -5,6 +5,8 @@ import Redis from 'ioredis';
 import { WebhookWorker } from '../../src/service/webhook-worker';
 import { createRedisStorage } from '../../src/store/redis';
 import { migrateWebhooksV1 } from '../../src/store/redis/migrate-webhooks';
+import { defineScripts } from '../../src/store/redis/script';
+import { SCRIPTS } from '../../src/store/redis/scripts';
 import type { NewDeliveryAttempt, Storage, StoredWebhook } from '../../src/store/store';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
@@ -59,6 +61,8 @@ describe('migrateWebhooksV1', () => {
   let prefix: string;
   beforeAll(async () => {
     redis = new Redis(REDIS_URL);
+    // What migrateV1 does before its steps.
+    defineScripts(redis, SCRIPTS);
     receiver = await startReceiver();
   });
   afterAll(async () => {

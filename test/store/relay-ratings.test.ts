@@ -2,7 +2,9 @@
 // outbox until every part of it (the account's listings and feed, then its rating) went through,
 // so the next sweep finishes the job, and the rating still changes exactly once.
 import { connectRedis, redisStorage, type RedisGameStore } from '../../src/store/redis';
-import { scripted, type ScriptedRedis } from '../../src/store/redis/client';
+import { rank } from '../../src/store/redis/rating-scripts';
+import { defineScripts } from '../../src/store/redis/script';
+import { SCRIPTS } from '../../src/store/redis/scripts';
 import { OutboxRelay } from '../../src/store/redis/relay';
 import { Keys } from '../../src/store/redis/keys';
 import type { RatingResult, Storage, StoredGame } from '../../src/store/store';
@@ -51,7 +53,7 @@ it('applies the rating of a part relayed before a crash on the next sweep, once'
       status: 'updated',
     });
     // A relay that got as far as ann's part and died before her rating: the cursor did not move.
-    const dying = new OutboxRelay(scripted(data) as ScriptedRedis, new Keys(prefix), { publish: 'PUBLISH' });
+    const dying = new OutboxRelay(data, new Keys(prefix), { publish: 'PUBLISH' });
     const parts = JSON.stringify({ epoch: 'x', notices: [] });
     expect(await dying.applyPart(`g:${game.id}`, 2, 1, ann, parts, '[]')).toBe('applied');
     expect(await storage.ratings.get(ann)).toEqual({});
@@ -77,17 +79,24 @@ it('applies the rating of a part relayed before a crash on the next sweep, once'
 it('never lets a late leaderboard write of an older rating overwrite a newer one', async () => {
   const prefix = uniquePrefix('board');
   prefixes.push(prefix);
-  const data = scripted(await connectRedis(REDIS_URL)) as ScriptedRedis;
+  const data = await connectRedis(REDIS_URL);
+  defineScripts(data, SCRIPTS);
   try {
     const [board, entries] = new Keys(prefix).leaderboard('kalah.realtime', 'human');
     const entry = (v: number, rating: number) =>
       JSON.stringify({ v, account: 'ann', name: 'Ann', rating, rd: 60 });
-    expect(await data.boardhostRank(board, entries, 'ann', 7, '1', 1700, entry(7, 1700))).toBe(1);
+    const put = (version: number, ranked: '0' | '1', rating: number) =>
+      rank.run(
+        data,
+        { board, entries },
+        { account: 'ann', version, ranked, rating, entry: entry(version, rating) },
+      );
+    expect(await put(7, '1', 1700)).toBe(1);
     // Version 6 arrives late (its relay was slower): refused, the board keeps version 7.
-    expect(await data.boardhostRank(board, entries, 'ann', 6, '1', 1650, entry(6, 1650))).toBe(0);
+    expect(await put(6, '1', 1650)).toBe(0);
     expect(await data.zscore(board, 'ann')).toBe('1700');
     // Version 8 made the rating provisional again: off the board.
-    expect(await data.boardhostRank(board, entries, 'ann', 8, '0', 1600, entry(8, 1600))).toBe(1);
+    expect(await put(8, '0', 1600)).toBe(1);
     expect(await data.zscore(board, 'ann')).toBeNull();
   } finally {
     data.disconnect();

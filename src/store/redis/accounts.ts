@@ -1,12 +1,12 @@
 import type Redis from 'ioredis';
 import type { AccountStore, RevokeResult, StoredAccount, StoredToken, TokenScope } from '../store';
 import { msOf } from './arguments';
-import { scripted, type ScriptedRedis } from './client';
 import { Keys } from './keys';
+import { addToken, createAccount, revokeToken } from './lua';
 
 /** The pub/sub channel carrying the hash of each revoked token (see RedisEventBus). */
 export function revocationChannel(prefix: string): string {
-  return `${prefix}revocations`;
+  return new Keys(prefix).revocations();
 }
 
 /** Token hashes whose account this node remembers (the pointer never changes; oldest dropped). */
@@ -19,15 +19,13 @@ const ACCOUNT_OF_TOKEN_MAX = 10_000;
 // is written before the token doc and never changes, so a node keeps the ones it has read.
 
 export class RedisAccountStore implements AccountStore {
-  private readonly redis: ScriptedRedis;
   private readonly keys: Keys;
   private readonly accountOfToken = new Map<string, string>();
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly prefix: string,
   ) {
-    this.redis = scripted(redis);
     this.keys = new Keys(prefix);
   }
 
@@ -52,14 +50,19 @@ export class RedisAccountStore implements AccountStore {
   async createAccount(account: StoredAccount, firstToken: StoredToken): Promise<boolean> {
     if (firstToken.account !== account.id) throw new Error('the first token must be the account’s');
     await this.point(firstToken);
-    const created = await this.redis.boardhostCreateAccount(
-      this.keys.account(account.id),
-      this.keys.token(account.id, firstToken.hash),
-      this.keys.tokens(account.id),
-      JSON.stringify(account),
-      JSON.stringify(firstToken),
-      firstToken.hash,
-      msOf(firstToken.createdAt, 'token createdAt'),
+    const created = await createAccount.run(
+      this.redis,
+      {
+        account: this.keys.account(account.id),
+        token: this.keys.token(account.id, firstToken.hash),
+        tokens: this.keys.tokens(account.id),
+      },
+      {
+        accountDoc: JSON.stringify(account),
+        tokenDoc: JSON.stringify(firstToken),
+        hash: firstToken.hash,
+        createdAt: msOf(firstToken.createdAt, 'token createdAt'),
+      },
     );
     // The id is taken: the pointer leads to no doc; drop it unless the doc exists after all (a retry).
     if (created !== 1 && (await this.redis.exists(this.keys.token(account.id, firstToken.hash))) === 0) {
@@ -80,12 +83,10 @@ export class RedisAccountStore implements AccountStore {
 
   async addToken(token: StoredToken): Promise<void> {
     await this.point(token);
-    await this.redis.boardhostAddToken(
-      this.keys.token(token.account, token.hash),
-      this.keys.tokens(token.account),
-      JSON.stringify(token),
-      token.hash,
-      msOf(token.createdAt, 'token createdAt'),
+    await addToken.run(
+      this.redis,
+      { token: this.keys.token(token.account, token.hash), tokens: this.keys.tokens(token.account) },
+      { doc: JSON.stringify(token), hash: token.hash, createdAt: msOf(token.createdAt, 'token createdAt') },
     );
   }
 
@@ -140,15 +141,17 @@ export class RedisAccountStore implements AccountStore {
       const used = await this.redis.get(this.keys.tokenUsed(account, found.token.hash));
       if (found.token.revokedAt !== null) return { status: 'revoked', token: withUse(found.token, used) };
       const revoked: StoredToken = { ...found.token, revokedAt: at };
-      const result = await this.redis.boardhostRevokeToken(
-        this.keys.token(account, found.token.hash),
-        this.keys.tokens(account),
-        found.json,
-        JSON.stringify(revoked),
-        this.keys.token(account, ''),
-        rootScopes ? JSON.stringify(rootScopes) : '',
-        found.token.hash,
-        revocationChannel(this.prefix),
+      const result = await revokeToken.run(
+        this.redis,
+        { token: this.keys.token(account, found.token.hash), tokens: this.keys.tokens(account) },
+        {
+          read: found.json,
+          revoked: JSON.stringify(revoked),
+          tokenKeyPrefix: this.keys.token(account, ''),
+          rootScopes: rootScopes ? JSON.stringify(rootScopes) : '',
+          hash: found.token.hash,
+          channel: revocationChannel(this.prefix),
+        },
       );
       if (result === 'revoked') return { status: 'revoked', token: withUse(revoked, used) };
       if (result === 'last-root') return { status: 'last-root', token: withUse(found.token, used) };

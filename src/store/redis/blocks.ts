@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import { pageOfBlocks, type BlockPage, type BlockResult, type BlockStore } from '../store';
-import { scripted, type ScriptedRedis } from './client';
+import { block } from './challenge-scripts';
 import { Keys } from './keys';
 
 // Blocks: `p blocks:{s}:a` (hash: blocked id → since, ISO; in the blocker's shard; at most the
@@ -8,16 +8,21 @@ import { Keys } from './keys';
 // hash is the truth; the reverse set, written after it and removed after it, only steers seeks.
 
 export class RedisBlockStore implements BlockStore {
-  private readonly redis: ScriptedRedis;
   private readonly keys: Keys;
 
-  constructor(redis: Redis, prefix: string) {
-    this.redis = scripted(redis);
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
     this.keys = new Keys(prefix);
   }
 
   async block(blocker: string, blocked: string, at: string, max: number): Promise<BlockResult> {
-    const result = await this.redis.boardhostBlock(this.keys.blocks(blocker), blocked, at, max);
+    const result = await block.run(
+      this.redis,
+      { blocks: this.keys.blocks(blocker) },
+      { blocked, since: at, max },
+    );
     if (result !== 'full') await this.redis.sadd(this.keys.blockedBy(blocked), blocker);
     return result;
   }

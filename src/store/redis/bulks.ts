@@ -1,7 +1,7 @@
 import type Redis from 'ioredis';
 import type { BulkPage, BulkRefusal, BulkState, BulkStore, StoredBulk } from '../store';
-import { scripted, type ScriptedRedis } from './client';
-import { dueShards, Keys, shardOf, shardTag } from './keys';
+import { beginBulk, claimBulks, moveBulk } from './bulk-scripts';
+import { dueShards, Keys, shardOf } from './keys';
 
 // Bulk pairings (docs/data-model.md, "Bulk pairings"): a bulk's hash and its shard's due set change
 // together in one script (bulk-scripts.ts); its creator's list is written beside the creator.
@@ -11,11 +11,12 @@ type Fields = [doc: string, state: string, updatedAt: string, refusal: string | 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 export class RedisBulkStore implements BulkStore {
-  private readonly redis: ScriptedRedis;
   private readonly keys: Keys;
 
-  constructor(redis: Redis, prefix: string) {
-    this.redis = scripted(redis);
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
     this.keys = new Keys(prefix);
   }
 
@@ -23,14 +24,13 @@ export class RedisBulkStore implements BulkStore {
     const { state: _state, updatedAt, refusal: _refusal, ...doc } = bulk;
     // Listed first: a list entry whose bulk was never written is skipped by list().
     await this.redis.zadd(this.keys.bulksOf(bulk.creator), Date.parse(bulk.createdAt), bulk.id);
-    const begun = await this.redis.boardhostBeginBulk(
-      ...this.at(bulk.id),
-      bulk.id,
-      JSON.stringify(doc),
+    const begun = await beginBulk.run(this.redis, this.at(bulk.id), {
+      id: bulk.id,
+      doc: JSON.stringify(doc),
       updatedAt,
-      Date.parse(bulk.startAt),
-      leaseUntil,
-    );
+      startAt: Date.parse(bulk.startAt),
+      leaseEnd: leaseUntil,
+    });
     if (begun !== 1) throw new Error(`bulk ${bulk.id} exists`);
   }
 
@@ -61,13 +61,16 @@ export class RedisBulkStore implements BulkStore {
     const due = await dueShards(this.redis, (shard) => this.keys.bulksDue(shard), now);
     const claims = await Promise.all(
       due.map((shard) =>
-        this.redis.boardhostClaimBulks(
-          this.keys.bulksDue(shard),
-          `${this.keys.prefix}bulk:${shardTag(shard)}:`,
-          now,
-          leaseUntil,
-          limit,
-          iso(now),
+        claimBulks.run(
+          this.redis,
+          { due: this.keys.bulksDue(shard) },
+          {
+            bulkKeyPrefix: this.keys.bulkKeyPrefix(shard),
+            now,
+            leaseEnd: leaseUntil,
+            limit,
+            updatedAt: iso(now),
+          },
         ),
       ),
     );
@@ -100,8 +103,8 @@ export class RedisBulkStore implements BulkStore {
     return { items: bulks.filter((b): b is StoredBulk => b !== undefined), next: last };
   }
 
-  private at(id: string): [string, string] {
-    return [this.keys.bulk(id), this.keys.bulksDue(shardOf(id))];
+  private at(id: string): { bulk: string; due: string } {
+    return { bulk: this.keys.bulk(id), due: this.keys.bulksDue(shardOf(id)) };
   }
 
   private async move(
@@ -112,16 +115,15 @@ export class RedisBulkStore implements BulkStore {
     score: string,
     refusal?: BulkRefusal,
   ): Promise<StoredBulk | undefined> {
-    const fields = await this.redis.boardhostMoveBulk(
-      ...this.at(id),
+    const fields = await moveBulk.run(this.redis, this.at(id), {
       id,
-      from.join(','),
+      from: from.join(','),
       to,
-      iso(now),
+      updatedAt: iso(now),
       now,
       score,
-      refusal ? JSON.stringify(refusal) : '',
-    );
+      refusal: refusal ? JSON.stringify(refusal) : '',
+    });
     return fields ? bulkOf(fields) : undefined;
   }
 }

@@ -12,27 +12,26 @@ import type {
 } from '../store';
 import { msOf, involved, wholeNumber } from './arguments';
 import { mergeDue } from './clocks';
-import { createArguments, type RedisGameStore } from './games';
+import { createGameArguments, type RedisGameStore } from './games';
 import { ALL_SHARDS, shardOf, shardTag, type Keys } from './keys';
 import { gameParts, outboxFields, parseBefores, type AccountPart, type IndexOp } from './relay';
-import { scripted, type ScriptedRedis } from './client';
+import { createChallenge, updateChallenge } from './challenge-scripts';
+import { createGame } from './game-scripts';
 
 // Challenges (docs/data-model.md): a challenge, its expiry entry and the game it becomes live in
 // the shard of its id; the notices and each involved account's open-challenges index reach the
 // accounts' shards through the outbox (origin c:<id>, relay version = challenge version + 1).
 
 export class RedisChallengeStore implements ChallengeStore {
-  private readonly redis: ScriptedRedis;
   private readonly keys: Keys;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly prefix: string,
     /** The game store: a challenge's game is written in its format, and the entries relayed. */
     private readonly games: RedisGameStore,
     private readonly feed: FeedOptions = {},
   ) {
-    this.redis = scripted(redis);
     this.keys = games.keys;
   }
 
@@ -83,17 +82,11 @@ export class RedisChallengeStore implements ChallengeStore {
       string,
       string,
     ];
-    const [created, , befores] = await this.redis.boardhostCreateChallenge(
-      this.keys.challenge(challenge.id),
-      this.keys.challengeExpiry(shard),
-      this.prefix,
-      shardTag(shard),
-      challenge.id,
-      doc,
-      version,
-      open,
-      expires,
-      ...fields,
+    const [created, , befores] = await createChallenge.run(
+      this.redis,
+      { challenge: this.keys.challenge(challenge.id), expiry: this.keys.challengeExpiry(shard) },
+      { prefix: this.prefix, tag: shardTag(shard), id: challenge.id, doc, version, open, expires },
+      fields,
     );
     if (created !== 1) throw new Error(`challenge ${challenge.id} exists`);
     await this.games.relay.deliver(shard, fields, '0', parseBefores(befores));
@@ -129,21 +122,33 @@ export class RedisChallengeStore implements ChallengeStore {
       : [];
     const reserved = game ? await this.games.reservePlaces(game.id, effects.limits ?? []) : undefined;
     if (reserved && !reserved.ok) return { tooManyGames: reserved.account };
-    const reply = await this.redis
-      .boardhostUpdateChallenge(
-        keys.challenge(next.id),
-        keys.challengeExpiry(shard),
-        game ? keys.game(game.id) : keys.challenge(next.id),
-        game ? keys.moves(game.id) : keys.challenge(next.id),
-        this.prefix,
-        shardTag(shard),
-        String(expectedVersion),
-        next.id,
-        ...RedisChallengeStore.state(next),
-        game ? '1' : '',
-        fields.length,
-        ...fields,
-        ...(game ? [...createArguments(this.prefix, game), ...gameFields] : []),
+    const [doc, version, open, expires] = RedisChallengeStore.state(next) as [string, string, string, string];
+    const reply = await updateChallenge
+      .run(
+        this.redis,
+        {
+          challenge: keys.challenge(next.id),
+          expiry: keys.challengeExpiry(shard),
+          game: game ? keys.game(game.id) : keys.challenge(next.id),
+          moves: game ? keys.moves(game.id) : keys.challenge(next.id),
+        },
+        {
+          prefix: this.prefix,
+          tag: shardTag(shard),
+          expected: String(expectedVersion),
+          id: next.id,
+          doc,
+          version,
+          open,
+          expires,
+          withGame: game ? '1' : '',
+          n: fields.length,
+        },
+        [
+          ...fields,
+          // The create script's arguments, in its order, then the game's outbox fields.
+          ...(game ? [...createGame.argsInOrder(createGameArguments(this.prefix, game)), ...gameFields] : []),
+        ],
       )
       .catch(async (error: unknown) => {
         if (reserved?.ok) await reserved.release().catch(() => undefined);

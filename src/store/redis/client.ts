@@ -1,16 +1,7 @@
 import Redis, { Cluster, Command, type ClusterOptions, type RedisOptions } from 'ioredis';
-import { BULK_SCRIPTS } from './bulk-scripts';
-import { CHALLENGE_SCRIPTS } from './challenge-scripts';
 import { parseClusterNode } from './cluster-nodes';
-import { GAME_SCRIPTS } from './game-scripts';
-import { RATING_SCRIPTS } from './rating-scripts';
-import { SCRIPTS } from './lua';
-import { RELAY_SCRIPTS } from './relay-scripts';
 
 export { parseClusterNode };
-
-export type Arg = string | number;
-export type StreamEntry = [id: string, fields: string[]];
 
 /**
  * What the stores run on: one Redis (or Sentinel's master), or a Redis Cluster. Both have the same
@@ -19,64 +10,6 @@ export type StreamEntry = [id: string, fields: string[]];
  * of ioredis' choosing: see `connectRedisCluster`.
  */
 export type RedisClient = Redis | Cluster;
-
-/** The scripts, as methods of a client that `scripted` has defined them on. */
-export interface BoardhostScripts {
-  boardhostCreateGame(...args: Arg[]): Promise<[number, string?, string?, string?]>;
-  boardhostUpdateGame(...args: Arg[]): Promise<[string, ...Array<string | number>]>;
-  boardhostReadGame(...args: Arg[]): Promise<[string, string, string[], number] | null>;
-  boardhostMarkRemindedV2(...args: Arg[]): Promise<0 | [number, string]>;
-  boardhostReserveGame(...args: Arg[]): Promise<number>;
-  boardhostRelayAccount(...args: Arg[]): Promise<string>;
-  boardhostAdvanceOutbox(...args: Arg[]): Promise<number>;
-  boardhostReleaseOutbox(...args: Arg[]): Promise<string>;
-  boardhostAppendAccount(...args: Arg[]): Promise<number>;
-  boardhostClaimDue(...args: Arg[]): Promise<string[]>;
-  boardhostSaveVacation(...args: Arg[]): Promise<number>;
-  boardhostCreateAccount(...args: Arg[]): Promise<number>;
-  boardhostAddToken(...args: Arg[]): Promise<number>;
-  boardhostRevokeToken(...args: Arg[]): Promise<'revoked' | 'changed' | 'last-root'>;
-  boardhostClaimIdempotency(...args: Arg[]): Promise<string[]>;
-  boardhostReleaseIdempotency(...args: Arg[]): Promise<number>;
-  boardhostCreateChallenge(...args: Arg[]): Promise<[0] | [1, string, string]>;
-  boardhostUpdateChallenge(
-    ...args: Arg[]
-  ): Promise<['updated', string, string, string, string, string] | ['missing' | 'conflict' | 'game-exists']>;
-  boardhostMatchOrAdd(...args: Arg[]): Promise<string | null>;
-  boardhostRemoveSeek(...args: Arg[]): Promise<number>;
-  boardhostBlock(...args: Arg[]): Promise<'blocked' | 'exists' | 'full'>;
-  boardhostBeginBulk(...args: Arg[]): Promise<number>;
-  boardhostMoveBulk(...args: Arg[]): Promise<[string, string, string, string | false] | null>;
-  boardhostClaimBulks(...args: Arg[]): Promise<Array<[string, string, string, string | false]>>;
-  boardhostReadFeed(...args: Arg[]): Promise<[StreamEntry[], string, string, string, string]>;
-  boardhostRecordRating(...args: Arg[]): Promise<'applied' | 'dup' | 'conflict'>;
-  boardhostRank(...args: Arg[]): Promise<number>;
-  boardhostReadBoard(...args: Arg[]): Promise<[Array<string | null>, number]>;
-}
-
-/** A client with the scripts defined: `Redis & BoardhostScripts` or `Cluster & BoardhostScripts`. */
-export type ScriptedClient<C extends RedisClient = RedisClient> = C & BoardhostScripts;
-export type ScriptedRedis = ScriptedClient<Redis>;
-
-const scriptedClients = new WeakSet<RedisClient>();
-
-/** The client with every script defined (once per client, whichever store asks first). */
-export function scripted<C extends RedisClient>(redis: C): ScriptedClient<C> {
-  if (!scriptedClients.has(redis)) {
-    for (const scripts of [
-      SCRIPTS,
-      GAME_SCRIPTS,
-      RELAY_SCRIPTS,
-      CHALLENGE_SCRIPTS,
-      BULK_SCRIPTS,
-      RATING_SCRIPTS,
-    ]) {
-      for (const [name, definition] of Object.entries(scripts)) redis.defineCommand(name, definition);
-    }
-    scriptedClients.add(redis);
-  }
-  return redis as ScriptedClient<C>;
-}
 
 /** How long a command may wait for Redis before it fails (REDIS_COMMAND_TIMEOUT_MS). */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2000;

@@ -11,25 +11,22 @@ import {
   type FeedOptions,
 } from '../store';
 import { wholeNumber } from './arguments';
-import { scripted, type ScriptedRedis } from './client';
 import type { RedisGameStore } from './games';
 import { ALL_SHARDS, shardOf, shardTag } from './keys';
+import { claimDue, saveVacation } from './lua';
+import { markReminded } from './game-scripts';
 import { outboxFields } from './relay';
 
 // Clocks: deadlines, reminders, my-turn lists and vacations.
 
 export class RedisClockStore implements ClockStore {
-  private readonly redis: ScriptedRedis;
-
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly prefix: string,
     /** The game store: deadlines and reminders live in each game's shard, reminders go through its outbox. */
     private readonly games: RedisGameStore,
     private readonly feed: FeedOptions = {},
-  ) {
-    this.redis = scripted(redis);
-  }
+  ) {}
 
   async claimDeadlines(now: number, limit: number, leaseUntil: number): Promise<string[]> {
     return this.claim((shard) => this.games.keys.deadlines(shard), now, limit, leaseUntil);
@@ -64,7 +61,11 @@ export class RedisClockStore implements ClockStore {
     const scores = new Map(due.map((entry) => [entry.id, entry.score]));
     const claimed = await Promise.all(
       [...perShard].map(([shard, n]) =>
-        this.redis.boardhostClaimDue(keyOf(shard), at, n, String(Math.floor(leaseUntil))),
+        claimDue.run(
+          this.redis,
+          { set: keyOf(shard) },
+          { now: at, limit: n, leaseEnd: String(Math.floor(leaseUntil)) },
+        ),
       ),
     );
     return byScoreThenId(claimed.flat().map((id) => ({ id, score: scores.get(id) ?? Infinity }))).map(
@@ -99,14 +100,11 @@ export class RedisClockStore implements ClockStore {
       ops: [],
     }));
     const fields = outboxFields({ origin: `r:${gameId}`, version: at, before: '', parts }, this.feed);
-    const marked = await this.redis.boardhostMarkRemindedV2(
-      keys.game(gameId),
-      keys.reminders(shard),
-      this.prefix,
-      shardTag(shard),
-      gameId,
-      turn,
-      ...fields,
+    const marked = await markReminded.run(
+      this.redis,
+      { game: keys.game(gameId), reminders: keys.reminders(shard) },
+      { prefix: this.prefix, tag: shardTag(shard), id: gameId, turn },
+      fields,
     );
     if (marked === 0) return false;
     await this.games.relay.deliver(shard, fields);
@@ -169,16 +167,15 @@ export class RedisClockStore implements ClockStore {
   }
 
   async getVacation(account: string): Promise<StoredVacation | undefined> {
-    const doc = await this.redis.hget(`${this.prefix}vacation:${account}`, 'doc');
+    const doc = await this.redis.hget(this.games.keys.vacation(account), 'doc');
     return doc ? (JSON.parse(doc) as StoredVacation) : undefined;
   }
 
   async saveVacation(next: StoredVacation, expectedVersion: number): Promise<boolean> {
-    const saved = await this.redis.boardhostSaveVacation(
-      `${this.prefix}vacation:${next.account}`,
-      String(expectedVersion),
-      JSON.stringify(next),
-      String(next.version),
+    const saved = await saveVacation.run(
+      this.redis,
+      { vacation: this.games.keys.vacation(next.account) },
+      { expected: String(expectedVersion), doc: JSON.stringify(next), version: String(next.version) },
     );
     return saved === 1;
   }

@@ -1,19 +1,24 @@
 import type Redis from 'ioredis';
 import type { GameKind } from '../../engines/types';
 import type { FeaturedIndex } from '../store';
+import { Keys } from './keys';
 
 /**
  * TV candidates: one sorted set per kind, `p tv:<kind>` (game id, score featuredScore), a slot of
  * its own; each command touches that one key.
  */
 export class RedisFeaturedIndex implements FeaturedIndex {
+  private readonly keys: Keys;
+
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
-  ) {}
+    prefix: string,
+  ) {
+    this.keys = new Keys(prefix);
+  }
 
   private key(kind: GameKind): string {
-    return `${this.prefix}tv:${kind}`;
+    return this.keys.featured(kind);
   }
 
   async add(kind: GameKind, game: string, score: number): Promise<void> {

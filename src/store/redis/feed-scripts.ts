@@ -1,5 +1,3 @@
-import { SHARD_TAG } from './game-scripts';
-
 // The feed snippets every script that appends to or reads an account feed shares.
 
 /** Oldest entries checked for age on each append (more than one, so a backlog shrinks). */
@@ -41,22 +39,13 @@ local function feed_epoch(epoch_key, seq_key, candidate)
 end
 `;
 
-/** Lua: the keys of an account's feed, in its shard. */
-const ACCOUNT_FEED_KEYS = `${SHARD_TAG}
-local function feed_keys(p, account)
-  local t = shard_tag(account)
-  return { feed = p .. 'feed:' .. t .. ':' .. account, seq = p .. 'feedseq:' .. t .. ':' .. account,
-    epoch = p .. 'feedepoch:' .. t .. ':' .. account, live = p .. 'feedlive:' .. t .. ':' .. account }
-end
-`;
-
 /**
  * Lua: append notices (JSON from noticesArgument()) to one account's feed: seq, epoch, trimming by
- * age, the live message, and the due mark of the account's webhook endpoints.
+ * age, the live message, and the due mark of the account's webhook endpoints. `k`: the feed's
+ * keys, declared by the script (FEED_KEYS) and its live channel {feed, seq, epoch, live}.
  */
-export const APPEND_TO_FEED = `${FEED_EPOCH}${ACCOUNT_FEED_KEYS}
-local function append_to_feed(p, account, notices, candidate, publish, hooks, due)
-  local k = feed_keys(p, account)
+export const APPEND_TO_FEED = `${FEED_EPOCH}
+local function append_to_feed(k, notices, candidate, publish, hooks, due)
   local decoded = cjson.decode(notices)
   for _, n in ipairs(decoded.notices) do
     local epoch = feed_epoch(k.epoch, k.seq, candidate)
@@ -80,3 +69,11 @@ local function append_to_feed(p, account, notices, candidate, publish, hooks, du
   end
 end
 `;
+
+/** The keys a script that appends to an account's feed declares (after its own), in this order. */
+export const FEED_KEYS = ['feed', 'feedSeq', 'feedEpoch', 'hooks', 'due'] as const;
+
+/** Lua: the feed keys of FEED_KEYS, as append_to_feed takes them, with the live channel `live`. */
+export function feedKeysLua(live: string): string {
+  return `{feed = KEY.feed, seq = KEY.feedSeq, epoch = KEY.feedEpoch, live = ${live}}`;
+}

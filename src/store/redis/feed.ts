@@ -1,7 +1,9 @@
 import type Redis from 'ioredis';
 import type { EventFeed, FeedEpoch, FeedEvent, FeedEventType, FeedOptions, FeedPage, Notice } from '../store';
 import { epochCandidate, noticesArgument, wholeNumber } from './arguments';
-import { scripted, type ScriptedRedis, type ChannelFanout } from './client';
+import type { ChannelFanout } from './client';
+import { readFeed } from './lua';
+import { appendAccount } from './relay-scripts';
 import { Keys } from './keys';
 
 /** The epochs as feed_epoch keeps them (JSON [[id, since], …], newest first). */
@@ -14,19 +16,16 @@ export function epochsOf(json: string): FeedEpoch[] {
  * change when the Redis behind them comes back older (see FEED_EPOCH in lua.ts).
  */
 export class RedisEventFeed implements EventFeed {
-  private readonly redis: ScriptedRedis;
-
   private readonly keys: Keys;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     prefix: string,
     private readonly fanout: ChannelFanout,
     private readonly options: FeedOptions = {},
     private readonly publish: 'PUBLISH' | 'SPUBLISH' = 'PUBLISH',
     /** The webhook keys an account's events mark (the webhook store's layout). */
   ) {
-    this.redis = scripted(redis);
     this.keys = new Keys(prefix);
   }
 
@@ -34,31 +33,23 @@ export class RedisEventFeed implements EventFeed {
   async append(notices: readonly Notice[]): Promise<void> {
     const accounts = [...new Set(notices.flatMap((n) => n.to))];
     for (const account of accounts) {
-      const [hooks, due] = this.keys.webhookMarks(account);
-      await this.redis.boardhostAppendAccount(
-        this.keys.feed(account),
-        this.keys.prefix,
-        account,
-        noticesArgument(
+      await appendAccount.run(this.redis, this.keys.feedWrite(account), {
+        notices: noticesArgument(
           notices.filter((n) => n.to.includes(account)),
           this.options,
         ),
-        epochCandidate(),
-        this.publish,
-        hooks,
-        due,
-      );
+        candidate: epochCandidate(),
+        publish: this.publish,
+        live: this.keys.feedChannel(account),
+      });
     }
   }
 
   async read(account: string, after: number, limit: number): Promise<FeedPage> {
-    const [entries, last, oldest, epoch, epochs] = await this.redis.boardhostReadFeed(
-      this.keys.feed(account),
-      this.keys.feedSeq(account),
-      this.keys.feedEpoch(account),
-      wholeNumber(after),
-      wholeNumber(limit),
-      epochCandidate(),
+    const [entries, last, oldest, epoch, epochs] = await readFeed.run(
+      this.redis,
+      { feed: this.keys.feed(account), seq: this.keys.feedSeq(account), epoch: this.keys.feedEpoch(account) },
+      { after: wholeNumber(after), limit: wholeNumber(limit), candidate: epochCandidate() },
     );
     const events = entries.map(([id, fields]): FeedEvent => {
       const value: Record<string, string> = {};

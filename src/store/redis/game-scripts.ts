@@ -1,5 +1,6 @@
 import { GAME_STATUSES, OVER } from '../store';
-import { SHARDS } from './keys';
+import { SHARD_KEYS_LUA } from './lua-keys';
+import { script } from './script';
 
 // The v2 game scripts (docs/data-model.md). Each touches the keys of one shard only: the game, its
 // moves, its idempotency record and its shard's outbox, listings and clock indexes. What a write
@@ -13,37 +14,21 @@ import { SHARDS } from './keys';
 export const LISTING_EPOCH_US = Date.UTC(2025, 0, 1) * 1000;
 
 /**
- * Lua: the shard tag of an id, as shardOf() in keys.ts computes it (FNV-1a over the bytes, which
- * are the UTF-16 units for the ASCII ids used here).
+ * Lua: keep a game's shard listings, deadline and reminder entries in step with it. `pt` is the
+ * shard's keys (shard_keys, lua-keys.ts), `c` the clock spec (clockSpec()).
  */
-export const SHARD_TAG = `
-local function shard_tag(id)
-  local h = 2166136261
-  for i = 1, #id do
-    h = bit.bxor(h, string.byte(id, i))
-    if h < 0 then h = h + 4294967296 end
-    h = ((h % 256) * 16777216 + h * 403) % 4294967296
-  end
-  return '{s' .. (h % ${SHARDS}) .. '}'
-end
-`;
-
-/**
- * Lua: keep a game's shard listings, deadline and reminder entries in step with it. `s` is the
- * shard's key prefix (p with the tag: 'p…games:{s7}' is s .. …), `c` the clock spec (clockSpec()).
- */
-const GAME_INDEXES = `
+const GAME_INDEXES = `${SHARD_KEYS_LUA}
 local function shard_listings(pt, kind, status, lseq, id)
-  redis.call('ZADD', pt.games .. ':all', lseq, id)
-  redis.call('ZADD', pt.games .. ':kind:' .. kind, lseq, id)
+  redis.call('ZADD', listing_key(pt, nil, nil), lseq, id)
+  redis.call('ZADD', listing_key(pt, kind, nil), lseq, id)
   for _, other in ipairs({${GAME_STATUSES.map((s) => `'${s}'`).join(', ')}}) do
     if other ~= status then
-      redis.call('ZREM', pt.games .. ':status:' .. other, id)
-      redis.call('ZREM', pt.games .. ':kind:' .. kind .. ':status:' .. other, id)
+      redis.call('ZREM', listing_key(pt, nil, other), id)
+      redis.call('ZREM', listing_key(pt, kind, other), id)
     end
   end
-  redis.call('ZADD', pt.games .. ':status:' .. status, lseq, id)
-  redis.call('ZADD', pt.games .. ':kind:' .. kind .. ':status:' .. status, lseq, id)
+  redis.call('ZADD', listing_key(pt, nil, status), lseq, id)
+  redis.call('ZADD', listing_key(pt, kind, status), lseq, id)
 end
 local function game_clock(pt, key, id, c)
   if c.deadline ~= '' then redis.call('ZADD', pt.deadlines, c.deadline, id) else redis.call('ZREM', pt.deadlines, id) end
@@ -53,10 +38,6 @@ local function game_clock(pt, key, id, c)
   else
     redis.call('ZREM', pt.reminders, id)
   end
-end
-local function shard_keys(p, tag)
-  return { games = p .. 'games:' .. tag, deadlines = p .. 'deadlines:' .. tag, reminders = p .. 'reminders:' .. tag,
-    outbox = p .. 'outbox:' .. tag, gseq = p .. 'gseq:' .. tag }
 end
 -- The game's epoch (see GameEpoch in relay.ts): its hash remembers which Redis wrote it last (run_id
 -- and replication id, as feed epochs do) and since when; written by another one (a restart, or a
@@ -105,7 +86,7 @@ const CREATE_GAME_V2 = `${GAME_INDEXES}
 local function create_game_v2(p, tag, key, moves_key, id, head, version, status, kind, epoch, shard, moves, clock, fields)
   if redis.call('EXISTS', key) == 1 then return false end
   local pt = shard_keys(p, tag)
-  local n = redis.call('INCR', pt.gseq)
+  local n = redis.call('INCR', pt.listingSeq)
   local t = redis.call('TIME')
   local us = (tonumber(t[1]) * 1000000 + tonumber(t[2])) - tonumber(epoch)
   local lseq = string.format('%.0f', us * 8 + (n % 8))
@@ -121,126 +102,174 @@ end
 `;
 
 /**
- * Create a game. KEYS[1] game, KEYS[2] moves; ARGV: prefix, tag, id, head, version, status, kind,
- * listing base, shard, moves (JSON list of move JSON), clock spec, then the outbox fields.
+ * Create a game. `prefix` and `tag` (the game's shard's) for shard_keys; `listingEpoch`: the listing
+ * base; `moves`: JSON list of move JSON; `clock`: the clock spec; the rest: the outbox fields.
  * Returns {1, outbox id, listing score, game epoch} or {0} (id taken).
  */
-const CREATE_SCRIPT = `${CREATE_GAME_V2}
+export const createGame = script<[number, string?, string?, string?]>()({
+  name: 'boardhostCreateGame',
+  keys: ['game', 'moves'],
+  args: [
+    'prefix',
+    'tag',
+    'id',
+    'head',
+    'version',
+    'status',
+    'kind',
+    'listingEpoch',
+    'shard',
+    'moves',
+    'clock',
+  ],
+  rest: true,
+  lua: `${CREATE_GAME_V2}
 local fields = {}
-for i = 12, #ARGV do fields[#fields + 1] = ARGV[i] end
-local entry, lseq, epoch = create_game_v2(ARGV[1], ARGV[2], KEYS[1], KEYS[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11], fields)
+for i = REST, #ARGV do fields[#fields + 1] = ARGV[i] end
+local entry, lseq, epoch = create_game_v2(ARG.prefix, ARG.tag, KEY.game, KEY.moves, ARG.id, ARG.head, ARG.version, ARG.status, ARG.kind, ARG.listingEpoch, ARG.shard, ARG.moves, ARG.clock, fields)
 if entry == false then return {0} end
 return {1, entry, lseq, epoch}
-`;
+`,
+});
 
 /**
  * A move or any other write of a game, all or nothing: idempotency key first (its record answers a
  * retry), then the version; append the move (a write adds at most one), write the head, remember
  * the answer (head and move count) for 24 h, move the listing status, the clock entries, publish the
  * change (head and move), append the outbox entry; a finished game's moves are packed into the hash.
- * KEYS[1] game, KEYS[2] moves, KEYS[3] idempotency record; ARGV: 1 prefix, 2 tag, 3 id, 4 expected
- * version, 5 head, 6 version, 7 status, 8 kind, 9 moves in total, 10 the new move ('' for none),
- * 11 idempotent ('1'/'0'), 12 fingerprint, 13 ttl, 14 channel, 15 publish command, 16 clock spec,
- * 17 packed moves (a finished game), every move as a JSON list (a packed game reopened), or '',
- * 18 … outbox fields.
+ * `idem`: the idempotency record; `total`: moves in total; `move`: the new move ('' for none);
+ * `idempotent`: '1'/'0'; `publish`: the publish command; `clock`: the clock spec; `packed`: packed
+ * moves (a finished game), every move as a JSON list (a packed game reopened), or ''; the rest: the
+ * outbox fields.
  * Returns {'updated', outbox id, listing score, game epoch}, {'replayed', fingerprint, head, moves}, {'conflict', version},
  * {'missing'}, {'moves', count} (the stored moves are not those the write extends) or {'unpack'}
  * (ask again with every move).
  */
-const UPDATE_SCRIPT = `${GAME_INDEXES}
-if ARGV[11] == '1' then
-  local seen = redis.call('HMGET', KEYS[3], 'fingerprint', 'head', 'moves')
+export const updateGame = script<[string, ...Array<string | number>]>()({
+  name: 'boardhostUpdateGame',
+  keys: ['game', 'moves', 'idem'],
+  args: [
+    'prefix',
+    'tag',
+    'id',
+    'expected',
+    'head',
+    'version',
+    'status',
+    'kind',
+    'total',
+    'move',
+    'idempotent',
+    'fingerprint',
+    'ttl',
+    'channel',
+    'publish',
+    'clock',
+    'packed',
+  ],
+  rest: true,
+  lua: `${GAME_INDEXES}
+if ARG.idempotent == '1' then
+  local seen = redis.call('HMGET', KEY.idem, 'fingerprint', 'head', 'moves')
   if seen[1] then return {'replayed', seen[1], seen[2], seen[3]} end
 end
-local h = redis.call('HMGET', KEYS[1], 'version', 'status', 'lseq', 'nmoves')
+local h = redis.call('HMGET', KEY.game, 'version', 'status', 'lseq', 'nmoves')
 if not h[1] then return {'missing'} end
-if h[1] ~= ARGV[4] then return {'conflict', h[1]} end
-local total = tonumber(ARGV[9])
+if h[1] ~= ARG.expected then return {'conflict', h[1]} end
+local total = tonumber(ARG.total)
 local move = 'null'
 if h[4] then
   -- Packed (the game was finished): a write that finishes it again packs again; one that reopens
-  -- it needs every move as a list (ARGV[17] = JSON list of move JSON; asked for with 'unpack').
+  -- it needs every move as a list (ARG.packed = JSON list of move JSON; asked for with 'unpack').
   local count = tonumber(h[4])
-  if total == count + 1 and ARGV[10] ~= '' then move = ARGV[10] elseif total ~= count then return {'moves', count} end
-  if ARGV[17] == '' then return {'unpack'} end
-  if string.sub(ARGV[17], 1, 1) == '[' then
-    redis.call('HDEL', KEYS[1], 'packed', 'nmoves')
-    redis.call('DEL', KEYS[2])
-    for _, m in ipairs(cjson.decode(ARGV[17])) do redis.call('RPUSH', KEYS[2], m) end
+  if total == count + 1 and ARG.move ~= '' then move = ARG.move elseif total ~= count then return {'moves', count} end
+  if ARG.packed == '' then return {'unpack'} end
+  if string.sub(ARG.packed, 1, 1) == '[' then
+    redis.call('HDEL', KEY.game, 'packed', 'nmoves')
+    redis.call('DEL', KEY.moves)
+    for _, m in ipairs(cjson.decode(ARG.packed)) do redis.call('RPUSH', KEY.moves, m) end
   else
-    redis.call('HSET', KEYS[1], 'packed', ARGV[17], 'nmoves', total)
+    redis.call('HSET', KEY.game, 'packed', ARG.packed, 'nmoves', total)
   end
 else
-  local count = redis.call('LLEN', KEYS[2])
-  if ARGV[10] ~= '' and total == count + 1 then
-    redis.call('RPUSH', KEYS[2], ARGV[10])
-    move = ARGV[10]
+  local count = redis.call('LLEN', KEY.moves)
+  if ARG.move ~= '' and total == count + 1 then
+    redis.call('RPUSH', KEY.moves, ARG.move)
+    move = ARG.move
   elseif total ~= count then
     return {'moves', count}
   end
 end
-redis.call('HSET', KEYS[1], 'head', ARGV[5], 'version', ARGV[6], 'status', ARGV[7])
-if ARGV[11] == '1' then
-  redis.call('HSET', KEYS[3], 'fingerprint', ARGV[12], 'head', ARGV[5], 'moves', total)
-  redis.call('EXPIRE', KEYS[3], ARGV[13])
+redis.call('HSET', KEY.game, 'head', ARG.head, 'version', ARG.version, 'status', ARG.status)
+if ARG.idempotent == '1' then
+  redis.call('HSET', KEY.idem, 'fingerprint', ARG.fingerprint, 'head', ARG.head, 'moves', total)
+  redis.call('EXPIRE', KEY.idem, ARG.ttl)
 end
-local pt = shard_keys(ARGV[1], ARGV[2])
-if h[2] ~= ARGV[7] then shard_listings(pt, ARGV[8], ARGV[7], h[3], ARGV[3]) end
-game_clock(pt, KEYS[1], ARGV[3], cjson.decode(ARGV[16]))
-redis.call(ARGV[15], ARGV[14], '{"game":' .. ARGV[5] .. ',"move":' .. move .. '}')
-if ARGV[17] ~= '' and string.sub(ARGV[17], 1, 1) ~= '[' and not h[4] then
-  redis.call('HSET', KEYS[1], 'packed', ARGV[17], 'nmoves', total)
-  redis.call('HDEL', KEYS[1], 'turn', 'reminded')
-  redis.call('DEL', KEYS[2])
+local pt = shard_keys(ARG.prefix, ARG.tag)
+if h[2] ~= ARG.status then shard_listings(pt, ARG.kind, ARG.status, h[3], ARG.id) end
+game_clock(pt, KEY.game, ARG.id, cjson.decode(ARG.clock))
+redis.call(ARG.publish, ARG.channel, '{"game":' .. ARG.head .. ',"move":' .. move .. '}')
+if ARG.packed ~= '' and string.sub(ARG.packed, 1, 1) ~= '[' and not h[4] then
+  redis.call('HSET', KEY.game, 'packed', ARG.packed, 'nmoves', total)
+  redis.call('HDEL', KEY.game, 'turn', 'reminded')
+  redis.call('DEL', KEY.moves)
 end
 -- Only a game with accounts has an outbox entry (6 fields or more), so only it needs an epoch.
 local epoch = ''
-if #ARGV >= 23 then epoch = game_epoch(KEYS[1]) end
-return {'updated', to_outbox(pt, h[3], 18, epoch), h[3], epoch}
-`;
+if #ARGV >= REST + 5 then epoch = game_epoch(KEY.game) end
+return {'updated', to_outbox(pt, h[3], REST, epoch), h[3], epoch}
+`,
+});
 
 /**
- * A game: {head, packed moves or '', moves from index ARGV[1] to ARGV[2], the number of moves}.
- * KEYS[1] game, KEYS[2] moves.
+ * A game: {head, packed moves or '', moves from index `from` to `to`, the number of moves}.
  */
-const READ_GAME_SCRIPT = `#!lua flags=no-writes
-local h = redis.call('HMGET', KEYS[1], 'head', 'packed', 'nmoves')
+export const readGame = script<[string, string, string[], number] | null>()({
+  name: 'boardhostReadGame',
+  keys: ['game', 'moves'],
+  args: ['from', 'to'],
+  lua: `#!lua flags=no-writes
+local h = redis.call('HMGET', KEY.game, 'head', 'packed', 'nmoves')
 if not h[1] then return false end
 if h[2] then return {h[1], h[2], {}, tonumber(h[3])} end
-return {h[1], '', redis.call('LRANGE', KEYS[2], ARGV[1], ARGV[2]), redis.call('LLEN', KEYS[2])}
-`;
+return {h[1], '', redis.call('LRANGE', KEY.moves, ARG.from, ARG.to), redis.call('LLEN', KEY.moves)}
+`,
+});
 
 /**
  * Count a game among an account's ongoing ones unless it has max already: 1 added by this call, 2
- * already there (another call's place: not this call's to release), 0 refused. KEYS[1] the set;
- * ARGV: id, max.
+ * already there (another call's place: not this call's to release), 0 refused. `set`: the
+ * account's ongoing games.
  */
-const RESERVE_GAME_SCRIPT = `
-if redis.call('SISMEMBER', KEYS[1], ARGV[1]) == 1 then return 2 end
-if redis.call('SCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
-redis.call('SADD', KEYS[1], ARGV[1])
+export const reserveGame = script<number>()({
+  name: 'boardhostReserveGame',
+  keys: ['set'],
+  args: ['id', 'max'],
+  lua: `
+if redis.call('SISMEMBER', KEY.set, ARG.id) == 1 then return 2 end
+if redis.call('SCARD', KEY.set) >= tonumber(ARG.max) then return 0 end
+redis.call('SADD', KEY.set, ARG.id)
 return 1
-`;
+`,
+});
 
 /**
  * Once per turn (never for a finished game): record the reminder, drop its entry and append the
- * outbox entry. KEYS[1] game, KEYS[2] reminders; ARGV: prefix, tag, id, turn, then outbox fields.
+ * outbox entry (the rest: its fields).
  */
-const MARK_REMINDED_SCRIPT = `${GAME_INDEXES}
-if ARGV[4] == '${OVER}' or redis.call('HGET', KEYS[1], 'turn') ~= ARGV[4] then return 0 end
-if redis.call('HGET', KEYS[1], 'reminded') == ARGV[4] then return 0 end
-redis.call('HSET', KEYS[1], 'reminded', ARGV[4])
-redis.call('ZREM', KEYS[2], ARGV[3])
-local entry = to_outbox(shard_keys(ARGV[1], ARGV[2]), redis.call('HGET', KEYS[1], 'lseq') or '0', 5)
+export const markReminded = script<0 | [number, string]>()({
+  name: 'boardhostMarkRemindedV2',
+  keys: ['game', 'reminders'],
+  args: ['prefix', 'tag', 'id', 'turn'],
+  rest: true,
+  lua: `${GAME_INDEXES}
+if ARG.turn == '${OVER}' or redis.call('HGET', KEY.game, 'turn') ~= ARG.turn then return 0 end
+if redis.call('HGET', KEY.game, 'reminded') == ARG.turn then return 0 end
+redis.call('HSET', KEY.game, 'reminded', ARG.turn)
+redis.call('ZREM', KEY.reminders, ARG.id)
+local entry = to_outbox(shard_keys(ARG.prefix, ARG.tag), redis.call('HGET', KEY.game, 'lseq') or '0', REST)
 return {1, entry}
-`;
+`,
+});
 
 export { CREATE_GAME_V2 as CREATE_GAME_SNIPPET, GAME_INDEXES as GAME_INDEXES_SNIPPET };
-
-export const GAME_SCRIPTS = {
-  boardhostCreateGame: { numberOfKeys: 2, lua: CREATE_SCRIPT },
-  boardhostUpdateGame: { numberOfKeys: 3, lua: UPDATE_SCRIPT },
-  boardhostReadGame: { numberOfKeys: 2, lua: READ_GAME_SCRIPT },
-  boardhostMarkRemindedV2: { numberOfKeys: 2, lua: MARK_REMINDED_SCRIPT },
-  boardhostReserveGame: { numberOfKeys: 1, lua: RESERVE_GAME_SCRIPT },
-} as const;

@@ -24,8 +24,8 @@ import {
   type StoredMoveDetails,
 } from '../store';
 import { clockIndexArgument } from './arguments';
-import { scripted, type Arg, type ScriptedRedis, type ChannelFanout } from './client';
-import { LISTING_EPOCH_US } from './game-scripts';
+import type { ChannelFanout } from './client';
+import { createGame, LISTING_EPOCH_US, readGame, reserveGame, updateGame } from './game-scripts';
 import { ALL_SHARDS, Keys, shardOf, shardTag } from './keys';
 import {
   OutboxRelay,
@@ -95,7 +95,7 @@ export function unpackMoves(packed: string): MoveRecord[] {
 }
 
 export class RedisGameStore implements GameStore {
-  private readonly redis: ScriptedRedis;
+  private readonly redis: Redis;
   readonly keys: Keys;
   readonly relay: OutboxRelay;
   private readonly publish: 'PUBLISH' | 'SPUBLISH';
@@ -104,7 +104,7 @@ export class RedisGameStore implements GameStore {
 
   constructor(redis: Redis, prefix: string, options: RedisGameStoreOptions = {}) {
     this.replication = options.replication;
-    this.redis = scripted(redis);
+    this.redis = redis;
     this.keys = new Keys(prefix);
     this.publish = options.publish ?? 'PUBLISH';
     this.feed = options.feed ?? {};
@@ -117,6 +117,10 @@ export class RedisGameStore implements GameStore {
       ...(options.leaseMs ? { leaseMs: options.leaseMs } : {}),
       ...(options.rate ? { rate: options.rate } : {}),
     });
+  }
+
+  private gameKeys(id: string): { game: string; moves: string } {
+    return { game: this.keys.game(id), moves: this.keys.moves(id) };
   }
 
   /** The pub/sub channel of a game's changes. */
@@ -144,12 +148,12 @@ export class RedisGameStore implements GameStore {
     );
     let created: [number, string?, string?, string?];
     try {
-      created = await runReplicated(this.redis, this.replication, 'boardhostCreateGame', [
-        this.keys.game(game.id),
-        this.keys.moves(game.id),
-        ...createArguments(this.keys.prefix, game),
-        ...fields,
-      ]);
+      created = await runReplicated(
+        this.redis,
+        this.replication,
+        createGame.name,
+        createGame.argv(this.gameKeys(game.id), createGameArguments(this.keys.prefix, game), fields),
+      );
     } catch (error) {
       await release().catch(() => undefined);
       throw error;
@@ -195,7 +199,11 @@ export class RedisGameStore implements GameStore {
       await Promise.all(free.map((account) => this.redis.srem(this.keys.ongoing(account), id)));
     };
     for (const limit of limits) {
-      const reply = await this.redis.boardhostReserveGame(this.keys.ongoing(limit.account), id, limit.max);
+      const reply = await reserveGame.run(
+        this.redis,
+        { set: this.keys.ongoing(limit.account) },
+        { id, max: limit.max },
+      );
       if (reply === 0) {
         await release();
         return { ok: false, account: limit.account };
@@ -210,7 +218,7 @@ export class RedisGameStore implements GameStore {
   }
 
   async get(id: string): Promise<StoredGame | undefined> {
-    const read = await this.redis.boardhostReadGame(this.keys.game(id), this.keys.moves(id), 0, -1);
+    const read = await readGame.run(this.redis, this.gameKeys(id), { from: 0, to: -1 });
     if (!read) return undefined;
     const [head, packed, moves] = read;
     return {
@@ -228,12 +236,10 @@ export class RedisGameStore implements GameStore {
   async moves(id: string, after: number, limit: number): Promise<MovePage | undefined> {
     const from = Math.max(0, Math.floor(after) || 0);
     const count = Math.max(0, Math.floor(limit) || 0);
-    const read = await this.redis.boardhostReadGame(
-      this.keys.game(id),
-      this.keys.moves(id),
+    const read = await readGame.run(this.redis, this.gameKeys(id), {
       from,
-      count === 0 ? from - 1 : from + count - 1,
-    );
+      to: count === 0 ? from - 1 : from + count - 1,
+    });
     if (!read) return undefined;
     const [, packed, moves, total] = read;
     const items = packed
@@ -297,30 +303,34 @@ export class RedisGameStore implements GameStore {
       runReplicated<[string, ...Array<string | number>]>(
         this.redis,
         this.replication,
-        'boardhostUpdateGame',
-        [
-          this.keys.game(next.id),
-          this.keys.moves(next.id),
-          this.keys.gameIdempotency(next.id, idempotency?.key ?? '-'),
-          this.keys.prefix,
-          shardTag(shardOf(next.id)),
-          next.id,
-          String(expectedVersion),
-          head,
-          String(next.version),
-          next.status,
-          next.kind,
-          next.moves.length,
-          move ? JSON.stringify(move) : '',
-          idempotency ? '1' : '0',
-          idempotency?.fingerprint ?? '',
-          IDEMPOTENCY_TTL_SECONDS,
-          this.channel(next.id),
-          this.publish,
-          clockIndexArgument(next),
-          moves,
-          ...fields,
-        ],
+        updateGame.name,
+        updateGame.argv(
+          {
+            game: this.keys.game(next.id),
+            moves: this.keys.moves(next.id),
+            idem: this.keys.gameIdempotency(next.id, idempotency?.key ?? '-'),
+          },
+          {
+            prefix: this.keys.prefix,
+            tag: shardTag(shardOf(next.id)),
+            id: next.id,
+            expected: String(expectedVersion),
+            head,
+            version: String(next.version),
+            status: next.status,
+            kind: next.kind,
+            total: next.moves.length,
+            move: move ? JSON.stringify(move) : '',
+            idempotent: idempotency ? '1' : '0',
+            fingerprint: idempotency?.fingerprint ?? '',
+            ttl: IDEMPOTENCY_TTL_SECONDS,
+            channel: this.channel(next.id),
+            publish: this.publish,
+            clock: clockIndexArgument(next),
+            packed: moves,
+          },
+          fields,
+        ),
       );
     // A finished game's moves are packed; a packed game reopened (rare) gets its list back.
     let result = await write(next.status === 'finished' ? packMoves(next.moves, next.createdAt) : '');
@@ -370,22 +380,22 @@ export class RedisGameStore implements GameStore {
   }
 }
 
-/** The create script's arguments after its keys, before the outbox fields. */
-export function createArguments(prefix: string, game: StoredGame): Arg[] {
+/** The create script's named arguments (its rest: the outbox fields). */
+export function createGameArguments(prefix: string, game: StoredGame): Parameters<typeof createGame.argv>[1] {
   const shard = shardOf(game.id);
-  return [
+  return {
     prefix,
-    shardTag(shard),
-    game.id,
-    JSON.stringify(headOf(game)),
-    game.version,
-    game.status,
-    game.kind,
-    String(LISTING_EPOCH_US),
+    tag: shardTag(shard),
+    id: game.id,
+    head: JSON.stringify(headOf(game)),
+    version: game.version,
+    status: game.status,
+    kind: game.kind,
+    listingEpoch: String(LISTING_EPOCH_US),
     shard,
-    JSON.stringify(game.moves.map((m) => JSON.stringify(m))),
-    clockIndexArgument(game),
-  ];
+    moves: JSON.stringify(game.moves.map((m) => JSON.stringify(m))),
+    clock: clockIndexArgument(game),
+  };
 }
 
 /**
@@ -398,7 +408,7 @@ export class NewestFirst {
   private readonly cursors: string[];
 
   constructor(
-    private readonly redis: ScriptedRedis,
+    private readonly redis: Redis,
     private readonly indexes: readonly string[],
     before: number | undefined,
     private readonly batch: number,

@@ -1,27 +1,28 @@
 import type Redis from 'ioredis';
 import type { IdempotencyClaim, IdempotencyStore } from '../store';
-import { scripted, type ScriptedRedis } from './client';
+import { Keys } from './keys';
+import { claimIdempotency, releaseIdempotency } from './lua';
 
 /** Idempotency records of creates: p idemcreate:<key>, a hash of state, fingerprint and response. */
 export class RedisIdempotencyStore implements IdempotencyStore {
-  private readonly redis: ScriptedRedis;
+  private readonly keys: Keys;
 
   constructor(
-    redis: Redis,
-    private readonly prefix: string,
+    private readonly redis: Redis,
+    prefix: string,
   ) {
-    this.redis = scripted(redis);
+    this.keys = new Keys(prefix);
   }
 
   private key(key: string): string {
-    return `${this.prefix}idemcreate:${key}`;
+    return this.keys.createIdempotency(key);
   }
 
   async claim(key: string, fingerprint: string, pendingMs: number): Promise<IdempotencyClaim> {
-    const [state, seen, response] = await this.redis.boardhostClaimIdempotency(
-      this.key(key),
-      fingerprint,
-      Math.max(1, Math.ceil(pendingMs)),
+    const [state, seen, response] = await claimIdempotency.run(
+      this.redis,
+      { record: this.key(key) },
+      { fingerprint, pendingMs: Math.max(1, Math.ceil(pendingMs)) },
     );
     if (state === 'claimed') return { status: 'claimed' };
     if (state === 'done') return { status: 'done', fingerprint: seen ?? '', response: response ?? '' };
@@ -37,6 +38,6 @@ export class RedisIdempotencyStore implements IdempotencyStore {
   }
 
   async release(key: string, fingerprint?: string): Promise<void> {
-    await this.redis.boardhostReleaseIdempotency(this.key(key), fingerprint ?? '');
+    await releaseIdempotency.run(this.redis, { record: this.key(key) }, { fingerprint: fingerprint ?? '' });
   }
 }

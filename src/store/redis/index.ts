@@ -24,6 +24,8 @@ import { RedisTournamentStore } from './tournaments';
 import { RedisFeaturedIndex } from './featured';
 import { RedisPushEndpointStore } from './push';
 import { RedisWebhookStore } from './webhooks';
+import { defineScripts } from './script';
+import { SCRIPTS } from './scripts';
 
 export { RedisAccountStore } from './accounts';
 export { RedisBlockStore } from './blocks';
@@ -51,8 +53,8 @@ export { RedisBulkStore } from './bulks';
 export { RedisTournamentStore } from './tournaments';
 export { RedisWebhookStore } from './webhooks';
 
-// The Redis storage, one module per port (the Lua in game-scripts.ts, relay-scripts.ts,
-// feed-scripts.ts, challenge-scripts.ts and lua.ts). The key layout is v2 (docs/data-model.md):
+// The Redis storage, one module per port; the Lua in *-scripts.ts and lua.ts, each script
+// declared with script() (script.ts) and listed in scripts.ts. The key layout is v2 (docs/data-model.md):
 // games, challenges, seek pools and accounts are spread over shards (keys.ts), each script touches
 // one shard, and the outbox relay (relay.ts) carries what a game or challenge write means for its
 // accounts to their shards. Per shard s, game g, challenge c, account a, token hash h, seek k of a
@@ -144,6 +146,8 @@ export function redisStorage(
   options: RedisStorageOptions = {},
 ): Storage {
   const data = v1Client(client);
+  // Every script, before any store sends a command.
+  defineScripts(data, SCRIPTS);
   const feedOptions = options.feed ?? {};
   // rate-limiter-flexible defines its script on the client when a limiter is made, and a pipeline
   // (enableAutoPipelining) begun before that lacks it ("pipeline[functionName] is not a function",

@@ -47,6 +47,27 @@ export async function dueShards(
   return due.sort((a, b) => a.score - b.score || a.shard - b.shard).map((entry) => entry.shard);
 }
 
+/**
+ * The names of the keys the Lua scripts derive themselves (lua-keys.ts generates their Lua
+ * builders from these, and test/store/lua-keys.test.ts checks both agree): per shard, and per id
+ * in a shard (`p <name>:{s}:<id>`).
+ */
+export const SHARD_KEY_NAMES = {
+  listings: 'games',
+  deadlines: 'deadlines',
+  reminders: 'reminders',
+  outbox: 'outbox',
+  listingSeq: 'gseq',
+} as const;
+export const TAGGED_KEY_NAMES = { feedSeq: 'feedseq', feedEpoch: 'feedepoch', webhook: 'webhook' } as const;
+/** A listing index's suffixes after `p games:{s}` (shardListing, accountListing). */
+export const LISTING_SUFFIX = {
+  all: ':all',
+  account: ':account:',
+  kind: ':kind:',
+  status: ':status:',
+} as const;
+
 /** Key builders for one prefix. */
 export class Keys {
   constructor(readonly prefix: string) {}
@@ -85,10 +106,10 @@ export class Keys {
     return this.of('feed', account);
   }
   feedSeq(account: string): string {
-    return this.of('feedseq', account);
+    return this.of(TAGGED_KEY_NAMES.feedSeq, account);
   }
   feedEpoch(account: string): string {
-    return this.of('feedepoch', account);
+    return this.of(TAGGED_KEY_NAMES.feedEpoch, account);
   }
   feedChannel(account: string): string {
     return this.of('feedlive', account);
@@ -105,17 +126,17 @@ export class Keys {
   }
   /** An account's listing index: `p games:{s}:account:<a>[:kind:<k>][:status:<st>]`. */
   accountListing(account: string, kind?: string, status?: string): string {
-    let key = `${this.prefix}games:${shardTag(shardOf(account))}:account:${account}`;
-    if (kind !== undefined) key += `:kind:${kind}`;
-    if (status !== undefined) key += `:status:${status}`;
+    let key = `${this.shardKey(SHARD_KEY_NAMES.listings, shardOf(account))}${LISTING_SUFFIX.account}${account}`;
+    if (kind !== undefined) key += `${LISTING_SUFFIX.kind}${kind}`;
+    if (status !== undefined) key += `${LISTING_SUFFIX.status}${status}`;
     return key;
   }
   /** A shard's listing index without an account: `p games:{s}:all` or `p games:{s}[:kind:<k>][:status:<st>]`. */
   shardListing(shard: number, kind?: string, status?: string): string {
-    let key = `${this.prefix}games:${shardTag(shard)}`;
-    if (kind === undefined && status === undefined) return `${key}:all`;
-    if (kind !== undefined) key += `:kind:${kind}`;
-    if (status !== undefined) key += `:status:${status}`;
+    let key = this.shardKey(SHARD_KEY_NAMES.listings, shard);
+    if (kind === undefined && status === undefined) return `${key}${LISTING_SUFFIX.all}`;
+    if (kind !== undefined) key += `${LISTING_SUFFIX.kind}${kind}`;
+    if (status !== undefined) key += `${LISTING_SUFFIX.status}${status}`;
     return key;
   }
   /** Sorted set of the open challenges that involve the account (score: createdAt ms), via the relay. */
@@ -191,24 +212,96 @@ export class Keys {
   }
   /** A webhook endpoint (hash), in its account's shard: `p webhook:{s of account}:<id>`. */
   webhook(account: string, id: string): string {
-    return `${this.prefix}webhook:${shardTag(shardOf(account))}:${id}`;
+    return this.beside(TAGGED_KEY_NAMES.webhook, account, id);
   }
   /** A webhook endpoint's delivery log (stream), beside the endpoint. */
   webhookLog(account: string, id: string): string {
     return `${this.prefix}webhooklog:${shardTag(shardOf(account))}:${id}`;
   }
-  /** What an event appended to the account's feed marks due: its endpoint set and its shard's due set. */
-  webhookMarks(account: string): readonly [hooks: string, due: string] {
-    return [this.webhooksOf(account), this.webhooksDue(shardOf(account))];
+  /**
+   * The keys a script that appends to the account's feed declares (FEED_KEYS in feed-scripts.ts):
+   * the feed, its seq and epoch, and what an event marks due: the account's endpoint set and its
+   * shard's due set.
+   */
+  feedWrite(account: string): {
+    feed: string;
+    feedSeq: string;
+    feedEpoch: string;
+    hooks: string;
+    due: string;
+  } {
+    return {
+      feed: this.feed(account),
+      feedSeq: this.feedSeq(account),
+      feedEpoch: this.feedEpoch(account),
+      hooks: this.webhooksOf(account),
+      due: this.webhooksDue(shardOf(account)),
+    };
   }
 
   /** A bulk pairing (hash: doc, state, updatedAt, refusal, startAt), in the shard of its id. */
   bulk(id: string): string {
     return this.of('bulk', id);
   }
+  /** The key of a bulk pairing of `shard` without its id (the claiming script appends the ids it finds). */
+  bulkKeyPrefix(shard: number): string {
+    return `${this.shardKey('bulk', shard)}:`;
+  }
   /** Sorted set of an account's bulk pairings (score: createdAt ms), in the account's shard. */
   bulksOf(account: string): string {
     return this.of('bulks:by', account);
+  }
+
+  // Tournaments (tournaments.ts): a tournament's doc and its shard's listings in the shard of its id.
+  /** Hash: doc, version, status, seq. */
+  tournament(id: string): string {
+    return this.of('tournament', id);
+  }
+  /** The shard's tournament listing (score: seq): `p tournaments:{s}:all` or `…:status:<st>`. */
+  tournamentListing(shard: number, status?: string): string {
+    return `${this.shardKey('tournaments', shard)}:${status === undefined ? 'all' : `status:${status}`}`;
+  }
+  /** Sorted set of the tournaments the account joined or made (score: seq). */
+  tournamentsOf(account: string): string {
+    return `${this.shardKey('tournaments', shardOf(account))}:account:${account}`;
+  }
+  /** Set of the open and ongoing tournaments the account created (its quota). */
+  tournamentsOpenBy(account: string): string {
+    return `${this.shardKey('tournaments', shardOf(account))}:open-by:${account}`;
+  }
+  /** Sorted set of open and ongoing ids by when the director must next look (a slot of its own). */
+  tournamentsDue(): string {
+    return `${this.prefix}tournaments:due`;
+  }
+  /** Before the due index: the set of open and ongoing ids (moved into the index on the first read). */
+  tournamentsActive(): string {
+    return `${this.prefix}tournaments:active`;
+  }
+  /** The counter numbering tournaments. */
+  tournamentSeq(): string {
+    return `${this.prefix}tournaments:seq`;
+  }
+
+  // Keys outside shards, each a slot of its own.
+  /** Hash: doc, version (StoredVacation). */
+  vacation(account: string): string {
+    return `${this.prefix}vacation:${account}`;
+  }
+  /** A create's idempotency record (hash: state, fingerprint, response). */
+  createIdempotency(key: string): string {
+    return `${this.prefix}idemcreate:${key}`;
+  }
+  /** TV's candidates of a kind (sorted set, score featuredScore). */
+  featured(kind: string): string {
+    return `${this.prefix}tv:${kind}`;
+  }
+  /** Hash: account → its push endpoint. */
+  pushBots(): string {
+    return `${this.prefix}pushbots`;
+  }
+  /** The channel carrying the hash of each revoked token. */
+  revocations(): string {
+    return `${this.prefix}revocations`;
   }
 
   // Per shard.
@@ -217,7 +310,7 @@ export class Keys {
     return this.shardKey('bulks:due', shard);
   }
   outbox(shard: number): string {
-    return this.shardKey('outbox', shard);
+    return this.shardKey(SHARD_KEY_NAMES.outbox, shard);
   }
   outboxCursor(shard: number): string {
     return `${this.outbox(shard)}:cursor`;
@@ -226,10 +319,14 @@ export class Keys {
     return `${this.outbox(shard)}:lease`;
   }
   deadlines(shard: number): string {
-    return this.shardKey('deadlines', shard);
+    return this.shardKey(SHARD_KEY_NAMES.deadlines, shard);
   }
   reminders(shard: number): string {
-    return this.shardKey('reminders', shard);
+    return this.shardKey(SHARD_KEY_NAMES.reminders, shard);
+  }
+  /** The counter of the shard's listing scores (game-scripts.ts). */
+  listingSeq(shard: number): string {
+    return this.shardKey(SHARD_KEY_NAMES.listingSeq, shard);
   }
   /** Sorted set of the shard's open challenges (score: expiresAt ms). */
   challengeExpiry(shard: number): string {

@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
-import type { Arg } from './client';
 import type { Keys } from './keys';
 
-// What every step of migrateV1 (migrate.ts) shares: its context, the scan of v1 keys and scripts.
+// What every step of migrateV1 (migrate.ts) shares: its context and the scan of v1 keys (the
+// scripts are in migrate-scripts.ts).
 
 /** What a step gets: the one Redis (never a Cluster), the prefix and the v2 key builders. */
 export interface V1Context {
@@ -30,17 +29,4 @@ export async function* scanV1(redis: Redis, prefix: string, pattern: string): As
     cursor = next;
     if (keys.length > 0) yield keys;
   } while (cursor !== '0');
-}
-
-/** A Lua script run by EVALSHA (EVAL the first time a Redis does not know it). */
-export function script(lua: string) {
-  const sha = createHash('sha1').update(lua).digest('hex');
-  return async (redis: Redis, keys: readonly string[], args: readonly Arg[] = []): Promise<unknown> => {
-    try {
-      return await redis.evalsha(sha, keys.length, ...keys, ...args);
-    } catch (error) {
-      if (!(error instanceof Error) || !error.message.startsWith('NOSCRIPT')) throw error;
-      return redis.eval(lua, keys.length, ...keys, ...args);
-    }
-  };
 }

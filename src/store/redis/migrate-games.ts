@@ -10,7 +10,8 @@ import {
 } from '../store';
 import { packMoves } from './games';
 import { shardOf, shardTag, type Keys } from './keys';
-import { scanV1, script, type V1Context, type V1Step } from './migrate-base';
+import { scanV1, type V1Context, type V1Step } from './migrate-base';
+import { moveGame, moveIdempotency } from './migrate-scripts';
 import { gameParts } from './relay';
 
 // Games and their idempotency records, from v1 (`p game:{g}` hash: doc, version, status, turn,
@@ -82,20 +83,6 @@ export function v2GameOps(
   return ops;
 }
 
-/**
- * One v1 game to v2, all or nothing: only while the v1 hash is at the version read ('gone' once
- * moved, 'changed' if written since), never over a v2 game of that id ('conflict': both kept).
- * KEYS[1] the v1 game, KEYS[2] the v2 game; ARGV: version read ('' for none), the ops (JSON [[command, …]]).
- */
-const moveGame = script(`
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
-if (redis.call('HGET', KEYS[1], 'version') or '') ~= ARGV[1] then return 'changed' end
-if redis.call('EXISTS', KEYS[2]) == 1 then return 'conflict' end
-for _, op in ipairs(cjson.decode(ARGV[2])) do redis.call(unpack(op)) end
-redis.call('DEL', KEYS[1])
-return 'moved'
-`);
-
 type Moved = 'moved' | 'gone' | 'conflict';
 
 /** Moves one v1 game (its seq in games:all is `lseq`). */
@@ -110,7 +97,11 @@ export async function migrateGame(redis: Redis, prefix: string, keys: Keys, id: 
     if (fields.doc === undefined) return 'gone';
     const game = JSON.parse(fields.doc) as StoredGame;
     const ops = v2GameOps(keys, game, { lseq, reminded: fields.reminded, deadline, reminder });
-    const result = await moveGame(redis, [v1Key, keys.game(id)], [fields.version ?? '', JSON.stringify(ops)]);
+    const result = await moveGame.run(
+      redis,
+      { v1: v1Key, v2: keys.game(id) },
+      { version: fields.version ?? '', ops: JSON.stringify(ops) },
+    );
     if (result !== 'changed') return result as Moved;
   }
   throw new Error(`v1 game ${id} kept changing while it was moved (is a v1 node still running?)`);
@@ -146,22 +137,6 @@ function v1IdempotencyKey(name: string): { game: string; key: string } | undefin
   return { game, key };
 }
 
-/**
- * One v1 idempotency record (JSON {fingerprint, response}) to its v2 hash (fingerprint, head, moves:
- * the answer's head and move count, read from the game's moves), with the time it had left.
- * KEYS[1] v1, KEYS[2] v2; ARGV: fingerprint, head, moves, ttl (s) for a record without one.
- */
-const moveIdempotency = script(`
-local ttl = redis.call('PTTL', KEYS[1])
-if ttl == -2 then return 0 end
-if redis.call('EXISTS', KEYS[2]) == 0 then
-  redis.call('HSET', KEYS[2], 'fingerprint', ARGV[1], 'head', ARGV[2], 'moves', ARGV[3])
-  if ttl > 0 then redis.call('PEXPIRE', KEYS[2], ttl) else redis.call('EXPIRE', KEYS[2], ARGV[4]) end
-end
-redis.call('DEL', KEYS[1])
-return 1
-`);
-
 /** Idempotency records of game writes (at most a day old: they expire). */
 export const idempotencyStep: V1Step = {
   name: 'idempotency',
@@ -175,15 +150,15 @@ export const idempotencyStep: V1Step = {
           const json = await redis.get(name);
           if (json === null) return 0;
           const record = JSON.parse(json) as IdempotencyRecord;
-          return moveIdempotency(
+          return moveIdempotency.run(
             redis,
-            [name, keys.gameIdempotency(found.game, found.key)],
-            [
-              record.fingerprint,
-              JSON.stringify(headOf(record.response)),
-              record.response.moves.length,
-              IDEMPOTENCY_TTL_SECONDS,
-            ],
+            { v1: name, v2: keys.gameIdempotency(found.game, found.key) },
+            {
+              fingerprint: record.fingerprint,
+              head: JSON.stringify(headOf(record.response)),
+              moves: record.response.moves.length,
+              ttl: IDEMPOTENCY_TTL_SECONDS,
+            },
           );
         }),
       );

@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import { Keys, shardOf } from './keys';
+import { moveWebhook } from './migrate-scripts';
 
 // Webhook endpoints stored by the layout before the shards (one Redis; see commit 1584958):
 //   p webhook:w            hash (doc, account, cursor, epoch, pending, next, lease, logseq)
@@ -9,25 +10,6 @@ import { Keys, shardOf } from './keys';
 // are moved to the keys of their account's shard (webhooks.ts), the hash and the log as they are
 // (state, lease, log counter and entries), the due entry with its score. Each endpoint moves in one
 // step, so the migration can stop anywhere and run again; a second run finds nothing to move.
-
-/**
- * Moves one endpoint. KEYS: old hash, old log, old account set, old due set, new hash, new log, new
- * account set, new due set; ARGV: id. 'moved'; 'gone' (moved already); 'taken' (the new hash
- * exists: nothing is moved).
- */
-const MOVE_WEBHOOK_SCRIPT = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'gone' end
-if redis.call('EXISTS', KEYS[5]) == 1 then return 'taken' end
-redis.call('RENAME', KEYS[1], KEYS[5])
-if redis.call('EXISTS', KEYS[2]) == 1 then redis.call('RENAME', KEYS[2], KEYS[6]) end
-redis.call('SREM', KEYS[3], ARGV[1])
-redis.call('SADD', KEYS[7], ARGV[1])
--- Due when it was; an endpoint without an entry is looked at once (a claim forgets it if it has no work).
-local score = redis.call('ZSCORE', KEYS[4], ARGV[1]) or '0'
-redis.call('ZREM', KEYS[4], ARGV[1])
-redis.call('ZADD', KEYS[8], 'NX', score, ARGV[1])
-return 'moved'
-`;
 
 export interface WebhookMigration {
   /** Endpoints moved by this run. */
@@ -79,19 +61,20 @@ export async function migrateWebhooksV1(redis: Redis, prefix: string): Promise<W
         left.push(id);
         continue;
       }
-      const result = (await redis.eval(
-        MOVE_WEBHOOK_SCRIPT,
-        8,
-        oldHash(id),
-        oldLog(id),
-        oldSet(account),
-        oldDue,
-        keys.webhook(account, id),
-        keys.webhookLog(account, id),
-        keys.webhooksOf(account),
-        keys.webhooksDue(shardOf(account)),
-        id,
-      )) as 'moved' | 'gone' | 'taken';
+      const result = await moveWebhook.run(
+        redis,
+        {
+          hash: oldHash(id),
+          log: oldLog(id),
+          set: oldSet(account),
+          due: oldDue,
+          newHash: keys.webhook(account, id),
+          newLog: keys.webhookLog(account, id),
+          newSet: keys.webhooksOf(account),
+          newDue: keys.webhooksDue(shardOf(account)),
+        },
+        { id },
+      );
       if (result === 'moved') moved++;
       if (result === 'taken') left.push(id);
     }

@@ -1,7 +1,10 @@
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 import { Keys } from './keys';
-import { scanV1, script, type V1Context, type V1Step } from './migrate-base';
+import { scanV1, type V1Context, type V1Step } from './migrate-base';
+import { moveFeed } from './migrate-scripts';
+import { defineScripts } from './script';
+import { SCRIPTS } from './scripts';
 import { gamesStep, idempotencyStep } from './migrate-games';
 import { migrateAccountFamiliesV1 } from './migrate-accounts';
 import { migrateWebhooksV1 } from './migrate-webhooks';
@@ -35,22 +38,6 @@ export interface MigrationReport {
 /** An account's v1 feed keys (`p feed:{a}`, `p feedseq:{a}`, `p feedepoch:{a}`); v2's carry `{s<n>}:a`. */
 const V1_FEED = /^(?:feed|feedseq|feedepoch):\{([^}]+)\}$/;
 
-/** KEYS 1–3 the v1 feed, seq, epoch; 4–6 their v2 names. 'moved', 'none' or 'conflict'. */
-const moveFeed = script(`
-local any = false
-for i = 1, 3 do
-  if redis.call('EXISTS', KEYS[i]) == 1 then
-    any = true
-    if redis.call('EXISTS', KEYS[i + 3]) == 1 then return 'conflict' end
-  end
-end
-if not any then return 'none' end
-for i = 1, 3 do
-  if redis.call('EXISTS', KEYS[i]) == 1 then redis.call('RENAME', KEYS[i], KEYS[i + 3]) end
-end
-return 'moved'
-`);
-
 /**
  * Feeds: each account's stream, seq counter and epoch hash renamed to its shard's keys, together
  * (one script per account). The epoch hash keeps the Redis origin it names, so no feed begins a
@@ -71,14 +58,18 @@ export const feedsStep: V1Step = {
       });
       const results = await Promise.all(
         accounts.map((a) =>
-          moveFeed(redis, [
-            `${prefix}feed:{${a}}`,
-            `${prefix}feedseq:{${a}}`,
-            `${prefix}feedepoch:{${a}}`,
-            keys.feed(a),
-            keys.feedSeq(a),
-            keys.feedEpoch(a),
-          ]),
+          moveFeed.run(
+            redis,
+            {
+              feed: `${prefix}feed:{${a}}`,
+              seq: `${prefix}feedseq:{${a}}`,
+              epoch: `${prefix}feedepoch:{${a}}`,
+              newFeed: keys.feed(a),
+              newSeq: keys.feedSeq(a),
+              newEpoch: keys.feedEpoch(a),
+            },
+            {},
+          ),
         ),
       );
       for (const result of results) {
@@ -157,6 +148,9 @@ export async function migrateV1(
     await redis.set(marker, LAYOUT);
     return { outcome: 'cluster', steps: {}, ms: Date.now() - started };
   }
+  // The steps' scripts (migrate-scripts.ts), with every other: migrateV1 runs before the storage
+  // factory defines them (and tests run it alone).
+  defineScripts(redis, SCRIPTS);
   const context: V1Context = { redis: redis as Redis, prefix, keys: new Keys(prefix) };
   const report: Record<string, Record<string, number>> = {};
   for (const step of steps) report[step.name] = await step.run(context);

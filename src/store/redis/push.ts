@@ -1,5 +1,6 @@
 import type Redis from 'ioredis';
 import type { PushEndpointStore, StoredPushEndpoint } from '../store';
+import { Keys } from './keys';
 
 /**
  * Push endpoints in one hash, `p pushbots` (account id → StoredPushEndpoint JSON): one key, so one
@@ -12,7 +13,7 @@ export class RedisPushEndpointStore implements PushEndpointStore {
     private readonly redis: Redis,
     prefix: string,
   ) {
-    this.key = `${prefix}pushbots`;
+    this.key = new Keys(prefix).pushBots();
   }
 
   async setPushEndpoint(endpoint: StoredPushEndpoint): Promise<void> {

@@ -17,8 +17,8 @@ import {
   type StoredRating,
 } from '../store';
 import { epochCandidate, noticesArgument } from './arguments';
-import { scripted, type ScriptedRedis } from './client';
 import { Keys } from './keys';
+import { rank, readBoard, recordRating } from './rating-scripts';
 
 /** Compare-and-set attempts of one result (each loses only to another result of the same account). */
 const RECORD_ATTEMPTS = 16;
@@ -38,16 +38,14 @@ interface BoardEntry {
  * its own slot, version-guarded.
  */
 export class RedisRatingStore implements RatingStore {
-  private readonly redis: ScriptedRedis;
   private readonly keys: Keys;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     prefix: string,
     private readonly feed: FeedOptions = {},
     private readonly publish: 'PUBLISH' | 'SPUBLISH' = 'PUBLISH',
   ) {
-    this.redis = scripted(redis);
     this.keys = new Keys(prefix);
   }
 
@@ -75,24 +73,26 @@ export class RedisRatingStore implements RatingStore {
         game: result.game,
         n: after.games,
       };
-      const [hooks, due] = this.keys.webhookMarks(result.account);
-      const answer = await this.redis.boardhostRecordRating(
-        this.keys.ratings(result.account),
-        this.keys.ratedGames(result.account),
-        this.keys.ratingHistory(result.account, result.perf),
-        result.game,
-        result.perf,
-        before.version,
-        JSON.stringify(after),
-        JSON.stringify(entry),
-        RATING_HISTORY_MAX,
-        this.keys.prefix,
-        result.account,
-        noticesArgument([ratingNotice(update)], this.feed),
-        epochCandidate(),
-        this.publish,
-        hooks,
-        due,
+      const answer = await recordRating.run(
+        this.redis,
+        {
+          ratings: this.keys.ratings(result.account),
+          rated: this.keys.ratedGames(result.account),
+          history: this.keys.ratingHistory(result.account, result.perf),
+          ...this.keys.feedWrite(result.account),
+        },
+        {
+          game: result.game,
+          perf: result.perf,
+          expected: before.version,
+          rating: JSON.stringify(after),
+          entry: JSON.stringify(entry),
+          historyMax: RATING_HISTORY_MAX,
+          notices: noticesArgument([ratingNotice(update)], this.feed),
+          candidate: epochCandidate(),
+          publish: this.publish,
+          live: this.keys.feedChannel(result.account),
+        },
       );
       if (answer === 'conflict') continue;
       // Applied now or before (then by a node that may have died before the leaderboard): the
@@ -114,14 +114,16 @@ export class RedisRatingStore implements RatingStore {
       rating: rating.rating,
       rd: rating.rd,
     };
-    await this.redis.boardhostRank(
-      board,
-      entries,
-      result.account,
-      rating.version,
-      isRanked(rating) ? '1' : '0',
-      rating.rating,
-      JSON.stringify(entry),
+    await rank.run(
+      this.redis,
+      { board, entries },
+      {
+        account: result.account,
+        version: rating.version,
+        ranked: isRanked(rating) ? '1' : '0',
+        rating: rating.rating,
+        entry: JSON.stringify(entry),
+      },
     );
   }
 
@@ -150,11 +152,10 @@ export class RedisRatingStore implements RatingStore {
   ): Promise<LeaderboardPage> {
     const [board, entries] = this.keys.leaderboard(perf, category);
     const from = Math.max(0, Math.floor(offset));
-    const [raw, size] = await this.redis.boardhostReadBoard(
-      board,
-      entries,
-      from,
-      Math.max(0, Math.floor(limit)),
+    const [raw, size] = await readBoard.run(
+      this.redis,
+      { board, entries },
+      { offset: from, limit: Math.max(0, Math.floor(limit)) },
     );
     const items: LeaderboardEntry[] = [];
     for (const json of raw) {

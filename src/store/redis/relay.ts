@@ -8,8 +8,9 @@ import {
   type StoredGame,
 } from '../store';
 import { epochCandidate, noticesArgument } from './arguments';
-import type { ScriptedRedis } from './client';
+import type Redis from 'ioredis';
 import { ALL_SHARDS, shardOf, type Keys } from './keys';
+import { advanceOutbox, relayAccount, releaseOutbox } from './relay-scripts';
 
 // The relay of the outbox (docs/data-model.md): entries written by a shard's scripts are applied
 // to each account they concern, once and in order per origin (the account script refuses
@@ -148,12 +149,13 @@ export interface Replication {
  * write may stand, so clients retry with their idempotency key).
  */
 export async function runReplicated<T>(
-  redis: ScriptedRedis,
+  redis: Redis,
   replication: Replication | undefined,
-  script: keyof ScriptedRedis & `boardhost${string}`,
+  script: string,
   args: Array<string | number>,
 ): Promise<T> {
-  const call = redis[script] as unknown as (...a: Array<string | number>) => Promise<T>;
+  const call = (redis as unknown as Record<string, (...a: Array<string | number>) => Promise<T>>)[script];
+  if (!call) throw new Error(`script ${script} is not defined on this client (defineScripts)`);
   if (!replication || replication.replicas <= 0) return call.apply(redis, args);
   const pipeline = redis.pipeline() as unknown as Record<
     string,
@@ -186,7 +188,7 @@ export class OutboxRelay {
   private readonly leaseMs: number;
 
   constructor(
-    private readonly redis: ScriptedRedis,
+    private readonly redis: Redis,
     private readonly keys: Keys,
     private readonly options: RelayOptions,
   ) {
@@ -204,27 +206,25 @@ export class OutboxRelay {
     resync = false,
     epoch: GameEpoch = '',
   ): Promise<Applied> {
-    const [hooks, due] = this.keys.webhookMarks(account);
     const result = await runReplicated<Applied>(
       this.redis,
       this.options.replication,
-      'boardhostRelayAccount',
-      [
-        this.keys.applied(account),
-        this.keys.prefix,
-        account,
-        origin,
-        String(version),
-        String(before),
-        notices,
-        ops,
-        epochCandidate(),
-        this.options.publish,
-        hooks,
-        due,
-        resync ? 'resync' : '',
-        epoch,
-      ],
+      relayAccount.name,
+      relayAccount.argv(
+        { applied: this.keys.applied(account), ...this.keys.feedWrite(account) },
+        {
+          origin,
+          version: String(version),
+          before: String(before),
+          notices,
+          ops,
+          candidate: epochCandidate(),
+          publish: this.options.publish,
+          live: this.keys.feedChannel(account),
+          resync: resync ? 'resync' : '',
+          epoch,
+        },
+      ),
     );
     // A rated game's result, after its part (game.finished comes before rating.updated): also on
     // 'dup', since a relay may have died between the two steps (the outbox cursor had not moved
@@ -344,25 +344,20 @@ export class OutboxRelay {
       }
       if (last !== undefined) {
         if (
-          (await this.redis.boardhostAdvanceOutbox(
-            outbox,
-            cursorKey,
-            leaseKey,
-            token,
-            last,
-            this.leaseMs,
+          (await advanceOutbox.run(
+            this.redis,
+            { outbox, cursor: cursorKey, lease: leaseKey },
+            { token, id: last, leaseMs: this.leaseMs },
           )) !== 1
         ) {
           return; // the lease was lost: another node goes on
         }
       }
       if (entries.length === BATCH) continue;
-      const released = await this.redis.boardhostReleaseOutbox(
-        outbox,
-        cursorKey,
-        leaseKey,
-        token,
-        this.leaseMs,
+      const released = await releaseOutbox.run(
+        this.redis,
+        { outbox, cursor: cursorKey, lease: leaseKey },
+        { token, leaseMs: this.leaseMs },
       );
       if (released !== 'more') return;
     }

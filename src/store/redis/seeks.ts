@@ -2,7 +2,7 @@ import type Redis from 'ioredis';
 import { createHash } from 'node:crypto';
 import type { SeekStore, StoredSeek } from '../store';
 import { msOf } from './arguments';
-import { scripted, type ScriptedRedis } from './client';
+import { matchOrAdd, removeSeek } from './challenge-scripts';
 import { Keys } from './keys';
 
 // Seeks (docs/data-model.md): a pool (list of seek ids, oldest first) and its seeks live in the
@@ -15,11 +15,12 @@ import { Keys } from './keys';
 export const SEEK_POINTER_MARGIN_MS = 60 * 60 * 1000;
 
 export class RedisSeekStore implements SeekStore {
-  private readonly redis: ScriptedRedis;
   private readonly keys: Keys;
 
-  constructor(redis: Redis, prefix: string) {
-    this.redis = scripted(redis);
+  constructor(
+    private readonly redis: Redis,
+    prefix: string,
+  ) {
     this.keys = new Keys(prefix);
   }
 
@@ -32,17 +33,19 @@ export class RedisSeekStore implements SeekStore {
     const pool = createHash('sha1').update(seek.pool).digest('hex');
     const nowMs = msOf(now, 'now');
     const expires = msOf(seek.expiresAt, 'seek expiresAt');
-    const matched = await this.redis.boardhostMatchOrAdd(
-      this.keys.seekPool(pool),
-      this.keys.seek(pool, seek.id),
-      nowMs,
-      seek.id,
-      seek.account,
-      JSON.stringify(seek),
-      expires,
-      pool,
-      this.keys.seek(pool, ''),
-      ...avoid,
+    const matched = await matchOrAdd.run(
+      this.redis,
+      { pool: this.keys.seekPool(pool), seek: this.keys.seek(pool, seek.id) },
+      {
+        now: nowMs,
+        id: seek.id,
+        account: seek.account,
+        doc: JSON.stringify(seek),
+        expires,
+        poolSha: pool,
+        seekKeyPrefix: this.keys.seek(pool, ''),
+      },
+      avoid,
     );
     if (matched) return JSON.parse(matched) as StoredSeek;
     // Waiting: findable by id while in its pool. The pointer outlives the seek by a margin (times
@@ -67,10 +70,10 @@ export class RedisSeekStore implements SeekStore {
   async removeSeek(id: string): Promise<boolean> {
     const pool = await this.poolOf(id);
     if (pool === undefined) return false;
-    const removed = await this.redis.boardhostRemoveSeek(
-      this.keys.seek(pool, id),
-      this.keys.seekPool(pool),
-      id,
+    const removed = await removeSeek.run(
+      this.redis,
+      { seek: this.keys.seek(pool, id), pool: this.keys.seekPool(pool) },
+      { id },
     );
     if (removed === 1) await this.redis.del(this.keys.seekPoolOf(id));
     return removed === 1;

@@ -1,7 +1,6 @@
 import type Redis from 'ioredis';
 import {
   dueAt,
-  TOURNAMENT_STATUSES,
   type StoredTournament,
   type TournamentPage,
   type TournamentStatus,
@@ -9,12 +8,10 @@ import {
   type TournamentUpdate,
 } from '../ports/tournaments';
 import type { FeedOptions, Notice } from '../store';
-import { MEMBERS_ENTRY_SNIPPET } from './challenge-scripts';
-import { scripted } from './client';
-import { GAME_INDEXES_SNIPPET } from './game-scripts';
 import { NewestFirst, type RedisGameStore } from './games';
 import { ALL_SHARDS, shardOf, shardTag } from './keys';
 import { outboxFields, parseBefores, type AccountPart } from './relay';
+import { createTournament, dueTournaments, updateTournament } from './tournament-scripts';
 
 // Tournaments (docs/data-model.md): the document (hash: doc, version, status, seq) and the
 // shard's listings by status live in the shard of the tournament id, so that a create or a
@@ -30,96 +27,35 @@ import { outboxFields, parseBefores, type AccountPart } from './relay';
 // (origin t:<id>, relay version = tournament version + 1), for the relay: a node that dies right
 // after its write loses none of them.
 
-const CREATE = `
-if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'doc', ARGV[1], 'version', ARGV[2], 'status', ARGV[3], 'seq', ARGV[4])
-redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
-redis.call('ZADD', KEYS[3], ARGV[4], ARGV[5])
-return 1
-`;
-
-/**
- * KEYS: doc, all, then the status listings (open, ongoing, finished, cancelled). ARGV: 1 expected,
- * 2 doc, 3 version, 4 status, 5 id, 6 prefix, 7 shard tag, 8… the outbox fields (none: no notices).
- * Returns {'updated', outbox entry id, befores}, {'conflict', version} or {'missing'}.
- */
-const UPDATE = `${GAME_INDEXES_SNIPPET}${MEMBERS_ENTRY_SNIPPET}
-local current = redis.call('HGET', KEYS[1], 'version')
-if not current then return {'missing'} end
-if current ~= ARGV[1] then return {'conflict', current} end
-local old = redis.call('HGET', KEYS[1], 'status')
-local seq = redis.call('HGET', KEYS[1], 'seq')
-redis.call('HSET', KEYS[1], 'doc', ARGV[2], 'version', ARGV[3], 'status', ARGV[4])
-if old ~= ARGV[4] then
-  local statuses = {'open', 'ongoing', 'finished', 'cancelled'}
-  for i, s in ipairs(statuses) do
-    if s == old then redis.call('ZREM', KEYS[2 + i], ARGV[5]) end
-    if s == ARGV[4] then redis.call('ZADD', KEYS[2 + i], seq, ARGV[5]) end
-  end
-end
-local fields = {}
-for i = 8, #ARGV do fields[#fields + 1] = ARGV[i] end
-local entry, befores = members_entry(shard_keys(ARGV[6], ARGV[7]), KEYS[1], fields)
-return {'updated', entry, befores}
-`;
-
-/**
- * KEYS[1]: the due index. ARGV: now, limit, retry at. The ids due at `now`, most overdue first,
- * each put back at `retry at` (after every other one due now) so that sweeps go round them.
- */
-const DUE = `
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, tonumber(ARGV[2]))
-for _, id in ipairs(ids) do redis.call('ZADD', KEYS[1], ARGV[3], id) end
-return ids
-`;
-
-type TournamentRedis = Redis & {
-  boardhostDueTournaments(key: string, now: number, limit: number, retryAt: number): Promise<string[]>;
-  boardhostCreateTournament(...args: Array<string | number>): Promise<number>;
-  boardhostUpdateTournament(...args: Array<string | number>): Promise<[string, string?, string?]>;
-};
-
-const defined = new WeakSet<Redis>();
-
 const LIST_BATCH = 50;
 
 export class RedisTournamentStore implements TournamentStore {
-  private readonly redis: TournamentRedis;
-
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     private readonly prefix: string,
     /** The game store: its relay delivers the notices' outbox entries. */
     private readonly games: RedisGameStore,
     private readonly feed: FeedOptions = {},
-  ) {
-    if (!defined.has(redis)) {
-      redis.defineCommand('boardhostCreateTournament', { numberOfKeys: 3, lua: CREATE });
-      redis.defineCommand('boardhostUpdateTournament', { numberOfKeys: 6, lua: UPDATE });
-      redis.defineCommand('boardhostDueTournaments', { numberOfKeys: 1, lua: DUE });
-      defined.add(redis);
-    }
-    this.redis = redis as TournamentRedis;
-  }
+  ) {}
 
   private doc(id: string): string {
-    return `${this.prefix}tournament:${shardTag(shardOf(id))}:${id}`;
+    return this.games.keys.tournament(id);
   }
   private listing(shard: number, status?: TournamentStatus): string {
-    return `${this.prefix}tournaments:${shardTag(shard)}:${status === undefined ? 'all' : `status:${status}`}`;
+    return this.games.keys.tournamentListing(shard, status);
   }
   private memberOf(account: string): string {
-    return `${this.prefix}tournaments:${shardTag(shardOf(account))}:account:${account}`;
+    return this.games.keys.tournamentsOf(account);
   }
   /** Before the due index: the set of open and ongoing ids (moved into the index on the first read). */
   private get legacyActiveKey(): string {
-    return `${this.prefix}tournaments:active`;
+    return this.games.keys.tournamentsActive();
   }
   private get dueKey(): string {
-    return `${this.prefix}tournaments:due`;
+    return this.games.keys.tournamentsDue();
   }
   private openByKey(account: string): string {
-    return `${this.prefix}tournaments:${shardTag(shardOf(account))}:open-by:${account}`;
+    return this.games.keys.tournamentsOpenBy(account);
   }
 
   /** Moves the due index and the creator's open set to `t`'s state (after its write). */
@@ -134,19 +70,14 @@ export class RedisTournamentStore implements TournamentStore {
   }
 
   async create(t: StoredTournament): Promise<void> {
-    const seq = await this.redis.incr(`${this.prefix}tournaments:seq`);
+    const seq = await this.redis.incr(this.games.keys.tournamentSeq());
     await this.track(t);
     if (dueAt(t) !== null) await this.redis.sadd(this.openByKey(t.createdBy), t.id);
     const shard = shardOf(t.id);
-    const created = await this.redis.boardhostCreateTournament(
-      this.doc(t.id),
-      this.listing(shard),
-      this.listing(shard, t.status),
-      JSON.stringify(t),
-      t.version,
-      t.status,
-      seq,
-      t.id,
+    const created = await createTournament.run(
+      this.redis,
+      { doc: this.doc(t.id), all: this.listing(shard), listing: this.listing(shard, t.status) },
+      { json: JSON.stringify(t), version: t.version, status: t.status, seq, id: t.id },
     );
     if (created !== 1) throw new Error(`tournament ${t.id} exists`);
   }
@@ -173,18 +104,26 @@ export class RedisTournamentStore implements TournamentStore {
       { origin: `t:${next.id}`, version: next.version + 1, before: expectedVersion + 1, parts },
       this.feed,
     );
-    const [status, current, befores] = await this.redis.boardhostUpdateTournament(
-      this.doc(next.id),
-      this.listing(shard),
-      ...TOURNAMENT_STATUSES.map((s) => this.listing(shard, s)),
-      expectedVersion,
-      JSON.stringify(next),
-      next.version,
-      next.status,
-      next.id,
-      this.prefix,
-      shardTag(shard),
-      ...fields,
+    const [status, current, befores] = await updateTournament.run(
+      this.redis,
+      {
+        doc: this.doc(next.id),
+        all: this.listing(shard),
+        open: this.listing(shard, 'open'),
+        ongoing: this.listing(shard, 'ongoing'),
+        finished: this.listing(shard, 'finished'),
+        cancelled: this.listing(shard, 'cancelled'),
+      },
+      {
+        expected: expectedVersion,
+        json: JSON.stringify(next),
+        version: next.version,
+        status: next.status,
+        id: next.id,
+        prefix: this.prefix,
+        tag: shardTag(shard),
+      },
+      fields,
     );
     if (status === 'missing') return { status: 'missing' };
     if (status === 'conflict') return { status: 'conflict', currentVersion: Number(current) };
@@ -216,7 +155,7 @@ export class RedisTournamentStore implements TournamentStore {
     // A plain read first: an idle node runs no script (a script costs Redis ~30 times a read).
     const first = await this.redis.zrangebyscore(this.dueKey, '-inf', now, 'LIMIT', 0, 1);
     if (first.length === 0) return [];
-    return this.redis.boardhostDueTournaments(this.dueKey, now, limit, now + retryMs);
+    return dueTournaments.run(this.redis, { due: this.dueKey }, { now, limit, retryAt: now + retryMs });
   }
 
   async openBy(account: string): Promise<number> {
@@ -250,7 +189,7 @@ export class RedisTournamentStore implements TournamentStore {
     limit: number,
     before?: number,
   ): Promise<TournamentPage> {
-    const entries = new NewestFirst(scripted(this.redis), indexes, before, Math.min(limit + 1, LIST_BATCH));
+    const entries = new NewestFirst(this.redis, indexes, before, Math.min(limit + 1, LIST_BATCH));
     const items: StoredTournament[] = [];
     let lastSeq = 0;
     for (;;) {

@@ -1,51 +1,55 @@
-import type Redis from 'ioredis';
-import type { Arg } from './client';
 import { FEED_EPOCH } from './feed-scripts';
+import { TAGGED_KEYS_LUA } from './lua-keys';
+import { script } from './script';
 
 // The webhook scripts (the store is webhooks.ts). Each touches one shard: an account's endpoints,
-// their logs, its feed's seq and epoch and the shard's due set all carry the account's shard tag,
-// which the caller passes (ARGV `tag`) for the keys a script builds.
+// their logs, its feed's seq and epoch and the shard's due set all carry the account's shard tag.
+// The claim finds endpoints (and their accounts) in a shard's due set: it builds their keys with
+// the builders lua-keys.ts generates from keys.ts; the other scripts declare every key.
 
 /**
  * Lua: an account's feed seq key and its current epoch (beginning one if due), in shard tag `t`
- * (the account's).
+ * (the account's): for the endpoints the claim finds.
  */
-const ACCOUNT_FEED = `${FEED_EPOCH}
-local function feedseq_key(p, t, account)
-  return p .. 'feedseq:' .. t .. ':' .. account
-end
+const ACCOUNT_FEED = `${FEED_EPOCH}${TAGGED_KEYS_LUA}
 local function account_epoch(p, t, account, candidate)
-  return (feed_epoch(p .. 'feedepoch:' .. t .. ':' .. account, feedseq_key(p, t, account), candidate))
+  return (feed_epoch(feedEpoch_key(p, t, account), feedSeq_key(p, t, account), candidate))
 end
 `;
 
 /**
- * Stores an endpoint at its account's newest seq and epoch unless the account has `max` already.
- * KEYS[1] endpoint, KEYS[2] the account's endpoint set; ARGV: prefix, tag, id, account, doc, max,
- * epoch candidate. Returns [cursor, epoch], or [-1] at the limit.
+ * Stores an endpoint at its account's newest seq and epoch unless the account has `max` already
+ * (`endpoints`: the account's endpoint set). Returns [cursor, epoch], or [-1] at the limit.
  */
-const CREATE_WEBHOOK_SCRIPT = `${ACCOUNT_FEED}
-if redis.call('SCARD', KEYS[2]) >= tonumber(ARGV[6]) then return {-1} end
-if redis.call('EXISTS', KEYS[1]) == 1 then return redis.error_reply('webhook exists') end
-local epoch = account_epoch(ARGV[1], ARGV[2], ARGV[4], ARGV[7])
-local cursor = redis.call('GET', feedseq_key(ARGV[1], ARGV[2], ARGV[4])) or '0'
-redis.call('HSET', KEYS[1], 'doc', ARGV[5], 'account', ARGV[4], 'cursor', cursor, 'epoch', epoch,
+export const createWebhook = script<[number, string?]>()({
+  name: 'boardhostCreateWebhook',
+  keys: ['endpoint', 'endpoints', 'feedSeq', 'feedEpoch'],
+  args: ['id', 'account', 'doc', 'max', 'candidate'],
+  lua: `${FEED_EPOCH}
+if redis.call('SCARD', KEY.endpoints) >= tonumber(ARG.max) then return {-1} end
+if redis.call('EXISTS', KEY.endpoint) == 1 then return redis.error_reply('webhook exists') end
+local epoch = (feed_epoch(KEY.feedEpoch, KEY.feedSeq, ARG.candidate))
+local cursor = redis.call('GET', KEY.feedSeq) or '0'
+redis.call('HSET', KEY.endpoint, 'doc', ARG.doc, 'account', ARG.account, 'cursor', cursor, 'epoch', epoch,
   'pending', '', 'next', '')
-redis.call('SADD', KEYS[2], ARGV[3])
+redis.call('SADD', KEY.endpoints, ARG.id)
 return {tonumber(cursor), epoch}
-`;
+`,
+});
 
-/**
- * KEYS[1] endpoint, KEYS[2] its log, KEYS[3] the account's endpoint set, KEYS[4] the due set;
- * ARGV: id, account. 1 when the account's endpoint existed.
- */
-const DELETE_WEBHOOK_SCRIPT = `
-if redis.call('HGET', KEYS[1], 'account') ~= ARGV[2] then return 0 end
-redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('SREM', KEYS[3], ARGV[1])
-redis.call('ZREM', KEYS[4], ARGV[1])
+/** 1 when the account's endpoint existed (`endpoints`: the account's set; `due`: the shard's). */
+export const deleteWebhook = script<number>()({
+  name: 'boardhostDeleteWebhook',
+  keys: ['endpoint', 'log', 'endpoints', 'due'],
+  args: ['id', 'account'],
+  lua: `
+if redis.call('HGET', KEY.endpoint, 'account') ~= ARG.account then return 0 end
+redis.call('DEL', KEY.endpoint, KEY.log)
+redis.call('SREM', KEY.endpoints, ARG.id)
+redis.call('ZREM', KEY.due, ARG.id)
 return 1
-`;
+`,
+});
 
 /** Due entries one claim looks at, at most (claimed or not): bounds the script's time. */
 export const CLAIM_SCAN_MAX = 1000;
@@ -60,28 +64,44 @@ export const CLAIM_SCAN_MAX = 1000;
  * nothing have candidates, or at CLAIM_SCAN_MAX entries. An endpoint whose feed began a new epoch
  * since its cursor has work at once (the worker sorts out what survived). Each claimed endpoint
  * gets the lease token and a due time at the lease's end, so that it comes back if its claimer dies.
- * KEYS[1] the shard's due set; ARGV: prefix, tag, now ms, lease end ms, limit, token, epoch
- * candidate, cap, busy (JSON {account: [all, demoted]}), demote after, demoted free. Returns
- * [id, doc, cursor, pending, epoch, slow] per claim.
+ * `due` the shard's due set; `prefix` and `tag` (the shard's) build the keys of the endpoints and
+ * accounts found there (lua-keys.ts); `busy`: JSON {account: [all, demoted]}. Returns [id, doc,
+ * cursor, pending, epoch, slow] per claim.
  */
-const CLAIM_WEBHOOKS_SCRIPT = `${ACCOUNT_FEED}
-local p, t, due = ARGV[1], ARGV[2], KEYS[1]
-local now, limit, cap = tonumber(ARGV[3]), tonumber(ARGV[5]), tonumber(ARGV[8])
-local busy, demote_after, demoted_free = cjson.decode(ARGV[9]), tonumber(ARGV[10]), tonumber(ARGV[11])
+export const claimWebhooks = script<Array<[string, string, string, string, string, string]>>()({
+  name: 'boardhostClaimWebhooks',
+  keys: ['due'],
+  args: [
+    'prefix',
+    'tag',
+    'now',
+    'leaseEnd',
+    'limit',
+    'token',
+    'candidate',
+    'cap',
+    'busy',
+    'demoteAfter',
+    'demotedFree',
+  ],
+  lua: `${ACCOUNT_FEED}
+local p, t, due = ARG.prefix, ARG.tag, KEY.due
+local now, limit, cap = tonumber(ARG.now), tonumber(ARG.limit), tonumber(ARG.cap)
+local busy, demote_after, demoted_free = cjson.decode(ARG.busy), tonumber(ARG.demoteAfter), tonumber(ARG.demotedFree)
 local order, accounts, idle, looked, kept = {}, {}, 0, 0, 0
 while looked < ${CLAIM_SCAN_MAX} and idle < limit do
-  local ids = redis.call('ZRANGEBYSCORE', due, '-inf', ARGV[3], 'LIMIT', kept, 100)
+  local ids = redis.call('ZRANGEBYSCORE', due, '-inf', ARG.now, 'LIMIT', kept, 100)
   if #ids == 0 then break end
   looked = looked + #ids
   for _, id in ipairs(ids) do
-    local key = p .. 'webhook:' .. t .. ':' .. id
+    local key = webhook_key(p, t, id)
     local h = redis.call('HMGET', key, 'doc', 'account', 'cursor', 'pending', 'next', 'epoch', 'slow')
-    local moved = h[1] and h[6] and h[6] ~= '' and h[6] ~= account_epoch(p, t, h[2], ARGV[7])
+    local moved = h[1] and h[6] and h[6] ~= '' and h[6] ~= account_epoch(p, t, h[2], ARG.candidate)
     if not h[1] then
       redis.call('ZREM', due, id)
     elseif not moved and h[4] ~= '' and tonumber(h[5]) > now then
       redis.call('ZADD', due, h[5], id)
-    elseif not moved and h[4] == '' and tonumber(h[3]) >= tonumber(redis.call('GET', feedseq_key(p, t, h[2])) or '0') then
+    elseif not moved and h[4] == '' and tonumber(h[3]) >= tonumber(redis.call('GET', feedSeq_key(p, t, h[2])) or '0') then
       redis.call('ZREM', due, id)
     else
       -- Stays where it is in the due set: the next page starts after the candidates.
@@ -118,12 +138,13 @@ while #claimed < limit do
     best.demoted = best.demoted + 1
     demoted_free = demoted_free - 1
   end
-  redis.call('HSET', c.key, 'lease', ARGV[6])
-  redis.call('ZADD', due, ARGV[4], c.id)
+  redis.call('HSET', c.key, 'lease', ARG.token)
+  redis.call('ZADD', due, ARG.leaseEnd, c.id)
   table.insert(claimed, {c.id, c.h[1], c.h[3], c.h[4], c.h[6] or '', tostring(c.slow)})
 end
 return claimed
-`;
+`,
+});
 
 /** Lua: append attempts (JSON list of their JSON without the leading brace) to an endpoint's log. */
 const LOG_ATTEMPTS = `
@@ -138,68 +159,61 @@ end
 `;
 
 /**
- * Ends a claim if its lease is still the endpoint's: state, log, and the next due time. With a
- * hold time (a checkpoint), saves the same but keeps the claim, its lease extended to then.
- * KEYS[1] endpoint, KEYS[2] its log, KEYS[3] the due set; ARGV: prefix, tag, id, account, token,
- * cursor, pending, next ms, now ms, attempts (JSON), max log length, epoch, hold (lease end ms, or
- * '' to release), epoch candidate, slow (consecutive slow attempts).
+ * Ends a claim if its lease (`token`) is still the endpoint's: state, log, and the next due time.
+ * With a hold time (a checkpoint: `hold`, the lease end ms, or '' to release), saves the same but
+ * keeps the claim, its lease extended to then. `next` and `now`: ms; `attempts`: JSON; `slow`:
+ * consecutive slow attempts.
  */
-const RELEASE_WEBHOOK_SCRIPT = `${LOG_ATTEMPTS}${ACCOUNT_FEED}
-local h = redis.call('HMGET', KEYS[1], 'lease', 'account')
-if h[1] ~= ARGV[5] or h[2] ~= ARGV[4] then return 0 end
-local p, t, id, account, due = ARGV[1], ARGV[2], ARGV[3], ARGV[4], KEYS[3]
-redis.call('HSET', KEYS[1], 'cursor', ARGV[6], 'pending', ARGV[7], 'next', ARGV[8], 'epoch', ARGV[12],
-  'slow', ARGV[15])
-log_attempts(KEYS[1], KEYS[2], ARGV[10], ARGV[11])
-if ARGV[13] ~= '' then
-  redis.call('ZADD', due, ARGV[13], id)
+export const releaseWebhook = script<number>()({
+  name: 'boardhostReleaseWebhook',
+  keys: ['endpoint', 'log', 'due', 'feedSeq', 'feedEpoch'],
+  args: [
+    'id',
+    'account',
+    'token',
+    'cursor',
+    'pending',
+    'next',
+    'now',
+    'attempts',
+    'maxLog',
+    'epoch',
+    'hold',
+    'candidate',
+    'slow',
+  ],
+  lua: `${LOG_ATTEMPTS}${FEED_EPOCH}
+local h = redis.call('HMGET', KEY.endpoint, 'lease', 'account')
+if h[1] ~= ARG.token or h[2] ~= ARG.account then return 0 end
+local id, due = ARG.id, KEY.due
+redis.call('HSET', KEY.endpoint, 'cursor', ARG.cursor, 'pending', ARG.pending, 'next', ARG.next, 'epoch', ARG.epoch,
+  'slow', ARG.slow)
+log_attempts(KEY.endpoint, KEY.log, ARG.attempts, ARG.maxLog)
+if ARG.hold ~= '' then
+  redis.call('ZADD', due, ARG.hold, id)
   return 1
 end
-redis.call('HDEL', KEYS[1], 'lease')
-if ARGV[12] ~= '' and ARGV[12] ~= account_epoch(p, t, account, ARGV[14]) then
-  redis.call('ZADD', due, ARGV[9], id)
-elseif ARGV[7] ~= '' then
-  redis.call('ZADD', due, ARGV[8], id)
-elseif tonumber(ARGV[6]) < tonumber(redis.call('GET', feedseq_key(p, t, account)) or '0') then
-  redis.call('ZADD', due, ARGV[9], id)
+redis.call('HDEL', KEY.endpoint, 'lease')
+if ARG.epoch ~= '' and ARG.epoch ~= (feed_epoch(KEY.feedEpoch, KEY.feedSeq, ARG.candidate)) then
+  redis.call('ZADD', due, ARG.now, id)
+elseif ARG.pending ~= '' then
+  redis.call('ZADD', due, ARG.next, id)
+elseif tonumber(ARG.cursor) < tonumber(redis.call('GET', KEY.feedSeq) or '0') then
+  redis.call('ZADD', due, ARG.now, id)
 else
   redis.call('ZREM', due, id)
 end
 return 1
-`;
+`,
+});
 
-/**
- * KEYS[1] endpoint, KEYS[2] its log; ARGV: account, attempts (JSON), max log length. The new n, or
- * 0 when the account has no such endpoint.
- */
-const LOG_ATTEMPT_SCRIPT = `${LOG_ATTEMPTS}
-if redis.call('HGET', KEYS[1], 'account') ~= ARGV[1] then return 0 end
-return log_attempts(KEYS[1], KEYS[2], ARGV[2], ARGV[3])
-`;
-
-const WEBHOOK_SCRIPTS = {
-  boardhostCreateWebhook: { numberOfKeys: 2, lua: CREATE_WEBHOOK_SCRIPT },
-  boardhostDeleteWebhook: { numberOfKeys: 4, lua: DELETE_WEBHOOK_SCRIPT },
-  boardhostClaimWebhooks: { numberOfKeys: 1, lua: CLAIM_WEBHOOKS_SCRIPT },
-  boardhostReleaseWebhook: { numberOfKeys: 3, lua: RELEASE_WEBHOOK_SCRIPT },
-  boardhostLogAttempt: { numberOfKeys: 2, lua: LOG_ATTEMPT_SCRIPT },
-} as const;
-
-export interface WebhookRedis extends Redis {
-  boardhostCreateWebhook(...args: Arg[]): Promise<[number, string?]>;
-  boardhostDeleteWebhook(...args: Arg[]): Promise<number>;
-  boardhostClaimWebhooks(...args: Arg[]): Promise<Array<[string, string, string, string, string, string]>>;
-  boardhostReleaseWebhook(...args: Arg[]): Promise<number>;
-  boardhostLogAttempt(...args: Arg[]): Promise<number>;
-}
-
-const webhookClients = new WeakSet<Redis>();
-
-/** The client with the webhook scripts defined (once per client). */
-export function withWebhookScripts(redis: Redis): WebhookRedis {
-  if (!webhookClients.has(redis)) {
-    for (const [name, definition] of Object.entries(WEBHOOK_SCRIPTS)) redis.defineCommand(name, definition);
-    webhookClients.add(redis);
-  }
-  return redis as WebhookRedis;
-}
+/** The new n, or 0 when the account has no such endpoint. `attempts`: JSON. */
+export const logAttempt = script<number>()({
+  name: 'boardhostLogAttempt',
+  keys: ['endpoint', 'log'],
+  args: ['account', 'attempts', 'maxLog'],
+  lua: `${LOG_ATTEMPTS}
+if redis.call('HGET', KEY.endpoint, 'account') ~= ARG.account then return 0 end
+return log_attempts(KEY.endpoint, KEY.log, ARG.attempts, ARG.maxLog)
+`,
+});

@@ -15,7 +15,7 @@ import {
 } from '../store';
 import { epochCandidate, msOf, wholeNumber } from './arguments';
 import { dueShards, Keys, shardOf, shardTag } from './keys';
-import { withWebhookScripts, type WebhookRedis } from './webhook-scripts';
+import { claimWebhooks, createWebhook, deleteWebhook, logAttempt, releaseWebhook } from './webhook-scripts';
 
 // Webhooks, in the shard of their account (docs/data-model.md). Key layout (prefix p, endpoint id
 // w, account id a, s the shard of a):
@@ -57,29 +57,32 @@ function stateOf(
 
 /** Webhook endpoints, their delivery state and logs; a due set per shard shared by every node. */
 export class RedisWebhookStore implements WebhookStore {
-  private readonly redis: WebhookRedis;
   readonly keys: Keys;
 
   constructor(
-    redis: Redis,
+    private readonly redis: Redis,
     prefix: string,
     private readonly maxLogLength = DELIVERY_LOG_MAX_LENGTH,
   ) {
-    this.redis = withWebhookScripts(redis);
     this.keys = new Keys(prefix);
   }
 
   async createWebhook(webhook: StoredWebhook, max: number): Promise<WebhookState | undefined> {
-    const [cursor, epoch] = await this.redis.boardhostCreateWebhook(
-      this.keys.webhook(webhook.account, webhook.id),
-      this.keys.webhooksOf(webhook.account),
-      this.keys.prefix,
-      shardTag(shardOf(webhook.account)),
-      webhook.id,
-      webhook.account,
-      JSON.stringify(webhook),
-      wholeNumber(max),
-      epochCandidate(),
+    const [cursor, epoch] = await createWebhook.run(
+      this.redis,
+      {
+        endpoint: this.keys.webhook(webhook.account, webhook.id),
+        endpoints: this.keys.webhooksOf(webhook.account),
+        feedSeq: this.keys.feedSeq(webhook.account),
+        feedEpoch: this.keys.feedEpoch(webhook.account),
+      },
+      {
+        id: webhook.id,
+        account: webhook.account,
+        doc: JSON.stringify(webhook),
+        max: wholeNumber(max),
+        candidate: epochCandidate(),
+      },
     );
     return cursor < 0 ? undefined : { cursor, epoch: epoch ?? null, pending: null };
   }
@@ -114,13 +117,15 @@ export class RedisWebhookStore implements WebhookStore {
   }
 
   async deleteWebhook(ref: WebhookRef): Promise<boolean> {
-    const deleted = await this.redis.boardhostDeleteWebhook(
-      this.keys.webhook(ref.account, ref.id),
-      this.keys.webhookLog(ref.account, ref.id),
-      this.keys.webhooksOf(ref.account),
-      this.keys.webhooksDue(shardOf(ref.account)),
-      ref.id,
-      ref.account,
+    const deleted = await deleteWebhook.run(
+      this.redis,
+      {
+        endpoint: this.keys.webhook(ref.account, ref.id),
+        log: this.keys.webhookLog(ref.account, ref.id),
+        endpoints: this.keys.webhooksOf(ref.account),
+        due: this.keys.webhooksDue(shardOf(ref.account)),
+      },
+      { id: ref.id, account: ref.account },
     );
     return deleted === 1;
   }
@@ -148,19 +153,24 @@ export class RedisWebhookStore implements WebhookStore {
     for (const cap of caps) {
       for (const shard of due) {
         if (count === 0) break;
-        const claimed = await this.redis.boardhostClaimWebhooks(
-          this.keys.webhooksDue(shard),
-          this.keys.prefix,
-          shardTag(shard),
-          nowMs,
-          leaseEnd,
-          count,
-          lease,
-          epochCandidate(),
-          cap,
-          JSON.stringify(Object.fromEntries([...busy].map(([a, held]) => [a, [held.all, held.demoted]]))),
-          demoteAfter,
-          Math.max(0, demotedFree),
+        const claimed = await claimWebhooks.run(
+          this.redis,
+          { due: this.keys.webhooksDue(shard) },
+          {
+            prefix: this.keys.prefix,
+            tag: shardTag(shard),
+            now: nowMs,
+            leaseEnd,
+            limit: count,
+            token: lease,
+            candidate: epochCandidate(),
+            cap,
+            busy: JSON.stringify(
+              Object.fromEntries([...busy].map(([a, held]) => [a, [held.all, held.demoted]])),
+            ),
+            demoteAfter,
+            demotedFree: Math.max(0, demotedFree),
+          },
         );
         for (const [, doc, cursor, pending, epoch, slow] of claimed) {
           const claim: WebhookClaim = {
@@ -209,37 +219,39 @@ export class RedisWebhookStore implements WebhookStore {
     now: string,
     hold: number | '',
   ): Promise<boolean> {
-    const shard = shardOf(ref.account);
-    const released = await this.redis.boardhostReleaseWebhook(
-      this.keys.webhook(ref.account, ref.id),
-      this.keys.webhookLog(ref.account, ref.id),
-      this.keys.webhooksDue(shard),
-      this.keys.prefix,
-      shardTag(shard),
-      ref.id,
-      ref.account,
-      lease,
-      wholeNumber(state.cursor),
-      state.pending ? JSON.stringify(state.pending) : '',
-      state.pending ? msOf(state.pending.nextAttemptAt, 'nextAttemptAt') : '',
-      msOf(now, 'now'),
-      attemptsArgument(attempts),
-      this.maxLogLength,
-      state.epoch ?? '',
-      hold,
-      epochCandidate(),
-      state.slow ?? 0,
+    const released = await releaseWebhook.run(
+      this.redis,
+      {
+        endpoint: this.keys.webhook(ref.account, ref.id),
+        log: this.keys.webhookLog(ref.account, ref.id),
+        due: this.keys.webhooksDue(shardOf(ref.account)),
+        feedSeq: this.keys.feedSeq(ref.account),
+        feedEpoch: this.keys.feedEpoch(ref.account),
+      },
+      {
+        id: ref.id,
+        account: ref.account,
+        token: lease,
+        cursor: wholeNumber(state.cursor),
+        pending: state.pending ? JSON.stringify(state.pending) : '',
+        next: state.pending ? msOf(state.pending.nextAttemptAt, 'nextAttemptAt') : '',
+        now: msOf(now, 'now'),
+        attempts: attemptsArgument(attempts),
+        maxLog: this.maxLogLength,
+        epoch: state.epoch ?? '',
+        hold,
+        candidate: epochCandidate(),
+        slow: state.slow ?? 0,
+      },
     );
     return released === 1;
   }
 
   async logAttempt(ref: WebhookRef, attempt: NewDeliveryAttempt): Promise<DeliveryAttempt | undefined> {
-    const n = await this.redis.boardhostLogAttempt(
-      this.keys.webhook(ref.account, ref.id),
-      this.keys.webhookLog(ref.account, ref.id),
-      ref.account,
-      attemptsArgument([attempt]),
-      this.maxLogLength,
+    const n = await logAttempt.run(
+      this.redis,
+      { endpoint: this.keys.webhook(ref.account, ref.id), log: this.keys.webhookLog(ref.account, ref.id) },
+      { account: ref.account, attempts: attemptsArgument([attempt]), maxLog: this.maxLogLength },
     );
     return n > 0 ? { n, ...attempt } : undefined;
   }

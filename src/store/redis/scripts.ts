@@ -1,0 +1,33 @@
+import * as bulkScripts from './bulk-scripts';
+import * as challengeScripts from './challenge-scripts';
+import * as gameScripts from './game-scripts';
+import * as accountScripts from './lua';
+import * as migrationScripts from './migrate-scripts';
+import * as ratingScripts from './rating-scripts';
+import * as relayScripts from './relay-scripts';
+import * as tournamentScripts from './tournament-scripts';
+import * as webhookScripts from './webhook-scripts';
+import type { AnyScript } from './script';
+
+// Every Lua script of the Redis stores, in one list: the storage factory (redisStorage) defines
+// them all on its data client, in one loop, before any store runs a command (a pipeline begun
+// before a definition would lack it).
+
+function definitions(module: Record<string, unknown>): AnyScript[] {
+  return Object.values(module).filter(
+    (value): value is AnyScript =>
+      typeof value === 'object' && value !== null && 'lua' in value && 'numberOfKeys' in value,
+  );
+}
+
+export const SCRIPTS: readonly AnyScript[] = [
+  ...definitions(accountScripts),
+  ...definitions(relayScripts),
+  ...definitions(ratingScripts),
+  ...definitions(gameScripts),
+  ...definitions(challengeScripts),
+  ...definitions(bulkScripts),
+  ...definitions(webhookScripts),
+  ...definitions(tournamentScripts),
+  ...definitions(migrationScripts),
+];
