@@ -9,7 +9,7 @@
 // BENCH_CONCURRENCY (32, the default of WEBHOOK_CONCURRENCY).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { WebhookWorker } from '../src/service/webhook-worker';
+import { WebhookWorker } from '../src/service/delivery/webhook-worker';
 import { createMemoryStorage } from '../src/store/memory';
 import { createRedisStorage } from '../src/store/redis';
 import type { Notice, Storage } from '../src/store/store';

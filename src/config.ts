@@ -1,7 +1,7 @@
 import { isIP } from 'node:net';
 import { z } from 'zod';
-import { DEFAULT_STREAM_LIMITS } from './service/stream-slots';
-import { parsePorts } from './service/webhook-address';
+import { DEFAULT_STREAM_LIMITS } from './service/delivery/stream-slots';
+import { parsePorts } from './service/delivery/webhook-address';
 import { parseClusterNode } from './store/redis/cluster-nodes';
 import { DEFAULT_GRAPHQL_LIMITS } from './transport/graphql/limits';
 import { DEFAULT_WEBSOCKET_LIMITS } from './transport/graphql/websocket';

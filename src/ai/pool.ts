@@ -9,7 +9,7 @@ import type { SearchRequest, SearchResult } from './types';
 // The searches run off the event loop, in worker threads (piscina), so that thinking never slows
 // the moves and reads the API serves. The pool is this node's: `workers` threads and a fair queue in
 // front of them. Every search belongs to an owner (an account, or a client address's bucket:
-// addressBucket in service/quotas.ts); each owner has its own FIFO and a thread that frees up takes
+// addressBucket in service/accounts/quotas.ts); each owner has its own FIFO and a thread that frees up takes
 // the next search of the next owner in turn (round robin), so one owner's flood of searches delays
 // another owner's by at most one search per thread. An owner that has waited longest since its last
 // search goes first, so a newcomer is next on the first free thread. Short searches (a time cap of
@@ -18,7 +18,7 @@ import type { SearchRequest, SearchResult } from './types';
 // default single thread on a two-core machine it would wait up to 2.5 s). Analyses are refused past `queueMax` waiting
 // and past `perAccount` of one caller (account and address each); AI turns of games are never
 // refused, but an owner has at most `turnsPerOwner` of them in the pool (hasTurnRoom): the others
-// wait in their games (service/ai-games.ts).
+// wait in their games (service/bots/ai-games.ts).
 
 export interface AiPoolOptions {
   /** Worker threads (AI_WORKERS; default max(1, cores - 1)). */

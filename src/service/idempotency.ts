@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { IDEMPOTENCY_TTL_SECONDS, type IdempotencyStore } from '../store/store';
-import type { AccountCaller } from './auth';
+import type { AccountCaller } from './accounts/auth';
 import { GameError } from './errors';
 import { sealKeyOf } from './server-key';
 

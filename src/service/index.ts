@@ -1,32 +1,32 @@
-import { AccountGames } from './account-games';
+import { AccountGames } from './game/account-games';
 import { AiPool, type AiPoolOptions } from '../ai/pool';
 import type { Storage } from '../store/store';
-import { AiGames } from './ai-games';
-import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from './analysis';
-import { AccountService } from './accounts';
-import { Authenticator } from './auth';
-import { BulkService, type BulkOptions } from './bulks';
-import { BlockService } from './blocks';
-import { ChallengeService } from './challenges';
-import { ClockService } from './clocks';
-import { FeedService } from './feed';
-import { GameActions } from './game-actions';
+import { AiGames } from './bots/ai-games';
+import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from './bots/analysis';
+import { AccountService } from './accounts/service';
+import { Authenticator } from './accounts/auth';
+import { BulkService, type BulkOptions } from './challenges/bulks';
+import { BlockService } from './accounts/blocks';
+import { ChallengeService } from './challenges/service';
+import { ClockService } from './time/clocks';
+import { FeedService } from './delivery/feed';
+import { GameActions } from './game/actions';
 import type { GameWriter } from './game/writer';
-import { GameListService } from './game-lists';
-import { GameService } from './games';
-import { DEFAULT_QUOTAS, type Quotas } from './quotas';
+import { GameListService } from './game/lists';
+import { GameService } from './game/service';
+import { DEFAULT_QUOTAS, type Quotas } from './accounts/quotas';
 import { RatingService } from './ratings/service';
-import { SeekService } from './seeks';
-import { PushBotService, type PushOptions } from './push-bots';
-import { DEFAULT_STREAM_LIMITS, StreamSlots, type StreamLimits } from './stream-slots';
-import { TokenStreams } from './token-streams';
-import { RulesVerification } from './verification';
-import { TurnDriver, type TurnDriverOptions } from './turn-driver';
+import { SeekService } from './challenges/seeks';
+import { PushBotService, type PushOptions } from './bots/push-bots';
+import { DEFAULT_STREAM_LIMITS, StreamSlots, type StreamLimits } from './delivery/stream-slots';
+import { TokenStreams } from './accounts/token-streams';
+import { RulesVerification } from './game/verification';
+import { TurnDriver, type TurnDriverOptions } from './bots/turn-driver';
 import { TournamentDirector, type DirectorOptions } from './tournaments/director';
 import { TournamentService } from './tournaments/service';
-import type { WebhookOptions } from './webhook-worker';
-import { TvService } from './tv';
-import { WebhookService } from './webhooks';
+import type { WebhookOptions } from './delivery/webhook-worker';
+import { TvService } from './game/tv';
+import { WebhookService } from './delivery/webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
@@ -64,7 +64,7 @@ export interface Services {
   readonly analysis: AnalysisService;
   /** This node's search threads (closed with the app). */
   readonly aiPool: AiPool;
-  /** Plays the turns of accounts with an automatic mover (the AI levels; see turn-driver.ts). */
+  /** Plays the turns of accounts with an automatic mover (the AI levels; see bots/turn-driver.ts). */
   readonly turns: TurnDriver;
   /** Push-mode bots: accounts' move endpoints, a provider of the turn driver. */
   readonly push: PushBotService;

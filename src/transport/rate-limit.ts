@@ -6,9 +6,9 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { hashToken } from '../service/auth';
+import { hashToken } from '../service/accounts/auth';
 import { GameError, toGameError } from '../service/errors';
-import { addressBucket } from '../service/quotas';
+import { addressBucket } from '../service/accounts/quotas';
 import type { LimiterVerdict, RateLimiter, Storage } from '../service/types';
 
 // Rate limits per API token and per client IP, shared by every node through the storage (Redis or

@@ -2,7 +2,7 @@
 // subscription (graphql-ws, token in connection_init) and GraphQL mutations; a bot resumes its feed
 // after being away.
 import { GAME_KINDS } from '../../src/engines/types';
-import type { GameView } from '../../src/service/game-view';
+import type { GameView } from '../../src/service/game/view';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, chooser, type Running, type StoreKind } from '../support/app';
 import {

@@ -1,7 +1,7 @@
 // Bulk pairings on a real Redis: many games between pairs of accounts in one all-or-nothing call,
 // each player consenting with its own token (docs/data-model.md, "Bulk pairings").
 import request from 'supertest';
-import { BULK_LOOKUP_BATCH, bulkGameId } from '../../src/service/bulks';
+import { BULK_LOOKUP_BATCH, bulkGameId } from '../../src/service/challenges/bulks';
 import type { StoredBulk } from '../../src/store/store';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, type Running } from '../support/app';

@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import request from 'supertest';
 import WebSocket from 'ws';
-import { addressBucket } from '../../src/service/quotas';
+import { addressBucket } from '../../src/service/accounts/quotas';
 import { loadConfig, metricsAccess } from '../../src/config';
 import { redactUrl } from '../../src/edge';
 import { signUp } from '../support/accounts';

@@ -7,7 +7,7 @@ import express from 'express';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
-import { verifyWebhookSignature } from '../../src/service/webhook-signature';
+import { verifyWebhookSignature } from '../../src/service/delivery/webhook-signature';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, chooser, gql, type Running, type StoreKind } from '../support/app';
 import { expectProblem } from '../support/problem';

@@ -12,7 +12,7 @@ import request from 'supertest';
 import WebSocket from 'ws';
 import type { AnyEngine } from '../../src/engines/engine';
 import { getEngine } from '../../src/engines/kinds';
-import { hashToken } from '../../src/service/auth';
+import { hashToken } from '../../src/service/accounts/auth';
 import { TOKEN_REVOKED_CLOSE_CODE } from '../../src/transport/graphql/websocket';
 import { signUp } from '../support/accounts';
 import { openFeed } from '../support/feed-client';

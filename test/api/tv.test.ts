@@ -1,7 +1,7 @@
 // TV: each kind's featured game, followed live and switched when it ends; on real Redis with the
 // viewer on one node and the games played on another, and in memory. Ranking: rated games first.
 import request from 'supertest';
-import { rankForTv } from '../../src/service/tv';
+import { rankForTv } from '../../src/service/game/tv';
 import { featuredScore, type StoredGame } from '../../src/store/store';
 import { signUp } from '../support/accounts';
 import { appHarness, wsClient, type StoreKind } from '../support/app';

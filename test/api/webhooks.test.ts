@@ -4,8 +4,8 @@
 // until 24 h after the event; the SSRF guard refuses private targets at registration and delivery.
 // Time moves on an injected clock (no fake timers); `deliverWebhooks` drives the worker.
 import request from 'supertest';
-import { retryDelayMs, RETRY_WINDOW_MS, WebhookWorker } from '../../src/service/webhook-worker';
-import { verifyWebhookSignature } from '../../src/service/webhook-signature';
+import { retryDelayMs, RETRY_WINDOW_MS, WebhookWorker } from '../../src/service/delivery/webhook-worker';
+import { verifyWebhookSignature } from '../../src/service/delivery/webhook-signature';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, gql, type Running, type StoreKind } from '../support/app';
 import { expectProblem } from '../support/problem';

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { MoveDetails as EngineMoveDetails } from '../../src/engines/move-details';
 import { KINDS } from '../../src/engines/kinds';
-import { toMoveView } from '../../src/service/game-view';
+import { toMoveView } from '../../src/service/game/view';
 import { familyOf, MoveDetails } from '../../src/service/views/move-details';
 import type { DeepReadonly } from '../../src/service/views/schema';
 import { randomPlayout } from './contract';

@@ -1,4 +1,4 @@
-// The arithmetic of time controls (src/service/clock.ts), without storage.
+// The arithmetic of time controls (src/service/time/clock.ts), without storage.
 import {
   DAY_MS,
   clockAfter,
@@ -9,7 +9,7 @@ import {
   sameTiming,
   startTiming,
   type Vacations,
-} from '../../src/service/clock';
+} from '../../src/service/time/clock';
 import type { StoredGame, TimeControl } from '../../src/store/store';
 
 const T0 = Date.parse('2031-01-10T12:00:00.000Z');

@@ -1,14 +1,14 @@
 // What a write causes, decided without I/O: effectsOf over documents made by decide (and the timing
 // functions), as the writer makes them. No store is written or read.
-import { GameService } from '../../src/service/games';
-import { Authenticator } from '../../src/service/auth';
-import { NO_VACATIONS } from '../../src/service/clock';
+import { GameService } from '../../src/service/game/service';
+import { Authenticator } from '../../src/service/accounts/auth';
+import { NO_VACATIONS } from '../../src/service/time/clock';
 import type { GameCommand } from '../../src/service/game/commands';
 import { decide, DEFAULT_ABANDON_CLAIM_MS } from '../../src/service/game/decide';
 import { effectsOf } from '../../src/service/game/effects';
 import { timed, timedOut } from '../../src/service/game/timing';
-import { replayState } from '../../src/service/game-rules';
-import { toGameHeadView, toMoveView } from '../../src/service/game-view';
+import { replayState } from '../../src/service/game/rules';
+import { toGameHeadView, toMoveView } from '../../src/service/game/view';
 import { createMemoryStorage } from '../../src/store/memory';
 import type { RatingResult, StoredGame, TimeControl } from '../../src/store/store';
 

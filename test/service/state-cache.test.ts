@@ -1,7 +1,7 @@
 // The engine-state cache is bounded by the estimated bytes of the states it keeps, oldest out first,
 // and the service's moves still agree with a full replay when the cache keeps nothing.
 import { KINDS } from '../../src/engines/kinds';
-import { StateCache } from '../../src/service/state-cache';
+import { StateCache } from '../../src/service/game/state-cache';
 import { createServices } from '../../src/service';
 import { createMemoryStorage } from '../../src/store/memory';
 

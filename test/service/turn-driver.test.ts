@@ -3,7 +3,7 @@
 // play each version exactly once; a provider's illegal move goes nowhere and frees the turn; turns
 // that are not the account's, and finished games, are left alone.
 import { GameError } from '../../src/service/errors';
-import { TurnDriver, type MoveProvider } from '../../src/service/turn-driver';
+import { TurnDriver, type MoveProvider } from '../../src/service/bots/turn-driver';
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, type Running } from '../support/app';
 import { uniquePrefix } from '../support/redis';

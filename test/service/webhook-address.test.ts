@@ -7,8 +7,8 @@ import {
   parsePorts,
   parseWebhookUrl,
   type TargetRefusal,
-} from '../../src/service/webhook-address';
-import { WebhookSender } from '../../src/service/webhook-sender';
+} from '../../src/service/delivery/webhook-address';
+import { WebhookSender } from '../../src/service/delivery/webhook-sender';
 
 /** What the server log was told of refused targets during the test. */
 const logged: TargetRefusal[] = [];

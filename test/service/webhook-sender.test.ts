@@ -2,7 +2,7 @@
 // the receiver dropped before it was reused is replaced at once (not a failed attempt). The
 // receiver is a raw TCP server speaking just enough HTTP/1.1 to decide what each connection does.
 import { createServer, type Server, type Socket } from 'node:net';
-import { WebhookSender } from '../../src/service/webhook-sender';
+import { WebhookSender } from '../../src/service/delivery/webhook-sender';
 
 interface RawReceiver {
   readonly port: number;

@@ -2,9 +2,9 @@
 // Redis, p webhook:w, p webhooks:account:a, p webhooks:due, p webhooklog:w) keep working after
 // migrateWebhooksV1: the new store reads them, claims them, continues their logs, delivers to them.
 import Redis from 'ioredis';
-import { WebhookWorker } from '../../src/service/webhook-worker';
+import { WebhookWorker } from '../../src/service/delivery/webhook-worker';
 import { createRedisStorage } from '../../src/store/redis';
-import { migrateWebhooksV1 } from '../../src/store/redis/migrate-webhooks';
+import { migrateWebhooksV1 } from '../../src/store/redis/migrate/webhooks';
 import { defineScripts } from '../../src/store/redis/script';
 import { SCRIPTS } from '../../src/store/redis/scripts';
 import type { NewDeliveryAttempt, Storage, StoredWebhook } from '../../src/store/store';

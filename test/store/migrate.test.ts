@@ -1,10 +1,10 @@
-// migrateV1 (src/store/redis/migrate.ts): data written in the v1 layout (test/support/v1-layout.ts
+// migrateV1 (src/store/redis/migrate/migrate.ts): data written in the v1 layout (test/support/v1-layout.ts
 // documents it) is served by the v2 store after createRedisStorage, and moving it is safe to
 // repeat, to interrupt and to run on two nodes at once.
 import Redis, { Cluster } from 'ioredis';
 import { createRedisStorage, migrateV1, type MigrationReport } from '../../src/store/redis';
 import { Keys } from '../../src/store/redis/keys';
-import { migrateGame } from '../../src/store/redis/migrate-games';
+import { migrateGame } from '../../src/store/redis/migrate/games';
 import type { Notice, Storage, StoredGame, StoredMoveDetails } from '../../src/store/store';
 import { startRedisServer, type OwnRedis } from '../support/redis-server';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';

@@ -4,7 +4,7 @@
 // challenge's hash expires (a week), an open one's never.
 import Redis from 'ioredis';
 import { createRedisStorage, type RedisGameStore } from '../../src/store/redis';
-import { CLOSED_CHALLENGE_TTL_SECONDS } from '../../src/store/redis/challenge-scripts';
+import { CLOSED_CHALLENGE_TTL_SECONDS } from '../../src/store/redis/challenges/scripts';
 import { Keys, shardOf } from '../../src/store/redis/keys';
 import type { Storage } from '../../src/store/store';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';

@@ -10,7 +10,7 @@ import {
   migrateAccountsV1,
   migrateChallengesV1,
   migrateSeeksV1,
-} from '../../src/store/redis/migrate-accounts';
+} from '../../src/store/redis/migrate/accounts';
 import type { Storage, StoredAccount, StoredChallenge, StoredSeek, StoredToken } from '../../src/store/store';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import {

@@ -2,10 +2,10 @@
 // outbox until every part of it (the account's listings and feed, then its rating) went through,
 // so the next sweep finishes the job, and the rating still changes exactly once.
 import { connectRedis, redisStorage, type RedisGameStore } from '../../src/store/redis';
-import { rank } from '../../src/store/redis/rating-scripts';
+import { rank } from '../../src/store/redis/ratings/scripts';
 import { defineScripts } from '../../src/store/redis/script';
 import { SCRIPTS } from '../../src/store/redis/scripts';
-import { OutboxRelay } from '../../src/store/redis/relay';
+import { OutboxRelay } from '../../src/store/redis/relay/relay';
 import { Keys } from '../../src/store/redis/keys';
 import type { RatingResult, Storage, StoredGame } from '../../src/store/store';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';

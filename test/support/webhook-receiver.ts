@@ -6,7 +6,7 @@ import express from 'express';
 import type { IncomingHttpHeaders, Server } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { verifyWebhookSignature } from '../../src/service/webhook-signature';
+import { verifyWebhookSignature } from '../../src/service/delivery/webhook-signature';
 
 export interface Received {
   readonly headers: IncomingHttpHeaders;

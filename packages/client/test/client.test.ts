@@ -2,7 +2,7 @@
 // write kept across retries, 429 retried after Retry-After, If-Match on moves, and the feed iterator
 // reconnecting across a server restart without losing or repeating an event.
 import { createApp } from '../../../src/app';
-import { DEFAULT_QUOTAS } from '../../../src/service/quotas';
+import { DEFAULT_QUOTAS } from '../../../src/service/accounts/quotas';
 import { createRedisStorage } from '../../../src/store/redis';
 import { signUp } from '../../../test/support/accounts';
 import { appHarness } from '../../../test/support/app';

@@ -1,6 +1,6 @@
 // What a write of a seat is given (WriteOptions) and what it answers (WriteAnswer).
 import type { MoveRecord } from '../../store/store';
-import type { Credential } from '../auth';
+import type { Credential } from '../accounts/auth';
 import {
   LIVE_MOVES,
   toMoveView,
@@ -11,7 +11,7 @@ import {
   type MovesSource,
   type MoveView,
   type MoveViewer,
-} from '../game-view';
+} from './view';
 
 export interface WriteOptions {
   readonly credential: Credential;

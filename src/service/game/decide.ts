@@ -4,9 +4,9 @@
 import type { AnyEngine } from '../../engines/engine';
 import { other, type Outcome, type Side } from '../../engines/types';
 import type { MoveRecord, StoredGame } from '../../store/store';
-import { DAY_MS, turnStart } from '../clock';
+import { DAY_MS, turnStart } from '../time/clock';
 import { GameError } from '../errors';
-import { applyMove, notYourTurn, positionFields } from '../game-rules';
+import { applyMove, notYourTurn, positionFields } from './rules';
 import type { GameCommand } from './commands';
 
 /** How long the player to move in an unlimited game may stay away before the other may claim. */

@@ -14,8 +14,8 @@ import {
   type RatingResult,
   type StoredGame,
 } from '../../store/store';
-import { gameNotices } from '../feed';
-import type { GameHeadView, MoveView } from '../game-view';
+import { gameNotices } from '../delivery/feed';
+import type { GameHeadView, MoveView } from './view';
 
 export type { AccountEffect, GameEffects } from '../../store/store';
 

@@ -1,10 +1,10 @@
-// The time arithmetic of a write (clock.ts computes the fields): the next document's version, write
+// The time arithmetic of a write (../time/clock.ts computes the fields): the next document's version, write
 // time and time fields, a timeout, the vacations that pause correspondence clocks, and who hears of
 // the deadlines writes set. Shared by the writer (./writer.ts) and GameTime (../game-time.ts).
 import { other } from '../../engines/types';
 import type { Storage, StoredGame } from '../../store/store';
-import { NO_VACATIONS, retime, type Vacations } from '../clock';
-import { gameAccounts } from '../feed';
+import { NO_VACATIONS, retime, type Vacations } from '../time/clock';
+import { gameAccounts } from '../delivery/feed';
 import { finish } from './decide';
 
 /** `next` (computed from `game` at `at`) with its version, write time and time fields. */
@@ -17,7 +17,7 @@ export function timed(game: StoredGame, next: StoredGame, at: number, vacations:
   };
 }
 
-/** The game ended by timeout at `at`: the side to move loses (see clock.ts). */
+/** The game ended by timeout at `at`: the side to move loses (see ../time/clock.ts). */
 export function timedOut(game: StoredGame, at: number, vacations: Vacations): StoredGame {
   const loser = game.toMove ?? 0;
   const over = finish(game, { winner: other(loser), reason: 'timeout' });

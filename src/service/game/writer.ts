@@ -5,14 +5,14 @@
 import type { AnyEngine } from '../../engines/engine';
 import type { Side } from '../../engines/types';
 import type { Storage, StoredGame, UpdateResult } from '../../store/store';
-import { authorizeSeat, type Authenticator, type Caller } from '../auth';
-import { isOverdue } from '../clock';
+import { authorizeSeat, type Authenticator, type Caller } from '../accounts/auth';
+import { isOverdue } from '../time/clock';
 import { GameError } from '../errors';
-import { replayState, withDetails } from '../game-rules';
-import { toGameHeadView, toMoveView, type GameHeadView, type MoveView } from '../game-view';
+import { replayState, withDetails } from './rules';
+import { toGameHeadView, toMoveView, type GameHeadView, type MoveView } from './view';
 import { ratingResults } from '../ratings/results';
-import type { StateCache } from '../state-cache';
-import { applyFeatured } from '../tv';
+import type { StateCache } from './state-cache';
+import { applyFeatured } from './tv';
 import { WriteAnswer, type WriteOptions } from './answer';
 import { fingerprintOf, type GameCommand } from './commands';
 import { decide, type PlayedState } from './decide';
@@ -241,7 +241,7 @@ export class GameWriter {
     if (seen.fingerprint !== fingerprint) {
       throw new GameError('IDEMPOTENCY_KEY_REUSED', 'This idempotency key was used for a different request');
     }
-    // A store may have compacted the moves of a finished game since (see game-rules.ts).
+    // A store may have compacted the moves of a finished game since (see rules.ts).
     const game = withDetails(engine, seen.response);
     const last = command.type === 'move' ? game.moves[game.moves.length - 1] : undefined;
     return new WriteAnswer(

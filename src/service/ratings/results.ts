@@ -1,6 +1,6 @@
 import { decayedRd, isProvisional, type Glicko } from '../../ratings/glicko2';
 import { GameError } from '../errors';
-import { perfKey, speedOf } from '../perf';
+import { perfKey, speedOf } from './perf';
 import {
   initialRating,
   type AccountKind,

@@ -1,8 +1,8 @@
 import type { AccountKind, Storage } from '../../store/store';
 import { isProvisional } from '../../ratings/glicko2';
 import { GameError } from '../errors';
-import type { GameService } from '../games';
-import { perfKey, SPEEDS, type Speed } from '../perf';
+import type { GameService } from '../game/service';
+import { perfKey, SPEEDS, type Speed } from './perf';
 import { ratingAt } from './results';
 
 /** An account's rating in one perf, as shown: RD grown with the time since its last rated game. */

@@ -4,9 +4,9 @@
 // and game ids derived from (tournament, round, board, leg) make each game be created once.
 import { randomBytes } from 'node:crypto';
 import type { Notice, StoredGame, StoredTournament, TournamentPairing } from '../../store/store';
-import type { GameService } from '../games';
+import type { GameService } from '../game/service';
 import { seatRatings } from '../ratings/results';
-import { feature } from '../tv';
+import { feature } from '../game/tv';
 import { gameNotice } from './views';
 import { legPoints, refreshForfeits, roundRobinPairings, swissPairings, seedOrder } from './rounds';
 import { standings } from './standings';

@@ -1,6 +1,6 @@
 // What clients see of a tournament, and the notices the director sends.
 import type { Notice, StoredTournament, TournamentStatus } from '../../store/store';
-import type { GameHeadView } from '../game-view';
+import type { GameHeadView } from '../game/view';
 import type { StandingRow } from './standings';
 
 /** `game.started` for a tournament game, as a matched seek sends it. */

@@ -1,6 +1,6 @@
 import type Redis from 'ioredis';
 import type { AccountStore, RevokeResult, StoredAccount, StoredToken, TokenScope } from '../store';
-import { msOf } from './arguments';
+import { msOf } from './games/arguments';
 import { Keys } from './keys';
 import { addToken, createAccount, revokeToken } from './lua';
 

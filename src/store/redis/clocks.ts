@@ -10,12 +10,12 @@ import {
   type TurnPage,
   type FeedOptions,
 } from '../store';
-import { wholeNumber } from './arguments';
-import type { RedisGameStore } from './games';
+import { wholeNumber } from './games/arguments';
+import type { RedisGameStore } from './games/store';
 import { ALL_SHARDS, shardOf, shardTag } from './keys';
 import { claimDue, saveVacation } from './lua';
-import { markReminded } from './game-scripts';
-import { outboxFields } from './relay';
+import { markReminded } from './games/scripts';
+import { outboxFields } from './relay/relay';
 
 // Clocks: deadlines, reminders, my-turn lists and vacations.
 

@@ -2,8 +2,8 @@ import { Cluster, type Redis } from 'ioredis';
 import { createLimiter } from '../limiter';
 import type { FeedOptions, Storage } from '../store';
 import { RedisAccountStore, revocationChannel } from './accounts';
-import { RedisBlockStore } from './blocks';
-import { RedisChallengeStore } from './challenges';
+import { RedisBlockStore } from './challenges/blocks';
+import { RedisChallengeStore } from './challenges/store';
 import {
   ChannelFanout,
   connectRedis,
@@ -13,23 +13,23 @@ import {
   type RedisClientSettings,
 } from './client';
 import { RedisClockStore } from './clocks';
-import { RedisEventFeed } from './feed';
-import { RedisEventBus, RedisGameStore } from './games';
+import { RedisEventFeed } from './feed/store';
+import { RedisEventBus, RedisGameStore } from './games/store';
 import { RedisIdempotencyStore } from './idempotency';
-import { migrateV1, type MigrationReport } from './migrate';
-import { RedisRatingStore } from './ratings';
-import { RedisSeekStore } from './seeks';
-import { RedisBulkStore } from './bulks';
-import { RedisTournamentStore } from './tournaments';
-import { RedisFeaturedIndex } from './featured';
+import { migrateV1, type MigrationReport } from './migrate/migrate';
+import { RedisRatingStore } from './ratings/store';
+import { RedisSeekStore } from './challenges/seeks';
+import { RedisBulkStore } from './bulks/store';
+import { RedisTournamentStore } from './tournaments/store';
+import { RedisFeaturedIndex } from './games/featured';
 import { RedisPushEndpointStore } from './push';
-import { RedisWebhookStore } from './webhooks';
+import { RedisWebhookStore } from './webhooks/store';
 import { defineScripts } from './script';
 import { SCRIPTS } from './scripts';
 
 export { RedisAccountStore } from './accounts';
-export { RedisBlockStore } from './blocks';
-export { RedisChallengeStore } from './challenges';
+export { RedisBlockStore } from './challenges/blocks';
+export { RedisChallengeStore } from './challenges/store';
 export {
   ChannelFanout,
   connectRedis,
@@ -43,25 +43,25 @@ export {
   type RedisClientSettings,
 } from './client';
 export { RedisClockStore } from './clocks';
-export { RedisEventFeed } from './feed';
-export { RedisEventBus, RedisGameStore } from './games';
+export { RedisEventFeed } from './feed/store';
+export { RedisEventBus, RedisGameStore } from './games/store';
 export { RedisIdempotencyStore } from './idempotency';
-export { migrateV1, type MigrationReport } from './migrate';
-export { RedisRatingStore } from './ratings';
-export { RedisSeekStore } from './seeks';
-export { RedisBulkStore } from './bulks';
-export { RedisTournamentStore } from './tournaments';
-export { RedisWebhookStore } from './webhooks';
+export { migrateV1, type MigrationReport } from './migrate/migrate';
+export { RedisRatingStore } from './ratings/store';
+export { RedisSeekStore } from './challenges/seeks';
+export { RedisBulkStore } from './bulks/store';
+export { RedisTournamentStore } from './tournaments/store';
+export { RedisWebhookStore } from './webhooks/store';
 
 // The Redis storage, one module per port; the Lua in *-scripts.ts and lua.ts, each script
 // declared with script() (script.ts) and listed in scripts.ts. The key layout is v2 (docs/data-model.md):
 // games, challenges, seek pools and accounts are spread over shards (keys.ts), each script touches
-// one shard, and the outbox relay (relay.ts) carries what a game or challenge write means for its
+// one shard, and the outbox relay (relay/relay.ts) carries what a game or challenge write means for its
 // accounts to their shards. Per shard s, game g, challenge c, account a, token hash h, seek k of a
 // pool whose sha1 is q (prefix p; s is the shard of the id the key is named after, unless said):
 //   p game:{s}:g            hash: head (JSON GameHead), version, status, kind, lseq (listing score),
 //                           turn, reminded, eo/ep (the Redis that wrote it last, the game epoch:
-//                           relay.ts GameEpoch); once finished: packed (the moves, packMoves), nmoves
+//                           relay/relay.ts GameEpoch); once finished: packed (the moves, packMoves), nmoves
 //   p moves:{s}:g           list of move JSON (until the game is finished and packed)
 //   p idem:{s}:g:<key>      hash: fingerprint, head, moves (the answer: that head and the first moves)
 //   p updates:{s}:g         channel: each GameChange (head and move)
@@ -89,7 +89,7 @@ export { RedisWebhookStore } from './webhooks';
 //   p token:{s}:h, p tokenused:{s}:h   a token's doc (StoredToken JSON) and last use; s: a's shard
 //   p tokenat:{s}:h         the token's account id (written before the token, never changed)
 //   p blocks:{s}:a          hash: the accounts a blocks → since (ISO); p blockedby:{s}:b set of b's
-//                           blockers (blocks.ts)
+//                           blockers (challenges/blocks.ts)
 //   p seeks:pool:{s}:q      list of waiting seek ids, oldest first
 //   p seek:{s}:k            hash: doc, account, expires, pool (q); s: the shard of q
 //   p seekat:{s}:k          q while k waits (expires an hour after the seek)
@@ -99,19 +99,19 @@ export { RedisWebhookStore } from './webhooks';
 //                           :entries (hash account → {v, account, name, rating, rd}): a slot each
 // Single keys outside shards: p vacation:<a> (hash: doc, version), p idemcreate:<key>, p rl:<name>…;
 // channel p revocations.
-//   p webhook:{s}:w, p webhooklog:{s}:w  an endpoint of a and its delivery log (webhooks.ts)
+//   p webhook:{s}:w, p webhooklog:{s}:w  an endpoint of a and its delivery log (webhooks/store.ts)
 //   p webhooks:{s}:a        set of a's webhook endpoints; p webhooks:due:{s} the shard's due set
 //   p pushbots              hash: account → its push endpoint (push.ts)
-//   p tournament:{s}:t      hash: doc (StoredTournament JSON), version, status, seq (tournaments.ts)
+//   p tournament:{s}:t      hash: doc (StoredTournament JSON), version, status, seq (tournaments/store.ts)
 //   p tournaments:{s}:all, p tournaments:{s}:status:<st>   the shard's tournament listings (score: seq)
 //   p tournaments:{s}:account:a   sorted set of the tournaments a joined or made (score: seq)
 //   p tournaments:seq, p tournaments:active   counter; set of open and ongoing ids (the director's)
-//   p tv:<kind>             sorted set: TV's candidates of the kind (score: featuredScore; featured.ts)
-//   p layout                '2' once the v1 layout's data is moved (migrateV1, migrate.ts)
+//   p tv:<kind>             sorted set: TV's candidates of the kind (score: featuredScore; games/featured.ts)
+//   p layout                '2' once the v1 layout's data is moved (migrateV1, migrate/migrate.ts)
 
 export interface RedisStorageOptions extends RedisClientSettings {
   readonly feed?: FeedOptions;
-  /** Told what migrateV1 did at startup (see migrate.ts). */
+  /** Told what migrateV1 did at startup (see migrate/migrate.ts). */
   readonly onMigrated?: (report: MigrationReport) => void;
   /** See RelayOptions.relayOwnWrites (tests of a node that dies right after its writes). */
   readonly relayOwnWrites?: boolean;
@@ -222,7 +222,7 @@ export async function createRedisStorage(
     data.disconnect();
     throw error;
   });
-  // Data of the v1 layout is moved to v2 once, before the node serves (migrate.ts).
+  // Data of the v1 layout is moved to v2 once, before the node serves (migrate/migrate.ts).
   let report: MigrationReport;
   try {
     report = await migrateV1(data, prefix);

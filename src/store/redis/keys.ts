@@ -219,7 +219,7 @@ export class Keys {
     return `${this.prefix}webhooklog:${shardTag(shardOf(account))}:${id}`;
   }
   /**
-   * The keys a script that appends to the account's feed declares (FEED_KEYS in feed-scripts.ts):
+   * The keys a script that appends to the account's feed declares (FEED_KEYS in feed/scripts.ts):
    * the feed, its seq and epoch, and what an event marks due: the account's endpoint set and its
    * shard's due set.
    */
@@ -252,7 +252,7 @@ export class Keys {
     return this.of('bulks:by', account);
   }
 
-  // Tournaments (tournaments.ts): a tournament's doc and its shard's listings in the shard of its id.
+  // Tournaments (tournaments/store.ts): a tournament's doc and its shard's listings in the shard of its id.
   /** Hash: doc, version, status, seq. */
   tournament(id: string): string {
     return this.of('tournament', id);
@@ -324,7 +324,7 @@ export class Keys {
   reminders(shard: number): string {
     return this.shardKey(SHARD_KEY_NAMES.reminders, shard);
   }
-  /** The counter of the shard's listing scores (game-scripts.ts). */
+  /** The counter of the shard's listing scores (games/scripts.ts). */
   listingSeq(shard: number): string {
     return this.shardKey(SHARD_KEY_NAMES.listingSeq, shard);
   }

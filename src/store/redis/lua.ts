@@ -1,4 +1,4 @@
-import { FEED_EPOCH } from './feed-scripts';
+import { FEED_EPOCH } from './feed/scripts';
 import { script } from './script';
 
 /** A stream entry as XRANGE answers it. */

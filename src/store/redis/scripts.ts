@@ -1,12 +1,12 @@
-import * as bulkScripts from './bulk-scripts';
-import * as challengeScripts from './challenge-scripts';
-import * as gameScripts from './game-scripts';
+import * as bulkScripts from './bulks/scripts';
+import * as challengeScripts from './challenges/scripts';
+import * as gameScripts from './games/scripts';
 import * as accountScripts from './lua';
-import * as migrationScripts from './migrate-scripts';
-import * as ratingScripts from './rating-scripts';
-import * as relayScripts from './relay-scripts';
-import * as tournamentScripts from './tournament-scripts';
-import * as webhookScripts from './webhook-scripts';
+import * as migrationScripts from './migrate/scripts';
+import * as ratingScripts from './ratings/scripts';
+import * as relayScripts from './relay/scripts';
+import * as tournamentScripts from './tournaments/scripts';
+import * as webhookScripts from './webhooks/scripts';
 import type { AnyScript } from './script';
 
 // Every Lua script of the Redis stores, in one list: the storage factory (redisStorage) defines

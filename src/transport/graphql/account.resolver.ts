@@ -1,5 +1,5 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { AccountView, IssuedToken as IssuedTokenView, TokenView } from '../../service/accounts';
+import type { AccountView, IssuedToken as IssuedTokenView, TokenView } from '../../service/accounts/service';
 import { Account, ApiToken, BotPolicyInput, CreatedAccount, IssuedToken } from './account-types';
 import {
   credentialOf,

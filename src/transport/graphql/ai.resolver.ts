@@ -12,8 +12,8 @@ import {
   Query,
   Resolver,
 } from 'type-graphql';
-import type { AnalysisView } from '../../service/analysis';
-import type { GameView } from '../../service/game-view';
+import type { AnalysisView } from '../../service/bots/analysis';
+import type { GameView } from '../../service/game/view';
 import {
   credentialOf,
   IDEMPOTENCY_KEY_DESCRIPTION,

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import { DEFAULT_BLOCK_PAGE, type BlockView } from '../../service/blocks';
+import { DEFAULT_BLOCK_PAGE, type BlockView } from '../../service/accounts/blocks';
 import { credentialOf, type GraphQLContext } from './context';
 
 @ObjectType({ description: 'An account the caller blocks.' })

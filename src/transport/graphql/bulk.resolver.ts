@@ -1,13 +1,13 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Arg, Ctx, Field, ID, InputType, Int, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import type { BulkView } from '../../service/bulk-view';
-import { MAX_BULK_PAIRS } from '../../service/bulks';
+import type { BulkView } from '../../service/challenges/bulk-view';
+import { MAX_BULK_PAIRS } from '../../service/challenges/bulks';
 import { credentialOf, withoutNulls, type GraphQLContext } from './context';
 import { GameKindEnum, kindInput } from './enums';
 import { START_POSITION, TimeControl, TimeControlInput } from './types';
 
 // Bulk pairings (as lichess's bulk pairing): many games between pairs of accounts in one
-// all-or-nothing call. Thin: each field is one service call (src/service/bulks.ts).
+// all-or-nothing call. Thin: each field is one service call (src/service/challenges/bulks.ts).
 
 @ObjectType({ description: 'Why a bulk pairing was refused: the error it was refused with.' })
 export class BulkRefusal {

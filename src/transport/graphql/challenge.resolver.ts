@@ -1,7 +1,7 @@
 import { Arg, Ctx, Float, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { DEFAULT_CHALLENGE_PAGE, type ChallengeView } from '../../service/challenges';
-import type { SeekView } from '../../service/seeks';
-import type { TimeControlInput as TimeControlInputView } from '../../service/time-control';
+import { DEFAULT_CHALLENGE_PAGE, type ChallengeView } from '../../service/challenges/service';
+import type { SeekView } from '../../service/challenges/seeks';
+import type { TimeControlInput as TimeControlInputView } from '../../service/time/control';
 import {
   Challenge,
   CreateChallengeInput,

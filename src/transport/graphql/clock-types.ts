@@ -1,5 +1,5 @@
 import { Field, Int, ObjectType } from 'type-graphql';
-import { VACATION_DAYS_PER_YEAR } from '../../service/clocks';
+import { VACATION_DAYS_PER_YEAR } from '../../service/time/clocks';
 
 // GraphQL shapes of an account's vacations (VacationView), plain objects as in types.ts.
 

@@ -1,6 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { VacationView } from '../../service/clocks';
-import type { GameView } from '../../service/game-view';
+import type { VacationView } from '../../service/time/clocks';
+import type { GameView } from '../../service/game/view';
 import { Vacation } from './clock-types';
 import { credentialOf, type GraphQLContext } from './context';
 import { GamePage } from './types';

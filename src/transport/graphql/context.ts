@@ -1,4 +1,4 @@
-import type { Credential } from '../../service/auth';
+import type { Credential } from '../../service/accounts/auth';
 import type { Services } from '../../service';
 import type { OperationBudget } from './budget';
 

@@ -3,7 +3,7 @@ import type { FeedEvent as FeedEventView } from '../../service/types';
 import { FeedEvent, FeedPage } from './account-types';
 import { credentialOf, type GraphQLContext } from './context';
 import { followFeed } from './watch';
-import type { FeedCursor } from '../../service/feed';
+import type { FeedCursor } from '../../service/delivery/feed';
 
 const EPOCH_ARG =
   'The epoch of the last event seen: with it, a store that came back older is detected (FEED_EPOCH_CHANGED).';

@@ -20,8 +20,8 @@ import {
   type GameView,
   type LiveGameView,
   type MoveView,
-} from '../../service/game-view';
-import type { KindView } from '../../service/kinds';
+} from '../../service/game/view';
+import type { KindView } from '../../service/game/kinds';
 import { namesOf } from '../../service/game/names';
 import type { WriteAnswer, WriteOptions } from '../../service/game/writer';
 import {

@@ -21,10 +21,10 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { longestMoveLimit } from '../../vocabulary';
-import { MAX_BULK_PAIRS } from '../../service/bulks';
+import { MAX_BULK_PAIRS } from '../../service/challenges/bulks';
 import { GameError } from '../../service/errors';
 import { MAX_PLAYERS, MAX_SWISS_ROUNDS } from '../../service/tournaments/service';
-import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../service/webhooks';
+import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../service/delivery/webhooks';
 
 // The limits every GraphQL operation must pass, over HTTP and over graphql-ws alike: tokens while
 // parsing, then depth, aliases and directives while validating, then cost once the operation and its

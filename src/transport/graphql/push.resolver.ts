@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, InputType, Mutation, ObjectType, Query, Resolver } from 'type-graphql';
-import type { PushEndpointView } from '../../service/push-bots';
+import type { PushEndpointView } from '../../service/bots/push-bots';
 import { credentialOf, withoutNulls, type GraphQLContext } from './context';
 
 // Push-mode bots: the account's move endpoint (REST: /account/push-endpoint, whose description says

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root } from 'type-graphql';
-import type { AccountView } from '../../service/accounts';
+import type { AccountView } from '../../service/accounts/service';
 import type { AccountRatingsView, LeaderboardView, RatingHistoryView } from '../../service/ratings/service';
 import { Account } from './account-types';
 import type { GraphQLContext } from './context';

@@ -1,8 +1,8 @@
-import type { Credential } from '../../service/auth';
-import type { FeedCursor, FeedService } from '../../service/feed';
-import type { LiveGameView } from '../../service/game-view';
-import type { GameService } from '../../service/games';
-import type { TvService } from '../../service/tv';
+import type { Credential } from '../../service/accounts/auth';
+import type { FeedCursor, FeedService } from '../../service/delivery/feed';
+import type { LiveGameView } from '../../service/game/view';
+import type { GameService } from '../../service/game/service';
+import type { TvService } from '../../service/game/tv';
 import type { FeedEvent } from '../../service/types';
 
 /** Starts a callback feed; resolves with the function that stops it, or throws to refuse. */

@@ -1,6 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { DeliveryAttempt as DeliveryAttemptView } from '../../service/types';
-import type { CreatedWebhook as CreatedWebhookView, WebhookView } from '../../service/webhooks';
+import type { CreatedWebhook as CreatedWebhookView, WebhookView } from '../../service/delivery/webhooks';
 import {
   credentialOf,
   IDEMPOTENCY_KEY_DESCRIPTION,

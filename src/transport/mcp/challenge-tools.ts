@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { basename } from 'node:path';
 import { z } from 'zod';
-import type { ChallengeView } from '../../service/challenges';
+import type { ChallengeView } from '../../service/challenges/service';
 import { GameError } from '../../service/errors';
 import { DECLINE_REASONS, kindIds, TIME_CONTROL_TYPES } from '../../vocabulary';
 import { readRulesPage } from '../rest/rules';

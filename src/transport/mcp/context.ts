@@ -1,5 +1,5 @@
 import type { Services } from '../../service';
-import type { Credential } from '../../service/auth';
+import type { Credential } from '../../service/accounts/auth';
 
 /** What every tool of one MCP request works with: the services and who is calling. */
 export interface McpContext {

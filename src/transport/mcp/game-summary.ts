@@ -1,4 +1,4 @@
-import type { GameView } from '../../service/game-view';
+import type { GameView } from '../../service/game/view';
 
 /** How many of the last moves a game summary shows (the whole list: get_game with allMoves). */
 export const RECENT_MOVES = 12;

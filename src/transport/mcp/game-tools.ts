@@ -1,7 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import type { GameError } from '../../service/errors';
-import type { GameView } from '../../service/game-view';
+import type { GameView } from '../../service/game/view';
 import { MY_GAMES_FILTERS } from '../../vocabulary';
 import type { GameCommandType } from '../../service/game/commands';
 import { namesOf } from '../../service/game/names';

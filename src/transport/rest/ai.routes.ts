@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { kindIds } from '../../vocabulary';
 import type { Services } from '../../service';
-import { MAX_ANALYSIS_DEPTH } from '../../service/analysis';
+import { MAX_ANALYSIS_DEPTH } from '../../service/bots/analysis';
 import {
   apiToken,
   credentialOf,

@@ -1,5 +1,5 @@
 import type { Services } from '../../service';
-import { DEFAULT_BLOCK_PAGE } from '../../service/blocks';
+import { DEFAULT_BLOCK_PAGE } from '../../service/accounts/blocks';
 import * as B from './blocks.schemas';
 import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Services } from '../../service';
-import { MAX_BULK_PAIRS } from '../../service/bulks';
+import { MAX_BULK_PAIRS } from '../../service/challenges/bulks';
 import { BULK_STATES, kindIds } from '../../vocabulary';
 import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
 import { orNull, StartPosition, TimeControl, TimeControlInput } from './schemas';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../service';
-import type { Credential } from '../../service/auth';
-import { DEFAULT_CHALLENGE_PAGE, type ChallengeView } from '../../service/challenges';
+import type { Credential } from '../../service/accounts/auth';
+import { DEFAULT_CHALLENGE_PAGE, type ChallengeView } from '../../service/challenges/service';
 import * as A from './accounts.schemas';
 import {
   apiToken,

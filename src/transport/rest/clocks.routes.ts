@@ -1,6 +1,6 @@
 import type { Response } from 'express';
 import type { Services } from '../../service';
-import { VACATION_DAYS_PER_YEAR } from '../../service/clocks';
+import { VACATION_DAYS_PER_YEAR } from '../../service/time/clocks';
 import * as C from './clocks.schemas';
 import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
 import * as S from './schemas';

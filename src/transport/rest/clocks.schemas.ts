@@ -2,7 +2,7 @@ import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { pageLimit } from './schemas';
 import { GAME_STATUSES, MY_GAMES_FILTERS } from '../../vocabulary';
-import { VACATION_DAYS_PER_YEAR } from '../../service/clocks';
+import { VACATION_DAYS_PER_YEAR } from '../../service/time/clocks';
 
 // Request and response shapes of an account's own game lists, its export and its vacations.
 extendZodWithOpenApi(z);

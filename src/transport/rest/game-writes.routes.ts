@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
 import { GameError } from '../../service/errors';
-import type { GameView } from '../../service/game-view';
+import type { GameView } from '../../service/game/view';
 import type { GameCommandType } from '../../service/game/commands';
 import { namesOf } from '../../service/game/names';
 import type { WriteAnswer, WriteOptions } from '../../service/game/writer';

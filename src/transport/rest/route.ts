@@ -1,7 +1,7 @@
 import type { RouteConfig } from '@asteasolutions/zod-to-openapi';
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { Credential } from '../../service/auth';
+import type { Credential } from '../../service/accounts/auth';
 import { GameError } from '../../service/errors';
 import { tokenHashOf } from '../rate-limit';
 import type { TokenScope } from '../../vocabulary';

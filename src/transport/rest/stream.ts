@@ -1,12 +1,12 @@
 import type { Request, Response } from 'express';
 import { z } from 'zod';
-import type { Credential } from '../../service/auth';
+import type { Credential } from '../../service/accounts/auth';
 import { GameError } from '../../service/errors';
-import type { FeedCursor, FeedService } from '../../service/feed';
-import type { GameUpdate } from '../../service/game-watch';
-import type { GameService } from '../../service/games';
-import type { StreamSlots } from '../../service/stream-slots';
-import type { TokenStreams } from '../../service/token-streams';
+import type { FeedCursor, FeedService } from '../../service/delivery/feed';
+import type { GameUpdate } from '../../service/game/watch';
+import type { GameService } from '../../service/game/service';
+import type { StreamSlots } from '../../service/delivery/stream-slots';
+import type { TokenStreams } from '../../service/accounts/token-streams';
 import type { FeedEvent } from '../../service/types';
 import { problemBody } from './problem';
 

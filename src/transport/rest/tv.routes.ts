@@ -1,9 +1,9 @@
 import type { Response } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../service';
-import type { GameUpdate } from '../../service/game-watch';
-import { MAX_WATCHED_ACCOUNTS, type AccountGameMessage } from '../../service/account-games';
-import type { TvMessage, TvService } from '../../service/tv';
+import type { GameUpdate } from '../../service/game/watch';
+import { MAX_WATCHED_ACCOUNTS, type AccountGameMessage } from '../../service/game/account-games';
+import type { TvMessage, TvService } from '../../service/game/tv';
 import { json, parse, problems, PUBLIC, type RestRoute } from './route';
 import * as S from './schemas';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_VERIFICATION_COUNT, MAX_VERIFICATION_COUNT } from '../../service/verification';
+import { DEFAULT_VERIFICATION_COUNT, MAX_VERIFICATION_COUNT } from '../../service/game/verification';
 import './schemas';
 
 // Rules verification (GET / POST /kinds/{kind}/verification): a seeded set of positions and moves,

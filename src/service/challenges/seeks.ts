@@ -1,0 +1,200 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import type { Options } from '../../engines/types';
+import type { Storage, StoredAccount, StoredSeek, TimeControl } from '../../store/store';
+import type { Authenticator, Credential } from '../accounts/auth';
+import { avoidedBy } from '../accounts/blocks';
+import { ATTEMPTS, DAY, seconds } from './service';
+import { GameError } from '../errors';
+import type { GameView } from '../game/view';
+import type { GameService } from '../game/service';
+import { canonicalJson, once } from '../idempotency';
+import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
+import { ratedFlag, seatRatings } from '../ratings/results';
+import { startOf } from '../game/start';
+import { parseTimeControl, timeControlKey, type TimeControlInput } from '../time/control';
+import { feature } from '../game/tv';
+import type { SeekStatus } from '../../vocabulary';
+
+const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
+
+export interface CreateSeekInput {
+  readonly kind: string;
+  readonly options?: unknown;
+  readonly timeControl?: TimeControlInput | null;
+  /** A game from this position; it pairs only with seeks for the same position. */
+  readonly position?: string | null;
+  /** Seconds the seek waits for a partner: 10 s to 1 day, default 1 hour. */
+  readonly expiresInSeconds?: number;
+  /** A rated game (default false; the standard start only): pairs only with rated seeks. */
+  readonly rated?: boolean | null;
+}
+
+export interface SeekView {
+  readonly id: string;
+  readonly account: string;
+  readonly kind: string;
+  readonly options: Options;
+  readonly timeControl: TimeControl;
+  /** A seek for a game from a position: that position; null for the standard start. */
+  readonly initialPosition: string | null;
+  /** A seek for a rated game. */
+  readonly rated: boolean;
+  /** waiting: no partner yet; matched: `game` is the new game. */
+  readonly status: SeekStatus;
+  readonly game: GameView | null;
+  readonly createdAt: string;
+  readonly expiresAt: string;
+}
+
+/** Seeks: an account asks for a game and is paired with another account asking for the same one. */
+export class SeekService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly auth: Authenticator,
+    private readonly games: GameService,
+    private readonly now: () => Date = () => new Date(),
+    private readonly quotas: Quotas = DEFAULT_QUOTAS,
+  ) {}
+
+  /**
+   * Post a seek: matched at once with a compatible waiting seek by another account, or left waiting.
+   * Retrying with the same Idempotency-Key answers the first answer (one seek, at most one game).
+   */
+  async createSeek(
+    credential: Credential,
+    input: CreateSeekInput,
+    options: { idempotencyKey?: string } = {},
+  ): Promise<SeekView> {
+    const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    const call = {
+      scope: `account:${account.id}`,
+      key: options.idempotencyKey,
+      operation: 'createSeek',
+      input,
+    };
+    return once(this.storage.idempotency, call, () => this.seek(account, input));
+  }
+
+  private async seek(account: StoredAccount, input: CreateSeekInput): Promise<SeekView> {
+    const engine = this.games.engineFor(input.kind);
+    const options = this.games.parseOptions(engine, input.options);
+    const start = startOf(engine, options, input);
+    const { initialPosition } = start;
+    const rated = ratedFlag(input.rated, initialPosition);
+    const timeControl = parseTimeControl(input.timeControl);
+    const at = this.now();
+    const seek: StoredSeek = {
+      id: randomBytes(9).toString('base64url'),
+      account: account.id,
+      kind: engine.kind,
+      options,
+      timeControl,
+      ...(initialPosition === undefined ? {} : { initialPosition }),
+      ...(rated ? { rated: true } : {}),
+      // Seeks from a position pair only with seeks from the same (canonical) position, rated ones
+      // only with rated ones.
+      pool:
+        `${engine.kind}|${canonicalJson(options)}|${timeControlKey(timeControl)}` +
+        (initialPosition === undefined ? '' : `|position:${initialPosition}`) +
+        (rated ? '|rated' : ''),
+      createdAt: at.toISOString(),
+      expiresAt: new Date(at.getTime() + seconds(input.expiresInSeconds, 10, DAY, 3600) * 1000).toISOString(),
+    };
+    const [mine] = gameLimits([account], this.quotas);
+    if (mine && (await this.storage.games.countOngoing(account.id)) >= mine.max) {
+      throw tooManyGames(account, this.quotas);
+    }
+    // Never paired with an account it blocks or that blocks it.
+    const avoid = await avoidedBy(this.storage, account.id);
+    // A partner that is full by now loses its seek (it could not play) and the match is tried again.
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt, avoid);
+      if (!partner) return seekView(seek, null);
+      const other = await this.storage.accounts.getAccount(partner.account);
+      const game = await this.pairSeeks(account, other, seek, partner, timeControl, start);
+      if (game) return seekView(seek, game);
+    }
+    throw new GameError('VERSION_CONFLICT', 'The seek pool is changing too fast; retry');
+  }
+
+  /** The game of two matched seeks, stored with both players' caps; null when the partner is full. */
+  private async pairSeeks(
+    account: StoredAccount,
+    other: StoredAccount | undefined,
+    seek: StoredSeek,
+    partner: StoredSeek,
+    timeControl: TimeControl,
+    start: ReturnType<typeof startOf>,
+  ): Promise<GameView | null> {
+    const accounts: [string, string] =
+      randomInt(2) === 0 ? [partner.account, account.id] : [account.id, partner.account];
+    const game = this.games.newGame({
+      kind: seek.kind,
+      options: seek.options,
+      ...start,
+      accounts,
+      timeControl,
+      at: seek.createdAt,
+      ...(timeControl.type === 'correspondence'
+        ? { vacations: await this.games.time.vacationsFor(accounts) }
+        : {}),
+      ...(seek.rated ? { rated: await seatRatings(this.storage, accounts, seek, seek.createdAt) } : {}),
+    });
+    const view = this.games.view(game);
+    let created;
+    try {
+      created = await this.storage.games.create(
+        game,
+        [
+          {
+            to: accounts,
+            type: 'game.started',
+            at: seek.createdAt,
+            data: { game: this.games.headView(game) },
+          },
+        ],
+        gameLimits([account, ...(other ? [other] : [])], this.quotas),
+      );
+    } catch (error) {
+      // The match took the partner's seek out of its pool: put it back so that it is not lost.
+      await this.storage.seeks.matchOrAdd(partner, this.now().toISOString()).catch(() => undefined);
+      throw error;
+    }
+    if (created.status === 'created') {
+      await feature(this.storage, game);
+      return view;
+    }
+    if (created.account === account.id) {
+      await this.storage.seeks.matchOrAdd(partner, this.now().toISOString()).catch(() => undefined);
+      throw tooManyGames(account, this.quotas);
+    }
+    return null;
+  }
+
+  /** Withdraw one's own waiting seek. */
+  async cancelSeek(credential: Credential, id: string): Promise<void> {
+    const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    if (!SEEK_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed seek id "${id}"`, { field: 'id' });
+    const seek = await this.storage.seeks.getSeek(id);
+    if (!seek) throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
+    if (seek.account !== account.id) throw new GameError('FORBIDDEN', 'This seek belongs to another account');
+    if (!(await this.storage.seeks.removeSeek(id)))
+      throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
+  }
+}
+
+function seekView(seek: StoredSeek, game: GameView | null): SeekView {
+  return {
+    id: seek.id,
+    account: seek.account,
+    kind: seek.kind,
+    options: seek.options,
+    timeControl: seek.timeControl,
+    initialPosition: seek.initialPosition ?? null,
+    rated: seek.rated === true,
+    status: game ? 'matched' : 'waiting',
+    game,
+    createdAt: seek.createdAt,
+    expiresAt: seek.expiresAt,
+  };
+}

@@ -1,0 +1,292 @@
+import { other } from '../../engines/types';
+import {
+  sharedUpTo,
+  type FeedEvent,
+  type FeedEventType,
+  type FeedPage,
+  type Notice,
+  type Storage,
+  type StoredGame,
+} from '../../store/store';
+import type { Authenticator, Credential } from '../accounts/auth';
+import { GameError, toGameError } from '../errors';
+import type { GameHeadView, MoveView } from '../game/view';
+
+/** Events read from the store per round trip while catching up. */
+const PAGE = 500;
+/** Waits between tries of a follow's catch-up read that failed (about 3 s in all). */
+const READ_RETRIES_MS = [100, 200, 400, 800, 1600];
+
+/** Feed epoch ids as clients pass them back. */
+const EPOCH = /^[A-Za-z0-9_-]{1,32}$/;
+
+/** Where a client resumes: after `after` (a seq), in `epoch` when it names one. */
+export interface FeedCursor {
+  readonly after: number;
+  readonly epoch?: string;
+}
+
+/** The accounts bound to a game's seats (none for seat-token games). */
+export function gameAccounts(game: StoredGame): string[] {
+  return game.seats.flatMap((s) => (s.account ? [s.account] : []));
+}
+
+/**
+ * The feed events a game write causes, derived from the game before and after it, so that every
+ * action (move, draw, resign, abort, timeout) notifies the same way. Every new version of a game is
+ * an event: a change no other event names (a vacation moving the deadline or showing on a seat) is
+ * `game.updated`, so that a client holding the old version always hears of the new one. Events carry
+ * the game's head (`game`, without its moves) and, for a move, the move: O(1) in the game's length.
+ */
+export function gameNotices(
+  before: StoredGame,
+  after: StoredGame,
+  view: { readonly game: GameHeadView; readonly move: MoveView | null },
+  at: string,
+): Notice[] {
+  const to = gameAccounts(after);
+  if (to.length === 0) return [];
+  const notices: Notice[] = [];
+  const notice = (type: FeedEventType, data: Record<string, unknown>) => notices.push({ to, type, at, data });
+  const game = view.game;
+  if (after.moves.length > before.moves.length && view.move) {
+    const played = view.move;
+    notice('game.moved', { game, move: played.notation, seat: played.seat, played });
+  }
+  if (after.drawOffer !== null && after.drawOffer !== before.drawOffer) {
+    notice('draw.offered', { game, by: after.drawOffer });
+  }
+  if (before.drawOffer !== null && after.drawOffer === null && after.status === 'ongoing') {
+    notice('draw.declined', { game, by: other(before.drawOffer) });
+  }
+  if (before.status === 'ongoing' && after.status === 'finished') {
+    notice('game.finished', { game, result: game.result });
+  }
+  if (notices.length === 0 && after.version !== before.version) notice('game.updated', { game });
+  return notices;
+}
+
+/**
+ * One account's events: numbered, resumable, live. Clients name where they are by the epoch and
+ * seq of the last event they handled; when the store came back older and lost events they saw,
+ * resuming fails with FEED_EPOCH_CHANGED (see checkEpoch).
+ */
+export class FeedService {
+  constructor(
+    private readonly storage: Storage,
+    private readonly auth: Authenticator,
+  ) {}
+
+  /**
+   * The account's events after a cursor, or after a seq (a page, for clients that poll): `next` is
+   * the seq to pass as `after` next time (the page's last event, or `after` itself when none came),
+   * `last` the feed's newest seq, `epoch` the feed's epoch.
+   */
+  async read(
+    credential: Credential,
+    from: FeedCursor | number,
+    limit = 100,
+  ): Promise<{ events: FeedEvent[]; next: number; last: number; epoch: string }> {
+    const { account } = await this.auth.requireAccount(credential, 'game:read');
+    const cursor = typeof from === 'number' ? { after: from } : from;
+    checkCursor(cursor);
+    if (!Number.isInteger(limit) || limit < 1 || limit > PAGE) {
+      throw new GameError('INVALID_INPUT', `limit must be a whole number from 1 to ${PAGE}`);
+    }
+    const page = await this.storage.feed.read(account.id, cursor.after, limit);
+    checkEpoch(cursor, page);
+    checkResumable(cursor.after, page.first, page.last);
+    return {
+      events: [...page.events],
+      next: page.events.at(-1)?.seq ?? cursor.after,
+      last: page.last,
+      epoch: page.epoch,
+    };
+  }
+
+  /**
+   * Every event after `cursor` (default: only events from now on), each exactly once and in order:
+   * missed ones from the stored feed first, then live ones. A gap in the live flow (a message lost
+   * between nodes) is filled from the stored feed. Fails with EVENTS_EXPIRED when the events
+   * after the cursor were trimmed, FEED_EPOCH_CHANGED when the store lost events the client saw.
+   * `onError` ends the follow when the store fails mid-stream, or when the feed begins a new epoch
+   * (a GameError FEED_EPOCH_CHANGED: the client resumes with what it says).
+   */
+  async follow(
+    credential: Credential,
+    from: FeedCursor | number | undefined,
+    listener: (event: FeedEvent) => void,
+    onError: (error: unknown) => void,
+  ): Promise<{
+    readonly account: string;
+    readonly last: number;
+    readonly epoch: string;
+    stop(): Promise<void>;
+  }> {
+    const { account } = await this.auth.requireAccount(credential, 'game:read');
+    const cursor = typeof from === 'number' ? { after: from } : from;
+    if (cursor !== undefined) checkCursor(cursor);
+    const after = cursor?.after;
+    const feed = this.storage.feed;
+    const live: FeedEvent[] = [];
+    let stopped = false;
+    let ready = false;
+    let last = 0;
+    // One chain orders catch-up reads and live deliveries.
+    let chain = Promise.resolve();
+    // Subscribe before reading, so that nothing appended in between is missed.
+    const unsubscribe = await feed.subscribe(
+      account.id,
+      (event) => {
+        live.push(event);
+        if (ready) chain = chain.then(drain).catch(fail);
+      },
+      // The live connection dropped and is back: what was appended meanwhile never came live,
+      // so read it from the stored feed (an event seen live later is skipped by its seq).
+      () => {
+        if (ready) chain = chain.then(() => fill(Number.MAX_SAFE_INTEGER)).catch(fail);
+      },
+    );
+    let first;
+    try {
+      first = await feed.read(account.id, after ?? 0, after === undefined ? 1 : PAGE);
+      if (cursor !== undefined) {
+        checkEpoch(cursor, first);
+        checkResumable(cursor.after, first.first, first.last);
+      }
+    } catch (error) {
+      await unsubscribe();
+      throw error;
+    }
+    const start = first.epoch;
+    let epoch = start;
+    last = after ?? first.last;
+    /**
+     * The feed began another epoch since this follow started: go on in it when everything
+     * delivered is still its history; otherwise the client must re-read and resume (the error
+     * says how). True when the follow ended.
+     */
+    const moved = (page: FeedPage) => {
+      if (page.epoch === epoch) return false;
+      const shared = sharedUpTo(page.epochs, epoch);
+      if (last <= shared) {
+        epoch = page.epoch;
+        return false;
+      }
+      fail(epochChanged(epoch, page.epoch, Math.min(shared, page.last), page.last));
+      return true;
+    };
+    const deliver = (event: FeedEvent) => {
+      if (stopped || event.seq !== last + 1) return;
+      last = event.seq;
+      listener(event);
+    };
+    /**
+     * A page of the stored feed after `last`. The store may still be reconnecting when the live
+     * connection says it is back (a restart): a failed read is tried again for a few seconds
+     * before the follow ends, so that a short outage does not end every open stream.
+     */
+    const readAfterLast = async (): Promise<FeedPage> => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await feed.read(account.id, last, PAGE);
+        } catch (error) {
+          const outage = toGameError(error).code === 'STORE_UNAVAILABLE';
+          if (stopped || !outage || attempt >= READ_RETRIES_MS.length) throw error;
+          await new Promise((resolve) => setTimeout(resolve, READ_RETRIES_MS[attempt]));
+        }
+      }
+    };
+    /** Reads the stored feed until `last` reaches `upTo` (or the feed's end). */
+    const fill = async (upTo: number) => {
+      while (!stopped && last < upTo) {
+        const page = await readAfterLast();
+        if (moved(page)) return;
+        for (const event of page.events) if (event.seq <= upTo) deliver(event);
+        if (page.events.length < PAGE) return;
+      }
+    };
+    async function drain() {
+      while (live.length > 0 && !stopped) {
+        const event = live.shift() as FeedEvent;
+        // Live events are new, written in the feed's current epoch: another one means the feed
+        // began an epoch. The stored feed says where it parts from ours (fill ends or goes on).
+        if (event.epoch !== epoch) await fill(Number.MAX_SAFE_INTEGER);
+        if (stopped) return;
+        if (event.seq <= last) continue;
+        if (event.seq > last + 1) await fill(event.seq - 1);
+        deliver(event);
+      }
+    }
+    function fail(error: unknown) {
+      if (stopped) return;
+      stopped = true;
+      void unsubscribe();
+      onError(error);
+    }
+    if (after !== undefined) {
+      for (const event of first.events) deliver(event);
+      if (first.events.length === PAGE) chain = chain.then(() => fill(Number.MAX_SAFE_INTEGER)).catch(fail);
+    }
+    ready = true;
+    chain = chain.then(drain).catch(fail);
+    return {
+      account: account.id,
+      last,
+      epoch: start,
+      stop: async () => {
+        if (stopped) return;
+        stopped = true;
+        await unsubscribe();
+      },
+    };
+  }
+}
+
+function checkCursor(cursor: FeedCursor): void {
+  if (!Number.isInteger(cursor.after) || cursor.after < 0) {
+    throw new GameError('INVALID_INPUT', 'after must be a whole number ≥ 0 (a seq from the feed)', {
+      field: 'after',
+    });
+  }
+  if (cursor.epoch !== undefined && !EPOCH.test(cursor.epoch)) {
+    throw new GameError('INVALID_INPUT', 'epoch must be an epoch id from the feed', { field: 'epoch' });
+  }
+}
+
+/** The error of a client whose cursor (in `from`) is past what the feed (now in `to`) still shares. */
+function epochChanged(from: string, to: string, after: number, last: number): GameError {
+  return new GameError(
+    'FEED_EPOCH_CHANGED',
+    `The event store came back older (feed epoch ${from} → ${to}): events after seq ${after} that you saw ` +
+      `were lost, and their seqs now name other events. Re-read your state (GET /api/v1/account/games, ` +
+      `GET /api/v1/challenges), then resume with epoch=${to}&after=${after}.`,
+    { epoch: to, after, last },
+  );
+}
+
+/**
+ * A cursor with an epoch is good while everything up to its seq is still the feed's history: in
+ * the current epoch, or in an earlier one at or before the seq where the epochs part.
+ */
+function checkEpoch(cursor: FeedCursor, page: FeedPage): void {
+  if (cursor.epoch === undefined || cursor.epoch === page.epoch) return;
+  const shared = sharedUpTo(page.epochs, cursor.epoch);
+  if (cursor.after <= shared) return;
+  throw epochChanged(cursor.epoch, page.epoch, Math.min(shared, page.last), page.last);
+}
+
+function checkResumable(after: number, first: number, last: number): void {
+  if (after > last) {
+    throw new GameError('INVALID_INPUT', `after=${after} is beyond the newest event (${last})`, {
+      field: 'after',
+      last,
+    });
+  }
+  if (after + 1 < first) {
+    throw new GameError('EVENTS_EXPIRED', `Events after ${after} were trimmed; the oldest kept is ${first}`, {
+      first,
+      last,
+    });
+  }
+}
