@@ -1,5 +1,6 @@
 import {
   accountEffectsOf,
+  clockIndexOf,
   type GameStore,
   type Notice,
   type RatingResult,
@@ -19,8 +20,10 @@ export function updateGame(
   notices: readonly Notice[] = [],
   ratings: readonly RatingResult[] = [],
 ): Promise<UpdateResult> {
+  const clock = clockIndexOf(next);
   return games.update(next, expectedVersion, idempotency, {
     notices,
-    accounts: accountEffectsOf(next, ratings),
+    accounts: accountEffectsOf(next, ratings, clock),
+    clock,
   });
 }

@@ -218,12 +218,12 @@ export class TurnDriver {
       const view = this.games.view(game);
       const move = await mover.provider(view, view.legalMoves, timeLeftOf(view, this.now()), game);
       if (this.stopped) return false;
-      const after = await this.games.submitMove(game.id, move, {
+      const after = await this.games.play(game.id, move, {
         credential: mover.credential,
         expectedVersion: game.version,
         idempotencyKey: `turn.${game.id}.${game.version}`,
       });
-      played = after.version === game.version + 1;
+      played = after.head.version === game.version + 1;
       return played;
     } catch (error) {
       if (error instanceof TurnDeferred) return false;

@@ -43,6 +43,7 @@ export function effectsOf(
   return {
     notices: gameNotices(before, after, views, after.updatedAt),
     accounts: accountEffectsOf(after, ratings, index),
+    clock: index,
     featured: after.status === before.status ? null : featuredOf(after),
     wake: wakeOf(after, index),
   };

@@ -8,10 +8,16 @@ import { gameAccounts } from '../delivery/feed';
 import { finish } from './decide';
 
 /** `next` (computed from `game` at `at`) with its version, write time and time fields. */
-export function timed(game: StoredGame, next: StoredGame, at: number, vacations: Vacations): StoredGame {
+export function timed(
+  game: StoredGame,
+  next: StoredGame,
+  at: number,
+  vacations: Vacations,
+  timeout = false,
+): StoredGame {
   return {
     ...next,
-    ...retime(game, next, at, vacations),
+    ...retime(game, next, at, vacations, timeout),
     version: game.version + 1,
     updatedAt: new Date(at).toISOString(),
   };
@@ -20,13 +26,7 @@ export function timed(game: StoredGame, next: StoredGame, at: number, vacations:
 /** The game ended by timeout at `at`: the side to move loses (see ../time/clock.ts). */
 export function timedOut(game: StoredGame, at: number, vacations: Vacations): StoredGame {
   const loser = game.toMove ?? 0;
-  const over = finish(game, { winner: other(loser), reason: 'timeout' });
-  return {
-    ...over,
-    ...retime(game, over, at, vacations, true),
-    version: game.version + 1,
-    updatedAt: new Date(at).toISOString(),
-  };
+  return timed(game, finish(game, { winner: other(loser), reason: 'timeout' }), at, vacations, true);
 }
 
 /** The vacations of the accounts seated in an ongoing correspondence game (none otherwise). */

@@ -108,14 +108,17 @@ export class GameWriter {
       // A refusal computed from a stale copy is checked again against the store.
       if (cached) return RETRY;
       // A retried key whose write was applied: the game moved on since, and its first answer stands.
-      const first = seat === undefined ? undefined : await this.replayed(engine, game.id, key, seat, command);
+      const first =
+        seat === undefined
+          ? undefined
+          : await this.replayed(engine, game.id, key, fingerprintOf(seat, command), command);
       if (first) return first;
       throw error;
     }
     const fingerprint = fingerprintOf(step.seat, command);
     if (step.timedOut) {
       // A retry of a write that was applied before the time ran out gets its first answer.
-      const first = await this.replayed(engine, game.id, key, step.seat, command);
+      const first = await this.replayed(engine, game.id, key, fingerprint, command);
       if (first) return first;
       const { result } = await this.save(engine, game, step.next, undefined, undefined);
       if (result.status === 'updated') throw timeoutError(toGameHeadView(engine, step.next));
@@ -220,12 +223,12 @@ export class GameWriter {
     engine: AnyEngine,
     id: string,
     key: string | undefined,
-    seat: Side,
+    fingerprint: string,
     command: GameCommand,
   ): Promise<WriteAnswer | undefined> {
     if (key === undefined) return undefined;
     const seen = await this.parts.storage.games.idempotencyRecord(id, key);
-    return seen ? this.replay(engine, seen, fingerprintOf(seat, command), command) : undefined;
+    return seen ? this.replay(engine, seen, fingerprint, command) : undefined;
   }
 
   /**

@@ -1,7 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
   IDEMPOTENCY_TTL_SECONDS,
-  clockIndexOf,
   listingIndex,
   listingIndexesOf,
   changeOf,
@@ -223,7 +222,7 @@ export class MemoryGameStore implements GameStore {
       for (const filter of [{ account }, { account, kind: next.kind }])
         this.relist(filter, next.id, entry, status);
     }
-    this.clockIndex.putClock(next.id, clockIndexOf(next));
+    this.clockIndex.putClock(next.id, effects.clock);
     this.clockIndex.putAccounts(next.id, effects.accounts);
     if (idemKey && idempotency) {
       this.idempotency.set(idemKey, {

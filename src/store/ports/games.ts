@@ -1,6 +1,6 @@
 import type { MoveDetails } from '../../engines/move-details';
 import type { GameKind, Options, Outcome, Side } from '../../engines/types';
-import type { GameClock } from './clocks';
+import type { ClockIndex, GameClock } from './clocks';
 import type { Notice } from './feed';
 import type { RatingResult } from './ratings';
 import type { TimeControl } from './time-control';
@@ -198,6 +198,8 @@ export interface GameEffects {
   readonly notices: readonly Notice[];
   /** Each seated account's indexes (none for a game held by seat tokens only). */
   readonly accounts: readonly AccountEffect[];
+  /** The game's deadline, reminder and my-turn index entries as it now is (clockIndexOf). */
+  readonly clock: ClockIndex;
 }
 
 export interface GamePage {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
-  clockIndexOf,
+  type ClockIndex,
   listingBasesOf,
   listingIndex,
   listingIndexesOf,
@@ -64,8 +64,7 @@ export function statusIndexesArgument(game: StoredGame): string {
 }
 
 /** A game's clock index entries as index_clock reads them (scores as text, '' for none). */
-export function clockIndexArgument(game: StoredGame): string {
-  const index = clockIndexOf(game);
+export function clockIndexArgument(index: ClockIndex): string {
   return JSON.stringify({
     deadline: index.deadline === null ? '' : String(index.deadline),
     reminder: index.reminder === null ? '' : String(index.reminder),

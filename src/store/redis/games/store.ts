@@ -3,6 +3,7 @@ import type { Side } from '../../../engines/types';
 import {
   IDEMPOTENCY_TTL_SECONDS,
   accountEffectsOf,
+  clockIndexOf,
   headOf,
   type GameHead,
   type MoveRecord,
@@ -326,7 +327,7 @@ export class RedisGameStore implements GameStore {
             ttl: IDEMPOTENCY_TTL_SECONDS,
             channel: this.channel(next.id),
             publish: this.publish,
-            clock: clockIndexArgument(next),
+            clock: clockIndexArgument(effects.clock),
             packed: moves,
           },
           fields,
@@ -394,7 +395,7 @@ export function createGameArguments(prefix: string, game: StoredGame): Parameter
     listingEpoch: String(LISTING_EPOCH_US),
     shard,
     moves: JSON.stringify(game.moves.map((m) => JSON.stringify(m))),
-    clock: clockIndexArgument(game),
+    clock: clockIndexArgument(clockIndexOf(game)),
   };
 }
 

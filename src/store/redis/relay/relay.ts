@@ -84,7 +84,7 @@ export function outboxFields(entry: OutboxEntry, feed: FeedOptions): string[] {
 export function gameParts(
   keys: Keys,
   game: Pick<StoredGame, 'id' | 'kind'>,
-  effects: GameEffects,
+  effects: Pick<GameEffects, 'notices' | 'accounts'>,
 ): AccountPart[] {
   return effects.accounts.map(({ account, status, turn, ongoing, rating }) => {
     const ops: IndexOp[] = [];
