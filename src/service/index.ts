@@ -10,7 +10,6 @@ import { BlockService } from './accounts/blocks';
 import { ChallengeService } from './challenges/service';
 import { ClockService } from './time/clocks';
 import { FeedService } from './delivery/feed';
-import { GameActions } from './game/actions';
 import type { GameWriter } from './game/writer';
 import { GameListService } from './game/lists';
 import { GameService } from './game/service';
@@ -33,8 +32,6 @@ export interface Services {
   readonly games: GameService;
   /** Every write of a game's seats, as commands (game/commands.ts): what the transports call. */
   readonly writer: GameWriter;
-  /** Resign, abort, draws and claims by name: the writer's commands other than a move. */
-  readonly actions: GameActions;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
   /** TV: each kind's featured game, followed live (one follower per kind and node). */
@@ -118,7 +115,6 @@ export function createServices(
   return {
     games,
     tournaments: new TournamentService(storage, auth, games, director, now, onError),
-    actions: new GameActions(games.writer),
     writer: games.writer,
     lists: new GameListService(storage, auth, games),
     tv: new TvService(storage, games),

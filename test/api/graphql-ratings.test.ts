@@ -39,7 +39,7 @@ describe.each(['memory', 'redis'] as const)('GraphQL ratings (%s)', (store) => {
         { rating: 1500, provisional: true },
       ],
     });
-    await node.app.services.actions.resign(gameId, { credential: { token: bob.token } });
+    await node.app.services.writer.apply(gameId, { type: 'resign' }, { credential: { token: bob.token } });
     const read = await gql(
       node.url,
       `query($u: String!) { account(username: $u) {

@@ -21,7 +21,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** Two bots, x and y; `start` makes a Kalah game by x's direct challenge (x moves first). */
 function duel(run: Running, x: TestAccount, y: TestAccount) {
-  const { challenges, games, actions } = run.app.services;
+  const { challenges, games, writer } = run.app.services;
   let gameId = '';
   const mover = async () => {
     const game = await games.getGame(gameId);
@@ -43,7 +43,7 @@ function duel(run: Running, x: TestAccount, y: TestAccount) {
     /** The side to move resigns. */
     resign: async () => {
       const { who } = await mover();
-      await actions.resign(gameId, { credential: { token: who.token } });
+      await writer.apply(gameId, { type: 'resign' }, { credential: { token: who.token } });
     },
   };
 }

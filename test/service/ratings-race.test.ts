@@ -47,8 +47,16 @@ describe.each(['redis', 'memory'] as const)('a rated game ended from two nodes a
       // Even rounds: both resign, one from each node; odd rounds: alice resigns from both nodes.
       const resigners = round % 2 === 0 ? [alice, bob] : [alice, alice];
       const answers = await Promise.allSettled([
-        nodeA.app.services.actions.resign(id, { credential: { token: (resigners[0] as TestAccount).token } }),
-        nodeB.app.services.actions.resign(id, { credential: { token: (resigners[1] as TestAccount).token } }),
+        nodeA.app.services.writer.apply(
+          id,
+          { type: 'resign' },
+          { credential: { token: (resigners[0] as TestAccount).token } },
+        ),
+        nodeB.app.services.writer.apply(
+          id,
+          { type: 'resign' },
+          { credential: { token: (resigners[1] as TestAccount).token } },
+        ),
       ]);
       const won = answers.filter((a) => a.status === 'fulfilled');
       expect(won).toHaveLength(1);
@@ -85,7 +93,7 @@ describe('the relay applying a rated ending again (redis)', () => {
     const alice = await signUp(node.app, 'alice', 'human');
     const bob = await signUp(node.app, 'bob', 'human');
     const id = await ratedGame(node, alice, bob);
-    await node.app.services.actions.resign(id, { credential: { token: bob.token } });
+    await node.app.services.writer.apply(id, { type: 'resign' }, { credential: { token: bob.token } });
     const before = await ratingOf(node.storage, alice.id);
     expect(before?.games).toBe(1);
     expect(before?.rating).toBeGreaterThan(1500);
@@ -144,7 +152,7 @@ describe.each(['redis', 'memory'] as const)('what is rated (%s)', (store) => {
       ),
     ).toBe('INVALID_INPUT');
     const id = await ratedGame(node, alice, bob);
-    await node.app.services.actions.abort(id, { credential: { token: alice.token } });
+    await node.app.services.writer.apply(id, { type: 'abort' }, { credential: { token: alice.token } });
     expect(await node.storage.ratings.get(alice.id)).toEqual({});
     expect(await node.storage.ratings.get(bob.id)).toEqual({});
   });
@@ -154,8 +162,8 @@ describe.each(['redis', 'memory'] as const)('what is rated (%s)', (store) => {
     const alice = await signUp(node.app, 'alice', 'human');
     const bob = await signUp(node.app, 'bob', 'human');
     const id = await ratedGame(node, alice, bob);
-    await node.app.services.actions.offerDraw(id, { credential: { token: alice.token } });
-    await node.app.services.actions.offerDraw(id, { credential: { token: bob.token } });
+    await node.app.services.writer.apply(id, { type: 'draw.offer' }, { credential: { token: alice.token } });
+    await node.app.services.writer.apply(id, { type: 'draw.offer' }, { credential: { token: bob.token } });
     expect((await node.app.service.getGame(id)).result).toMatchObject({ winner: null, reason: 'agreement' });
     for (const who of [alice, bob]) {
       const rating = await ratingOf(node.storage, who.id);

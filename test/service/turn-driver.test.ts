@@ -123,7 +123,7 @@ describe.each(['memory', 'redis'] as const)('the turn driver (%s)', (store) => {
     const id = (await app.services.challenges.accept({ token: bot.token }, challenge.id)).gameId as string;
     // The human's turn: nothing to do.
     expect(await driver!.consider(id, bot.id)).toBe(false);
-    await app.services.actions.resign(id, { credential: { token: human.token } });
+    await app.services.writer.apply(id, { type: 'resign' }, { credential: { token: human.token } });
     expect(await driver!.consider(id, bot.id)).toBe(false);
     await driver!.sweep();
     expect(asked).toBe(0);
