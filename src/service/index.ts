@@ -4,6 +4,7 @@ import type { Storage } from '../store/store';
 import { AiGames } from './bots/ai-games';
 import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from './bots/analysis';
 import { AccountService } from './accounts/service';
+import { AppService } from './apps/service';
 import { Authenticator } from './accounts/auth';
 import { BulkService, type BulkOptions } from './challenges/bulks';
 import { BlockService } from './accounts/blocks';
@@ -39,6 +40,8 @@ export interface Services {
   /** The games of chosen accounts, live (start and end only: public). */
   readonly accountGames: AccountGames;
   readonly accounts: AccountService;
+  /** Apps and their keys (the operator's; see apps/service.ts). */
+  readonly apps: AppService;
   readonly challenges: ChallengeService;
   /** Blocks between accounts. */
   readonly blocks: BlockService;
@@ -102,7 +105,7 @@ export function createServices(
   now: () => Date = () => new Date(),
   options: ServiceOptions = {},
 ): Services {
-  const auth = new Authenticator(storage.accounts, now, options.onBackgroundError);
+  const auth = new Authenticator(storage.accounts, storage.apps, now, options.onBackgroundError);
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
   const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes, options.abandonClaimMs);
   const aiPool = new AiPool(options.aiPool);
@@ -120,6 +123,7 @@ export function createServices(
     tv: new TvService(storage, games),
     accountGames: new AccountGames(storage),
     accounts: new AccountService(storage, auth, now, quotas),
+    apps: new AppService(storage, now),
     challenges,
     blocks: new BlockService(storage, auth, challenges, now, quotas),
     seeks: new SeekService(storage, auth, games, now, quotas),

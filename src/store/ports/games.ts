@@ -4,7 +4,7 @@ import type { ClockIndex, GameClock } from './clocks';
 import type { Notice } from './feed';
 import type { RatingResult } from './ratings';
 import type { TimeControl } from './time-control';
-import type { GameStatus } from '../../vocabulary';
+import type { GameStatus, GameVisibility } from '../../vocabulary';
 export { GAME_STATUSES, type GameStatus } from '../../vocabulary';
 
 export interface MoveRecord {
@@ -66,6 +66,15 @@ export interface StoredGame {
    * (`ip:` and the creator's address bucket). Never leaves the service.
    */
   readonly owner?: string;
+  /**
+   * The app the game belongs to (its creator's; absent: OPEN_APP): listings, TV and other apps see
+   * it only if that app is the open one or in the shared pool.
+   */
+  readonly app?: string;
+  /** Who may read and watch it (absent: public). */
+  readonly visibility?: GameVisibility;
+  /** Private games: the accounts (besides the seats) invited to watch. */
+  readonly spectators?: readonly string[];
   /** sha256 of each seat's secret token (never leaves the service). */
   readonly seatTokenHashes: readonly [string, string];
   readonly status: GameStatus;

@@ -1,5 +1,12 @@
 import type Redis from 'ioredis';
-import type { AccountStore, RevokeResult, StoredAccount, StoredToken, TokenScope } from '../store';
+import type {
+  AccountStore,
+  AppAccountResult,
+  RevokeResult,
+  StoredAccount,
+  StoredToken,
+  TokenScope,
+} from '../store';
 import { msOf } from './games/arguments';
 import { Keys } from './keys';
 import { addToken, createAccount, revokeToken } from './lua';
@@ -157,6 +164,23 @@ export class RedisAccountStore implements AccountStore {
       if (result === 'last-root') return { status: 'last-root', token: withUse(found.token, used) };
     }
     throw new Error(`token ${tokenId} kept changing while being revoked`);
+  }
+
+  // Base stubs: the store helper builds these.
+  getOrCreateAppAccount(_account: StoredAccount): Promise<AppAccountResult> {
+    throw new Error('not built yet');
+  }
+  accountByExternalId(_app: string, _externalId: string): Promise<StoredAccount | undefined> {
+    throw new Error('not built yet');
+  }
+  accountByUsername(_app: string, _username: string): Promise<StoredAccount | undefined> {
+    throw new Error('not built yet');
+  }
+  updateAppAccount(_next: StoredAccount): Promise<'saved' | 'username-taken' | 'missing'> {
+    throw new Error('not built yet');
+  }
+  listAppAccounts(_app: string, _after: string | undefined, _limit: number): Promise<StoredAccount[]> {
+    throw new Error('not built yet');
   }
 }
 

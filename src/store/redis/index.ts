@@ -2,6 +2,7 @@ import { Cluster, type Redis } from 'ioredis';
 import { createLimiter } from '../limiter';
 import type { FeedOptions, Storage } from '../store';
 import { RedisAccountStore, revocationChannel } from './accounts';
+import { RedisAppStore } from './apps/store';
 import { RedisBlockStore } from './challenges/blocks';
 import { RedisChallengeStore } from './challenges/store';
 import {
@@ -185,6 +186,7 @@ export function redisStorage(
     events: new RedisEventBus(fanout, (id) => games.channel(id), revocationChannel(prefix)),
     clocks: new RedisClockStore(data, prefix, games, feedOptions),
     accounts: new RedisAccountStore(data, prefix),
+    apps: new RedisAppStore(data, prefix),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
     blocks: new RedisBlockStore(data, prefix),

@@ -9,6 +9,7 @@ import { buildSchema } from 'type-graphql';
 import type { RequestHandler } from 'express';
 import type { Services } from '../../service';
 import { RETRY_AFTER_SECONDS, toGameError } from '../../service/errors';
+import { ACCOUNT_HEADER, actingAccountOf } from '../acting';
 import { clientIp, graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
@@ -199,7 +200,13 @@ export async function createGraphQL(options: {
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }) => {
       const token = bearerFrom(req.headers.authorization);
-      return { services, ip: clientIp(req), ...(token ? { bearerToken: token } : {}) };
+      const acting = actingAccountOf(req.headers[ACCOUNT_HEADER]);
+      return {
+        services,
+        ip: clientIp(req),
+        ...(token ? { bearerToken: token } : {}),
+        ...(acting === undefined ? {} : { actingAccount: acting }),
+      };
     },
   });
   return {
