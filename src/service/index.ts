@@ -5,6 +5,7 @@ import { AiGames } from './bots/ai-games';
 import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from './bots/analysis';
 import { AccountService } from './accounts/service';
 import { AppService } from './apps/service';
+import { Pools } from './apps/pools';
 import { Authenticator } from './accounts/auth';
 import { BulkService, type BulkOptions } from './challenges/bulks';
 import { BlockService } from './accounts/blocks';
@@ -42,6 +43,8 @@ export interface Services {
   readonly accounts: AccountService;
   /** Apps and their keys (the operator's; see apps/service.ts). */
   readonly apps: AppService;
+  /** Who sees and plays whom: the open pool, or an app's own (see apps/pools.ts). */
+  readonly pools: Pools;
   readonly challenges: ChallengeService;
   /** Blocks between accounts. */
   readonly blocks: BlockService;
@@ -107,6 +110,7 @@ export function createServices(
 ): Services {
   const auth = new Authenticator(storage.accounts, storage.apps, now, options.onBackgroundError);
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
+  const pools = new Pools(storage, () => now().getTime());
   const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes, options.abandonClaimMs);
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
@@ -124,6 +128,7 @@ export function createServices(
     accountGames: new AccountGames(storage),
     accounts: new AccountService(storage, auth, now, quotas),
     apps: new AppService(storage, now),
+    pools,
     challenges,
     blocks: new BlockService(storage, auth, challenges, now, quotas),
     seeks: new SeekService(storage, auth, games, now, quotas),

@@ -71,6 +71,11 @@ export interface StoredGame {
    * it only if that app is the open one or in the shared pool.
    */
   readonly app?: string;
+  /**
+   * The pool it was made in (its app's id, or OPEN_APP for the open app and shared-pool apps; absent:
+   * OPEN_APP): the listings and TV it appears in. Fixed at creation.
+   */
+  readonly pool?: string;
   /** Who may read and watch it (absent: public). */
   readonly visibility?: GameVisibility;
   /** Private games: the accounts (besides the seats) invited to watch. */
