@@ -6,6 +6,7 @@ import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from '.
 import { AccountService } from './accounts/service';
 import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
+import { LifecycleService } from './apps/lifecycle';
 import { Authenticator } from './accounts/auth';
 import { BulkService, type BulkOptions } from './challenges/bulks';
 import { BlockService } from './accounts/blocks';
@@ -45,6 +46,8 @@ export interface Services {
   readonly apps: AppService;
   /** Who sees and plays whom: the open pool, or an app's own (see apps/pools.ts). */
   readonly pools: Pools;
+  /** Suspend, ban, erase and export accounts (the app's own, or the operator's: apps/lifecycle.ts). */
+  readonly lifecycle: LifecycleService;
   readonly challenges: ChallengeService;
   /** Blocks between accounts. */
   readonly blocks: BlockService;
@@ -129,6 +132,7 @@ export function createServices(
     accounts: new AccountService(storage, auth, now, quotas),
     apps: new AppService(storage, now),
     pools,
+    lifecycle: new LifecycleService(storage, auth, games, challenges, now),
     challenges,
     blocks: new BlockService(storage, auth, challenges, now, quotas),
     seeks: new SeekService(storage, auth, games, now, quotas),

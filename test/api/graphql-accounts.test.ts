@@ -578,6 +578,7 @@ describe('the events subscription when events are gone or the store fails', () =
     const counted: EventFeed = {
       append: (notices) => memory.feed.append(notices),
       read: (account, after, limit) => memory.feed.read(account, after, limit),
+      erase: (account) => memory.feed.erase(account),
       async subscribe(account, listener) {
         const unsubscribe = await memory.feed.subscribe(account, listener);
         count(account, 1);
@@ -640,6 +641,7 @@ function flakyFeed(inner: EventFeed, thrown: Error) {
   const state = { failedReads: 0 };
   const feed: EventFeed = {
     append: (notices) => inner.append(notices),
+    erase: (account) => inner.erase(account),
     async read(account, after, limit) {
       if (live) {
         state.failedReads++;

@@ -11,6 +11,7 @@ import type {
 } from '../../store/store';
 import { requireScope, type Authenticator, type Credential } from '../accounts/auth';
 import { GameError, toGameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { bulkView as view, type BulkView } from './bulk-view';
 import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
@@ -77,6 +78,7 @@ export class BulkService {
   /** Makes the bulk: every game, or (an error saying which pair and why) none. */
   async create(credential: Credential, input: CreateBulkInput): Promise<BulkView> {
     const { account: creator } = await this.auth.requireAccount(credential, 'challenge:bulk');
+    refuseRestricted(creator);
     const { bulk, limits } = await this.prepare(creator, input);
     const at = this.now().getTime();
     await this.storage.bulks.begin(bulk, at + this.leaseMs);
@@ -291,6 +293,7 @@ export class BulkService {
         players.push([accounts[i] as StoredAccount, accounts[i + 1] as StoredAccount]);
       }
     }
+    players.forEach((pair) => refuseRestricted(...pair));
     const seen = new Map<string, number>();
     players.forEach((pair, index) =>
       pair.forEach(({ id: account }, seat) => {

@@ -5,6 +5,7 @@ import type { Authenticator, Credential } from '../accounts/auth';
 import { avoidedBy } from '../accounts/blocks';
 import { ATTEMPTS, DAY, seconds } from './service';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameView } from '../game/view';
 import type { GameService } from '../game/service';
 import { canonicalJson, once } from '../idempotency';
@@ -76,6 +77,7 @@ export class SeekService {
   }
 
   private async seek(account: StoredAccount, input: CreateSeekInput): Promise<SeekView> {
+    refuseRestricted(account);
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const start = startOf(engine, options, input);
@@ -111,6 +113,8 @@ export class SeekService {
       const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt, avoid);
       if (!partner) return seekView(seek, null);
       const other = await this.storage.accounts.getAccount(partner.account);
+      // A partner restricted since it posted its seek has lost it (taken out of the pool by the match).
+      if (other?.status !== undefined && other.status !== 'active') continue;
       const game = await this.pairSeeks(account, other, seek, partner, timeControl, start);
       if (game) return seekView(seek, game);
     }

@@ -12,6 +12,7 @@ import {
 import type { Authenticator, Credential } from '../accounts/auth';
 import { checkBlocks, checkChallengeCaps } from './limits';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { canonicalJson, once } from '../idempotency';
 import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
@@ -80,6 +81,7 @@ export class ChallengeService {
   }
 
   private async make(challenger: StoredAccount, input: CreateChallengeInput): Promise<ChallengeView> {
+    refuseRestricted(challenger);
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const { initialPosition } = startOf(engine, options, input);
@@ -95,6 +97,7 @@ export class ChallengeService {
         throw new GameError('INVALID_INPUT', 'Give either `to` (direct) or `players` (open), not both');
       }
       destination = await this.account(input.to);
+      refuseRestricted(destination);
       if (destination.id === challenger.id)
         throw new GameError('INVALID_INPUT', 'You cannot challenge yourself');
       starts = oneOf(input.starts ?? 'random', ['challenger', 'destination', 'random'], 'starts');
@@ -103,6 +106,7 @@ export class ChallengeService {
         if (input.players.length !== 2)
           throw new GameError('INVALID_INPUT', 'players must name two accounts');
         const [a, b] = await Promise.all(input.players.map((p) => this.account(p)));
+        refuseRestricted(a, b);
         if (!a || !b || a.id === b.id)
           throw new GameError('INVALID_INPUT', 'players must be two different accounts');
         players = [a.id, b.id];
@@ -155,33 +159,40 @@ export class ChallengeService {
    * to `blocker` (directly or naming it): what blocking `from` does to them.
    */
   async declineAllFrom(blocker: StoredAccount, from: string): Promise<number> {
-    const open = (await this.storage.challenges.listOpen(blocker.id)).filter(
-      (c) =>
-        c.challenger === from && (c.destination === blocker.id || (c.players?.includes(blocker.id) ?? false)),
-    );
-    let declined = 0;
+    const open = await this.storage.challenges.listOpen(blocker.id);
+    const mine = (c: StoredChallenge) => c.destination === blocker.id || c.players?.includes(blocker.id);
+    return this.closeEach(open.filter((c) => c.challenger === from && mine(c)), blocker.id);
+  }
+
+  /** Cancels the open challenges `account` made, declines those it received: what a ban or erasure does. */
+  async closeAllOf(account: string): Promise<number> {
+    return this.closeEach(await this.storage.challenges.listOpen(account), account);
+  }
+
+  /** Closes each challenge by `by`: its own canceled, the others declined (reason generic). */
+  private async closeEach(open: readonly StoredChallenge[], by: string): Promise<number> {
+    let count = 0;
     for (const c of open) {
       try {
         await this.transition(
           c.id,
           (current, at) => {
-            const next: StoredChallenge = {
-              ...current,
-              status: 'declined',
-              declineReason: 'generic',
-              closedBy: blocker.id,
-            };
-            return { next, notices: [notice(this.involved(current), 'challenge.declined', at, next)] };
+            const next: StoredChallenge =
+              current.challenger === by
+                ? { ...current, status: 'canceled', closedBy: by }
+                : { ...current, status: 'declined', declineReason: 'generic', closedBy: by };
+            const type = next.status === 'canceled' ? 'challenge.canceled' : 'challenge.declined';
+            return { next, notices: [notice(this.involved(current), type, at, next)] };
           },
-          (closed) => closed.status === 'declined' && closed.closedBy === blocker.id,
+          (done) => done.status !== 'open' && done.closedBy === by,
         );
-        declined++;
+        count++;
       } catch (error) {
-        // Closed meanwhile (accepted, canceled, expired): nothing left to decline.
+        // Closed meanwhile (accepted, canceled, expired): nothing left to close.
         if (!(error instanceof GameError && error.code === 'CHALLENGE_CLOSED')) throw error;
       }
     }
-    return declined;
+    return count;
   }
 
   /** Anyone with the id (the link) may read a challenge. */
@@ -229,6 +240,7 @@ export class ChallengeService {
         if (other) players.set(id, other);
       }
     }
+    refuseRestricted(...players.values());
     // A rated game records each seat's rating as it begins (read now, before the write).
     const ratings = peek.rated
       ? await seatRatings(this.storage, [...players.keys()], peek, this.now().toISOString())

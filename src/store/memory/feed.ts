@@ -75,6 +75,10 @@ export class MemoryEventFeed implements EventFeed {
     };
   }
 
+  async erase(account: string): Promise<void> {
+    this.feeds.delete(account);
+  }
+
   async subscribe(account: string, listener: (event: FeedEvent) => void): Promise<() => Promise<void>> {
     const handler = (json: string) => listener(JSON.parse(json) as FeedEvent);
     this.emitter.on(account, handler);

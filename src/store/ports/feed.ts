@@ -82,6 +82,8 @@ export interface EventFeed {
     listener: (event: FeedEvent) => void,
     onResync?: () => void,
   ): Promise<() => Promise<void>>;
+  /** Deletes the account's feed and its events (an erased account's). */
+  erase(account: string): Promise<void>;
 }
 
 /**

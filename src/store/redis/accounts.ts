@@ -1,6 +1,8 @@
 import type Redis from 'ioredis';
+import { appOf, erasedNameHash } from '../store';
 import type {
   AccountStore,
+  AccountTombstone,
   AppAccountResult,
   RevokeResult,
   StoredAccount,
@@ -164,6 +166,32 @@ export class RedisAccountStore implements AccountStore {
       if (result === 'last-root') return { status: 'last-root', token: withUse(found.token, used) };
     }
     throw new Error(`token ${tokenId} kept changing while being revoked`);
+  }
+
+  async nextTombstone(): Promise<number> {
+    return this.redis.incr(this.keys.tombstoneSeq());
+  }
+
+  async eraseAccount(account: StoredAccount, tombstone: AccountTombstone, holdSeconds: number): Promise<void> {
+    // The account document goes last: an erasure that failed half way is found and retried whole.
+    const id = account.id;
+    const hashes = await this.redis.zrange(this.keys.tokens(id), 0, -1);
+    for (const hash of hashes) {
+      await this.redis.del(this.keys.token(id, hash), this.keys.tokenUsed(id, hash));
+      await this.redis.del(this.keys.tokenAccount(hash));
+      this.accountOfToken.delete(hash);
+    }
+    const hold = this.keys.erasedName(erasedNameHash(appOf(account), account.username));
+    await this.redis.set(hold, '1', 'EX', holdSeconds);
+    // The external-id and username entries are the app account store's (built by the store
+    // helper): its eraseAccount part removes them here, before the document.
+    await this.redis.set(this.keys.accountTombstone(id), JSON.stringify(tombstone));
+    await this.redis.del(this.keys.tokens(id), this.keys.account(id));
+  }
+
+  async tombstoneOf(id: string): Promise<AccountTombstone | undefined> {
+    const json = await this.redis.get(this.keys.accountTombstone(id));
+    return json ? (JSON.parse(json) as AccountTombstone) : undefined;
   }
 
   // Base stubs: the store helper builds these.

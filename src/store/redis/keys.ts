@@ -155,6 +155,18 @@ export class Keys {
   account(id: string): string {
     return this.of('account', id);
   }
+  /** An erased account's tombstone (AccountTombstone JSON), in its shard. */
+  accountTombstone(id: string): string {
+    return this.of('tombstone', id);
+  }
+  /** The counter of erased accounts' tombstone names (`deleted-<n>`). */
+  tombstoneSeq(): string {
+    return `${this.prefix}tombstones:seq`;
+  }
+  /** An erased username held in its app (key: erasedNameHash; expires with the hold), in its hash's shard. */
+  erasedName(hash: string): string {
+    return this.of('erasedname', hash);
+  }
   /** Sorted set of the account's token hashes (score: createdAt ms). */
   tokens(account: string): string {
     return this.of('tokens', account);

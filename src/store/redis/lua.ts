@@ -156,3 +156,19 @@ local oldest = redis.call('XRANGE', KEY.feed, '-', '+', 'COUNT', 1)
 return {events, redis.call('GET', KEY.seq) or '0', oldest[1] and oldest[1][1] or '', epoch, epochs}
 `,
 });
+
+/**
+ * Compare-and-set of one hash field: writes `next` only while the field still holds `read` (what
+ * the caller read and changed in JS); 1 written, 0 changed meanwhile (or absent). An erased
+ * account's tombstone name goes into its finished games' heads and leaderboard entries this way.
+ */
+export const setFieldIf = script<number>()({
+  name: 'boardhostSetFieldIf',
+  keys: ['hash'],
+  args: ['field', 'read', 'next'],
+  lua: `
+if redis.call('HGET', KEY.hash, ARG.field) ~= ARG.read then return 0 end
+redis.call('HSET', KEY.hash, ARG.field, ARG.next)
+return 1
+`,
+});

@@ -60,4 +60,7 @@ export class RedisAppStore implements AppStore {
   listSessions(_account: string): Promise<StoredSession[]> {
     return TODO();
   }
+  deleteSessions(_account: string): Promise<void> {
+    return TODO();
+  }
 }

@@ -53,6 +53,11 @@ export class RedisEventFeed implements EventFeed {
     }
   }
 
+  async erase(account: string): Promise<void> {
+    // One slot (the account's shard): one command.
+    await this.redis.del(this.keys.feed(account), this.keys.feedSeq(account), this.keys.feedEpoch(account));
+  }
+
   async read(account: string, after: number, limit: number): Promise<FeedPage> {
     const [entries, last, oldest, epoch, epochs] = await readFeed.run(
       this.redis,
