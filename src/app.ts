@@ -66,6 +66,8 @@ export interface AppOptions {
   readonly readyGraceMs?: number;
   /** Set: /metrics needs this bearer token. */
   readonly metricsToken?: string;
+  /** The operator's key (OPERATOR_KEY): the admin API answers it; absent: 403 OPERATOR_ONLY. */
+  readonly operatorKey?: string;
   /** Without metricsToken: true (default) serves /metrics to anyone, false does not serve it (404). */
   readonly metricsOpen?: boolean;
   /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */

@@ -63,6 +63,7 @@ async function main(): Promise<void> {
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     },
     sweepIntervalMs: config.SWEEP_INTERVAL_SECONDS * 1000,
+    ...(config.OPERATOR_KEY ? { operatorKey: config.OPERATOR_KEY } : {}),
     bulks: { sweepMs: config.BULK_SWEEP_SECONDS * 1000, leaseMs: config.BULK_LEASE_SECONDS * 1000 },
     tournamentSweepMs: config.TOURNAMENT_SWEEP_SECONDS * 1000,
     abandonClaimMs: config.ABANDON_CLAIM_DAYS * 24 * 60 * 60 * 1000,

@@ -59,7 +59,7 @@ export async function createSurface(
   });
 
   const streams = new Set<() => void>();
-  const routes = restRoutes(services, streams);
+  const routes = restRoutes(services, streams, { operatorKey: options.operatorKey });
   const openapi = buildOpenApiDocument(routes);
   const api = restRouter(routes);
   const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS);

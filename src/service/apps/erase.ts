@@ -73,12 +73,15 @@ async function renameInTournament(storage: Storage, tournament: string, id: stri
 
 /** Webhooks, push endpoint and blocks, both the account's and those naming it. */
 async function forgetRelations(storage: Storage, id: string): Promise<void> {
-  for (const { webhook } of await storage.webhooks.listWebhooks(id)) await storage.webhooks.deleteWebhook(webhook);
+  for (const { webhook } of await storage.webhooks.listWebhooks(id))
+    await storage.webhooks.deleteWebhook(webhook);
   await storage.push.deletePushEndpoint(id);
   for (;;) {
     const page = await storage.blocks.listBlocks(id, PAGE);
     if (page.items.length === 0) break;
     await Promise.all(page.items.map((b) => storage.blocks.unblock(id, b.account)));
   }
-  await Promise.all((await storage.blocks.blockersOf(id)).map((blocker) => storage.blocks.unblock(blocker, id)));
+  await Promise.all(
+    (await storage.blocks.blockersOf(id)).map((blocker) => storage.blocks.unblock(blocker, id)),
+  );
 }

@@ -3,6 +3,7 @@ import { appOf, OPEN_APP, type Storage, type StoredAccount, type StoredGame } fr
 import type { Authenticator, Credential } from '../accounts/auth';
 import type { ChallengeService } from '../challenges/service';
 import { GameError } from '../errors';
+import { checkText } from '../accounts/names';
 import { finish } from '../game/decide';
 import type { GameService } from '../game/service';
 import { timed, vacationsOf } from '../game/timing';
@@ -125,7 +126,11 @@ export class LifecycleService {
     // Re-read: a rename or metadata change made since the target was read is kept.
     const current = (await this.storage.accounts.getAccount(account.id)) ?? account;
     const { statusReason: _, ...rest } = current;
-    const next: StoredAccount = { ...rest, status, ...(reason === undefined ? {} : { statusReason: reason }) };
+    const next: StoredAccount = {
+      ...rest,
+      status,
+      ...(reason === undefined ? {} : { statusReason: reason }),
+    };
     await this.storage.accounts.saveAccount(next);
     return statusView(next);
   }
@@ -176,7 +181,8 @@ export class LifecycleService {
     const seat = game.seats.find((s) => s.account === account)?.seat ?? 0;
     // Both seats the same account (a game against oneself): no winner.
     const winner = game.seats.every((s) => s.account === account) ? undefined : other(seat);
-    const outcome = winner === undefined ? { reason: 'banned' as const } : { winner, reason: 'banned' as const };
+    const outcome =
+      winner === undefined ? { reason: 'banned' as const } : { winner, reason: 'banned' as const };
     const at = this.now().getTime();
     return timed(game, finish(game, outcome), at, await vacationsOf(this.storage, game));
   }
@@ -198,11 +204,9 @@ export function statusView(account: StoredAccount): AccountStatusView {
 
 function reasonOf(reason: string | undefined): string | undefined {
   if (reason === undefined) return undefined;
-  const text = String(reason).trim();
-  if (text.length < 1 || text.length > REASON_MAX || /[\u0000-\u001f\u007f]/.test(text)) {
-    throw new GameError('INVALID_INPUT', `reason is 1–${REASON_MAX} characters without control characters`, {
-      field: 'reason',
-    });
+  const text = checkText('reason', String(reason).trim());
+  if (text.length < 1 || text.length > REASON_MAX) {
+    throw new GameError('INVALID_INPUT', `reason is 1–${REASON_MAX} characters`, { field: 'reason' });
   }
   return text;
 }

@@ -161,7 +161,10 @@ export class ChallengeService {
   async declineAllFrom(blocker: StoredAccount, from: string): Promise<number> {
     const open = await this.storage.challenges.listOpen(blocker.id);
     const mine = (c: StoredChallenge) => c.destination === blocker.id || c.players?.includes(blocker.id);
-    return this.closeEach(open.filter((c) => c.challenger === from && mine(c)), blocker.id);
+    return this.closeEach(
+      open.filter((c) => c.challenger === from && mine(c)),
+      blocker.id,
+    );
   }
 
   /** Cancels the open challenges `account` made, declines those it received: what a ban or erasure does. */

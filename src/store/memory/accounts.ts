@@ -142,7 +142,11 @@ export class MemoryAccountStore implements AccountStore {
     return ++this.tombstoneCount;
   }
 
-  async eraseAccount(account: StoredAccount, tombstone: AccountTombstone, holdSeconds: number): Promise<void> {
+  async eraseAccount(
+    account: StoredAccount,
+    tombstone: AccountTombstone,
+    holdSeconds: number,
+  ): Promise<void> {
     const app = appOf(account);
     for (const [hash, token] of this.tokens) if (token.account === account.id) this.tokens.delete(hash);
     if (account.externalId !== undefined) this.external.delete(`${app}\n${account.externalId}`);

@@ -172,7 +172,11 @@ export class RedisAccountStore implements AccountStore {
     return this.redis.incr(this.keys.tombstoneSeq());
   }
 
-  async eraseAccount(account: StoredAccount, tombstone: AccountTombstone, holdSeconds: number): Promise<void> {
+  async eraseAccount(
+    account: StoredAccount,
+    tombstone: AccountTombstone,
+    holdSeconds: number,
+  ): Promise<void> {
     // The account document goes last: an erasure that failed half way is found and retried whole.
     const id = account.id;
     const hashes = await this.redis.zrange(this.keys.tokens(id), 0, -1);

@@ -29,6 +29,7 @@ import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
+import { LifecycleResolver } from './lifecycle.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
 
@@ -37,6 +38,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: [
       GameResolver,
+      LifecycleResolver,
       AccountResolver,
       ChallengeResolver,
       BlockResolver,

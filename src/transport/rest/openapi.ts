@@ -289,6 +289,19 @@ export function buildOpenApiDocument(
       'game:play (humans: act in their games), bot:play (bots: act in their games, declare what they accept), ' +
       'challenge:write (challenges and seeks). Each operation lists the scopes that will do as alternatives.',
   });
+  registry.registerComponent('securitySchemes', 'appKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An app key (bha_…) of an app’s backend, with scopes (app:accounts, app:sessions, app:webhooks, ' +
+      'app:moderate and the account scopes it lends); with `Boardhost-Account: <account id>` it acts as one ' +
+      'of its app’s accounts',
+  });
+  registry.registerComponent('securitySchemes', 'operatorKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The operator key (OPERATOR_KEY) of the server: the admin API; unset, 403 OPERATOR_ONLY',
+  });
   registerCommonComponents(registry);
   // Named even though each FeedEvent variant spells its own type: clients switch on this list.
   registry.register('FeedEventType', FeedEventType);

@@ -15,6 +15,7 @@ import type { OpenStreams } from './stream';
 import { pushRoutes } from './push.routes';
 import { tournamentRoutes } from './tournaments.routes';
 import { ratingRoutes } from './ratings.routes';
+import { lifecycleRoutes } from './lifecycle.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
 
@@ -25,7 +26,11 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * Every REST route under /api/v1: the one table the server mounts and the OpenAPI document is
  * generated from. Live streams register in `streams` so that shutdown can end them.
  */
-export function restRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
+export function restRoutes(
+  services: Services,
+  streams: OpenStreams = new Set(),
+  settings: { readonly operatorKey?: string | undefined } = {},
+): RestRoute[] {
   return [
     // Before the game routes: /games/ai and /challenges/ai are not ids.
     ...aiRoutes(services),
@@ -41,6 +46,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...pushRoutes(services),
     ...tournamentRoutes(services),
     ...ratingRoutes(services),
+    ...lifecycleRoutes(services, settings.operatorKey),
   ];
 }
 

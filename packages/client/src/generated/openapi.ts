@@ -1318,6 +1318,246 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/app/accounts/{externalId}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account
+         * @description It can no longer start games, challenges, seeks, bulk pairings or tournament entries (nor be challenged or paired): 403 ACCOUNT_RESTRICTED with its status and reason. Its ongoing games go on. The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        post: operations["suspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a suspension
+         * @description Back to active. A banned account answers 403 ACCOUNT_RESTRICTED (unban it). The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        post: operations["unsuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ban an account
+         * @description Every credential of the account is refused from now on (403 ACCOUNT_RESTRICTED); its tokens and sessions are revoked (its open streams end within a second, on every node), its open challenges closed, and its ongoing games lost by forfeit (result reason `banned`; rated games count it as a loss). The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        post: operations["banAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a ban
+         * @description Back to active. Its revoked tokens and sessions stay revoked: the app mints new sessions. The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        post: operations["unbanAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase an account
+         * @description Removes the account’s personal data: username, display name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed, blocks (both ways) and open challenges; its ongoing games are lost by forfeit first (reason `banned`). Its finished games keep their moves and results under the name `deleted-<n>` (so do leaderboards and tournament standings), so its opponents’ histories and ratings stay whole. The username cannot be taken again in the app for 30 days. Afterwards every route answers 404 ACCOUNT_NOT_FOUND for it. The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        delete: operations["eraseAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export an account’s data
+         * @description One JSON document: the account (every field), its tokens (no secrets), sessions, webhooks, push endpoint, blocks, ratings and their histories, games (with moves and results), open challenges, tournaments and the events its feed keeps. The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        get: operations["exportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account
+         * @description It can no longer start games, challenges, seeks, bulk pairings or tournament entries (nor be challenged or paired): 403 ACCOUNT_RESTRICTED with its status and reason. Its ongoing games go on. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        post: operations["adminSuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a suspension
+         * @description Back to active. A banned account answers 403 ACCOUNT_RESTRICTED (unban it). Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        post: operations["adminUnsuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ban an account
+         * @description Every credential of the account is refused from now on (403 ACCOUNT_RESTRICTED); its tokens and sessions are revoked (its open streams end within a second, on every node), its open challenges closed, and its ongoing games lost by forfeit (result reason `banned`; rated games count it as a loss). Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        post: operations["adminBanAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a ban
+         * @description Back to active. Its revoked tokens and sessions stay revoked: the app mints new sessions. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        post: operations["adminUnbanAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase an account
+         * @description Removes the account’s personal data: username, display name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed, blocks (both ways) and open challenges; its ongoing games are lost by forfeit first (reason `banned`). Its finished games keep their moves and results under the name `deleted-<n>` (so do leaderboards and tournament standings), so its opponents’ histories and ratings stay whole. The username cannot be taken again in the app for 30 days. Afterwards every route answers 404 ACCOUNT_NOT_FOUND for it. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY. Open accounts (id = username) are refused with 403 FORBIDDEN (reason open-account): ban them.
+         */
+        delete: operations["adminEraseAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export an account’s data
+         * @description One JSON document: the account (every field), its tokens (no secrets), sessions, webhooks, push endpoint, blocks, ratings and their histories, games (with moves and results), open challenges, tournaments and the events its feed keeps. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        get: operations["adminExportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/livez": {
         parameters: {
             query?: never;
@@ -1920,7 +2160,7 @@ export interface components {
              * @description Why the game ended
              * @enum {string}
              */
-            reason: "lion-captured" | "no-moves" | "bare-lions" | "threefold-repetition" | "kings-only-15" | "three-kings-vs-one" | "endgame-30-60" | "long-diagonal" | "small-material" | "majority" | "cannot-feed" | "row-empty" | "resignation" | "agreement" | "timeout" | "aborted" | "abandoned" | "move-limit";
+            reason: "lion-captured" | "no-moves" | "bare-lions" | "threefold-repetition" | "kings-only-15" | "three-kings-vs-one" | "endgame-30-60" | "long-diagonal" | "small-material" | "majority" | "cannot-feed" | "row-empty" | "resignation" | "agreement" | "timeout" | "aborted" | "abandoned" | "banned" | "move-limit";
             /** @description Final score where the game has one (mancala) */
             score: number[] | null;
         };
@@ -2101,7 +2341,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -3143,6 +3383,61 @@ export interface components {
             }[];
             /** @description Pass as `cursor` for the next page; null: no more */
             next: string | null;
+        };
+        ModeratedAccount: {
+            id: string;
+            /** @description The account’s app (`open` for open accounts) */
+            app: string;
+            externalId: string | null;
+            username: string;
+            displayName: string | null;
+            /** @enum {string} */
+            kind: "human" | "bot";
+            /** @enum {string} */
+            status: "active" | "suspended" | "banned";
+            statusReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AccountExport: {
+            /** Format: date-time */
+            exportedAt: string;
+            /** @description Every stored field of the account */
+            account: {
+                [key: string]: unknown;
+            };
+            /** @description Token views (no secrets) */
+            tokens: {
+                [key: string]: unknown;
+            }[];
+            sessions: {
+                [key: string]: unknown;
+            }[];
+            webhooks: {
+                [key: string]: unknown;
+            }[];
+            pushEndpoint: {
+                [key: string]: unknown;
+            } | null;
+            blocks: {
+                [key: string]: unknown;
+            }[];
+            /** @description Per perf: the rating and its history */
+            ratings: {
+                [key: string]: unknown;
+            };
+            /** @description Its games, moves and results */
+            games: {
+                [key: string]: unknown;
+            }[];
+            challenges: {
+                [key: string]: unknown;
+            }[];
+            tournaments: string[];
+            /** @description The events its feed keeps */
+            feed: {
+                [key: string]: unknown;
+            }[];
         };
         Health: {
             /** @description ok (/livez); ready, degraded (failing within the grace window) or unavailable */
@@ -8735,6 +9030,970 @@ export interface operations {
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
             400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    suspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    unsuspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    banAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    unbanAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    eraseAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    exportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s data */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminSuspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminUnsuspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminBanAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminUnbanAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminEraseAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminExportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s data */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

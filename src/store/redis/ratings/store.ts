@@ -155,7 +155,8 @@ export class RedisRatingStore implements RatingStore {
           const read = await this.redis.hget(entries, account);
           if (!read) break;
           const next = JSON.stringify({ ...(JSON.parse(read) as BoardEntry), name });
-          if ((await setFieldIf.run(this.redis, { hash: entries }, { field: account, read, next })) === 1) break;
+          if ((await setFieldIf.run(this.redis, { hash: entries }, { field: account, read, next })) === 1)
+            break;
           if (attempt >= 10) throw new Error(`leaderboard entry of ${account} kept changing`);
         }
       }
