@@ -15,6 +15,7 @@ import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
 import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
 import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appAccount, newApp } from '../support/apps';
 import {
   checkedClient,
   type CheckedClient,
@@ -24,6 +25,9 @@ import {
 } from '../support/openapi-check';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
+
+/** The operator key of the scenario's server (the admin routes). */
+const OPERATOR_KEY = 'operator-key-of-the-conformance-test';
 
 /** Operations that cannot succeed today, and why (each still has to be exercised). */
 const NEVER_SUCCEEDS: Record<string, string> = {};
@@ -556,6 +560,24 @@ async function scenario(
   await ok(400, 'put', '/api/v1/account/push-endpoint', { token: bobToken, body: { url: 'nope' } });
   await ok(204, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
   await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
+
+  // Lifecycle (test/apps/lifecycle.test.ts): the app's moderation of its accounts and the operator's.
+  const testApp = await newApp(run.app);
+  for (const [base, token] of [
+    [`/api/v1/app/accounts/mod-${suffix}`, testApp.key],
+    [`/api/v1/admin/accounts/${(await appAccount(run.storage, testApp, `op-${suffix}`)).id}`, OPERATOR_KEY],
+  ] as const) {
+    if (base.includes('/app/')) await appAccount(run.storage, testApp, `mod-${suffix}`);
+    await ok(200, 'post', `${base}/suspend`, { token, body: { reason: 'spam' } });
+    await ok(200, 'post', `${base}/unsuspend`, { token });
+    await ok(200, 'post', `${base}/ban`, { token, body: {} });
+    await ok(400, 'post', `${base}/ban`, { token, body: { reason: '' } });
+    await ok(200, 'post', `${base}/unban`, { token });
+    expect((await ok(200, 'get', `${base}/export`, { token })).account.status).toBe('active');
+    await ok(204, 'delete', base, { token });
+    await ok(404, 'get', `${base}/export`, { token });
+  }
+  await ok(403, 'delete', `/api/v1/admin/accounts/${bob}`, { token: OPERATOR_KEY });
 }
 
 /** Sends every operation the requests any client may get wrong; every answer is checked. */
@@ -628,7 +650,7 @@ describe.each<StoreKind>(['memory', 'redis'])(
     let run: Running;
     let receiver: Receiver;
     beforeAll(async () => {
-      run = await harness.start(store);
+      run = await harness.start(store, { app: { operatorKey: OPERATOR_KEY } });
       receiver = await startReceiver();
     });
     afterAll(async () => {
