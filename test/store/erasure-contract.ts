@@ -1,8 +1,7 @@
 // The store side of erasing an account (service/apps/erase.ts), run by store-contract.ts on memory,
-// Redis and Redis Cluster: tombstones, the held username, and what each port forgets or renames.
+// Redis and Redis Cluster: tombstones, the held username, and what each port forgets.
 import { ERASED_NAME_HOLD_SECONDS, type Storage, type StoredAccount } from '../../src/store/store';
-import { updateGame } from '../support/update-game';
-import { advanced, notice, sampleGame, sampleToken, uid } from './store-contract';
+import { notice, sampleToken, uid } from './store-contract';
 
 function appAccount(app: string, externalId: string, username: string): StoredAccount {
   return {
@@ -76,28 +75,5 @@ export function describeErasureContract(storage: () => Storage): void {
     expect((await s.feed.read(account, 0, 10)).events).toEqual([]);
     await s.apps.deleteSessions(account);
     expect(await s.apps.listSessions(account)).toEqual([]);
-  });
-
-  it('renames an account’s seats in a finished game only, nothing else changed', async () => {
-    const s = storage();
-    const account = uid('acc');
-    const seats = [
-      { seat: 0 as const, name: 'erin', account },
-      { seat: 1 as const, name: 'other', account: uid('acc') },
-    ];
-    const game = sampleGame({ seats });
-    await s.games.create(game);
-    expect(await s.games.renameSeat(game.id, account, 'deleted-1')).toBe(false);
-    const done = {
-      ...advanced(game),
-      status: 'finished' as const,
-      outcome: { winner: 1 as const, reason: 'resignation' as const },
-    };
-    await updateGame(s.games, done, 0);
-    expect(await s.games.renameSeat(game.id, account, 'deleted-1')).toBe(true);
-    const read = await s.games.get(game.id);
-    expect(read?.seats.map((seat) => seat.name)).toEqual(['deleted-1', 'other']);
-    expect({ ...read, seats: done.seats }).toEqual(done);
-    expect(await s.games.renameSeat(uid('none'), account, 'x')).toBe(false);
   });
 }

@@ -10,9 +10,10 @@ import { GameError } from '../errors';
 // Erasure of an app account, after the lifecycle service banned it (credentials refused, tokens and
 // sessions revoked, challenges closed, ongoing games forfeited). What goes: the username, display
 // name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed and blocks (both
-// ways). What stays, under a tombstone name `deleted-<n>` (n from a store counter): its finished
-// games (moves and results: its opponents' histories stay whole), its ratings (the opponents'
-// changes were computed from them), its leaderboard entries and tournament standings.
+// ways). What stays: its finished games as they are (moves and results: its opponents' histories
+// stay whole; a game stores no username, its seats name their side and the account id), its
+// ratings (the opponents' changes were computed from them), and, under a tombstone name
+// `deleted-<n>` (n from a store counter), its leaderboard entries and tournament standings.
 //
 // The account document is deleted rather than marked: every read of the account (profiles, acting
 // as it, export, this service) already answers ACCOUNT_NOT_FOUND for a missing account, and a
@@ -43,14 +44,11 @@ export async function eraseAccount(
   return { id: account.id, name: tombstone.name };
 }
 
-/** The tombstone name in its finished games, its leaderboard entries and its tournaments. */
+/**
+ * The tombstone name where the username was stored: leaderboard entries and tournament players.
+ * (Games store no username: a seat names its side and the account id, which now leads nowhere.)
+ */
 async function renameEverywhere(storage: Storage, id: string, name: string): Promise<void> {
-  let before: number | undefined;
-  do {
-    const page = await storage.games.list({ account: id, status: 'finished' }, PAGE, before);
-    await Promise.all(page.items.map((game) => storage.games.renameSeat(game.id, id, name)));
-    before = page.next ?? undefined;
-  } while (before !== undefined);
   await storage.ratings.renameAccount(id, name);
   let after: number | undefined;
   do {

@@ -113,8 +113,8 @@ export class SeekService {
       const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt, avoid);
       if (!partner) return seekView(seek, null);
       const other = await this.storage.accounts.getAccount(partner.account);
-      // A partner restricted since it posted its seek has lost it (taken out of the pool by the match).
-      if (other?.status !== undefined && other.status !== 'active') continue;
+      // A partner restricted or erased since it posted its seek has lost it (the match took it out).
+      if (!other || (other.status ?? 'active') !== 'active') continue;
       const game = await this.pairSeeks(account, other, seek, partner, timeControl, start);
       if (game) return seekView(seek, game);
     }

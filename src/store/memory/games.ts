@@ -253,19 +253,6 @@ export class MemoryGameStore implements GameStore {
     return { fingerprint: entry.fingerprint, response: gameOf({ ...game, head: entry.head }, entry.moves) };
   }
 
-  async renameSeat(id: string, account: string, name: string): Promise<boolean> {
-    const entry = this.games.get(id);
-    if (!entry || entry.status !== 'finished') return false;
-    const head = JSON.parse(entry.head) as StoredGame;
-    const seats = head.seats.map((s) => (s.account === account ? { ...s, name } : s));
-    this.games.set(id, { ...entry, head: JSON.stringify({ ...head, seats }) });
-    // Idempotency records answer the game as it was: they would show the old name.
-    for (const key of [...this.idempotency.keys()]) {
-      if (key.startsWith(`${id}\u0000`)) this.idempotency.delete(key);
-    }
-    return true;
-  }
-
   async ping(): Promise<void> {}
 
   async close(): Promise<void> {}

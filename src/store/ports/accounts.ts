@@ -71,7 +71,7 @@ export function appOfAccountId(id: string): string {
 export interface AccountTombstone {
   readonly id: string;
   readonly app: string;
-  /** `deleted-<n>`: shown where the username was (seats, leaderboards, standings). */
+  /** `deleted-<n>`: shown where the username was stored (leaderboards, tournament standings). */
   readonly name: string;
   readonly erasedAt: string;
 }

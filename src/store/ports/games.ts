@@ -288,11 +288,6 @@ export interface GameStore {
   /** The record kept for a game's idempotency key, if any. */
   idempotencyRecord(gameId: string, key: string): Promise<IdempotencyRecord | undefined>;
   /** Resolves when the store answers; rejects when it cannot be reached. */
-  /**
-   * Writes `name` as the name of `account`'s seats in a finished game (an erased account's tombstone
-   * name: nothing else changes, no version, no notice). false: no such finished game.
-   */
-  renameSeat(id: string, account: string, name: string): Promise<boolean>;
   ping(): Promise<void>;
   close(): Promise<void>;
 }

@@ -160,7 +160,7 @@ return {events, redis.call('GET', KEY.seq) or '0', oldest[1] and oldest[1][1] or
 /**
  * Compare-and-set of one hash field: writes `next` only while the field still holds `read` (what
  * the caller read and changed in JS); 1 written, 0 changed meanwhile (or absent). An erased
- * account's tombstone name goes into its finished games' heads and leaderboard entries this way.
+ * account's tombstone name goes into its leaderboard entries this way.
  */
 export const setFieldIf = script<number>()({
   name: 'boardhostSetFieldIf',

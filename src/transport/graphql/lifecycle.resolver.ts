@@ -69,8 +69,9 @@ export class LifecycleResolver {
 
   @Mutation(() => Boolean, {
     description:
-      'Erase the account’s personal data (ongoing games forfeited first); finished games keep their moves ' +
-      'and results under `deleted-<n>`; the username is held for 30 days; afterwards ACCOUNT_NOT_FOUND. ' +
+      'Erase the account’s personal data (ongoing games forfeited first); finished games stay as they are, ' +
+      'leaderboards and standings show `deleted-<n>`; the username is held for 30 days; afterwards ' +
+      'ACCOUNT_NOT_FOUND. ' +
       WHO,
   })
   async eraseAccount(

@@ -106,10 +106,10 @@ const ACTIONS: ReadonlyArray<{ action: Action; summary: string; description: str
 const ERASE =
   'Removes the account’s personal data: username, display name, external id, metadata, tokens, ' +
   'sessions, webhooks, push endpoint, feed, blocks (both ways) and open challenges; its ongoing games ' +
-  'are lost by forfeit first (reason `banned`). Its finished games keep their moves and results under ' +
-  'the name `deleted-<n>` (so do leaderboards and tournament standings), so its opponents’ histories ' +
-  'and ratings stay whole. The username cannot be taken again in the app for 30 days. Afterwards every ' +
-  'route answers 404 ACCOUNT_NOT_FOUND for it.';
+  'are lost by forfeit first (reason `banned`). Its finished games stay as they are (moves and results; ' +
+  'a game stores no username), so its opponents’ histories and ratings stay whole; leaderboards and ' +
+  'tournament standings show it as `deleted-<n>`. The username cannot be taken again in the app for 30 ' +
+  'days. Afterwards every route answers 404 ACCOUNT_NOT_FOUND for it.';
 const EXPORT =
   'One JSON document: the account (every field), its tokens (no secrets), sessions, webhooks, push ' +
   'endpoint, blocks, ratings and their histories, games (with moves and results), open challenges, ' +

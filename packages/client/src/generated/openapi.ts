@@ -1410,7 +1410,7 @@ export interface paths {
         post?: never;
         /**
          * Erase an account
-         * @description Removes the account’s personal data: username, display name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed, blocks (both ways) and open challenges; its ongoing games are lost by forfeit first (reason `banned`). Its finished games keep their moves and results under the name `deleted-<n>` (so do leaderboards and tournament standings), so its opponents’ histories and ratings stay whole. The username cannot be taken again in the app for 30 days. Afterwards every route answers 404 ACCOUNT_NOT_FOUND for it. The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         * @description Removes the account’s personal data: username, display name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed, blocks (both ways) and open challenges; its ongoing games are lost by forfeit first (reason `banned`). Its finished games stay as they are (moves and results; a game stores no username), so its opponents’ histories and ratings stay whole; leaderboards and tournament standings show it as `deleted-<n>`. The username cannot be taken again in the app for 30 days. Afterwards every route answers 404 ACCOUNT_NOT_FOUND for it. The app’s own account, by external id. Needs an app key with the scope app:moderate.
          */
         delete: operations["eraseAccount"];
         options?: never;
@@ -1530,7 +1530,7 @@ export interface paths {
         post?: never;
         /**
          * Erase an account
-         * @description Removes the account’s personal data: username, display name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed, blocks (both ways) and open challenges; its ongoing games are lost by forfeit first (reason `banned`). Its finished games keep their moves and results under the name `deleted-<n>` (so do leaderboards and tournament standings), so its opponents’ histories and ratings stay whole. The username cannot be taken again in the app for 30 days. Afterwards every route answers 404 ACCOUNT_NOT_FOUND for it. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY. Open accounts (id = username) are refused with 403 FORBIDDEN (reason open-account): ban them.
+         * @description Removes the account’s personal data: username, display name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed, blocks (both ways) and open challenges; its ongoing games are lost by forfeit first (reason `banned`). Its finished games stay as they are (moves and results; a game stores no username), so its opponents’ histories and ratings stay whole; leaderboards and tournament standings show it as `deleted-<n>`. The username cannot be taken again in the app for 30 days. Afterwards every route answers 404 ACCOUNT_NOT_FOUND for it. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY. Open accounts (id = username) are refused with 403 FORBIDDEN (reason open-account): ban them.
          */
         delete: operations["adminEraseAccount"];
         options?: never;

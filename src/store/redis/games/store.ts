@@ -28,7 +28,6 @@ import { clockIndexArgument } from './arguments';
 import type { ChannelFanout } from '../client';
 import { createGame, LISTING_EPOCH_US, readGame, reserveGame, updateGame } from './scripts';
 import { ALL_SHARDS, Keys, shardOf, shardTag } from '../keys';
-import { setFieldIf } from '../lua';
 import {
   OutboxRelay,
   gameParts,
@@ -233,20 +232,6 @@ export class RedisGameStore implements GameStore {
   async head(id: string): Promise<GameHead | undefined> {
     const head = await this.redis.hget(this.keys.game(id), 'head');
     return head ? (JSON.parse(head) as GameHead) : undefined;
-  }
-
-  async renameSeat(id: string, account: string, name: string): Promise<boolean> {
-    for (let attempt = 0; attempt < 10; attempt++) {
-      const read = await this.redis.hget(this.keys.game(id), 'head');
-      if (!read) return false;
-      const head = JSON.parse(read) as GameHead;
-      if (head.status !== 'finished') return false;
-      const seats = head.seats.map((s) => (s.account === account ? { ...s, name } : s));
-      const next = JSON.stringify({ ...head, seats });
-      const args = { field: 'head', read, next };
-      if ((await setFieldIf.run(this.redis, { hash: this.keys.game(id) }, args)) === 1) return true;
-    }
-    throw new Error(`game ${id} kept changing while a seat was renamed`);
   }
 
   async moves(id: string, after: number, limit: number): Promise<MovePage | undefined> {
