@@ -1,6 +1,7 @@
 // The store side of erasing an account (service/apps/erase.ts), run by store-contract.ts on memory,
 // Redis and Redis Cluster: tombstones, the held username, and what each port forgets.
 import { ERASED_NAME_HOLD_SECONDS, type Storage, type StoredAccount } from '../../src/store/store';
+import { ratingResult } from './ratings-contract';
 import { notice, sampleToken, uid } from './store-contract';
 
 function appAccount(app: string, externalId: string, username: string): StoredAccount {
@@ -75,5 +76,24 @@ export function describeErasureContract(storage: () => Storage): void {
     expect((await s.feed.read(account, 0, 10)).events).toEqual([]);
     await s.apps.deleteSessions(account);
     expect(await s.apps.listSessions(account)).toEqual([]);
+  });
+
+  it('writes a tombstone name in the account’s leaderboard entries, its rating unchanged', async () => {
+    const s = storage();
+    const perf = `${uid('kind')}.realtime`;
+    const [erin, other] = [uid('erin'), uid('other')];
+    for (const account of [erin, other]) {
+      for (let i = 0; i < 16; i++) await s.ratings.record(ratingResult(account, { perf, score: i % 2 }));
+    }
+    const before = await s.ratings.leaderboard(perf, 'human', 10);
+    expect(before.items.map((e) => e.name).sort()).toEqual([erin.toUpperCase(), other.toUpperCase()].sort());
+    const ratings = await s.ratings.get(erin);
+    await s.ratings.renameAccount(erin, 'deleted-7');
+    const after = await s.ratings.leaderboard(perf, 'human', 10);
+    expect(after.items).toEqual(
+      before.items.map((e) => (e.account === erin ? { ...e, name: 'deleted-7' } : e)),
+    );
+    expect(await s.ratings.get(erin)).toEqual(ratings);
+    await s.ratings.renameAccount(uid('nobody'), 'deleted-8');
   });
 }
