@@ -143,6 +143,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics.storeErrors.inc({ source });
     logger?.error({ err: error, source }, 'store background work failed; it retries');
   });
+  const stopAppMetrics = services.appUsage.onUsage((app, what, count) =>
+    metrics.apps[what].inc({ app }, count),
+  );
   const stopWorkers = await runWorkers(backgroundWorkers(services, options), (error, worker) =>
     logger?.error({ err: error, worker }, 'a background worker failed to stop'),
   );
@@ -177,6 +180,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await storage.events.close();
         await storage.games.close();
         stopStoreErrors?.();
+        stopAppMetrics();
       })()),
   };
 }

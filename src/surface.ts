@@ -65,7 +65,7 @@ export async function createSurface(
   const routes = restRoutes(services, streams);
   const openapi = buildOpenApiDocument(routes);
   const api = restRouter(routes);
-  const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS, services.appUsage);
   // Bodies are read after the rate limit: a refused request costs no parsing, and a refused body
   // (413, 415, unparsable) still carries the RateLimit headers.
   const json = express.json({ limit: MAX_BODY_BYTES });

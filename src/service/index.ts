@@ -120,7 +120,15 @@ export function createServices(
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
   const pools = new Pools(storage, () => now().getTime());
   const appUsage = new AppUsage(storage, Date.now, options.onBackgroundError);
-  const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes, options.abandonClaimMs);
+  const games = new GameService(
+    storage,
+    auth,
+    now,
+    quotas,
+    options.engineCacheBytes,
+    options.abandonClaimMs,
+    appUsage,
+  );
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
   const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });

@@ -316,10 +316,14 @@ export function checkUsername(username: string): void {
   if (isAiUsername(username)) throw usernameTaken(username);
   const reserved = reservedNameOf(username);
   if (reserved !== undefined) {
-    throw new GameError('USERNAME_RESERVED', `The username ${username} is too like the reserved name ${reserved}`, {
-      field: 'username',
-      reserved,
-    });
+    throw new GameError(
+      'USERNAME_RESERVED',
+      `The username ${username} is too like the reserved name ${reserved}`,
+      {
+        field: 'username',
+        reserved,
+      },
+    );
   }
 }
 

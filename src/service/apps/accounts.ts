@@ -219,7 +219,9 @@ function displayNameOf(value: string | null | undefined): string | undefined {
 }
 
 /** Metadata: at most 20 keys of 1–40 of [A-Za-z0-9_.-], string values of at most 256, 4 kB of JSON in all. */
-function metadataOf(value: Readonly<Record<string, unknown>> | null | undefined): Record<string, string> | undefined {
+function metadataOf(
+  value: Readonly<Record<string, unknown>> | null | undefined,
+): Record<string, string> | undefined {
   if (value === undefined || value === null) return undefined;
   const bad = (message: string) => new GameError('INVALID_INPUT', message, { field: 'metadata' });
   if (typeof value !== 'object' || Array.isArray(value)) throw bad('metadata must be an object of strings');

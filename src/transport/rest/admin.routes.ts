@@ -102,8 +102,7 @@ export function adminRoutes(services: Services): RestRoute[] {
         operationId: 'adminCreateAppKey',
         tags: ['admin'],
         summary: 'Create an app key',
-        description:
-          `The secret is shown only in this answer. At most 20 active keys per app (409 APP_LIMIT_REACHED). ${OPERATOR_ONLY}`,
+        description: `The secret is shown only in this answer. At most 20 active keys per app (409 APP_LIMIT_REACHED). ${OPERATOR_ONLY}`,
         security: operatorKey,
         request: {
           params: appParams,

@@ -18,10 +18,7 @@ export function requireOperator(req: Request): void {
   const configured = (req.app.locals as Record<string, unknown>)[OPERATOR_KEY_LOCAL];
   const operatorKey = typeof configured === 'string' && configured !== '' ? configured : undefined;
   if (!operatorKey) {
-    throw new GameError(
-      'OPERATOR_ONLY',
-      'The operator API is off on this server (no OPERATOR_KEY is set)',
-    );
+    throw new GameError('OPERATOR_ONLY', 'The operator API is off on this server (no OPERATOR_KEY is set)');
   }
   if (!isOperatorKey(bearerOf(req), operatorKey)) {
     throw new GameError('OPERATOR_ONLY', 'The operator API needs Authorization: Bearer <OPERATOR_KEY>');

@@ -93,7 +93,10 @@ export function appRoutes(services: Services): RestRoute[] {
           params: externalParams,
           body: { content: { 'application/json': { schema: P.UpdateAppAccountBody } } },
         },
-        responses: { 200: json(P.AppAccount, 'The account as changed'), ...problems(400, 401, 403, 404, 409) },
+        responses: {
+          200: json(P.AppAccount, 'The account as changed'),
+          ...problems(400, 401, 403, 404, 409),
+        },
       },
       handle: async (req, res) => {
         const { externalId } = parse(externalParams, req.params, 'path');

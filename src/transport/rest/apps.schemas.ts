@@ -32,8 +32,14 @@ export const AppKeyScope = z.enum(APP_KEY_SCOPES).openapi('AppKeyScope', {
 
 export const AppQuotas = z
   .object({
-    accountsPerDay: z.number().int().openapi({ description: 'Accounts it may create per day', example: 10000 }),
-    gamesPerDay: z.number().int().openapi({ description: 'Games its accounts may start per day', example: 100000 }),
+    accountsPerDay: z
+      .number()
+      .int()
+      .openapi({ description: 'Accounts it may create per day', example: 10000 }),
+    gamesPerDay: z
+      .number()
+      .int()
+      .openapi({ description: 'Games its accounts may start per day', example: 100000 }),
     requestsPerSecond: z
       .number()
       .int()
@@ -48,7 +54,10 @@ export const AppSettings = z
     }),
     corsOrigins: z.array(z.string()).openapi({ example: ['https://play.example.com'] }),
     quotas: AppQuotas,
-    sessionSeconds: z.number().int().openapi({ description: 'Session token lifetime (60–86400)', example: 3600 }),
+    sessionSeconds: z
+      .number()
+      .int()
+      .openapi({ description: 'Session token lifetime (60–86400)', example: 3600 }),
     refreshSeconds: z
       .number()
       .int()
@@ -126,7 +135,10 @@ export const UpdateAppBody = z
   .object({
     name: z.string().min(1).max(60).optional(),
     settings: AppSettingsInput.optional(),
-    disabled: z.boolean().optional().openapi({ description: 'true disables the app (its keys and sessions are refused)' }),
+    disabled: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'true disables the app (its keys and sessions are refused)' }),
   })
   .strict()
   .openapi('UpdateAppBody', { example: { disabled: true } });
@@ -142,8 +154,14 @@ export const CreateAppKeyBody = z
 export const AppUsage = z
   .object({
     app: AppId,
-    requests: z.number().int().openapi({ description: 'Requests of its keys and sessions in its current day window' }),
-    gamesCreated: z.number().int().openapi({ description: 'Games its accounts started in its current day window' }),
+    requests: z
+      .number()
+      .int()
+      .openapi({ description: 'Requests of its keys and sessions in its current day window' }),
+    gamesCreated: z
+      .number()
+      .int()
+      .openapi({ description: 'Games its accounts started in its current day window' }),
     accountsCreated: z.number().int().openapi({ description: 'Accounts it made in its current day window' }),
     quotas: AppQuotas,
   })
@@ -154,7 +172,8 @@ export const AppUsage = z
   });
 
 const Metadata = z.record(z.string(), z.string()).openapi({
-  description: 'At most 20 keys of 1–40 of A-Z a-z 0-9 _ . -, string values of at most 256 characters, 4 kB in all',
+  description:
+    'At most 20 keys of 1–40 of A-Z a-z 0-9 _ . -, string values of at most 256 characters, 4 kB in all',
   example: { tier: 'gold' },
 });
 
@@ -179,12 +198,16 @@ export const AppAccount = z
 export const AppAccountList = z
   .object({
     items: z.array(AppAccount),
-    next: z.string().nullable().openapi({ description: 'Pass as `after` for the next page; null on the last page' }),
+    next: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Pass as `after` for the next page; null on the last page' }),
   })
   .openapi('AppAccountList');
 
 const Username = z.string().min(1).max(64).openapi({
-  description: '2–30 letters, digits, _ or -, starting with a letter or digit; unique in the app ignoring case',
+  description:
+    '2–30 letters, digits, _ or -, starting with a letter or digit; unique in the app ignoring case',
   example: 'ada',
 });
 const DisplayName = z.string().min(1).max(50).openapi({ description: '1–50 characters', example: 'Ada L.' });
@@ -203,7 +226,9 @@ export const UpdateAppAccountBody = z
   .object({
     username: Username.optional(),
     displayName: DisplayName.nullable().optional().openapi({ description: 'null removes it' }),
-    metadata: Metadata.nullable().optional().openapi({ description: 'Replaces the metadata whole; null removes it' }),
+    metadata: Metadata.nullable()
+      .optional()
+      .openapi({ description: 'Replaces the metadata whole; null removes it' }),
   })
   .strict()
   .openapi('UpdateAppAccountBody', { example: { username: 'ada2' } });
