@@ -19,8 +19,12 @@ export class AccountResolver {
 
   @Query(() => Account, { description: "Any account's public profile, by username or account id." })
   account(
-    @Arg('username', () => String, { description: 'A username (open accounts) or an account id (any account).' })
-    username: string, @Ctx() ctx: GraphQLContext): Promise<AccountView> {
+    @Arg('username', () => String, {
+      description: 'A username (open accounts) or an account id (any account).',
+    })
+    username: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<AccountView> {
     return ctx.services.accounts.getAccount(username);
   }
 
