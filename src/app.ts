@@ -66,12 +66,14 @@ export interface AppOptions {
   readonly readyGraceMs?: number;
   /** Set: /metrics needs this bearer token. */
   readonly metricsToken?: string;
-  /** The operator's key (OPERATOR_KEY): the admin API answers it; absent: 403 OPERATOR_ONLY. */
-  readonly operatorKey?: string;
   /** Without metricsToken: true (default) serves /metrics to anyone, false does not serve it (404). */
   readonly metricsOpen?: boolean;
   /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
+  /** Set: the operator API (/api/v1/admin) answers bearers of this key; unset: it is off (403 OPERATOR_ONLY). */
+  readonly operatorKey?: string;
+  /** false: open sign-up is closed (403 SIGNUP_CLOSED); accounts are made by apps. Default true. */
+  readonly openSignup?: boolean;
   /** Open streams per address and per account/token, and the stalled-reader bound (default DEFAULT_STREAM_LIMITS). */
   readonly streams?: StreamLimits;
   /** The tournament director: open tournaments per account, expiry of those never started. */
@@ -122,6 +124,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
     ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
+    ...(options.openSignup === undefined ? {} : { openSignup: options.openSignup }),
     ...(options.streams ? { streams: options.streams } : {}),
     ...(options.tournaments ? { tournaments: options.tournaments } : {}),
     onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),
@@ -140,6 +143,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics.storeErrors.inc({ source });
     logger?.error({ err: error, source }, 'store background work failed; it retries');
   });
+  const stopAppMetrics = services.appUsage.onUsage((app, what, count) =>
+    metrics.apps[what].inc({ app }, count),
+  );
   const stopWorkers = await runWorkers(backgroundWorkers(services, options), (error, worker) =>
     logger?.error({ err: error, worker }, 'a background worker failed to stop'),
   );
@@ -174,6 +180,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await storage.events.close();
         await storage.games.close();
         stopStoreErrors?.();
+        stopAppMetrics();
       })()),
   };
 }

@@ -63,7 +63,6 @@ async function main(): Promise<void> {
       windowSeconds: config.RATE_LIMIT_WINDOW_SECONDS,
     },
     sweepIntervalMs: config.SWEEP_INTERVAL_SECONDS * 1000,
-    ...(config.OPERATOR_KEY ? { operatorKey: config.OPERATOR_KEY } : {}),
     bulks: { sweepMs: config.BULK_SWEEP_SECONDS * 1000, leaseMs: config.BULK_LEASE_SECONDS * 1000 },
     tournamentSweepMs: config.TOURNAMENT_SWEEP_SECONDS * 1000,
     abandonClaimMs: config.ABANDON_CLAIM_DAYS * 24 * 60 * 60 * 1000,
@@ -82,6 +81,8 @@ async function main(): Promise<void> {
     readyGraceMs: config.READY_GRACE_SECONDS * 1000,
     ...(metrics.token ? { metricsToken: metrics.token } : {}),
     metricsOpen: metrics.open,
+    ...(config.OPERATOR_KEY ? { operatorKey: config.OPERATOR_KEY } : {}),
+    openSignup: config.OPEN_SIGNUP,
     http: {
       headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,

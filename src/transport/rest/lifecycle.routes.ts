@@ -3,10 +3,9 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import type { Services } from '../../service';
 import type { LifecycleTarget } from '../../service/apps/lifecycle';
-import { isOperatorKey } from '../../service/apps/service';
-import { GameError } from '../../service/errors';
 import { ACCOUNT_STATUSES } from '../../vocabulary';
-import { credentialOf, json, parse, problems, type RestRoute, type Security } from './route';
+import { requireOperator } from './admin';
+import { appKey, credentialOf, json, operatorKey, parse, problems, type RestRoute } from './route';
 
 // Suspend, ban, erase and export: by an app for its own accounts (/app/accounts/{externalId}/…, an
 // app key with app:moderate) and by the operator for any account (/admin/accounts/{accountId}/…,
@@ -14,8 +13,8 @@ import { credentialOf, json, parse, problems, type RestRoute, type Security } fr
 // (service/apps/lifecycle.ts).
 extendZodWithOpenApi(z);
 
-const APP_SECURITY: Security = [{ appKey: ['app:moderate'] }];
-const OPERATOR_SECURITY: Security = [{ operatorKey: [] }];
+const APP_SECURITY = appKey('app:moderate');
+const OPERATOR_SECURITY = operatorKey;
 
 const ExternalIdParams = z.object({
   externalId: z.string().min(1).max(128).openapi({ description: 'The app’s own id for its user' }),
@@ -115,7 +114,7 @@ const EXPORT =
   'endpoint, blocks, ratings and their histories, games (with moves and results), open challenges, ' +
   'tournaments and the events its feed keeps.';
 
-export function lifecycleRoutes(services: Services, operatorKey: string | undefined): RestRoute[] {
+export function lifecycleRoutes(services: Services): RestRoute[] {
   const lifecycle = services.lifecycle;
   const sides = [
     {
@@ -138,7 +137,7 @@ export function lifecycleRoutes(services: Services, operatorKey: string | undefi
       who: 'Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.',
       security: OPERATOR_SECURITY,
       target: (req: Request): LifecycleTarget => {
-        requireOperator(req, operatorKey);
+        requireOperator(req);
         return { operator: true, accountId: parse(AccountIdParams, req.params, 'path').accountId };
       },
     },
@@ -210,22 +209,4 @@ export function lifecycleRoutes(services: Services, operatorKey: string | undefi
       },
     },
   ]);
-}
-
-/**
- * The operator's check (`Authorization: Bearer <OPERATOR_KEY>`): no key configured, or any other
- * credential, answers 403 OPERATOR_ONLY. (The admin routes have the same check: the two are one
- * when merged.)
- */
-export function requireOperator(req: Request, operatorKey: string | undefined): void {
-  if (!operatorKey) {
-    throw new GameError('OPERATOR_ONLY', 'The operator API is off: this server has no OPERATOR_KEY');
-  }
-  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
-  if (!isOperatorKey(bearer, operatorKey)) {
-    throw new GameError(
-      'OPERATOR_ONLY',
-      'This action needs the operator key (Authorization: Bearer <OPERATOR_KEY>)',
-    );
-  }
 }

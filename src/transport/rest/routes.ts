@@ -2,6 +2,8 @@ import express, { type Router } from 'express';
 import type { Services } from '../../service';
 import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
+import { adminRoutes } from './admin.routes';
+import { appRoutes } from './apps.routes';
 import { aiRoutes } from './ai.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
@@ -26,11 +28,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * Every REST route under /api/v1: the one table the server mounts and the OpenAPI document is
  * generated from. Live streams register in `streams` so that shutdown can end them.
  */
-export function restRoutes(
-  services: Services,
-  streams: OpenStreams = new Set(),
-  settings: { readonly operatorKey?: string | undefined } = {},
-): RestRoute[] {
+export function restRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
   return [
     // Before the game routes: /games/ai and /challenges/ai are not ids.
     ...aiRoutes(services),
@@ -46,7 +44,9 @@ export function restRoutes(
     ...pushRoutes(services),
     ...tournamentRoutes(services),
     ...ratingRoutes(services),
-    ...lifecycleRoutes(services, settings.operatorKey),
+    ...appRoutes(services),
+    ...adminRoutes(services),
+    ...lifecycleRoutes(services),
   ];
 }
 
