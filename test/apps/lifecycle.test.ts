@@ -304,6 +304,38 @@ describe.each<StoreKind>(['memory', 'redis'])('account lifecycle (%s)', (store) 
     expect((await retake(elsewhere.id, personal.username)).status).toBe('created');
   });
 
+  it('over GraphQL: suspend, unsuspend, ban, erase, with the app key alone', async () => {
+    const { url, storage } = running;
+    const erin = await appAccount(storage, app, `erin-${randomBytes(3).toString('hex')}`);
+    const e = (await storage.accounts.getAccount(erin.id))?.externalId as string;
+    const run = async (field: string, extra = '', selection = '{ status statusReason }') => {
+      const answer = await gql(
+        url,
+        `mutation($e: String!) { ${field}(externalId: $e${extra}) ${selection} }`,
+        { e },
+        app.auth,
+      );
+      return answer.body.data?.[field] ?? answer.body.errors?.[0]?.extensions?.code;
+    };
+    expect(await run('suspendAccount', ', reason: "spam"')).toEqual({
+      status: 'suspended',
+      statusReason: 'spam',
+    });
+    expect(await run('unsuspendAccount')).toEqual({ status: 'active', statusReason: null });
+    expect(await run('banAccount')).toEqual({ status: 'banned', statusReason: null });
+    expect(await run('eraseAccount', '', '')).toBe(true);
+    expect(await run('banAccount')).toBe('ACCOUNT_NOT_FOUND');
+    // Acting as an account (Boardhost-Account), the key is not the app itself.
+    const fay = await appAccount(storage, app, `fay-${randomBytes(3).toString('hex')}`);
+    const acting = await gql(
+      url,
+      'mutation { unbanAccount(externalId: "x") { status } }',
+      {},
+      app.as(fay.id),
+    );
+    expect(acting.body.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+  });
+
   it('refuses to erase an open account (its id is its username)', async () => {
     const signup = await request(running.url)
       .post('/api/v1/accounts')
