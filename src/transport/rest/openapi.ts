@@ -289,6 +289,14 @@ export function buildOpenApiDocument(
       'game:play (humans: act in their games), bot:play (bots: act in their games, declare what they accept), ' +
       'challenge:write (challenges and seeks). Each operation lists the scopes that will do as alternatives.',
   });
+  registry.registerComponent('securitySchemes', 'appKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      "An app's key (bha_…), for its backend: the app's own operations (scopes app:accounts, app:sessions, " +
+      'app:webhooks, app:moderate), or, with the Boardhost-Account header, acting for one of its accounts ' +
+      'with the account scopes it holds',
+  });
   registerCommonComponents(registry);
   // Named even though each FeedEvent variant spells its own type: clients switch on this list.
   registry.register('FeedEventType', FeedEventType);

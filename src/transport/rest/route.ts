@@ -5,7 +5,7 @@ import type { Credential } from '../../service/accounts/auth';
 import { GameError } from '../../service/errors';
 import { ACCOUNT_HEADER, actingAccountOf } from '../acting';
 import { tokenHashOf } from '../rate-limit';
-import type { TokenScope } from '../../vocabulary';
+import type { AppKeyScope, TokenScope } from '../../vocabulary';
 import { invalidInput } from './problem';
 import * as S from './schemas';
 
@@ -113,6 +113,11 @@ export const idempotencyHeader = z.object({
  */
 export function apiToken(...scopes: TokenScope[]): Security {
   return scopes.length === 0 ? [{ apiToken: [] }] : scopes.map((scope) => ({ apiToken: [scope] }));
+}
+
+/** OpenAPI security requirement: an app key (bha_…, no Boardhost-Account) with any one of `scopes`. */
+export function appKey(...scopes: AppKeyScope[]): Security {
+  return scopes.length === 0 ? [{ appKey: [] }] : scopes.map((scope) => ({ appKey: [scope] }));
 }
 
 /** OpenAPI security requirement of a seat action: the seat token, or the seat's account token. */

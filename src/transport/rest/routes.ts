@@ -17,6 +17,7 @@ import { tournamentRoutes } from './tournaments.routes';
 import { ratingRoutes } from './ratings.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
+import { sessionRoutes } from './sessions.routes';
 
 /** The largest request body the server reads (larger: 413 PAYLOAD_TOO_LARGE). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -41,6 +42,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...pushRoutes(services),
     ...tournamentRoutes(services),
     ...ratingRoutes(services),
+    ...sessionRoutes(services),
   ];
 }
 
