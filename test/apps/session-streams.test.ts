@@ -55,6 +55,9 @@ describe.each(STORES)('streams opened through an app (%s)', (store) => {
   let a: Running;
   let b: Running;
   let app: TestApp;
+  /** The services' clock (both nodes): one test mints in the past, so that a token expires soon. */
+  let offset = 0;
+  const now = () => new Date(Date.now() + offset);
   const mint = async (node: Running, externalId: string, auth = app.auth) =>
     (
       await request(node.url)
@@ -66,8 +69,8 @@ describe.each(STORES)('streams opened through an app (%s)', (store) => {
 
   beforeAll(async () => {
     const prefix = uniquePrefix('sessions');
-    a = await harness.start(store, prefix);
-    b = store === 'redis' ? await harness.start(store, prefix) : a;
+    a = await harness.start(store, { prefix, now });
+    b = store === 'redis' ? await harness.start(store, { prefix, now }) : a;
     app = await newApp(a.app);
   });
   afterAll(() => harness.stopAll());
@@ -148,5 +151,18 @@ describe.each(STORES)('streams opened through an app (%s)', (store) => {
     await a.app.services.apps.revokeKey(keyed.id, keys[0]!.id);
     await within(feed.ended, 1000, 'the feed');
     await expect(openFeed(a.url, s.accessToken, { format: 'ndjson' })).rejects.toThrow(/401/);
+  });
+
+  it('ends a session token’s stream when the token expires', async () => {
+    const short = await newApp(a.app, { sessionSeconds: 60 });
+    await appAccount(a.storage, short, 'exp-1');
+    // Minted 59.5 s ago (by the services' clock), its access token has half a second left.
+    offset = -59_500;
+    const s = await mint(b, 'exp-1', short.auth);
+    offset = 0;
+    const feed = await openFeed(a.url, s.accessToken, { format: 'sse' });
+    await within(feed.ended, 1500, 'the feed of the expiring token');
+    expect(await feed.next(100)).toMatchObject({ type: 'expired' });
+    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(s.accessTokenExpiresAt));
   });
 });
