@@ -11,9 +11,6 @@ import { appAccount, newApp, type TestApp } from '../support/apps';
 import { openFeed } from '../support/feed-client';
 import { uniquePrefix } from '../support/redis';
 
-// The Redis AppStore is not on apps-base yet: add 'redis' here when it is (see the report).
-const STORES: StoreKind[] = ['memory'];
-
 /** Resolves with `promise`, or rejects after `ms`. */
 async function within<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
@@ -50,7 +47,7 @@ async function feedOverWebSocket(url: string, token: string) {
   return { client, closedWith };
 }
 
-describe.each(STORES)('streams opened through an app (%s)', (store) => {
+describe.each<StoreKind>(['memory', 'redis'])('streams opened through an app (%s)', (store) => {
   const harness = appHarness();
   let a: Running;
   let b: Running;

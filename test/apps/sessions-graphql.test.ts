@@ -3,9 +3,6 @@
 import { gql, appHarness, type Running, type StoreKind } from '../support/app';
 import { appAccount, newApp, type TestApp } from '../support/apps';
 
-// The Redis AppStore is not on apps-base yet: add 'redis' here when it is (see the report).
-const STORES: StoreKind[] = ['memory'];
-
 const ISSUED = `session { id account scopes generation active revokedAt } accessToken accessTokenExpiresAt
   refreshToken refreshTokenExpiresAt`;
 const CREATE = `mutation($externalId: String!, $scopes: [String!], $label: String) {
@@ -13,7 +10,7 @@ const CREATE = `mutation($externalId: String!, $scopes: [String!], $label: Strin
 const REFRESH = `mutation($t: String!) { refreshSession(refreshToken: $t) { ${ISSUED} } }`;
 const ME = '{ me { id } }';
 
-describe.each(STORES)('sessions over GraphQL (%s)', (store) => {
+describe.each<StoreKind>(['memory', 'redis'])('sessions over GraphQL (%s)', (store) => {
   const harness = appHarness();
   let running: Running;
   let app: TestApp;

@@ -7,12 +7,9 @@ import { signUp } from '../support/accounts';
 import { appHarness, type Running, type StoreKind } from '../support/app';
 import { appAccount, newApp, type TestApp } from '../support/apps';
 
-// The Redis AppStore is not on apps-base yet: add 'redis' here when it is (see the report).
-const STORES: StoreKind[] = ['memory'];
-
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
-describe.each(STORES)('sessions (%s)', (store) => {
+describe.each<StoreKind>(['memory', 'redis'])('sessions (%s)', (store) => {
   const harness = appHarness();
   let running: Running;
   let app: TestApp;
