@@ -222,8 +222,13 @@ describe.each<StoreKind>(['memory', 'redis'])('sessions (%s)', (store) => {
       code: 'INVALID_REFRESH_TOKEN',
       reason: 'revoked',
     });
-    // The other key's session goes on.
+    // The other key's session goes on; the app's listing shows which ones are over.
     await me(other.accessToken).expect(200);
+    const list = await api().get('/api/v1/app/accounts/mona/sessions').set(keyed.auth).expect(200);
+    expect(list.body.items.map((x: { id: string; active: boolean }) => [x.id, x.active])).toEqual([
+      [s.session.id, false],
+      [other.session.id, true],
+    ]);
   });
 
   it('refuses to mint or refresh for a banned account', async () => {

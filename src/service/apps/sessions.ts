@@ -14,6 +14,7 @@ import {
   hashToken,
   newPersonalToken,
   newRefreshToken,
+  refuseBanned,
   type Authenticator,
   type Credential,
 } from '../accounts/auth';
@@ -51,7 +52,7 @@ export interface SessionView {
   /** When its current refresh token stops working (each refresh starts a new refreshSeconds). */
   readonly expiresAt: string;
   readonly revokedAt: string | null;
-  /** Neither revoked nor expired. */
+  /** Neither revoked nor expired, and its key not revoked. */
   readonly active: boolean;
 }
 
@@ -94,7 +95,8 @@ export class SessionService {
     const scopes = sessionScopes(account, accountScopesOf(key.scopes), input.scopes);
     const label = sessionLabel(input.label);
     const now = this.now();
-    const active = (await this.storage.apps.listSessions(account.id)).filter((s) => isActive(s, now));
+    const live = await this.liveKeys(app.id);
+    const active = (await this.storage.apps.listSessions(account.id)).filter((s) => isActive(s, now, live));
     if (active.length >= MAX_SESSIONS_PER_ACCOUNT) {
       throw new GameError(
         'APP_LIMIT_REACHED',
@@ -165,8 +167,8 @@ export class SessionService {
     };
     if (!(await this.storage.apps.rotateSession(next, hash, access.stored))) {
       // Another refresh with this token won (or the session was revoked meanwhile).
-      const now2 = await this.storage.apps.getSession(session.app, session.id);
-      if (now2?.revokedAt) throw refused('revoked');
+      const latest = await this.storage.apps.getSession(session.app, session.id);
+      if (latest?.revokedAt) throw refused('revoked');
       return this.reused(session, now);
     }
     return issued(next, access, refresh.token, now);
@@ -177,7 +179,8 @@ export class SessionService {
     const { app } = await this.auth.requireApp(credential, 'app:sessions');
     const account = await this.accountOf(app.id, externalId);
     const now = this.now();
-    return (await this.storage.apps.listSessions(account.id)).map((s) => sessionView(s, now));
+    const live = await this.liveKeys(app.id);
+    return (await this.storage.apps.listSessions(account.id)).map((s) => sessionView(s, now, live));
   }
 
   /** Revokes one of the app's sessions (idempotent): its tokens and their streams end at once. */
@@ -212,11 +215,14 @@ export class SessionService {
     throw refused('reused');
   }
 
+  /** The ids of the app's keys that are not revoked (a revoked key's sessions are over). */
+  private async liveKeys(app: string): Promise<ReadonlySet<string>> {
+    const keys = await this.storage.apps.listKeys(app);
+    return new Set(keys.filter((k) => k.revokedAt === null).map((k) => k.id));
+  }
+
   private async accountOf(app: string, externalId: string): Promise<StoredAccount> {
-    const account =
-      typeof externalId === 'string'
-        ? await this.storage.accounts.accountByExternalId(app, externalId)
-        : undefined;
+    const account = await this.storage.accounts.accountByExternalId(app, externalId);
     if (!account) throw new GameError('ACCOUNT_NOT_FOUND', `The app has no account ${externalId}`);
     return account;
   }
@@ -245,7 +251,8 @@ export class SessionService {
   }
 }
 
-export function sessionView(session: StoredSession, now: Date): SessionView {
+/** `live`: the ids of the app's keys not revoked, when known (a revoked key's sessions are not active). */
+export function sessionView(session: StoredSession, now: Date, live?: ReadonlySet<string>): SessionView {
   return {
     id: session.id,
     app: session.app,
@@ -257,12 +264,16 @@ export function sessionView(session: StoredSession, now: Date): SessionView {
     createdAt: session.createdAt,
     expiresAt: session.expiresAt,
     revokedAt: session.revokedAt,
-    active: isActive(session, now),
+    active: isActive(session, now, live),
   };
 }
 
-function isActive(session: StoredSession, now: Date): boolean {
-  return session.revokedAt === null && Date.parse(session.expiresAt) > now.getTime();
+function isActive(session: StoredSession, now: Date, live?: ReadonlySet<string>): boolean {
+  return (
+    session.revokedAt === null &&
+    Date.parse(session.expiresAt) > now.getTime() &&
+    (live === undefined || live.has(session.key))
+  );
 }
 
 function issued(
@@ -330,14 +341,6 @@ function sessionLabel(label: string | undefined): string {
     throw new GameError('INVALID_INPUT', `label must be 1–${LABEL_MAX} characters`, { field: 'label' });
   }
   return trimmed;
-}
-
-function refuseBanned(account: StoredAccount): void {
-  if (account.status !== 'banned') return;
-  throw new GameError('ACCOUNT_RESTRICTED', `The account ${account.username} is banned`, {
-    status: 'banned',
-    ...(account.statusReason ? { reason: account.statusReason } : {}),
-  });
 }
 
 function refused(reason: RefreshRefusal): GameError {

@@ -19,7 +19,10 @@ export class Session {
   @Field(() => String) createdAt!: string;
   @Field(() => String, { description: 'When the current refresh token stops working.' }) expiresAt!: string;
   @Field(() => String, { nullable: true }) revokedAt!: string | null;
-  @Field(() => Boolean, { description: 'Neither revoked nor expired.' }) active!: boolean;
+  @Field(() => Boolean, {
+    description: 'Neither revoked nor expired, and the key that minted it not revoked.',
+  })
+  active!: boolean;
 }
 
 @ObjectType({ description: 'A session with its secrets, shown only in this answer.' })

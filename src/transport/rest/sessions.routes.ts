@@ -44,7 +44,9 @@ const SessionView = z
       description: 'When the current refresh token stops working (each refresh gives refreshSeconds more)',
     }),
     revokedAt: DateTime.nullable(),
-    active: z.boolean().openapi({ description: 'Neither revoked nor expired' }),
+    active: z
+      .boolean()
+      .openapi({ description: 'Neither revoked nor expired, and the key that minted it not revoked' }),
   })
   .openapi('Session');
 

@@ -3284,7 +3284,7 @@ export interface components {
             expiresAt: string;
             /** Format: date-time */
             revokedAt: string | null;
-            /** @description Neither revoked nor expired */
+            /** @description Neither revoked nor expired, and the key that minted it not revoked */
             active: boolean;
         };
         CreateSessionBody: {
