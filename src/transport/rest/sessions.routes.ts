@@ -207,7 +207,7 @@ export function sessionRoutes(services: Services): RestRoute[] {
           "Revokes the caller's session (its access and refresh tokens). 400 INVALID_INPUT for a credential " +
           'that is not a session token.',
         security: apiToken(),
-        responses: { 200: json(SessionView, 'The ended session'), ...problems(400, 401) },
+        responses: { 200: json(SessionView, 'The ended session'), ...problems(400, 401, 403) },
       },
       handle: async (req, res) => {
         res.json(await sessions.signOut(credentialOf(req)));
