@@ -293,9 +293,16 @@ export function buildOpenApiDocument(
     type: 'http',
     scheme: 'bearer',
     description:
-      "An app's key (bha_…), for its backend: the app's own operations (scopes app:accounts, app:sessions, " +
-      'app:webhooks, app:moderate), or, with the Boardhost-Account header, acting for one of its accounts ' +
-      'with the account scopes it holds',
+      'An app key (bha_…) of an app’s backend, with scopes: the account scopes it lends to the app’s accounts ' +
+      '(with the Boardhost-Account header naming one) and app:accounts, app:sessions, app:webhooks, ' +
+      'app:moderate for the app’s own operations (without Boardhost-Account).',
+  });
+  registry.registerComponent('securitySchemes', 'operatorKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The operator key (the server’s OPERATOR_KEY setting): the operator API under /api/v1/admin. Without ' +
+      'OPERATOR_KEY set the operator API is off and answers 403 OPERATOR_ONLY.',
   });
   registerCommonComponents(registry);
   // Named even though each FeedEvent variant spells its own type: clients switch on this list.

@@ -115,10 +115,13 @@ export function apiToken(...scopes: TokenScope[]): Security {
   return scopes.length === 0 ? [{ apiToken: [] }] : scopes.map((scope) => ({ apiToken: [scope] }));
 }
 
-/** OpenAPI security requirement: an app key (bha_…, no Boardhost-Account) with any one of `scopes`. */
+/** OpenAPI security requirement of a seat action: the seat token, or the seat's account token. */
+export const seatSecurity: Security = [{ seatToken: [] }, ...apiToken('game:play', 'bot:play')];
+
+/** OpenAPI security requirement of an app's own operation: an app key (bha_…) with any one of `scopes`. */
 export function appKey(...scopes: AppKeyScope[]): Security {
   return scopes.length === 0 ? [{ appKey: [] }] : scopes.map((scope) => ({ appKey: [scope] }));
 }
 
-/** OpenAPI security requirement of a seat action: the seat token, or the seat's account token. */
-export const seatSecurity: Security = [{ seatToken: [] }, ...apiToken('game:play', 'bot:play')];
+/** OpenAPI security requirement of the operator API: the operator key (OPERATOR_KEY). */
+export const operatorKey: Security = [{ operatorKey: [] }];
