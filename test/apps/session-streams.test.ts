@@ -29,7 +29,7 @@ const stillOpen = async (ended: Promise<unknown>) =>
   Promise.race([ended.then(() => 'ended'), delay(200).then(() => 'open')]);
 
 /** A graphql-ws connection authenticated with `token`, subscribed to the account feed. */
-async function feedOverWebSocket(url: string, token: string) {
+async function feedOverWebSocket(url: string, token: string, boardhostAccount?: string) {
   let closed: (code: number) => void = () => undefined;
   const closedWith = new Promise<number>((resolve) => (closed = resolve));
   let connected: () => void = () => undefined;
@@ -38,7 +38,7 @@ async function feedOverWebSocket(url: string, token: string) {
     url: `${url.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: WebSocket,
     retryAttempts: 0,
-    connectionParams: { authorization: `Bearer ${token}` },
+    connectionParams: { authorization: `Bearer ${token}`, ...(boardhostAccount ? { boardhostAccount } : {}) },
     on: { connected: () => connected(), closed: (event) => closed((event as { code: number }).code) },
   });
   const iterator = client.iterate({ query: 'subscription { events { seq type } }' });
@@ -121,6 +121,7 @@ describe.each<StoreKind>(['memory', 'redis'])('streams opened through an app (%s
       headers: { 'boardhost-account': acct.id },
     });
     const ws = await feedOverWebSocket(a.url, s.accessToken);
+    const actingWs = await feedOverWebSocket(a.url, second.key, acct.id);
     const other = await openFeed(a.url, survivor.accessToken, { format: 'ndjson' });
 
     const revokedAt = Date.now();
@@ -130,6 +131,9 @@ describe.each<StoreKind>(['memory', 'redis'])('streams opened through an app (%s
     expect(await within(ws.closedWith, 1000, 'the session’s graphql-ws connection')).toBe(
       TOKEN_REVOKED_CLOSE_CODE,
     );
+    expect(await within(actingWs.closedWith, 1000, 'the key’s graphql-ws connection')).toBe(
+      TOKEN_REVOKED_CLOSE_CODE,
+    );
     expect(Date.now() - revokedAt).toBeLessThan(1000);
     expect(await session.next(100)).toMatchObject({ type: 'revoked' });
     expect(await acting.next(100)).toMatchObject({ type: 'revoked' });
@@ -137,6 +141,7 @@ describe.each<StoreKind>(['memory', 'redis'])('streams opened through an app (%s
     expect(await stillOpen(other.ended)).toBe('open');
     other.close();
     await ws.client.dispose();
+    await actingWs.client.dispose();
   });
 
   it('ends a session stream when the app’s only key is revoked, and the token opens no more', async () => {
