@@ -7,6 +7,8 @@ import { AccountService } from './accounts/service';
 import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
 import { LifecycleService } from './apps/lifecycle';
+import { SessionService } from './apps/sessions';
+import { AppOrigins } from './apps/origins';
 import { AppAccountService } from './apps/accounts';
 import { AppUsage } from './apps/usage';
 import { Authenticator } from './accounts/auth';
@@ -50,6 +52,10 @@ export interface Services {
   readonly pools: Pools;
   /** Suspend, ban, erase and export accounts (the app's own, or the operator's: apps/lifecycle.ts). */
   readonly lifecycle: LifecycleService;
+  /** Apps' sessions: minted by a key for an account, refreshed with rotation (see apps/sessions.ts). */
+  readonly sessions: SessionService;
+  /** The origins apps let browsers call from (CORS per app; a per-node cache, see apps/origins.ts). */
+  readonly appOrigins: AppOrigins;
   /** Apps' quotas and usage counts, and the app of a credential (see apps/usage.ts). */
   readonly appUsage: AppUsage;
   /** The accounts an app makes and manages by its own ids (see apps/accounts.ts). */
@@ -150,6 +156,8 @@ export function createServices(
     apps: new AppService(storage, now),
     pools,
     lifecycle: new LifecycleService(storage, auth, games, challenges, now),
+    sessions: new SessionService(storage, auth, now),
+    appOrigins: new AppOrigins(storage, () => now().getTime()),
     appUsage,
     appAccounts: new AppAccountService(storage, auth, appUsage, now),
     challenges,
@@ -162,7 +170,7 @@ export function createServices(
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),
-    tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now),
+    tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now, storage.apps),
     streamSlots: new StreamSlots(options.streams ?? DEFAULT_STREAM_LIMITS, storage.accounts),
     verification: new RulesVerification(games),
     ai: new AiGames(storage, auth, games, aiPool, now, quotas),

@@ -15,7 +15,6 @@ import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
 import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
 import { appHarness, type Running, type StoreKind } from '../support/app';
-import { appAccount, newApp } from '../support/apps';
 import { appsScenario, CONFORMANCE_OPERATOR_KEY } from '../support/apps-scenario';
 import {
   checkedClient,
@@ -24,6 +23,7 @@ import {
   OpenApiChecker,
   operations,
 } from '../support/openapi-check';
+import { appAccount, newApp } from '../support/apps';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
@@ -36,6 +36,8 @@ const DUMMY: Record<string, string> = {
   username: 'nobody-here',
   tokenId: 'nope',
   deliveryId: '00000000-0000-4000-8000-000000000000',
+  sessionId: 'ses_0000000000000000',
+  externalId: 'nobody-here',
 };
 
 /** Path parameter values no route accepts. */
@@ -560,15 +562,15 @@ async function scenario(
   await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
 
   // Lifecycle (test/apps/lifecycle.test.ts): the app's moderation of its accounts and the operator's.
-  const testApp = await newApp(run.app);
+  const moderating = await newApp(run.app);
   for (const [base, token] of [
-    [`/api/v1/app/accounts/mod-${suffix}`, testApp.key],
+    [`/api/v1/app/accounts/mod-${suffix}`, moderating.key],
     [
-      `/api/v1/admin/accounts/${(await appAccount(run.storage, testApp, `op-${suffix}`)).id}`,
+      `/api/v1/admin/accounts/${(await appAccount(run.storage, moderating, `op-${suffix}`)).id}`,
       CONFORMANCE_OPERATOR_KEY,
     ],
   ] as const) {
-    if (base.includes('/app/')) await appAccount(run.storage, testApp, `mod-${suffix}`);
+    if (base.includes('/app/')) await appAccount(run.storage, moderating, `mod-${suffix}`);
     await ok(200, 'post', `${base}/suspend`, { token, body: { reason: 'spam' } });
     await ok(200, 'post', `${base}/unsuspend`, { token });
     await ok(200, 'post', `${base}/ban`, { token, body: {} });
@@ -580,6 +582,25 @@ async function scenario(
   }
   await ok(403, 'delete', `/api/v1/admin/accounts/${bob}`, { token: CONFORMANCE_OPERATOR_KEY });
   await appsScenario(api);
+
+  // Apps' sessions: minted with an app key, refreshed (rotation, then a reused token), signed out, revoked.
+  const testApp = await newApp(run.app);
+  await appAccount(run.storage, testApp, `user-${suffix}`);
+  const sessions = `/api/v1/app/accounts/user-${suffix}/sessions`;
+  const minted = await ok(201, 'post', sessions, { token: testApp.key, body: { label: 'phone' } });
+  await ok(404, 'post', '/api/v1/app/accounts/nobody/sessions', { token: testApp.key });
+  await ok(200, 'get', sessions, { token: testApp.key });
+  const rotated = await ok(200, 'post', '/api/v1/sessions/refresh', {
+    body: { refreshToken: minted.refreshToken },
+  });
+  await ok(401, 'post', '/api/v1/sessions/refresh', { body: { refreshToken: minted.refreshToken } });
+  await ok(401, 'delete', '/api/v1/session', { token: rotated.accessToken });
+  const other = await ok(201, 'post', sessions, { token: testApp.key });
+  await ok(200, 'delete', '/api/v1/session', { token: other.accessToken });
+  await ok(400, 'delete', '/api/v1/session', { token: bobToken });
+  const third = await ok(201, 'post', sessions, { token: testApp.key });
+  await ok(200, 'delete', `/api/v1/app/sessions/${third.session.id}`, { token: testApp.key });
+  await ok(404, 'delete', '/api/v1/app/sessions/ses_0000000000000000', { token: testApp.key });
 }
 
 /** Sends every operation the requests any client may get wrong; every answer is checked. */

@@ -20,6 +20,7 @@ import { ratingRoutes } from './ratings.routes';
 import { lifecycleRoutes } from './lifecycle.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
+import { sessionRoutes } from './sessions.routes';
 
 /** The largest request body the server reads (larger: 413 PAYLOAD_TOO_LARGE). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -47,6 +48,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...appRoutes(services),
     ...adminRoutes(services),
     ...lifecycleRoutes(services),
+    ...sessionRoutes(services),
   ];
 }
 
