@@ -154,48 +154,39 @@ export class ChallengeService {
     return challengeView(challenge);
   }
 
-  /**
-   * Declines (reason generic, by `blocker`, with the usual notices) every open challenge `from` made
-   * to `blocker` (directly or naming it): what blocking `from` does to them.
-   */
-  async declineAllFrom(blocker: StoredAccount, from: string): Promise<number> {
-    const open = await this.storage.challenges.listOpen(blocker.id);
+  /** Declines (by `blocker`, with the usual notices) the open challenges `from` made to it: what a block does. */
+  async declineAllFrom(blocker: StoredAccount, from: string): Promise<void> {
     const mine = (c: StoredChallenge) => c.destination === blocker.id || c.players?.includes(blocker.id);
-    return this.closeEach(
+    const open = await this.storage.challenges.listOpen(blocker.id);
+    await this.closeEach(
       open.filter((c) => c.challenger === from && mine(c)),
       blocker.id,
     );
   }
 
   /** Cancels the open challenges `account` made, declines those it received: what a ban or erasure does. */
-  async closeAllOf(account: string): Promise<number> {
-    return this.closeEach(await this.storage.challenges.listOpen(account), account);
+  async closeAllOf(account: string): Promise<void> {
+    await this.closeEach(await this.storage.challenges.listOpen(account), account);
   }
 
-  /** Closes each challenge by `by`: its own canceled, the others declined (reason generic). */
-  private async closeEach(open: readonly StoredChallenge[], by: string): Promise<number> {
-    let count = 0;
+  /** Closes each by `by` (its own canceled, others declined, reason generic); closed meanwhile: skipped. */
+  private async closeEach(open: readonly StoredChallenge[], by: string): Promise<void> {
     for (const c of open) {
-      try {
-        await this.transition(
-          c.id,
-          (current, at) => {
-            const next: StoredChallenge =
-              current.challenger === by
-                ? { ...current, status: 'canceled', closedBy: by }
-                : { ...current, status: 'declined', declineReason: 'generic', closedBy: by };
-            const type = next.status === 'canceled' ? 'challenge.canceled' : 'challenge.declined';
-            return { next, notices: [notice(this.involved(current), type, at, next)] };
-          },
-          (done) => done.status !== 'open' && done.closedBy === by,
-        );
-        count++;
-      } catch (error) {
-        // Closed meanwhile (accepted, canceled, expired): nothing left to close.
+      await this.transition(
+        c.id,
+        (current, at) => {
+          const next: StoredChallenge =
+            current.challenger === by
+              ? { ...current, status: 'canceled', closedBy: by }
+              : { ...current, status: 'declined', declineReason: 'generic', closedBy: by };
+          const type = next.status === 'canceled' ? 'challenge.canceled' : 'challenge.declined';
+          return { next, notices: [notice(this.involved(current), type, at, next)] };
+        },
+        (done) => done.status !== 'open' && done.closedBy === by,
+      ).catch((error: unknown) => {
         if (!(error instanceof GameError && error.code === 'CHALLENGE_CLOSED')) throw error;
-      }
+      });
     }
-    return count;
   }
 
   /** Anyone with the id (the link) may read a challenge. */
