@@ -111,7 +111,15 @@ export function createServices(
   const auth = new Authenticator(storage.accounts, storage.apps, now, options.onBackgroundError);
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
   const pools = new Pools(storage, () => now().getTime());
-  const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes, options.abandonClaimMs);
+  const games = new GameService(
+    storage,
+    auth,
+    now,
+    quotas,
+    options.engineCacheBytes,
+    options.abandonClaimMs,
+    pools,
+  );
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
   const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });

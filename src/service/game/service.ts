@@ -5,6 +5,7 @@ import { kindIds, KINDS } from '../../engines/kinds';
 import type { Options, Side } from '../../engines/types';
 import type { MoveDetails } from '../../engines/move-details';
 import {
+  OPEN_APP,
   type GameFilter,
   type GameHead,
   type GameStatus,
@@ -13,6 +14,7 @@ import {
   type StoredGame,
   type TimeControl,
 } from '../../store/store';
+import type { GameVisibility } from '../../vocabulary';
 import { newSeatToken, type Authenticator } from '../accounts/auth';
 import { NO_VACATIONS, startTiming, type Vacations } from '../time/clock';
 import { GameError } from '../errors';
@@ -39,6 +41,20 @@ import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
 import { parseTimeControl, recordTimeControl, type TimeControlInput } from '../time/control';
 import { feature } from './tv';
+import { Pools } from '../apps/pools';
+import {
+  audienceOf,
+  checkRead,
+  gameNotFound,
+  isPrivate,
+  mayRead,
+  readerOf,
+  ANONYMOUS,
+  SERVICE_READ,
+  visibilityOf,
+  type GameAudience,
+  type Viewer,
+} from './audience';
 
 /** Game ids: 12 characters of base64url. */
 const GAME_ID = /^[A-Za-z0-9_-]{12}$/;
@@ -52,6 +68,8 @@ export interface CreateGameInput {
   readonly position?: string | null;
   /** Default: unlimited. */
   readonly timeControl?: TimeControlInput | null;
+  /** Who may read it (see audience.ts); default public. A seat-token game belongs to the open app. */
+  readonly visibility?: GameVisibility | null;
 }
 
 export interface CreatedGame {
@@ -89,6 +107,9 @@ export interface MoveCheck {
   readonly details: MoveDetails | null;
 }
 
+/** How many ids of games anyone may read (public, unlisted: fixed at creation) a node remembers. */
+const OPEN_IDS = 10_000;
+
 /** The engine-state cache budget when none is configured: 64 MiB. */
 export const DEFAULT_ENGINE_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -108,16 +129,20 @@ export class GameService {
   /** Timeouts, deadlines, reminders and vacations of this service's games (see ../time/game-time.ts). */
   readonly time: GameTime;
   private readonly gamesPerIp: DailyQuota;
+  /** Games this node read that are not private (visibility never changes): no check to repeat. */
+  private readonly openIds = new Set<string>();
 
   constructor(
     private readonly storage: Storage,
-    auth: Authenticator,
+    private readonly auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
     quotas: Quotas = DEFAULT_QUOTAS,
     /** The budget of the engine-state cache in bytes (ENGINE_CACHE_MB). */
     engineCacheBytes: number = DEFAULT_ENGINE_CACHE_BYTES,
     /** Unlimited games: how long the player to move may stay away before the other may claim. */
     abandonClaimMs: number = DEFAULT_ABANDON_CLAIM_MS,
+    /** Which pool an app's games are made in (services.pools). */
+    private readonly pools: Pools = new Pools(storage),
   ) {
     this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
     this.states = new StateCache(engineCacheBytes);
@@ -184,6 +209,7 @@ export class GameService {
     const engine = this.engineFor(input.kind);
     const options = this.parseOptions(engine, input.options);
     const start = startOf(engine, options, input);
+    const visibility = visibilityOf(input.visibility);
     const tokens = [newSeatToken(), newSeatToken()] as const;
     const game = this.newGame({
       kind: engine.kind,
@@ -193,6 +219,8 @@ export class GameService {
       seatTokenHashes: [tokens[0].hash, tokens[1].hash],
       timeControl: parseTimeControl(input.timeControl),
       at: this.now().toISOString(),
+      // Held by seat tokens: the open app's, in the open pool.
+      audience: visibility === 'public' ? {} : { visibility },
     });
     return {
       stored: game,
@@ -227,6 +255,8 @@ export class GameService {
     readonly vacations?: Vacations;
     /** A rated game: each seat account's rating when it begins (see ratings/results.ts). */
     readonly rated?: ReadonlyMap<string, SeatRating>;
+    /** Its app, pool and visibility (`audience`; absent: the open app, open pool, public). */
+    readonly audience?: GameAudience;
   }): StoredGame {
     const engine = this.engineFor(spec.kind);
     const state =
@@ -245,6 +275,7 @@ export class GameService {
         const rating = account === null ? undefined : spec.rated?.get(account);
         return { seat: seat as Side, name, account, ...(rating ?? {}) };
       }),
+      ...spec.audience,
       seatTokenHashes: spec.seatTokenHashes ?? ['', ''],
       status: 'ongoing',
       ply: 0,
@@ -258,6 +289,14 @@ export class GameService {
       ...positionFields(engine, state),
     };
     return { ...game, ...startTiming(game, Date.parse(spec.at), spec.vacations ?? NO_VACATIONS) };
+  }
+
+  /**
+   * What a new game of an account of `app` records about its audience (audience.ts): its app, the
+   * app's pool and `visibility` (an input: INVALID_INPUT unless one of GAME_VISIBILITIES).
+   */
+  async audience(app: string | undefined, visibility?: unknown): Promise<GameAudience> {
+    return audienceOf(this.pools, app ?? OPEN_APP, visibilityOf(visibility));
   }
 
   /** Validated creation options of a kind (UNKNOWN_GAME_KIND, INVALID_INPUT). */
@@ -293,8 +332,31 @@ export class GameService {
     return toMoveView(this.engineFor(game.kind), move);
   }
 
-  async getGame(id: string): Promise<GameView> {
-    return this.view(await this.load(id));
+  /** A game `viewer` may read (GAME_NOT_FOUND otherwise, as for a missing one: see audience.ts). */
+  async getGame(id: string, viewer: Viewer = ANONYMOUS): Promise<GameView> {
+    return this.view(await this.readable(id, viewer));
+  }
+
+  /** Reads a game `viewer` may read: GAME_NOT_FOUND for a missing one and for one it may not read. */
+  async readable(id: string, viewer: Viewer): Promise<StoredGame> {
+    const game = await this.load(id);
+    await checkRead(this.auth, game, viewer);
+    if (!isPrivate(game)) this.rememberOpen(id);
+    return game;
+  }
+
+  /**
+   * Refuses (GAME_NOT_FOUND) a viewer who may not read the game, without reading it when this node
+   * knows it is not private (the reads that cost O(page) stay so).
+   */
+  private async checkReadable(id: string, viewer: Viewer): Promise<void> {
+    if (this.openIds.has(id)) return;
+    await this.readable(id, viewer);
+  }
+
+  private rememberOpen(id: string): void {
+    this.openIds.add(id);
+    if (this.openIds.size > OPEN_IDS) this.openIds.delete(this.openIds.values().next().value as string);
   }
 
   /**
@@ -305,12 +367,23 @@ export class GameService {
   async moves(
     id: string,
     input: { readonly after?: number; readonly limit?: number } = {},
+    viewer: Viewer = ANONYMOUS,
   ): Promise<{ items: MoveView[]; next: number | null }> {
     assertGameId(id);
+    await this.checkReadable(id, viewer);
     return this.movePages.page(id, input);
   }
 
-  async listGames(input: ListGamesInput): Promise<{ items: GameView[]; next: string | null }> {
+  /**
+   * A page of the listings. Without `account`: the public listings (only public games of the open
+   * pool are in them: see publiclyListed). With it: the account's games that `viewer` may see listed
+   * (its public games; unlisted and private ones only to those who may read them privately), so a
+   * page may hold fewer than `limit` games.
+   */
+  async listGames(
+    input: ListGamesInput,
+    viewer: Viewer = ANONYMOUS,
+  ): Promise<{ items: GameView[]; next: string | null }> {
     const filter: { kind?: GameFilter['kind']; status?: GameStatus; account?: string } = {};
     if (input.kind !== undefined) filter.kind = this.engineFor(input.kind).kind;
     if (input.account !== undefined) filter.account = input.account.toLowerCase();
@@ -326,19 +399,31 @@ export class GameService {
     }
     const before = input.after === undefined ? undefined : decodeCursor(input.after);
     const page = await this.storage.games.list(filter, limit, before);
+    const items = filter.account === undefined ? page.items : await this.listedTo(page.items, viewer);
     return {
-      items: page.items.map((g) => this.view(g)),
+      items: items.map((g) => this.view(g)),
       next: page.next === null ? null : encodeCursor(page.next),
     };
   }
 
-  async legalMoves(id: string): Promise<readonly string[]> {
-    return (await this.load(id)).legalMoves;
+  /**
+   * The games of an account's listing that `viewer` may see listed: public ones, and the others
+   * only to their members (mayRead of a private game; for an unlisted game, the same members).
+   */
+  private async listedTo(games: readonly StoredGame[], viewer: Viewer): Promise<StoredGame[]> {
+    const hidden = (g: StoredGame) => (g.visibility ?? 'public') !== 'public';
+    if (viewer === SERVICE_READ || !games.some(hidden)) return [...games];
+    const caller = await readerOf(this.auth, viewer);
+    return games.filter((g) => !hidden(g) || mayRead({ ...g, visibility: 'private' }, caller));
+  }
+
+  async legalMoves(id: string, viewer: Viewer = ANONYMOUS): Promise<readonly string[]> {
+    return (await this.readable(id, viewer)).legalMoves;
   }
 
   /** What `move` would do now, without storing anything. */
-  async validateMove(id: string, move: string): Promise<MoveCheck> {
-    const game = await this.load(id);
+  async validateMove(id: string, move: string, viewer: Viewer = ANONYMOUS): Promise<MoveCheck> {
+    const game = await this.readable(id, viewer);
     const engine = this.engineFor(game.kind);
     const state = this.writer.restore(engine, game);
     const { next, notation, details } = applyMove(engine, game, state, move);
@@ -374,8 +459,11 @@ export class GameService {
   }
 
   /** The game's standard text record (PDN, PGN-like) from its engine. */
-  async exportGame(id: string): Promise<{ text: string; kind: string; mediaType: string }> {
-    const game = await this.load(id);
+  async exportGame(
+    id: string,
+    viewer: Viewer = ANONYMOUS,
+  ): Promise<{ text: string; kind: string; mediaType: string }> {
+    const game = await this.readable(id, viewer);
     const engine = this.engineFor(game.kind);
     if (!engine.exportRecord) throw new GameError('NOT_FOUND', `No text export for ${game.kind}`);
     const record: GameRecord = {
@@ -406,8 +494,10 @@ export class GameService {
     id: string,
     listener: (update: GameUpdate) => void,
     onError?: (error: GameError) => void,
+    viewer: Viewer = ANONYMOUS,
   ): Promise<() => Promise<void>> {
     assertGameId(id);
+    await this.checkReadable(id, viewer);
     return this.watchers.watch(id, listener, onError);
   }
 
@@ -415,7 +505,7 @@ export class GameService {
   private async load(id: string): Promise<StoredGame> {
     assertGameId(id);
     const game = await this.read(id);
-    if (!game) throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
+    if (!game) throw gameNotFound(id);
     return game;
   }
 

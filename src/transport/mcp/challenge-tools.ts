@@ -148,7 +148,9 @@ export function registerChallengeTools(server: McpServer, ctx: McpContext): void
     ({ challengeId: id }) =>
       run(async () => {
         const challenge = await services.challenges.accept(credential, id);
-        const game = challenge.gameId ? await services.games.getGame(challenge.gameId) : undefined;
+        const game = challenge.gameId
+          ? await services.games.getGame(challenge.gameId, credential)
+          : undefined;
         return { challenge: challengeLine(challenge, me), game: game ? gameSummary(game, me) : null };
       }),
   );
