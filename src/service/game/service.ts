@@ -14,7 +14,6 @@ import {
   type StoredGame,
   type TimeControl,
 } from '../../store/store';
-import type { GameVisibility } from '../../vocabulary';
 import { newSeatToken, type Authenticator } from '../accounts/auth';
 import { NO_VACATIONS, startTiming, type Vacations } from '../time/clock';
 import { GameError } from '../errors';
@@ -68,8 +67,8 @@ export interface CreateGameInput {
   readonly position?: string | null;
   /** Default: unlimited. */
   readonly timeControl?: TimeControlInput | null;
-  /** Who may read it (see audience.ts); default public. A seat-token game belongs to the open app. */
-  readonly visibility?: GameVisibility | null;
+  /** Who may read it: public (default), unlisted or private (audience.ts). A seat-token game is the open app's. */
+  readonly visibility?: string | null;
 }
 
 export interface CreatedGame {

@@ -125,6 +125,7 @@ export class GameResolver {
         ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
         ...(input.position !== undefined && input.position !== null ? { position: input.position } : {}),
         ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),
+        ...(input.visibility ? { visibility: input.visibility } : {}),
       },
       { ...keyOf(idempotencyKey), ...(ctx.ip ? { ip: ctx.ip } : {}) },
     );
