@@ -29,6 +29,7 @@ import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
+import { SpectatorResolver } from './spectator.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
 
@@ -48,6 +49,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       AiResolver,
       TournamentResolver,
       RatingsResolver,
+      SpectatorResolver,
       detailResolver(() => Move),
       detailResolver(() => MoveCheck),
     ],

@@ -3,6 +3,7 @@ import type { Services } from '../../service';
 import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
 import { aiRoutes } from './ai.routes';
+import { appGameRoutes } from './app-games.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
 import { challengeRoutes } from './challenges.routes';
@@ -41,6 +42,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...pushRoutes(services),
     ...tournamentRoutes(services),
     ...ratingRoutes(services),
+    ...appGameRoutes(services),
   ];
 }
 
