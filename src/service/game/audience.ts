@@ -129,3 +129,18 @@ export async function checkRead(auth: Authenticator, game: GameHead, viewer: Vie
   if (!isPrivate(game) || viewer === SERVICE_READ) return;
   if (!mayRead(game, await readerOf(auth, viewer))) throw gameNotFound(game.id);
 }
+
+/**
+ * The games of an account's listing that `viewer` may see listed: public ones to anyone, unlisted
+ * and private ones only to those who may read a private game (its seats, its app, its spectators).
+ */
+export async function listedTo(
+  auth: Authenticator,
+  games: readonly StoredGame[],
+  viewer: Viewer,
+): Promise<StoredGame[]> {
+  const hidden = (g: StoredGame) => (g.visibility ?? 'public') !== 'public';
+  if (viewer === SERVICE_READ || !games.some(hidden)) return [...games];
+  const caller = await readerOf(auth, viewer);
+  return games.filter((g) => !hidden(g) || mayRead({ ...g, visibility: 'private' }, caller));
+}

@@ -40,23 +40,20 @@ import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
 import { parseTimeControl, recordTimeControl, type TimeControlInput } from '../time/control';
 import { feature } from './tv';
+import { assertGameId, decodeCursor, encodeCursor, type ListGamesInput } from './cursors';
+export { decodeCursor, encodeCursor, type ListGamesInput } from './cursors';
 import { Pools } from '../apps/pools';
 import {
   audienceOf,
   checkRead,
   gameNotFound,
   isPrivate,
-  mayRead,
-  readerOf,
+  listedTo,
   ANONYMOUS,
-  SERVICE_READ,
   visibilityOf,
   type GameAudience,
   type Viewer,
 } from './audience';
-
-/** Game ids: 12 characters of base64url. */
-const GAME_ID = /^[A-Za-z0-9_-]{12}$/;
 
 export interface CreateGameInput {
   readonly kind: string;
@@ -86,16 +83,6 @@ export interface CreateOptions {
   readonly ip?: string;
   /** Retrying with the same key (from the same address) answers the first answer (24 h). */
   readonly idempotencyKey?: string;
-}
-
-export interface ListGamesInput {
-  /** Only games with a seat held by this username. */
-  readonly account?: string;
-  readonly kind?: string;
-  readonly status?: string;
-  /** `next` of the previous page. */
-  readonly after?: string;
-  readonly limit?: number;
 }
 
 export interface MoveCheck {
@@ -398,22 +385,11 @@ export class GameService {
     }
     const before = input.after === undefined ? undefined : decodeCursor(input.after);
     const page = await this.storage.games.list(filter, limit, before);
-    const items = filter.account === undefined ? page.items : await this.listedTo(page.items, viewer);
+    const items = filter.account === undefined ? page.items : await listedTo(this.auth, page.items, viewer);
     return {
       items: items.map((g) => this.view(g)),
       next: page.next === null ? null : encodeCursor(page.next),
     };
-  }
-
-  /**
-   * The games of an account's listing that `viewer` may see listed: public ones, and the others
-   * only to their members (mayRead of a private game; for an unlisted game, the same members).
-   */
-  private async listedTo(games: readonly StoredGame[], viewer: Viewer): Promise<StoredGame[]> {
-    const hidden = (g: StoredGame) => (g.visibility ?? 'public') !== 'public';
-    if (viewer === SERVICE_READ || !games.some(hidden)) return [...games];
-    const caller = await readerOf(this.auth, viewer);
-    return games.filter((g) => !hidden(g) || mayRead({ ...g, visibility: 'private' }, caller));
   }
 
   async legalMoves(id: string, viewer: Viewer = ANONYMOUS): Promise<readonly string[]> {
@@ -515,22 +491,4 @@ export class GameService {
     this.movePages.remember(game);
     return withDetails(this.engineFor(game.kind), game);
   }
-}
-
-function assertGameId(id: string): void {
-  if (!GAME_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed game id "${id}"`, { field: 'id' });
-}
-
-/** Cursors are opaque to clients: base64url of the sequence number to continue below. */
-export function encodeCursor(seq: number): string {
-  return Buffer.from(`s${seq}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): number {
-  const match = /^s(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match)
-    throw new GameError('INVALID_INPUT', 'Malformed cursor: pass the `next` of a page as `after`', {
-      field: 'after',
-    });
-  return Number(match[1]);
 }
