@@ -7,6 +7,10 @@ import { AccountService } from './accounts/service';
 import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
 import { GameSpectators } from './game/spectators';
+import { SessionService } from './apps/sessions';
+import { AppOrigins } from './apps/origins';
+import { AppAccountService } from './apps/accounts';
+import { AppUsage } from './apps/usage';
 import { Authenticator } from './accounts/auth';
 import { BulkService, type BulkOptions } from './challenges/bulks';
 import { BlockService } from './accounts/blocks';
@@ -48,6 +52,14 @@ export interface Services {
   readonly apps: AppService;
   /** Who sees and plays whom: the open pool, or an app's own (see apps/pools.ts). */
   readonly pools: Pools;
+  /** Apps' sessions: minted by a key for an account, refreshed with rotation (see apps/sessions.ts). */
+  readonly sessions: SessionService;
+  /** The origins apps let browsers call from (CORS per app; a per-node cache, see apps/origins.ts). */
+  readonly appOrigins: AppOrigins;
+  /** Apps' quotas and usage counts, and the app of a credential (see apps/usage.ts). */
+  readonly appUsage: AppUsage;
+  /** The accounts an app makes and manages by its own ids (see apps/accounts.ts). */
+  readonly appAccounts: AppAccountService;
   readonly challenges: ChallengeService;
   /** Blocks between accounts. */
   readonly blocks: BlockService;
@@ -88,6 +100,8 @@ export interface ServiceOptions {
   readonly engineCacheBytes?: number;
   /** Per-account and per-address quotas (default: DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
+  /** false: open sign-up is closed (SIGNUP_CLOSED); default true. */
+  readonly openSignup?: boolean;
   /** Open streams per address and per account/token, and the stalled-reader bound (DEFAULT_STREAM_LIMITS). */
   readonly streams?: StreamLimits;
   /** Told of failures nobody waits for (a token's last-use write, a turn the driver failed to play). */
@@ -114,6 +128,7 @@ export function createServices(
   const auth = new Authenticator(storage.accounts, storage.apps, now, options.onBackgroundError);
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
   const pools = new Pools(storage, () => now().getTime());
+  const appUsage = new AppUsage(storage, Date.now, options.onBackgroundError);
   const games = new GameService(
     storage,
     auth,
@@ -122,6 +137,7 @@ export function createServices(
     options.engineCacheBytes,
     options.abandonClaimMs,
     pools,
+    appUsage,
   );
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
@@ -138,9 +154,13 @@ export function createServices(
     spectators: new GameSpectators(storage, auth, games),
     tv: new TvService(storage, games),
     accountGames: new AccountGames(storage),
-    accounts: new AccountService(storage, auth, now, quotas),
+    accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true),
     apps: new AppService(storage, now),
     pools,
+    sessions: new SessionService(storage, auth, now),
+    appOrigins: new AppOrigins(storage, () => now().getTime()),
+    appUsage,
+    appAccounts: new AppAccountService(storage, auth, appUsage, now),
     challenges,
     blocks: new BlockService(storage, auth, challenges, now, quotas),
     seeks: new SeekService(storage, auth, games, now, quotas),
@@ -151,7 +171,7 @@ export function createServices(
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),
-    tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now),
+    tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now, storage.apps),
     streamSlots: new StreamSlots(options.streams ?? DEFAULT_STREAM_LIMITS, storage.accounts),
     verification: new RulesVerification(games),
     ai: new AiGames(storage, auth, games, aiPool, now, quotas),

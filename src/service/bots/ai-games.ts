@@ -240,6 +240,7 @@ export class AiGames {
       const prepared = this.prepare(input, input.color, level, account.id);
       // The human's app and pool (the AI is everyone's opponent).
       const game: StoredGame = { ...prepared.game, ...(await this.games.audience(appOf(account))) };
+      await this.games.countCreated(account.id);
       const at = game.createdAt;
       const head = this.games.headView(game);
       const result = await this.storage.games.create(

@@ -159,6 +159,7 @@ export class SeekService {
       ),
     });
     const view = this.games.view(game);
+    await this.games.countCreated(account.id);
     let created;
     try {
       created = await this.storage.games.create(

@@ -144,3 +144,29 @@ export async function listedTo(
   const caller = await readerOf(auth, viewer);
   return games.filter((g) => !hidden(g) || mayRead({ ...g, visibility: 'private' }, caller));
 }
+
+/** How many ids of games anyone may read a node remembers. */
+const OPEN_IDS = 10_000;
+
+/**
+ * The read check of one node's game service, remembering the games it found anyone may read
+ * (public or unlisted: visibility never changes), so a read that costs O(page) need not read the game.
+ */
+export class ReadChecks {
+  private readonly open = new Set<string>();
+
+  constructor(private readonly auth: Authenticator) {}
+
+  /** GAME_NOT_FOUND unless `viewer` may read `game` (see checkRead). */
+  async check(game: GameHead, viewer: Viewer): Promise<void> {
+    await checkRead(this.auth, game, viewer);
+    if (isPrivate(game) || this.open.has(game.id)) return;
+    this.open.add(game.id);
+    if (this.open.size > OPEN_IDS) this.open.delete(this.open.values().next().value as string);
+  }
+
+  /** Whether this node knows anyone may read the game. */
+  known(id: string): boolean {
+    return this.open.has(id);
+  }
+}

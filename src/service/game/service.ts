@@ -35,6 +35,7 @@ import { GameWriter, type WriteAnswer, type WriteOptions } from './writer';
 import { once } from '../idempotency';
 import { kindView, startView, type KindView, type StartView } from './kinds';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from '../accounts/quotas';
+import type { AppUsage } from '../apps/usage';
 import type { SeatRating } from '../ratings/results';
 import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
@@ -45,9 +46,8 @@ export { decodeCursor, encodeCursor, type ListGamesInput } from './cursors';
 import { Pools } from '../apps/pools';
 import {
   audienceOf,
-  checkRead,
+  ReadChecks,
   gameNotFound,
-  isPrivate,
   listedTo,
   ANONYMOUS,
   visibilityOf,
@@ -93,9 +93,6 @@ export interface MoveCheck {
   readonly details: MoveDetails | null;
 }
 
-/** How many ids of games anyone may read (public, unlisted: fixed at creation) a node remembers. */
-const OPEN_IDS = 10_000;
-
 /** The engine-state cache budget when none is configured: 64 MiB. */
 export const DEFAULT_ENGINE_CACHE_BYTES = 64 * 1024 * 1024;
 
@@ -115,8 +112,8 @@ export class GameService {
   /** Timeouts, deadlines, reminders and vacations of this service's games (see ../time/game-time.ts). */
   readonly time: GameTime;
   private readonly gamesPerIp: DailyQuota;
-  /** Games this node read that are not private (visibility never changes): no check to repeat. */
-  private readonly openIds = new Set<string>();
+  /** The read check, and the games this node knows anyone may read (see audience.ts). */
+  private readonly reads: ReadChecks;
 
   constructor(
     private readonly storage: Storage,
@@ -129,9 +126,12 @@ export class GameService {
     abandonClaimMs: number = DEFAULT_ABANDON_CLAIM_MS,
     /** Which pool an app's games are made in (services.pools). */
     private readonly pools: Pools = new Pools(storage),
+    /** Apps' quotas: games their accounts start count against gamesPerDay (see countCreated). */
+    private readonly appUsage?: AppUsage,
   ) {
     this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
     this.states = new StateCache(engineCacheBytes);
+    this.reads = new ReadChecks(auth);
     this.watchers = new GameWatchers(storage.events, {
       head: (game) => this.headView(game),
       move: (game, move) => toMoveView(engineFor(game.kind), move),
@@ -171,6 +171,15 @@ export class GameService {
     const engine = this.engineFor(input.kind);
     const options = this.parseOptions(engine, input.options);
     return startView(engine, options, startOf(engine, options, input));
+  }
+
+  /**
+   * Counts `count` games about to be written whose creator is the account `creator`: an app
+   * account's count against its app's gamesPerDay (QUOTA_EXCEEDED with `app`); others count nowhere
+   * here. Called by each path that starts an account's game, before its write.
+   */
+  async countCreated(creator: string, count = 1): Promise<void> {
+    await this.appUsage?.game(creator, count);
   }
 
   /** A game held by seat tokens; counts against the address's daily games quota. */
@@ -326,8 +335,7 @@ export class GameService {
   /** Reads a game `viewer` may read: GAME_NOT_FOUND for a missing one and for one it may not read. */
   async readable(id: string, viewer: Viewer): Promise<StoredGame> {
     const game = await this.load(id);
-    await checkRead(this.auth, game, viewer);
-    if (!isPrivate(game)) this.rememberOpen(id);
+    await this.reads.check(game, viewer);
     return game;
   }
 
@@ -336,13 +344,7 @@ export class GameService {
    * knows it is not private (the reads that cost O(page) stay so).
    */
   private async checkReadable(id: string, viewer: Viewer): Promise<void> {
-    if (this.openIds.has(id)) return;
-    await this.readable(id, viewer);
-  }
-
-  private rememberOpen(id: string): void {
-    this.openIds.add(id);
-    if (this.openIds.size > OPEN_IDS) this.openIds.delete(this.openIds.values().next().value as string);
+    if (!this.reads.known(id)) await this.readable(id, viewer);
   }
 
   /**

@@ -20,6 +20,7 @@ import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits 
 import { AiResolver } from './ai.resolver';
 import { GameResolver } from './game.resolver';
 import { AccountResolver } from './account.resolver';
+import { AppResolver } from './app.resolver';
 import { BlockResolver } from './block.resolver';
 import { BulkResolver } from './bulk.resolver';
 import { ChallengeResolver } from './challenge.resolver';
@@ -30,6 +31,7 @@ import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
 import { SpectatorResolver } from './spectator.resolver';
+import { SessionResolver } from './session.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
 
@@ -50,6 +52,8 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       TournamentResolver,
       RatingsResolver,
       SpectatorResolver,
+      SessionResolver,
+      AppResolver,
       detailResolver(() => Move),
       detailResolver(() => MoveCheck),
     ],

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Services } from '../../service';
 import { MAX_SPECTATORS } from '../../service/game/audience';
-import { apiToken, credentialOf, json, parse, problems, type RestRoute } from './route';
+import { appKey, credentialOf, json, parse, problems, type RestRoute } from './route';
 import * as S from './schemas';
 
 // The app's own operations on its games (the bare app key, no Boardhost-Account): private games'
@@ -38,7 +38,7 @@ export function appGameRoutes(services: Services): RestRoute[] {
         operationId: 'inviteSpectator',
         summary: 'Invite an account to watch a game',
         description: ABOUT,
-        security: apiToken('game:read'),
+        security: appKey('game:read'),
         request: { params: SpectatorParams },
         responses: {
           200: json(Spectators, 'The game’s spectators'),
@@ -57,7 +57,7 @@ export function appGameRoutes(services: Services): RestRoute[] {
         operationId: 'uninviteSpectator',
         summary: 'Take back an invitation to watch a game',
         description: ABOUT,
-        security: apiToken('game:read'),
+        security: appKey('game:read'),
         request: { params: SpectatorParams },
         responses: {
           200: json(Spectators, 'The game’s spectators'),

@@ -2,6 +2,8 @@ import express, { type Router } from 'express';
 import type { Services } from '../../service';
 import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
+import { adminRoutes } from './admin.routes';
+import { appRoutes } from './apps.routes';
 import { aiRoutes } from './ai.routes';
 import { appGameRoutes } from './app-games.routes';
 import { bulkRoutes } from './bulks.routes';
@@ -18,6 +20,7 @@ import { tournamentRoutes } from './tournaments.routes';
 import { ratingRoutes } from './ratings.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
+import { sessionRoutes } from './sessions.routes';
 
 /** The largest request body the server reads (larger: 413 PAYLOAD_TOO_LARGE). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -43,6 +46,9 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...tournamentRoutes(services),
     ...ratingRoutes(services),
     ...appGameRoutes(services),
+    ...appRoutes(services),
+    ...adminRoutes(services),
+    ...sessionRoutes(services),
   ];
 }
 
