@@ -7,6 +7,7 @@ import { AccountService } from './accounts/service';
 import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
 import { LifecycleService } from './apps/lifecycle';
+import { GameSpectators } from './game/spectators';
 import { SessionService } from './apps/sessions';
 import { AppOrigins } from './apps/origins';
 import { AppAccountService } from './apps/accounts';
@@ -41,6 +42,8 @@ export interface Services {
   readonly writer: GameWriter;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
+  /** Private games' spectators, invited by the game's app (see game/spectators.ts). */
+  readonly spectators: GameSpectators;
   /** TV: each kind's featured game, followed live (one follower per kind and node). */
   readonly tv: TvService;
   /** The games of chosen accounts, live (start and end only: public). */
@@ -136,6 +139,7 @@ export function createServices(
     quotas,
     options.engineCacheBytes,
     options.abandonClaimMs,
+    pools,
     appUsage,
   );
   const aiPool = new AiPool(options.aiPool);
@@ -150,6 +154,7 @@ export function createServices(
     tournaments: new TournamentService(storage, auth, games, director, now, onError),
     writer: games.writer,
     lists: new GameListService(storage, auth, games),
+    spectators: new GameSpectators(storage, auth, games),
     tv: new TvService(storage, games),
     accountGames: new AccountGames(storage),
     accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true),

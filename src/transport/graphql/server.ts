@@ -31,6 +31,7 @@ import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
 import { LifecycleResolver } from './lifecycle.resolver';
+import { SpectatorResolver } from './spectator.resolver';
 import { SessionResolver } from './session.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
@@ -52,6 +53,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       AiResolver,
       TournamentResolver,
       RatingsResolver,
+      SpectatorResolver,
       SessionResolver,
       AppResolver,
       detailResolver(() => Move),
