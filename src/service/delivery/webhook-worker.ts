@@ -15,6 +15,8 @@ import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature';
 import { WebhookSender, type SendResult } from './webhook-sender';
 
 // Webhook delivery: each event of an account's feed is POSTed to the account's endpoints, signed.
+// An endpoint's owner (its `account`) is an account, or an app (appFeedOwner): an app's endpoints
+// follow the app feed (every event of every account of the app, ports/feed.ts) the same way.
 //
 // The feed is the outbox: every endpoint keeps a cursor in its account's feed (the newest seq it
 // is done with, and the feed epoch that seq belongs to), so it gets the account's events in order,
@@ -77,10 +79,13 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1), RETRY_MAX_MS);
 }
 
-/** The JSON body of a delivery: the feed event and the account whose feed it is. */
+/**
+ * The JSON body of a delivery: the feed event and its account (`account`: the endpoint's owner,
+ * for an account's own feed; an app feed's events name theirs).
+ */
 export function deliveryBody(account: string, event: FeedEvent): string {
   return JSON.stringify({
-    account,
+    account: event.account ?? account,
     epoch: event.epoch,
     seq: event.seq,
     type: event.type,
@@ -168,6 +173,8 @@ export class WebhookWorker {
   }
 
   private async run(): Promise<number> {
+    // App endpoints follow app feeds: what their accounts' feeds hold that they do not yet comes first.
+    await this.storage.feed.forwardApps();
     let attempts = 0;
     const inFlight = new Set<Promise<void>>();
     let failure: unknown;
