@@ -3,6 +3,7 @@ import type { Services } from '../../service';
 import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
 import { aiRoutes } from './ai.routes';
+import { appDeliveryRoutes } from './app-delivery.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
 import { challengeRoutes } from './challenges.routes';
@@ -37,6 +38,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...blockRoutes(services),
     ...bulkRoutes(services),
     ...webhookRoutes(services),
+    ...appDeliveryRoutes(services, streams),
     ...verificationRoutes(services),
     ...pushRoutes(services),
     ...tournamentRoutes(services),
