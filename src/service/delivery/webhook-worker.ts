@@ -100,8 +100,12 @@ export function deliveryBody(account: string, event: FeedEvent): string {
  * and seq). A UUID (version 8) made of an HMAC keyed with the endpoint's secret, so that nobody
  * else can tell which id an event will get.
  */
-export function deliveryIdOf(webhook: StoredWebhook, event: Pick<FeedEvent, 'epoch' | 'seq'>): string {
-  const bytes = createHmac('sha256', decryptSecret(webhook.secret))
+export function deliveryIdOf(
+  webhook: StoredWebhook,
+  event: Pick<FeedEvent, 'epoch' | 'seq'>,
+  secret = decryptSecret(webhook.secret),
+): string {
+  const bytes = createHmac('sha256', secret)
     .update(`boardhost-delivery/${webhook.id}/${event.epoch}/${event.seq}`)
     .digest()
     .subarray(0, 16);
@@ -245,6 +249,8 @@ export class WebhookWorker {
    */
   private async serve(claim: WebhookClaim): Promise<number> {
     const { webhook, lease } = claim;
+    // Decrypted once per claim, not twice per event.
+    const secret = decryptSecret(webhook.secret);
     let state: WebhookState = claim.state;
     let log: NewDeliveryAttempt[] = [];
     let attempts = 0;
@@ -279,10 +285,10 @@ export class WebhookWorker {
           await release(state);
           return attempts;
         }
-        const deliveryId = pending?.deliveryId ?? deliveryIdOf(webhook, event);
+        const deliveryId = pending?.deliveryId ?? deliveryIdOf(webhook, event, secret);
         const attempt = (pending?.attempts ?? 0) + 1;
         const at = this.now();
-        const result = await this.send(webhook, event, deliveryId, at);
+        const result = await this.send(webhook, event, deliveryId, at, secret);
         if (result.aborted) {
           await release({ ...state, cursor: event.seq - 1, pending });
           return attempts;
@@ -435,7 +441,13 @@ export class WebhookWorker {
   }
 
   /** POSTs one event, signed, to the endpoint; a 2xx within the timeout is a delivery. */
-  send(webhook: StoredWebhook, event: FeedEvent, deliveryId: string, at: Date): Promise<SendResult> {
+  send(
+    webhook: StoredWebhook,
+    event: FeedEvent,
+    deliveryId: string,
+    at: Date,
+    secret = decryptSecret(webhook.secret),
+  ): Promise<SendResult> {
     const body = deliveryBody(webhook.account, event);
     const timestamp = Math.floor(at.getTime() / 1000);
     return this.sender.post(webhook.url, body, {
@@ -444,7 +456,7 @@ export class WebhookWorker {
       [WEBHOOK_HEADERS.delivery]: deliveryId,
       [WEBHOOK_HEADERS.event]: event.type,
       [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-      [WEBHOOK_HEADERS.signature]: signWebhook(decryptSecret(webhook.secret), timestamp, body),
+      [WEBHOOK_HEADERS.signature]: signWebhook(secret, timestamp, body),
     });
   }
 
