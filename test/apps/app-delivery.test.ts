@@ -39,14 +39,12 @@ describe.each(['memory'] as const)('app delivery (%s)', (store) => {
   /** One event for each account, numbered `n` (through the feed port, as every write appends). */
   const emit = (accounts: readonly string[], n: number) =>
     run.storage.feed.append(
-      accounts.map(
-        (account): Notice => ({
-          to: [account],
-          type: 'challenge.received',
-          at: new Date().toISOString(),
-          data: { n },
-        }),
-      ),
+      accounts.map((account): Notice => ({
+        to: [account],
+        type: 'challenge.received',
+        at: new Date().toISOString(),
+        data: { n },
+      })),
     );
 
   it('registers, lists and removes endpoints with the app key, at most 10 per app', async () => {
@@ -93,10 +91,12 @@ describe.each(['memory'] as const)('app delivery (%s)', (store) => {
       .set({ authorization: `Bearer ${key}` });
     expect(refused.status).toBe(403);
     expect(refused.body.code).toBe('MISSING_SCOPE');
-    const feed = await request(run.url).get('/api/v1/app/events').set({
-      authorization: `Bearer ${key}`,
-      accept: 'application/json',
-    });
+    const feed = await request(run.url)
+      .get('/api/v1/app/events')
+      .set({
+        authorization: `Bearer ${key}`,
+        accept: 'application/json',
+      });
     expect(feed.status).toBe(403);
   });
 
@@ -164,7 +164,11 @@ describe.each(['memory'] as const)('app delivery (%s)', (store) => {
     expect(events.at(-1)).toMatchObject({ account: alice, data: { n: 10 } });
 
     // Resume after the one before last: the last comes again, then live ones.
-    const feed = await openFeed(run.url, a.key, { format: 'ndjson', after: last - 1, path: '/api/v1/app/events' });
+    const feed = await openFeed(run.url, a.key, {
+      format: 'ndjson',
+      after: last - 1,
+      path: '/api/v1/app/events',
+    });
     try {
       expect(feed.last).toBe(last - 1);
       expect((await feed.next()).data).toMatchObject({ seq: last, account: alice });
@@ -196,7 +200,11 @@ describe.each(['memory'] as const)('app delivery (%s)', (store) => {
     expect(listed.data?.appWebhooks).toEqual([{ id, url: receiver.url('/graphql') }]);
     const other = await gqlAs(run.url, b.key, `{ appWebhook(id: "${id}") { id } }`);
     expect(other.errors?.[0]?.extensions?.code).toBe('WEBHOOK_NOT_FOUND');
-    const page = await gqlAs(run.url, a.key, '{ appEvents(after: 0, limit: 2) { events { seq account type data } next last } }');
+    const page = await gqlAs(
+      run.url,
+      a.key,
+      '{ appEvents(after: 0, limit: 2) { events { seq account type data } next last } }',
+    );
     expect(page.errors).toBeUndefined();
     expect(page.data?.appEvents.events).toHaveLength(2);
     expect(page.data?.appEvents.events[0]).toMatchObject({ seq: 1, account: alice });

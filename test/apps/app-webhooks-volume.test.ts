@@ -16,7 +16,7 @@ import { startReceiver, verifies, type Receiver } from '../support/webhook-recei
 const harness = appHarness();
 afterAll(() => harness.stopAll());
 
-const ACCOUNTS = Number(process.env.VOLUME_ACCOUNTS ?? 500);
+const ACCOUNTS = 500;
 const PER_ACCOUNT = 20;
 const SECOND = 1000;
 
@@ -43,7 +43,13 @@ async function endpoint(storage: Storage, owner: string, url: string, secret: st
 }
 
 /** Events number `from`…`to` (data {n, account}) for each of `accounts`, in one append. */
-async function appendRound(storage: Storage, accounts: readonly string[], from: number, to: number, at: string) {
+async function appendRound(
+  storage: Storage,
+  accounts: readonly string[],
+  from: number,
+  to: number,
+  at: string,
+) {
   const notices: Notice[] = [];
   for (let n = from; n <= to; n++) {
     for (const account of accounts) {
@@ -84,23 +90,23 @@ describe.each(['memory', 'redis'] as const)('app webhooks at volume (%s)', (stor
     const at = () => new Date(clock).toISOString();
     const half = PER_ACCOUNT / 2;
     // Before the outage: the first half, delivered.
-    await timed('append', () => appendRound(run.storage, accountsA, 1, half / 2, at()));
-    await timed('append', () => appendRound(run.storage, [...accountsB, open], 1, 2, at()));
-    await timed('append', () => appendRound(run.storage, accountsA, half / 2 + 1, half, at()));
-    await timed('deliver', () => run.app.deliverWebhooks());
+    await appendRound(run.storage, accountsA, 1, half / 2, at());
+    await appendRound(run.storage, [...accountsB, open], 1, 2, at());
+    await appendRound(run.storage, accountsA, half / 2 + 1, half, at());
+    await run.app.deliverWebhooks();
     expect(receiver.accepted).toHaveLength(ACCOUNTS * half);
 
     // The receiver fails: first 503s, then refused connections; events keep coming meanwhile.
     receiver.answer = 503;
-    await timed('append', () => appendRound(run.storage, accountsA, half + 1, half + 5, at()));
-    await timed('deliver', () => run.app.deliverWebhooks());
+    await appendRound(run.storage, accountsA, half + 1, half + 5, at());
+    await run.app.deliverWebhooks();
     const failed = receiver.requests.filter((r) => r.answered === 503);
     expect(failed.length).toBeGreaterThan(0);
     await receiver.stop();
     clock += 10 * SECOND;
-    await timed('append', () => appendRound(run.storage, accountsA, half + 6, PER_ACCOUNT, at()));
-    await timed('append', () => appendRound(run.storage, [...accountsB, open], 3, 4, at()));
-    await timed('deliver', () => run.app.deliverWebhooks());
+    await appendRound(run.storage, accountsA, half + 6, PER_ACCOUNT, at());
+    await appendRound(run.storage, [...accountsB, open], 3, 4, at());
+    await run.app.deliverWebhooks();
     // Nothing got through while it was down.
     expect(receiver.accepted).toHaveLength(ACCOUNTS * half);
 
@@ -108,7 +114,7 @@ describe.each(['memory', 'redis'] as const)('app webhooks at volume (%s)', (stor
     await receiver.start();
     receiver.answer = 200;
     clock += 20 * SECOND;
-    await timed('deliver', () => run.app.deliverWebhooks());
+    await run.app.deliverWebhooks();
 
     const toA = receiver.accepted;
     // At least once: deduplicated on the delivery id, exactly the events appended.
@@ -140,7 +146,9 @@ describe.each(['memory', 'redis'] as const)('app webhooks at volume (%s)', (stor
     const toB = receiverB.accepted;
     expect(toB).toHaveLength(accountsB.length * 4);
     expect(new Set(toB.map((r) => r.payload.account))).toEqual(new Set(accountsB));
-    expect(toB.every((r) => verifies(r, secretB, Number(r.headers['boardhost-timestamp']) * 1000))).toBe(true);
+    expect(toB.every((r) => verifies(r, secretB, Number(r.headers['boardhost-timestamp']) * 1000))).toBe(
+      true,
+    );
     expect(receiver.requests.some((r) => !r.payload.account.startsWith(`${appA}.`))).toBe(false);
     expect(receiverB.requests.some((r) => r.payload.account === open)).toBe(false);
 
@@ -163,11 +171,4 @@ async function readAll(storage: Storage, owner: string) {
     if (page.events.length < 500) return events;
     after = page.events[page.events.length - 1]!.seq;
   }
-}
-
-async function timed<T>(label: string, f: () => Promise<T>): Promise<T> {
-  const t = performance.now();
-  const r = await f();
-  if (process.env.VOLUME_TIMING) console.log(label, Math.round(performance.now() - t));
-  return r;
 }

@@ -19,7 +19,10 @@ import { CreatedWebhook, CreateWebhookInput, DeliveryAttempt, DeliveryLog, Webho
 
 const APP = 'App key with the scope app:webhooks, without Boardhost-Account.';
 
-function cursorOf(after: number | null | undefined, epoch: string | null | undefined): FeedCursor | undefined {
+function cursorOf(
+  after: number | null | undefined,
+  epoch: string | null | undefined,
+): FeedCursor | undefined {
   if (after === null || after === undefined) return undefined;
   return epoch === null || epoch === undefined ? { after } : { after, epoch };
 }
@@ -37,7 +40,11 @@ export class AppDeliveryResolver {
     @Arg('epoch', () => String, { nullable: true, description: 'The epoch of the last event seen.' })
     epoch?: string | null,
   ): Promise<{ events: FeedEventView[]; next: number; last: number; epoch: string }> {
-    return ctx.services.appFeed.read(credentialOf(ctx), cursorOf(after, epoch) ?? { after }, limit ?? undefined);
+    return ctx.services.appFeed.read(
+      credentialOf(ctx),
+      cursorOf(after, epoch) ?? { after },
+      limit ?? undefined,
+    );
   }
 
   @Subscription(() => FeedEvent, {
@@ -45,7 +52,10 @@ export class AppDeliveryResolver {
     description: `The app feed's events, each exactly once and in order: those after \`after\` first, then live ones. ${APP}`,
     subscribe: ({ args, context }) => {
       const ctx = context as GraphQLContext;
-      const cursor = cursorOf(args.after as number | null | undefined, args.epoch as string | null | undefined);
+      const cursor = cursorOf(
+        args.after as number | null | undefined,
+        args.epoch as string | null | undefined,
+      );
       return followFeed(ctx.services.appFeed, credentialOf(ctx), cursor);
     },
   })

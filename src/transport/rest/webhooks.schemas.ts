@@ -154,8 +154,7 @@ export const WebhookPayload = z
   .intersection(
     z.object({
       account: z.string().openapi({
-        description:
-          "The account whose feed the event is in (an app's endpoints: each event's own account)",
+        description: "The account whose feed the event is in (an app's endpoints: each event's own account)",
       }),
     }),
     FeedEvent,
