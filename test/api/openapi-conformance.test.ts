@@ -15,6 +15,7 @@ import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
 import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
 import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appDeliveryScenario } from '../support/app-delivery-scenario';
 import { appsScenario, CONFORMANCE_OPERATOR_KEY } from '../support/apps-scenario';
 import {
   checkedClient,
@@ -558,6 +559,7 @@ async function scenario(
   await ok(204, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
   await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
   await appsScenario(api);
+  await appDeliveryScenario(api, run, receiver);
 }
 
 /** Sends every operation the requests any client may get wrong; every answer is checked. */
