@@ -31,6 +31,7 @@ import { AppDeliveryResolver } from './app-delivery.resolver';
 import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
+import { SessionResolver } from './session.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
 
@@ -51,6 +52,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       AiResolver,
       TournamentResolver,
       RatingsResolver,
+      SessionResolver,
       AppResolver,
       detailResolver(() => Move),
       detailResolver(() => MoveCheck),

@@ -20,6 +20,7 @@ import { tournamentRoutes } from './tournaments.routes';
 import { ratingRoutes } from './ratings.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
+import { sessionRoutes } from './sessions.routes';
 
 /** The largest request body the server reads (larger: 413 PAYLOAD_TOO_LARGE). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -47,6 +48,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...ratingRoutes(services),
     ...appRoutes(services),
     ...adminRoutes(services),
+    ...sessionRoutes(services),
   ];
 }
 
