@@ -17,7 +17,7 @@ import { BulkService, type BulkOptions } from './challenges/bulks';
 import { BlockService } from './accounts/blocks';
 import { ChallengeService } from './challenges/service';
 import { ClockService } from './time/clocks';
-import { FeedService } from './delivery/feed';
+import { appFeedOwnerOf, FeedService } from './delivery/feed';
 import type { GameWriter } from './game/writer';
 import { GameListService } from './game/lists';
 import { GameService } from './game/service';
@@ -33,7 +33,7 @@ import { TournamentDirector, type DirectorOptions } from './tournaments/director
 import { TournamentService } from './tournaments/service';
 import type { WebhookOptions } from './delivery/webhook-worker';
 import { TvService } from './game/tv';
-import { WebhookService } from './delivery/webhooks';
+import { appWebhookOwner, WebhookService } from './delivery/webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
@@ -72,6 +72,9 @@ export interface Services {
   readonly bulks: BulkService;
   readonly feed: FeedService;
   readonly webhooks: WebhookService;
+  /** An app's feed (every event of its accounts) and its webhook endpoints, for its key (app:webhooks). */
+  readonly appFeed: FeedService;
+  readonly appWebhooks: WebhookService;
   /** Deadlines, timeouts, reminders and vacations. */
   readonly clocks: ClockService;
   /** This node's open streams by API token, ended when it is revoked (start() before serving). */
@@ -149,6 +152,7 @@ export function createServices(
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
   const challenges = new ChallengeService(storage, auth, games, now, quotas);
+  const webhooks = new WebhookService(storage, auth, now, options.webhooks);
   return {
     games,
     tournaments: new TournamentService(storage, auth, games, director, now, onError),
@@ -173,7 +177,9 @@ export function createServices(
       ...options.bulks,
     }),
     feed: new FeedService(storage, auth),
-    webhooks: new WebhookService(storage, auth, now, options.webhooks),
+    webhooks,
+    appFeed: new FeedService(storage, auth, appFeedOwnerOf(auth)),
+    appWebhooks: webhooks.withOwners(appWebhookOwner(auth), auth),
     clocks: new ClockService(storage, auth, games, now),
     tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now, storage.apps),
     streamSlots: new StreamSlots(options.streams ?? DEFAULT_STREAM_LIMITS, storage.accounts),

@@ -577,6 +577,7 @@ describe('the events subscription when events are gone or the store fails', () =
     const count = (account: string, by: number) => following.set(account, (following.get(account) ?? 0) + by);
     const counted: EventFeed = {
       append: (notices) => memory.feed.append(notices),
+      forwardApps: () => memory.feed.forwardApps(),
       read: (account, after, limit) => memory.feed.read(account, after, limit),
       erase: (account) => memory.feed.erase(account),
       async subscribe(account, listener) {
@@ -642,6 +643,7 @@ function flakyFeed(inner: EventFeed, thrown: Error) {
   const feed: EventFeed = {
     append: (notices) => inner.append(notices),
     erase: (account) => inner.erase(account),
+    forwardApps: () => inner.forwardApps(),
     async read(account, after, limit) {
       if (live) {
         state.failedReads++;

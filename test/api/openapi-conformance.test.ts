@@ -15,6 +15,7 @@ import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
 import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
 import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appDeliveryScenario } from '../support/app-delivery-scenario';
 import { appsScenario, CONFORMANCE_OPERATOR_KEY } from '../support/apps-scenario';
 import {
   checkedClient,
@@ -597,6 +598,7 @@ async function scenario(
   await ok(200, 'delete', spectatorPath, { token: app.key });
   await ok(404, 'put', `/api/v1/app/games/AAAAAAAAAAAA/spectators/${watcher!.id}`, { token: app.key });
   await appsScenario(api);
+  await appDeliveryScenario(api, run, receiver);
 
   // Apps' sessions: minted with an app key, refreshed (rotation, then a reused token), signed out, revoked.
   const testApp = await newApp(run.app);

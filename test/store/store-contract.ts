@@ -21,6 +21,7 @@ import {
   type TurnCursor,
 } from '../../src/store/store';
 import { shardOf } from '../../src/store/redis/keys';
+import { describeAppFeedContract } from './app-feed-contract';
 import { describeAppContract } from './app-contract';
 import { describeErasureContract } from './erasure-contract';
 import { describeBlockContract } from './block-contract';
@@ -228,6 +229,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
 
     describeBulkContract(() => storage);
     describeKindContract(() => storage);
+    describeAppFeedContract(() => storage);
 
     it('answers ping', async () => {
       await expect(storage.games.ping()).resolves.toBeUndefined();

@@ -27,6 +27,7 @@ import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
 import { PushResolver } from './push.resolver';
 import { WebhookResolver } from './webhook.resolver';
+import { AppDeliveryResolver } from './app-delivery.resolver';
 import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
@@ -48,6 +49,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       BulkResolver,
       FeedResolver,
       WebhookResolver,
+      AppDeliveryResolver,
       PushResolver,
       ClockResolver,
       AiResolver,

@@ -5,6 +5,7 @@ import { accountRoutes } from './accounts.routes';
 import { adminRoutes } from './admin.routes';
 import { appRoutes } from './apps.routes';
 import { aiRoutes } from './ai.routes';
+import { appDeliveryRoutes } from './app-delivery.routes';
 import { appGameRoutes } from './app-games.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
@@ -42,6 +43,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...blockRoutes(services),
     ...bulkRoutes(services),
     ...webhookRoutes(services),
+    ...appDeliveryRoutes(services, streams),
     ...verificationRoutes(services),
     ...pushRoutes(services),
     ...tournamentRoutes(services),

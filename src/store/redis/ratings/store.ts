@@ -90,7 +90,7 @@ export class RedisRatingStore implements RatingStore {
           rating: JSON.stringify(after),
           entry: JSON.stringify(entry),
           historyMax: RATING_HISTORY_MAX,
-          notices: noticesArgument([ratingNotice(update)], this.feed),
+          notices: noticesArgument([ratingNotice(update)], this.feed, result.account),
           candidate: epochCandidate(),
           publish: this.publish,
           live: this.keys.feedChannel(result.account),
