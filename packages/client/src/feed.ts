@@ -183,7 +183,8 @@ export async function* follow(
         } else if (line.type === 'revoked' || (line.type as string) === 'expired') {
           // A session's token ends when it is refreshed (revoked) or at its expiry (expired).
           const type = line.type as 'revoked' | 'expired';
-          if (!(await renew(type === 'revoked' ? 'UNAUTHENTICATED' : 'TOKEN_EXPIRED'))) throw tokenEnded(type);
+          if (!(await renew(type === 'revoked' ? 'UNAUTHENTICATED' : 'TOKEN_EXPIRED')))
+            throw tokenEnded(type);
           renewed = true;
           break;
         } else if (line.type === 'shutdown') {

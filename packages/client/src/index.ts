@@ -95,10 +95,14 @@ export interface Boardhost {
 
 export function createBoardhost(options: BoardhostOptions): Boardhost {
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
-  if (options.session && options.token) throw new TypeError('createBoardhost: a token or a session, not both');
+  if (options.session && options.token)
+    throw new TypeError('createBoardhost: a token or a session, not both');
   const session = options.session ? new Session(baseUrl, options.session, options.fetch) : undefined;
   const credentials = session ?? fixedCredentials(options.token, options.account);
-  const api = createClient<paths>({ baseUrl, fetch: retryingFetch(credentials, options.retry, options.fetch) });
+  const api = createClient<paths>({
+    baseUrl,
+    fetch: retryingFetch(credentials, options.retry, options.fetch),
+  });
   // The feed retries by reconnecting (and resuming) itself: its requests are not retried below it.
   const feedApi = createClient<paths>({
     baseUrl,
