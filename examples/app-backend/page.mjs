@@ -11,6 +11,7 @@ export function page({ boardhostUrl }) {
 <head>
 <meta charset="utf-8">
 <title>Example app on Boardhost</title>
+<link rel="icon" href="data:,">
 <style>
   body { font: 15px system-ui, sans-serif; margin: 2rem; max-width: 44rem; }
   section { margin-bottom: 1.5rem; } button { margin: 0 .25rem .25rem 0; }

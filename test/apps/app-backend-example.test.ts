@@ -2,10 +2,13 @@
 // backend's origin, the example backend spawned with the app key, two users logged in through it as
 // a browser would (Origin header), then a whole short kalah exchange straight against Boardhost with
 // their session tokens (challenge, accept, moves, resign), CORS answers as a browser sees them, and
-// the webhook receiver's signature check.
+// the webhook receiver's signature check; and the page itself, in Chromium, for a login and a
+// challenge.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
+import { chromium } from 'playwright-core';
 import { signWebhook } from '../../src/service/delivery/webhook-signature';
+import { CHROMIUM } from '../support/browser';
 import { appHarness, type Running } from '../support/app';
 import { newApp, type TestApp } from '../support/apps';
 
@@ -206,3 +209,33 @@ it('accepts webhooks signed with its secret, once per delivery, and refuses the 
   await until(() => output.stdout.includes('webhook game.finished'), 'the webhook logged');
   expect(output.stdout.match(/webhook game\.finished for app_x\.0 \(seq 7\)/g)).toHaveLength(1);
 });
+
+it('the page logs in and challenges another user in a browser, against Boardhost cross-origin', async () => {
+  const dave = await backendCall('POST', '/login', { user: 'dave' });
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
+  const errors: string[] = [];
+  try {
+    const page = await browser.newPage();
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${origin}/`);
+    await page.fill('#user', 'carol');
+    await page.click('#login');
+    await page.waitForFunction(
+      () => (globalThis as any).document.getElementById('who').textContent === 'carol',
+    );
+    await page.fill('#opponent', 'dave');
+    await page.click('#challenge');
+    await page.waitForSelector('#challenges li[data-challenge]');
+    // The challenge reached Boardhost from the browser: dave sees it, from carol.
+    const carol = (await backendCall('GET', '/players/carol')).body.id as string;
+    const received = await boardhost(dave.body.accessToken, 'GET', '/challenges');
+    expect(received.body.items).toEqual([
+      expect.objectContaining({ challenger: carol, destination: dave.body.account.id, kind: 'kalah' }),
+    ]);
+    expect(await page.textContent('#log')).toBe('');
+    expect(errors).toEqual([]);
+  } finally {
+    await browser.close();
+  }
+}, 20_000);
