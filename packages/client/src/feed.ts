@@ -127,6 +127,9 @@ export async function* follow(
   let resync = after === undefined;
   const base = options.reconnectDelayMs ?? 1000;
   let failures = 0;
+  // Renewals since the last stream opened: a server that refuses each new token too (its clock far
+  // ahead) must not make the feed refresh forever.
+  let renewals = 0;
   const signal = options.signal;
   while (!signal?.aborted) {
     const stream = new AbortController();
@@ -138,7 +141,10 @@ export async function* follow(
       const query = after === undefined ? {} : { after, ...(epoch ? { epoch } : {}) };
       const used = await credentials?.bearer();
       const renew = async (code: string) =>
-        used !== undefined && credentials?.renew !== undefined && (await credentials.renew(used, code));
+        used !== undefined &&
+        credentials?.renew !== undefined &&
+        renewals++ < 3 &&
+        (await credentials.renew(used, code));
       const { response, error } = await api.GET('/api/v1/account/events', {
         params: { query },
         headers: { accept: 'application/x-ndjson', ...(used ? { authorization: `Bearer ${used}` } : {}) },
@@ -172,6 +178,7 @@ export async function* follow(
       for await (const line of lines(response.body)) {
         if (line.type === 'ready') {
           failures = 0;
+          renewals = 0;
           epoch = line.epoch;
           if (after === undefined) after = line.last;
           yield { type: 'ready', last: line.last, epoch: line.epoch, resync };
