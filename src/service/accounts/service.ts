@@ -345,7 +345,7 @@ export function accountView(account: StoredAccount): AccountView {
   };
 }
 
-function tokenView(token: StoredToken): TokenView {
+export function tokenView(token: StoredToken): TokenView {
   return {
     id: token.id,
     label: token.label,

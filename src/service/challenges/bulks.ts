@@ -1,16 +1,18 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type {
-  BulkPair,
-  BulkRefusal,
-  GameLimit,
-  Storage,
-  StoredAccount,
-  StoredBulk,
-  StoredGame,
-  TokenScope,
+import {
+  appOfAccountId,
+  type BulkPair,
+  type BulkRefusal,
+  type GameLimit,
+  type Storage,
+  type StoredAccount,
+  type StoredBulk,
+  type StoredGame,
+  type TokenScope,
 } from '../../store/store';
 import { requireScope, type Authenticator, type Credential } from '../accounts/auth';
 import { GameError, toGameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { bulkView as view, type BulkView } from './bulk-view';
 import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
@@ -77,6 +79,7 @@ export class BulkService {
   /** Makes the bulk: every game, or (an error saying which pair and why) none. */
   async create(credential: Credential, input: CreateBulkInput): Promise<BulkView> {
     const { account: creator } = await this.auth.requireAccount(credential, 'challenge:bulk');
+    refuseRestricted(creator);
     const { bulk, limits } = await this.prepare(creator, input);
     await this.games.countCreated(creator.id, bulk.pairs.length);
     const at = this.now().getTime();
@@ -205,6 +208,8 @@ export class BulkService {
           ? { vacations: await this.games.time.vacationsFor(accounts) }
           : {}),
         ...(bulk.rated ? { rated: await seatRatings(this.storage, accounts, bulk, at) } : {}),
+        // The creator's app (its players are of its pool).
+        audience: await this.games.audience(appOfAccountId(bulk.creator)),
       }),
       source: { type: 'bulk', id: bulk.id },
     };
@@ -292,6 +297,7 @@ export class BulkService {
         players.push([accounts[i] as StoredAccount, accounts[i + 1] as StoredAccount]);
       }
     }
+    players.forEach((pair) => refuseRestricted(...pair));
     const seen = new Map<string, number>();
     players.forEach((pair, index) =>
       pair.forEach(({ id: account }, seat) => {

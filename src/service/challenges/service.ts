@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
+  appOfAccountId,
   DECLINE_REASONS,
   type DeclineReason,
   type GameLimit,
@@ -12,11 +13,14 @@ import {
 import type { Authenticator, Credential } from '../accounts/auth';
 import { checkBlocks, checkChallengeCaps } from './limits';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { canonicalJson, once } from '../idempotency';
 import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { ratedFlag, seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
+import { visibilityOf } from '../game/audience';
+import type { GameVisibility } from '../../vocabulary';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
 import { feature } from '../game/tv';
 
@@ -43,11 +47,15 @@ export interface CreateChallengeInput {
   readonly expiresInSeconds?: number;
   /** A rated game (default false): two accounts, the standard start. */
   readonly rated?: boolean | null;
+  /** Who may read the game it makes (public, unlisted, private; default public). */
+  readonly visibility?: string | null;
 }
 
-export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition' | 'rated'> & {
+export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition' | 'rated' | 'visibility'> & {
   /** The game it makes is rated. */
   readonly rated: boolean;
+  /** Who may read the game it makes. */
+  readonly visibility: GameVisibility;
   readonly players: readonly string[] | null;
   /** A challenge to a game from a position: that position; null for the standard start. */
   readonly initialPosition: string | null;
@@ -80,10 +88,12 @@ export class ChallengeService {
   }
 
   private async make(challenger: StoredAccount, input: CreateChallengeInput): Promise<ChallengeView> {
+    refuseRestricted(challenger);
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const { initialPosition } = startOf(engine, options, input);
     const rated = ratedFlag(input.rated, initialPosition);
+    const visibility = visibilityOf(input.visibility);
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
     const expiresAt = new Date(at.getTime() + seconds(input.expiresInSeconds, 10, 14 * DAY, DAY) * 1000);
@@ -95,6 +105,7 @@ export class ChallengeService {
         throw new GameError('INVALID_INPUT', 'Give either `to` (direct) or `players` (open), not both');
       }
       destination = await this.account(input.to);
+      refuseRestricted(destination);
       if (destination.id === challenger.id)
         throw new GameError('INVALID_INPUT', 'You cannot challenge yourself');
       starts = oneOf(input.starts ?? 'random', ['challenger', 'destination', 'random'], 'starts');
@@ -103,6 +114,7 @@ export class ChallengeService {
         if (input.players.length !== 2)
           throw new GameError('INVALID_INPUT', 'players must name two accounts');
         const [a, b] = await Promise.all(input.players.map((p) => this.account(p)));
+        refuseRestricted(a, b);
         if (!a || !b || a.id === b.id)
           throw new GameError('INVALID_INPUT', 'players must be two different accounts');
         players = [a.id, b.id];
@@ -123,6 +135,7 @@ export class ChallengeService {
       timeControl,
       ...(initialPosition === undefined ? {} : { initialPosition }),
       ...(rated ? { rated: true } : {}),
+      ...(visibility === 'public' ? {} : { visibility }),
       challenger: challenger.id,
       destination: destination?.id ?? null,
       players,
@@ -150,38 +163,39 @@ export class ChallengeService {
     return challengeView(challenge);
   }
 
-  /**
-   * Declines (reason generic, by `blocker`, with the usual notices) every open challenge `from` made
-   * to `blocker` (directly or naming it): what blocking `from` does to them.
-   */
-  async declineAllFrom(blocker: StoredAccount, from: string): Promise<number> {
-    const open = (await this.storage.challenges.listOpen(blocker.id)).filter(
-      (c) =>
-        c.challenger === from && (c.destination === blocker.id || (c.players?.includes(blocker.id) ?? false)),
+  /** Declines (by `blocker`, with the usual notices) the open challenges `from` made to it: what a block does. */
+  async declineAllFrom(blocker: StoredAccount, from: string): Promise<void> {
+    const mine = (c: StoredChallenge) => c.destination === blocker.id || c.players?.includes(blocker.id);
+    const open = await this.storage.challenges.listOpen(blocker.id);
+    await this.closeEach(
+      open.filter((c) => c.challenger === from && mine(c)),
+      blocker.id,
     );
-    let declined = 0;
+  }
+
+  /** Cancels the open challenges `account` made, declines those it received: what a ban or erasure does. */
+  async closeAllOf(account: string): Promise<void> {
+    await this.closeEach(await this.storage.challenges.listOpen(account), account);
+  }
+
+  /** Closes each by `by` (its own canceled, others declined, reason generic); closed meanwhile: skipped. */
+  private async closeEach(open: readonly StoredChallenge[], by: string): Promise<void> {
     for (const c of open) {
-      try {
-        await this.transition(
-          c.id,
-          (current, at) => {
-            const next: StoredChallenge = {
-              ...current,
-              status: 'declined',
-              declineReason: 'generic',
-              closedBy: blocker.id,
-            };
-            return { next, notices: [notice(this.involved(current), 'challenge.declined', at, next)] };
-          },
-          (closed) => closed.status === 'declined' && closed.closedBy === blocker.id,
-        );
-        declined++;
-      } catch (error) {
-        // Closed meanwhile (accepted, canceled, expired): nothing left to decline.
+      await this.transition(
+        c.id,
+        (current, at) => {
+          const next: StoredChallenge =
+            current.challenger === by
+              ? { ...current, status: 'canceled', closedBy: by }
+              : { ...current, status: 'declined', declineReason: 'generic', closedBy: by };
+          const type = next.status === 'canceled' ? 'challenge.canceled' : 'challenge.declined';
+          return { next, notices: [notice(this.involved(current), type, at, next)] };
+        },
+        (done) => done.status !== 'open' && done.closedBy === by,
+      ).catch((error: unknown) => {
         if (!(error instanceof GameError && error.code === 'CHALLENGE_CLOSED')) throw error;
-      }
+      });
     }
-    return declined;
   }
 
   /** Anyone with the id (the link) may read a challenge. */
@@ -229,6 +243,7 @@ export class ChallengeService {
         if (other) players.set(id, other);
       }
     }
+    refuseRestricted(...players.values());
     // This acceptance starts the game (direct, or the second of an open one): the challenger's app counts it.
     if (peek.status === 'open' && (peek.destination !== null || peek.accepted.length >= 1)) {
       await this.games.countCreated(peek.challenger);
@@ -237,6 +252,8 @@ export class ChallengeService {
     const ratings = peek.rated
       ? await seatRatings(this.storage, [...players.keys()], peek, this.now().toISOString())
       : undefined;
+    // The challenger's app and pool (its opponents are of its pool), the visibility it asked for.
+    const audience = await this.games.audience(appOfAccountId(peek.challenger), peek.visibility);
     return this.transition(
       id,
       (c, at) => {
@@ -274,6 +291,7 @@ export class ChallengeService {
           at,
           ...(vacations ? { vacations } : {}),
           ...(c.rated ? { rated: ratings ?? new Map() } : {}),
+          audience,
         });
         const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
         // An acceptor that joined after the peek is unknown here: the quota still holds for it.
@@ -471,6 +489,7 @@ export function challengeView(c: StoredChallenge): ChallengeView {
     players: c.players ? [...c.players] : null,
     initialPosition: c.initialPosition ?? null,
     rated: c.rated === true,
+    visibility: c.visibility ?? 'public',
   };
 }
 

@@ -5,6 +5,7 @@ import type { Storage, StoredAccount, StoredTournament, TournamentStatus } from 
 import { TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from '../../store/store';
 import type { Authenticator, Credential } from '../accounts/auth';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { once } from '../idempotency';
 import { checkText } from '../accounts/names';
@@ -62,6 +63,7 @@ export class TournamentService {
     options: { idempotencyKey?: string } = {},
   ): Promise<TournamentView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    refuseRestricted(account);
     const call = {
       scope: `account:${account.id}`,
       key: options.idempotencyKey,
@@ -190,6 +192,7 @@ export class TournamentService {
   /** Enter an open tournament (again: no change). When this fills it, it starts. */
   async join(credential: Credential, id: string): Promise<TournamentView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write', 'bot:play');
+    refuseRestricted(account);
     // The perf never changes: the seeding rating is read before the compare-and-set loop.
     const known = await this.storage.tournaments.get(id);
     const rating = known

@@ -85,6 +85,8 @@ export interface RatingStore {
   history(account: string, perf: string, limit: number, before?: number): Promise<RatingHistoryPage>;
   /** Best first, non-provisional ratings only; `offset` a page's `next`. */
   leaderboard(perf: string, category: AccountKind, limit: number, offset?: number): Promise<LeaderboardPage>;
+  /** Writes `name` in the account's leaderboard entries (an erased account's tombstone name). */
+  renameAccount(account: string, name: string): Promise<void>;
 }
 
 /** A new account's rating in a perf: lichess's 1500/500/0.09, bots 2000. */
