@@ -14,11 +14,13 @@
 //
 // Optional: ORIGIN (this server's origin as browsers see it; default http://localhost:PORT),
 // BOARDHOST_PUBLIC_URL (Boardhost as browsers reach it; default BOARDHOST_URL),
-// BOARDHOST_WEBHOOK_SECRET (whsec_…: the secret of the webhook endpoint registered for this server).
+// WEBHOOK_URL (where Boardhost reaches the receiver; default ORIGIN/webhooks/boardhost),
+// BOARDHOST_WEBHOOK_SECRET (the receiver's signing secret, 16–200 visible ASCII characters; default:
+// one made per run).
 import express from 'express';
 import { Buffer } from 'node:buffer';
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import { createBoardhostApp, isBoardhostError } from '@boardhost/client';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createBoardhostApp, isBoardhostError, ok } from '@boardhost/client';
 import { page } from './page.mjs';
 
 const BOARDHOST_URL = process.env.BOARDHOST_URL ?? 'http://localhost:4000';
@@ -42,9 +44,27 @@ if (!me.settings.corsOrigins.includes(ORIGIN)) {
   );
 }
 
-// TODO(#30 app webhooks): once Boardhost has /api/v1/app/webhooks, register this server's receiver
-// here at start (POST /api/v1/app/webhooks {url: `${ORIGIN}/webhooks/boardhost`}, kept if one with
-// that url exists) and take the secret from the answer instead of BOARDHOST_WEBHOOK_SECRET.
+// Every event of every user of the app comes to one endpoint: this server's receiver, registered
+// at start with our secret. With BOARDHOST_WEBHOOK_SECRET set (keep it: events wait for the endpoint
+// while this server is down), an endpoint already registered for the url is kept; without it, a
+// secret is made for this run and the endpoint registered anew (events from now on only).
+const WEBHOOK_URL = process.env.WEBHOOK_URL ?? `${ORIGIN}/webhooks/boardhost`;
+const webhookSecret = WEBHOOK_SECRET ?? `whsec_${randomBytes(24).toString('hex')}`;
+try {
+  const { items } = await ok(boardhost.api.GET('/api/v1/app/webhooks'));
+  const registered = items.find((w) => w.url === WEBHOOK_URL);
+  if (registered && !WEBHOOK_SECRET) {
+    await ok(boardhost.api.DELETE('/api/v1/app/webhooks/{id}', { params: { path: { id: registered.id } } }));
+  }
+  if (!registered || !WEBHOOK_SECRET) {
+    await ok(
+      boardhost.api.POST('/api/v1/app/webhooks', { body: { url: WEBHOOK_URL, secret: webhookSecret } }),
+    );
+  }
+} catch (error) {
+  // e.g. UNSAFE_WEBHOOK_URL: Boardhost delivers to public addresses only (set WEBHOOK_URL)
+  console.error(`warning: webhooks not registered for ${WEBHOOK_URL}: ${error.message}`);
+}
 
 const USER = /^[A-Za-z0-9_-]{1,64}$/;
 const app = express();
@@ -110,10 +130,7 @@ function verify(secret, rawBody, timestamp, signatureHeader, now = Date.now()) {
 const delivered = new Set(); // Boardhost-Delivery ids handled (use your database)
 app.post('/webhooks/boardhost', express.raw({ type: 'application/json' }), (req, res) => {
   const body = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-  if (
-    !WEBHOOK_SECRET ||
-    !verify(WEBHOOK_SECRET, body, req.get('Boardhost-Timestamp'), req.get('Boardhost-Signature'))
-  ) {
+  if (!verify(webhookSecret, body, req.get('Boardhost-Timestamp'), req.get('Boardhost-Signature'))) {
     return res.status(401).end();
   }
   const delivery = req.get('Boardhost-Delivery');

@@ -1,9 +1,9 @@
 // examples/app-backend run for real: a Boardhost server with an app whose corsOrigins list the
 // backend's origin, the example backend spawned with the app key, two users logged in through it as
 // a browser would (Origin header), then a whole short kalah exchange straight against Boardhost with
-// their session tokens (challenge, accept, moves, resign), CORS answers as a browser sees them, and
-// the webhook receiver's signature check; and the page itself, in Chromium, for a login and a
-// challenge.
+// their session tokens (challenge, accept, moves, resign), CORS answers as a browser sees them, the
+// app webhooks the backend registered reaching it, its signature check; and the page itself, in
+// Chromium, for a login and a challenge.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { chromium } from 'playwright-core';
@@ -171,6 +171,22 @@ it('logs two users in and they play a short kalah exchange with their session to
   expect(over.seats.map((s: { account: string }) => s.account).sort()).toEqual(
     [ann.body.account.id, bobId].sort(),
   );
+
+  // The backend registered its receiver at start; every event of both users reaches it, signed.
+  const hooks = await fetch(`${running.url}/api/v1/app/webhooks`, { headers: testApp.auth });
+  expect(((await hooks.json()) as any).items.map((w: { url: string }) => w.url)).toEqual([
+    `${origin}/webhooks/boardhost`,
+  ]);
+  const finished = (account: string) => `webhook game.finished for ${account}`;
+  const both = () =>
+    output.stdout.includes(finished(bobId)) && output.stdout.includes(finished(ann.body.account.id));
+  // Deliveries run when the test asks (no background interval in tests), a batch per call.
+  for (let i = 0; i < 100 && !both(); i++) {
+    await running.app.deliverWebhooks();
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(both()).toBe(true);
+  expect(output.stdout).toContain(`webhook challenge.received for ${bobId}`);
 
   // Another origin is not given the answers.
   const foreign = await fetch(`${running.url}/api/v1/account`, {
