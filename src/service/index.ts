@@ -118,24 +118,37 @@ export function createServices(
   const allowPrivate = options.webhooks?.allowPrivate;
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
-  const challenges = new ChallengeService(storage, auth, games, now, quotas);
+  const challenges = new ChallengeService(storage, auth, games, now, quotas, pools);
   return {
     games,
-    tournaments: new TournamentService(storage, auth, games, director, now, onError),
+    tournaments: new TournamentService(
+      storage,
+      auth,
+      games,
+      director,
+      now,
+      onError ?? (() => undefined),
+      pools,
+    ),
     writer: games.writer,
     lists: new GameListService(storage, auth, games),
     tv: new TvService(storage, games),
-    accountGames: new AccountGames(storage),
-    accounts: new AccountService(storage, auth, now, quotas),
+    accountGames: new AccountGames(storage, auth, pools),
+    accounts: new AccountService(storage, auth, now, quotas, pools),
     apps: new AppService(storage, now),
     pools,
     challenges,
-    blocks: new BlockService(storage, auth, challenges, now, quotas),
-    seeks: new SeekService(storage, auth, games, now, quotas),
-    bulks: new BulkService(storage, auth, games, now, quotas, {
-      ...(onError ? { onError } : {}),
-      ...options.bulks,
-    }),
+    blocks: new BlockService(storage, auth, challenges, now, quotas, pools),
+    seeks: new SeekService(storage, auth, games, now, quotas, pools),
+    bulks: new BulkService(
+      storage,
+      auth,
+      games,
+      now,
+      quotas,
+      { ...(onError ? { onError } : {}), ...options.bulks },
+      pools,
+    ),
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),
@@ -151,6 +164,6 @@ export function createServices(
       ...(ports === undefined ? {} : { ports }),
       ...options.push,
     }),
-    ratings: new RatingService(storage, games, now),
+    ratings: new RatingService(storage, games, now, pools, auth),
   };
 }

@@ -20,6 +20,7 @@ import type { CreateOptions } from '../game/service';
 import { once, tokenScope } from '../idempotency';
 import { checkText, reservedNameOf } from './names';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
+import { Pools } from '../apps/pools';
 
 /** Usernames: 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case. */
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_-]{1,29}$/;
@@ -75,6 +76,7 @@ export class AccountService {
     private readonly auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
     private readonly quotas: Quotas = DEFAULT_QUOTAS,
+    private readonly pools: Pools = new Pools(storage),
   ) {
     this.accountsPerIp = new DailyQuota(storage, 'accounts', quotas.accountsPerIpPerDay);
   }
@@ -143,9 +145,13 @@ export class AccountService {
     return accountView((await this.auth.requireAccount(credential)).account);
   }
 
-  /** Any account's public profile. */
-  async getAccount(username: string): Promise<AccountView> {
-    const account = await this.storage.accounts.getAccount(username.toLowerCase());
+  /** Any account's public profile, as the caller's pool sees it (another pool's answers as a missing one). */
+  async getAccount(username: string, credential?: Credential): Promise<AccountView> {
+    const pool = await this.pools.ofReader(this.auth, credential);
+    const account = await this.pools.visible(
+      pool,
+      await this.storage.accounts.getAccount(username.toLowerCase()),
+    );
     if (!account) throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${username}`);
     return accountView(account);
   }

@@ -1,6 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
   DECLINE_REASONS,
+  OPEN_APP,
   type DeclineReason,
   type GameLimit,
   type Notice,
@@ -10,11 +11,12 @@ import {
   type StoredGame,
 } from '../../store/store';
 import type { Authenticator, Credential } from '../accounts/auth';
+import type { Pools } from '../apps/pools';
 import { checkBlocks, checkChallengeCaps } from './limits';
 import { GameError } from '../errors';
 import type { GameService } from '../game/service';
 import { canonicalJson, once } from '../idempotency';
-import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
+import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { ratedFlag, seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
@@ -59,8 +61,9 @@ export class ChallengeService {
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly games: GameService,
-    private readonly now: () => Date = () => new Date(),
-    private readonly quotas: Quotas = DEFAULT_QUOTAS,
+    private readonly now: () => Date,
+    private readonly quotas: Quotas,
+    private readonly pools: Pools,
   ) {}
 
   /** Retrying with the same Idempotency-Key answers the first answer; one challenge is made. */
@@ -90,11 +93,13 @@ export class ChallengeService {
     let destination: StoredAccount | null = null;
     let players: [string, string] | null = null;
     let starts: StoredChallenge['starts'];
+    // Challenges stay within the challenger's pool (the AI is in every pool).
+    const pool = await this.pools.ofAccount(challenger.id);
     if (input.to !== undefined) {
       if (input.players !== undefined) {
         throw new GameError('INVALID_INPUT', 'Give either `to` (direct) or `players` (open), not both');
       }
-      destination = await this.account(input.to);
+      destination = await this.account(input.to, pool);
       if (destination.id === challenger.id)
         throw new GameError('INVALID_INPUT', 'You cannot challenge yourself');
       starts = oneOf(input.starts ?? 'random', ['challenger', 'destination', 'random'], 'starts');
@@ -102,7 +107,7 @@ export class ChallengeService {
       if (input.players !== undefined) {
         if (input.players.length !== 2)
           throw new GameError('INVALID_INPUT', 'players must name two accounts');
-        const [a, b] = await Promise.all(input.players.map((p) => this.account(p)));
+        const [a, b] = await Promise.all(input.players.map((p) => this.account(p, pool)));
         if (!a || !b || a.id === b.id)
           throw new GameError('INVALID_INPUT', 'players must be two different accounts');
         players = [a.id, b.id];
@@ -184,9 +189,38 @@ export class ChallengeService {
     return declined;
   }
 
-  /** Anyone with the id (the link) may read a challenge. */
-  async get(id: string): Promise<ChallengeView> {
-    return challengeView(await this.load(id));
+  /** Anyone of its pool with the id (the link) may read a challenge; another pool's answers as missing. */
+  async get(id: string, credential?: Credential): Promise<ChallengeView> {
+    // A credential that proves nothing reads as anonymous (the open pool), as public reads always did.
+    const caller =
+      credential?.token === undefined
+        ? undefined
+        : await this.auth.identify(credential).catch((error: unknown) => {
+            if (error instanceof GameError) return undefined;
+            throw error;
+          });
+    const pool = caller ? await this.pools.ofCaller(caller) : OPEN_APP;
+    const challenge = await this.load(id);
+    await this.requireSeen(challenge, pool, caller?.kind === 'account' ? caller.account.id : undefined);
+    return challengeView(challenge);
+  }
+
+  /**
+   * CHALLENGE_NOT_FOUND, as for a missing one, unless `pool` is the challenge's (its challenger's) or
+   * `account` is in it (the AI, challenged from any pool, answers its challenges).
+   */
+  private async requireSeen(c: StoredChallenge, pool: string, account: string | undefined): Promise<void> {
+    if (account !== undefined && this.involved(c).includes(account)) return;
+    if ((await this.pools.ofAccount(c.challenger)) !== pool) {
+      throw new GameError('CHALLENGE_NOT_FOUND', `No challenge ${c.id}`);
+    }
+  }
+
+  /** The challenge as `account` may act on it: another pool's answers as a missing one. */
+  private async loadFor(id: string, account: StoredAccount): Promise<StoredChallenge> {
+    const challenge = await this.load(id);
+    await this.requireSeen(challenge, await this.pools.ofAccount(account.id), account.id);
+    return challenge;
   }
 
   /** Open challenges the caller made or received, newest first, a page at a time (`limit` 1–100, default 50). */
@@ -212,7 +246,7 @@ export class ChallengeService {
   async accept(credential: Credential, id: string): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
     // A correspondence game starts with its first mover's vacation already counted.
-    const peek = await this.load(id);
+    const peek = await this.loadFor(id, account);
     // Its challenger (or the other acceptor of an open one) may block the caller.
     if (peek.status === 'open' && !peek.accepted.includes(account.id)) {
       await checkBlocks(this.storage, account, [peek.challenger, ...peek.accepted]);
@@ -293,6 +327,7 @@ export class ChallengeService {
   async decline(credential: Credential, id: string, reason = 'generic'): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
     const code = oneOf(reason, DECLINE_REASONS, 'reason') as DeclineReason;
+    await this.loadFor(id, account);
     return this.transition(
       id,
       (c, at) => {
@@ -308,6 +343,7 @@ export class ChallengeService {
   /** The challenger withdraws the challenge. */
   async cancel(credential: Credential, id: string): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    await this.loadFor(id, account);
     return this.transition(
       id,
       (c, at) => {
@@ -396,8 +432,12 @@ export class ChallengeService {
     return challenge;
   }
 
-  private async account(username: string): Promise<StoredAccount> {
-    const account = await this.storage.accounts.getAccount(String(username).toLowerCase());
+  /** The account `username` as `pool` sees it (another pool's answers as a missing one). */
+  private async account(username: string, pool: string): Promise<StoredAccount> {
+    const account = await this.pools.visible(
+      pool,
+      await this.storage.accounts.getAccount(String(username).toLowerCase()),
+    );
     if (!account) throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${username}`, { username });
     return account;
   }

@@ -19,7 +19,7 @@ export class AccountResolver {
 
   @Query(() => Account, { description: "Any account's public profile." })
   account(@Arg('username', () => String) username: string, @Ctx() ctx: GraphQLContext): Promise<AccountView> {
-    return ctx.services.accounts.getAccount(username);
+    return ctx.services.accounts.getAccount(username, credentialOf(ctx));
   }
 
   @Query(() => [ApiToken], { description: "The caller's API tokens, revoked ones included (no secrets)." })

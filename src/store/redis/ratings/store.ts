@@ -106,7 +106,7 @@ export class RedisRatingStore implements RatingStore {
 
   private async rank(result: RatingResult, rating: StoredRating): Promise<void> {
     if (rating.version === 0) return;
-    const [board, entries] = this.keys.leaderboard(result.perf, result.category);
+    const [board, entries] = this.keys.leaderboard(result.perf, result.category, result.pool);
     const entry: BoardEntry = {
       v: rating.version,
       account: result.account,
@@ -149,8 +149,9 @@ export class RedisRatingStore implements RatingStore {
     category: AccountKind,
     limit: number,
     offset = 0,
+    pool?: string,
   ): Promise<LeaderboardPage> {
-    const [board, entries] = this.keys.leaderboard(perf, category);
+    const [board, entries] = this.keys.leaderboard(perf, category, pool);
     const from = Math.max(0, Math.floor(offset));
     const [raw, size] = await readBoard.run(
       this.redis,
