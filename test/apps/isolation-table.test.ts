@@ -182,6 +182,10 @@ describe.each(['memory'] as const)('isolation table (%s)', (store) => {
     running = await harness.start(store);
     world = await makeWorld(running);
     before = await snapshot(running, world);
+    // B's objects are there to be found: b1 ranked on B's leaderboard, B's seek waiting.
+    const state = JSON.parse(before) as { board: { items: unknown[] }; seek: unknown };
+    expect(state.board.items).toHaveLength(1);
+    expect(state.seek).toBeDefined();
   }, 30_000);
 
   test('every REST operation, as A and anonymous, with B’s objects', async () => {

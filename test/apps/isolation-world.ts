@@ -160,16 +160,16 @@ export async function makeWorld(run: Running): Promise<World> {
       .set(asB1),
   );
   // b1 on B's leaderboard (enough rated results to be ranked).
-  for (let i = 0; i < 25; i++) {
+  for (let i = 0; i < 20; i++) {
     await run.storage.ratings.record({
       account: b1.id,
       name: b1.username,
       category: 'human',
       game: `bgame${i}`,
       perf: 'kalah.realtime',
-      score: i % 3 === 0 ? 0.5 : 1,
+      score: i % 2,
       opponent: { rating: 1500, rd: 60, volatility: 0.06 },
-      at: new Date(Date.now() - (25 - i) * 60_000).toISOString(),
+      at: new Date(Date.now() - (20 - i) * 60_000).toISOString(),
       pool: b.id,
     });
   }
