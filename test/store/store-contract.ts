@@ -21,6 +21,7 @@ import {
   type TurnCursor,
 } from '../../src/store/store';
 import { shardOf } from '../../src/store/redis/keys';
+import { describeAppContract } from './app-contract';
 import { describeBlockContract } from './block-contract';
 import { describeBulkContract } from './bulk-contract';
 import { describeKindContract } from './kind-contract';
@@ -1305,6 +1306,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     describe('webhooks', () => describeWebhookContract(() => storage));
     describe('tournaments', () => describeTournamentContract(() => storage));
     describe('blocks', () => describeBlockContract(() => storage));
+    describe('apps', () => describeAppContract(() => storage));
     describe('TV candidates', () => {
       it('ranks by score then id, replaces a score, removes; a kind sees only its own', async () => {
         const [low, high, tie, other] = [uid('tvl'), uid('tvh'), uid('tvt'), uid('tvo')];

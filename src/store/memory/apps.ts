@@ -95,9 +95,10 @@ export class MemoryAppStore implements AppStore {
   ): Promise<boolean> {
     const current = this.sessions.get(next.id);
     if (!current || current.refreshHash !== expectedRefreshHash || current.revokedAt !== null) return false;
-    await this.accounts.addToken(accessToken);
+    // The compare and the set before any await: of two rotations with one hash, one wins.
     this.sessions.set(next.id, next);
     this.refreshes.set(next.refreshHash, next.id);
+    await this.accounts.addToken(accessToken);
     await this.accounts.revokeToken(current.account, current.accessToken, accessToken.createdAt);
     return true;
   }
@@ -106,6 +107,7 @@ export class MemoryAppStore implements AppStore {
     const session = await this.getSession(app, id);
     if (!session || session.revokedAt !== null) return session;
     const revoked = { ...session, revokedAt: at };
+    // Set before any await (a second revocation keeps the first time).
     this.sessions.set(id, revoked);
     await this.accounts.revokeToken(session.account, session.accessToken, at);
     return revoked;

@@ -1,20 +1,19 @@
 import type Redis from 'ioredis';
-import type {
-  AccountStore,
-  AppAccountResult,
-  RevokeResult,
-  StoredAccount,
-  StoredToken,
-  TokenScope,
+import {
+  appOf,
+  OPEN_APP,
+  type AccountStore,
+  type AppAccountResult,
+  type RevokeResult,
+  type StoredAccount,
+  type StoredToken,
+  type TokenScope,
 } from '../store';
+import { moveAppUsername, reserveAppAccount, settleAppAccount } from './apps/scripts';
 import { msOf } from './games/arguments';
 import { Keys } from './keys';
+import type { Revocations } from './revocations';
 import { addToken, createAccount, revokeToken } from './lua';
-
-/** The pub/sub channel carrying the hash of each revoked token (see RedisEventBus). */
-export function revocationChannel(prefix: string): string {
-  return new Keys(prefix).revocations();
-}
 
 /** Token hashes whose account this node remembers (the pointer never changes; oldest dropped). */
 const ACCOUNT_OF_TOKEN_MAX = 10_000;
@@ -31,7 +30,8 @@ export class RedisAccountStore implements AccountStore {
 
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
+    prefix: string,
+    private readonly revocations: Revocations,
   ) {
     this.keys = new Keys(prefix);
   }
@@ -49,8 +49,8 @@ export class RedisAccountStore implements AccountStore {
     return account;
   }
 
-  /** Writes a token's pointer (before its doc: a doc is always findable). */
-  private async point(token: StoredToken): Promise<void> {
+  /** Writes a token's pointer (before its doc: a doc is always findable); the app store's sessions too. */
+  async point(token: StoredToken): Promise<void> {
     await this.redis.set(this.keys.tokenAccount(token.hash), token.account);
   }
 
@@ -157,30 +157,96 @@ export class RedisAccountStore implements AccountStore {
           tokenKeyPrefix: this.keys.token(account, ''),
           rootScopes: rootScopes ? JSON.stringify(rootScopes) : '',
           hash: found.token.hash,
-          channel: revocationChannel(this.prefix),
+          channel: this.revocations.scriptChannel,
         },
       );
+      if (result === 'revoked') await this.revocations.after(found.token.hash);
       if (result === 'revoked') return { status: 'revoked', token: withUse(revoked, used) };
       if (result === 'last-root') return { status: 'last-root', token: withUse(found.token, used) };
     }
     throw new Error(`token ${tokenId} kept changing while being revoked`);
   }
 
-  // Base stubs: the store helper builds these.
-  getOrCreateAppAccount(_account: StoredAccount): Promise<AppAccountResult> {
-    throw new Error('not built yet');
+  async getOrCreateAppAccount(account: StoredAccount): Promise<AppAccountResult> {
+    const app = appOf(account);
+    if (account.externalId === undefined) throw new Error('an app account needs an external id');
+    const indexes = this.keys.appAccountIndexes(app);
+    const [outcome, known] = await reserveAppAccount.run(this.redis, indexes, {
+      externalId: account.externalId,
+      username: account.username.toLowerCase(),
+      id: account.id,
+      doc: JSON.stringify(account),
+    });
+    if (outcome === 'taken') return { status: 'username-taken' };
+    if (outcome === 'reserved') {
+      await this.settle(account, indexes.external);
+      return { status: 'created', account };
+    }
+    // Known: its document, or (the creator stopped between the two steps) the one it meant to write.
+    if (known === undefined) throw new Error('reserveAppAccount answered existing without a value');
+    if (known.startsWith('~')) {
+      const meant = JSON.parse(known.slice(1)) as StoredAccount;
+      await this.settle(meant, indexes.external);
+      const stored = await this.getAccount(meant.id);
+      if (!stored) throw new Error(`account ${meant.id} vanished while being created`);
+      return { status: 'existing', account: stored };
+    }
+    const stored = await this.getAccount(known);
+    if (!stored) throw new Error(`account ${known} of external id is missing`);
+    return { status: 'existing', account: stored };
   }
-  accountByExternalId(_app: string, _externalId: string): Promise<StoredAccount | undefined> {
-    throw new Error('not built yet');
+
+  /** Writes a reserved account's document (if not there yet) and points its external id at it. */
+  private async settle(account: StoredAccount, external: string): Promise<void> {
+    await this.redis.set(this.keys.account(account.id), JSON.stringify(account), 'NX');
+    await settleAppAccount.run(
+      this.redis,
+      { external },
+      { externalId: account.externalId ?? '', id: account.id },
+    );
   }
-  accountByUsername(_app: string, _username: string): Promise<StoredAccount | undefined> {
-    throw new Error('not built yet');
+
+  async accountByExternalId(app: string, externalId: string): Promise<StoredAccount | undefined> {
+    const known = await this.redis.hget(this.keys.appAccountIndexes(app).external, externalId);
+    if (known === null) return undefined;
+    const id = known.startsWith('~') ? (JSON.parse(known.slice(1)) as StoredAccount).id : known;
+    return this.getAccount(id);
   }
-  updateAppAccount(_next: StoredAccount): Promise<'saved' | 'username-taken' | 'missing'> {
-    throw new Error('not built yet');
+
+  async accountByUsername(app: string, username: string): Promise<StoredAccount | undefined> {
+    if (app === OPEN_APP) return this.getAccount(username.toLowerCase());
+    const id = await this.redis.hget(this.keys.appAccountIndexes(app).usernames, username.toLowerCase());
+    return id === null ? undefined : this.getAccount(id);
   }
-  listAppAccounts(_app: string, _after: string | undefined, _limit: number): Promise<StoredAccount[]> {
-    throw new Error('not built yet');
+
+  async updateAppAccount(next: StoredAccount): Promise<'saved' | 'username-taken' | 'missing'> {
+    const before = await this.getAccount(next.id);
+    if (!before) return 'missing';
+    const from = before.username.toLowerCase();
+    const to = next.username.toLowerCase();
+    if (from !== to) {
+      const moved = await moveAppUsername.run(
+        this.redis,
+        { usernames: this.keys.appAccountIndexes(appOf(next)).usernames },
+        { from, to, id: next.id },
+      );
+      if (moved !== 1) return 'username-taken';
+    }
+    const saved = await this.redis.set(this.keys.account(next.id), JSON.stringify(next), 'XX');
+    return saved === 'OK' ? 'saved' : 'missing';
+  }
+
+  async listAppAccounts(app: string, after: string | undefined, limit: number): Promise<StoredAccount[]> {
+    const ids = await this.redis.zrangebylex(
+      this.keys.appAccountIndexes(app).accounts,
+      after === undefined ? '-' : `(${after}`,
+      '+',
+      'LIMIT',
+      0,
+      limit,
+    );
+    const found = await Promise.all(ids.map((id) => this.getAccount(id)));
+    return found.filter((a): a is StoredAccount => a !== undefined);
   }
 }
 

@@ -1,8 +1,9 @@
 import { Cluster, type Redis } from 'ioredis';
 import { createLimiter } from '../limiter';
 import type { FeedOptions, Storage } from '../store';
-import { RedisAccountStore, revocationChannel } from './accounts';
+import { RedisAccountStore } from './accounts';
 import { RedisAppStore } from './apps/store';
+import { Revocations } from './revocations';
 import { RedisBlockStore } from './challenges/blocks';
 import { RedisChallengeStore } from './challenges/store';
 import {
@@ -180,13 +181,15 @@ export function redisStorage(
         }
       : {}),
   });
+  const revocations = new Revocations(data, prefix, publish);
+  const accounts = new RedisAccountStore(data, prefix, revocations);
   return {
     name: 'redis',
     games,
-    events: new RedisEventBus(fanout, (id) => games.channel(id), revocationChannel(prefix)),
+    events: new RedisEventBus(fanout, (id) => games.channel(id), revocations.channel),
     clocks: new RedisClockStore(data, prefix, games, feedOptions),
-    accounts: new RedisAccountStore(data, prefix),
-    apps: new RedisAppStore(data, prefix),
+    accounts,
+    apps: new RedisAppStore(data, prefix, accounts, revocations),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
     blocks: new RedisBlockStore(data, prefix),

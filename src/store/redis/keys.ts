@@ -173,6 +173,61 @@ export class Keys {
     return this.of('tokenat', hash);
   }
 
+  // Apps (apps/store.ts): an app's doc, its keys and its accounts' indexes in the shard of its id.
+  /** Sorted set of every app id (score: createdAt ms): the operator's listing (one key). */
+  apps(): string {
+    return `${this.prefix}apps`;
+  }
+  /** The app document (StoredApp JSON). */
+  app(id: string): string {
+    return this.of('app', id);
+  }
+  /** Sorted set of the app's key hashes (score: createdAt ms). */
+  appKeys(app: string): string {
+    return this.of('appkeys', app);
+  }
+  /** An app key document, in its app's shard. */
+  appKey(app: string, hash: string): string {
+    return this.beside('appkey', app, hash);
+  }
+  /** When an app key was last used, beside its document. */
+  appKeyUsed(app: string, hash: string): string {
+    return this.beside('appkeyused', app, hash);
+  }
+  /** An app key hash → its app id (written once, never changed), in the hash's own shard. */
+  appKeyApp(hash: string): string {
+    return this.of('appkeyat', hash);
+  }
+  /**
+   * The app's account indexes, in its shard (so get-or-create reserves the external id and the
+   * username in one step): hash external id → account id (or `~` + the account JSON while its
+   * document is being written); hash lower-case username → account id; sorted set of its account
+   * ids (score 0: by id).
+   */
+  appAccountIndexes(app: string): { external: string; usernames: string; accounts: string } {
+    return {
+      external: this.of('appext', app),
+      usernames: this.of('appusers', app),
+      accounts: this.of('appaccounts', app),
+    };
+  }
+  /** A session document, in its account's shard (with the account's tokens: rotation is one step). */
+  session(account: string, id: string): string {
+    return this.beside('session', account, id);
+  }
+  /** Sorted set of the account's session ids (score: createdAt ms). */
+  sessionsOf(account: string): string {
+    return this.of('sessions', account);
+  }
+  /** A session id → its account id (written once), in the id's own shard. */
+  sessionAccount(id: string): string {
+    return this.of('sessionat', id);
+  }
+  /** A refresh token hash (current or used) → `<account> <session id>` (written once), in the hash's shard. */
+  refreshSession(hash: string): string {
+    return this.of('refreshat', hash);
+  }
+
   /** Hash: perf → the account's rating in it (StoredRating JSON). */
   ratings(account: string): string {
     return this.of('ratings', account);

@@ -69,8 +69,8 @@ return 1
 /**
  * Revoke a token (its doc replaced only if still the one read), unless it is the account's last
  * root token: one that is not revoked, never expires and holds every scope of `rootScopes` (JSON;
- * '' to skip the guard); and tell every node (same step: PUBLISH reaches every node of a Cluster
- * from any slot). The account's token docs are all in its shard: `tokenKeyPrefix` is the key of
+ * '' to skip the guard); and tell every node in the same step (`channel`; '' on a Cluster, whose
+ * nodes listen with SSUBSCRIBE: the store SPUBLISHes after the script, see revocations.ts). The account's token docs are all in its shard: `tokenKeyPrefix` is the key of
  * one of the account's tokens without its hash (Keys.token(account, '')). Returns 'revoked',
  * 'changed' (read again) or 'last-root'.
  */
@@ -102,7 +102,7 @@ if ARG.rootScopes ~= '' then
   end
 end
 redis.call('SET', KEY.token, ARG.revoked)
-redis.call('PUBLISH', ARG.channel, ARG.hash)
+if ARG.channel ~= '' then redis.call('PUBLISH', ARG.channel, ARG.hash) end
 return 'revoked'
 `,
 });

@@ -1,3 +1,4 @@
+import * as appScripts from './apps/scripts';
 import * as bulkScripts from './bulks/scripts';
 import * as challengeScripts from './challenges/scripts';
 import * as gameScripts from './games/scripts';
@@ -22,6 +23,7 @@ function definitions(module: Record<string, unknown>): AnyScript[] {
 
 export const SCRIPTS: readonly AnyScript[] = [
   ...definitions(accountScripts),
+  ...definitions(appScripts),
   ...definitions(relayScripts),
   ...definitions(ratingScripts),
   ...definitions(gameScripts),
