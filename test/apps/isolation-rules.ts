@@ -259,7 +259,7 @@ export function restBody(operationId: string, w: World, game: string): unknown {
     case 'validateMove':
       return { move: '1' };
     case 'analyze':
-      return { gameId: game };
+      return { gameId: game, depth: 2 };
     default:
       return {};
   }

@@ -9,7 +9,7 @@ import { mintSession } from './isolation-world';
 const harness = appHarness();
 afterAll(() => harness.stopAll());
 
-describe.each(['memory'] as const)('pools (%s)', (store) => {
+describe.each(['memory', 'redis'] as const)('pools (%s)', (store) => {
   let running: Running;
   let url: string;
   let a: TestApp;
