@@ -1,7 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
   DECLINE_REASONS,
-  OPEN_APP,
   type DeclineReason,
   type GameLimit,
   type Notice,
@@ -12,6 +11,7 @@ import {
 } from '../../store/store';
 import type { Authenticator, Credential } from '../accounts/auth';
 import type { Pools } from '../apps/pools';
+import { involvedIn, readerOf, requireSeen } from './pool-access';
 import { checkBlocks, checkChallengeCaps } from './limits';
 import { GameError } from '../errors';
 import type { GameService } from '../game/service';
@@ -176,7 +176,7 @@ export class ChallengeService {
               declineReason: 'generic',
               closedBy: blocker.id,
             };
-            return { next, notices: [notice(this.involved(current), 'challenge.declined', at, next)] };
+            return { next, notices: [notice(involvedIn(current), 'challenge.declined', at, next)] };
           },
           (closed) => closed.status === 'declined' && closed.closedBy === blocker.id,
         );
@@ -191,35 +191,16 @@ export class ChallengeService {
 
   /** Anyone of its pool with the id (the link) may read a challenge; another pool's answers as missing. */
   async get(id: string, credential?: Credential): Promise<ChallengeView> {
-    // A credential that proves nothing reads as anonymous (the open pool), as public reads always did.
-    const caller =
-      credential?.token === undefined
-        ? undefined
-        : await this.auth.identify(credential).catch((error: unknown) => {
-            if (error instanceof GameError) return undefined;
-            throw error;
-          });
-    const pool = caller ? await this.pools.ofCaller(caller) : OPEN_APP;
+    const reader = await readerOf(this.auth, this.pools, credential);
     const challenge = await this.load(id);
-    await this.requireSeen(challenge, pool, caller?.kind === 'account' ? caller.account.id : undefined);
+    await requireSeen(this.pools, challenge, reader.pool, reader.account);
     return challengeView(challenge);
-  }
-
-  /**
-   * CHALLENGE_NOT_FOUND, as for a missing one, unless `pool` is the challenge's (its challenger's) or
-   * `account` is in it (the AI, challenged from any pool, answers its challenges).
-   */
-  private async requireSeen(c: StoredChallenge, pool: string, account: string | undefined): Promise<void> {
-    if (account !== undefined && this.involved(c).includes(account)) return;
-    if ((await this.pools.ofAccount(c.challenger)) !== pool) {
-      throw new GameError('CHALLENGE_NOT_FOUND', `No challenge ${c.id}`);
-    }
   }
 
   /** The challenge as `account` may act on it: another pool's answers as a missing one. */
   private async loadFor(id: string, account: StoredAccount): Promise<StoredChallenge> {
     const challenge = await this.load(id);
-    await this.requireSeen(challenge, await this.pools.ofAccount(account.id), account.id);
+    await requireSeen(this.pools, challenge, await this.pools.ofAccount(account.id), account.id);
     return challenge;
   }
 
@@ -253,11 +234,11 @@ export class ChallengeService {
     }
     const vacations =
       peek.timeControl.type === 'correspondence'
-        ? await this.games.time.vacationsFor([...this.involved(peek), account.id])
+        ? await this.games.time.vacationsFor([...involvedIn(peek), account.id])
         : undefined;
     // The players' ongoing-games caps (a bot's maxGames, the quota), checked by the write itself.
     const players = new Map<string, StoredAccount>([[account.id, account]]);
-    for (const id of this.involved(peek)) {
+    for (const id of involvedIn(peek)) {
       if (!players.has(id)) {
         const other = await this.storage.accounts.getAccount(id);
         if (other) players.set(id, other);
@@ -278,7 +259,7 @@ export class ChallengeService {
         }
         if (c.accepted.includes(account.id)) return null; // accepting twice changes nothing
         const accepted = [...c.accepted, account.id];
-        const involved = this.involved(c);
+        const involved = involvedIn(c);
         const acceptedNotice = (next: StoredChallenge) =>
           notice([...new Set([...involved, account.id])], 'challenge.accepted', at, next);
         const pair =
@@ -334,7 +315,7 @@ export class ChallengeService {
         const mayDecline = c.destination === account.id || (c.players?.includes(account.id) ?? false);
         if (!mayDecline) throw new GameError('FORBIDDEN', 'Only the challenged account may decline');
         const next: StoredChallenge = { ...c, status: 'declined', declineReason: code, closedBy: account.id };
-        return { next, notices: [notice(this.involved(c), 'challenge.declined', at, next)] };
+        return { next, notices: [notice(involvedIn(c), 'challenge.declined', at, next)] };
       },
       (c) => c.status === 'declined' && c.closedBy === account.id,
     );
@@ -349,7 +330,7 @@ export class ChallengeService {
       (c, at) => {
         if (c.challenger !== account.id) throw new GameError('FORBIDDEN', 'Only the challenger may cancel');
         const next: StoredChallenge = { ...c, status: 'canceled', closedBy: account.id };
-        return { next, notices: [notice(this.involved(c), 'challenge.canceled', at, next)] };
+        return { next, notices: [notice(involvedIn(c), 'challenge.canceled', at, next)] };
       },
       (c) => c.status === 'canceled' && c.closedBy === account.id,
     );
@@ -419,7 +400,7 @@ export class ChallengeService {
       updatedAt: at,
     };
     const result = await this.storage.challenges.updateChallenge(next, challenge.version, {
-      notices: [notice(this.involved(challenge), 'challenge.expired', at, next)],
+      notices: [notice(involvedIn(challenge), 'challenge.expired', at, next)],
     });
     return result === 'updated';
   }
@@ -440,18 +421,6 @@ export class ChallengeService {
     );
     if (!account) throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${username}`, { username });
     return account;
-  }
-
-  /** Everyone a challenge concerns: challenger, destination, named players and acceptors. */
-  private involved(c: StoredChallenge): string[] {
-    return [
-      ...new Set([
-        c.challenger,
-        ...(c.destination ? [c.destination] : []),
-        ...(c.players ?? []),
-        ...c.accepted,
-      ]),
-    ];
   }
 
   /** Seat 0 moves first; who sits there follows the challenge's `starts`. */
