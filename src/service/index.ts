@@ -6,6 +6,8 @@ import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from '.
 import { AccountService } from './accounts/service';
 import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
+import { AppAccountService } from './apps/accounts';
+import { AppUsage } from './apps/usage';
 import { Authenticator } from './accounts/auth';
 import { BulkService, type BulkOptions } from './challenges/bulks';
 import { BlockService } from './accounts/blocks';
@@ -45,6 +47,10 @@ export interface Services {
   readonly apps: AppService;
   /** Who sees and plays whom: the open pool, or an app's own (see apps/pools.ts). */
   readonly pools: Pools;
+  /** Apps' quotas and usage counts, and the app of a credential (see apps/usage.ts). */
+  readonly appUsage: AppUsage;
+  /** The accounts an app makes and manages by its own ids (see apps/accounts.ts). */
+  readonly appAccounts: AppAccountService;
   readonly challenges: ChallengeService;
   /** Blocks between accounts. */
   readonly blocks: BlockService;
@@ -85,6 +91,8 @@ export interface ServiceOptions {
   readonly engineCacheBytes?: number;
   /** Per-account and per-address quotas (default: DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
+  /** false: open sign-up is closed (SIGNUP_CLOSED); default true. */
+  readonly openSignup?: boolean;
   /** Open streams per address and per account/token, and the stalled-reader bound (DEFAULT_STREAM_LIMITS). */
   readonly streams?: StreamLimits;
   /** Told of failures nobody waits for (a token's last-use write, a turn the driver failed to play). */
@@ -111,7 +119,16 @@ export function createServices(
   const auth = new Authenticator(storage.accounts, storage.apps, now, options.onBackgroundError);
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
   const pools = new Pools(storage, () => now().getTime());
-  const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes, options.abandonClaimMs);
+  const appUsage = new AppUsage(storage, Date.now, options.onBackgroundError);
+  const games = new GameService(
+    storage,
+    auth,
+    now,
+    quotas,
+    options.engineCacheBytes,
+    options.abandonClaimMs,
+    appUsage,
+  );
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
   const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });
@@ -134,9 +151,11 @@ export function createServices(
     lists: new GameListService(storage, auth, games),
     tv: new TvService(storage, games),
     accountGames: new AccountGames(storage, auth, pools),
-    accounts: new AccountService(storage, auth, now, quotas, pools),
+    accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true, pools),
     apps: new AppService(storage, now),
     pools,
+    appUsage,
+    appAccounts: new AppAccountService(storage, auth, appUsage, now),
     challenges,
     blocks: new BlockService(storage, auth, challenges, now, quotas, pools),
     seeks: new SeekService(storage, auth, games, now, quotas, pools),

@@ -6,6 +6,9 @@ import { GameError } from '../service/errors';
 /** The header naming the account an app key acts for (lower case, as node gives headers). */
 export const ACCOUNT_HEADER = 'boardhost-account';
 
+/** The graphql-ws connection parameter naming the account an app key acts for. */
+export const ACCOUNT_PARAM = 'boardhostAccount';
+
 /** The account id of a `Boardhost-Account` header value (absent: none; more than one: refused). */
 export function actingAccountOf(value: unknown): string | undefined {
   if (value === undefined) return undefined;

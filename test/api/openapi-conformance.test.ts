@@ -15,6 +15,7 @@ import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
 import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
 import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appsScenario, CONFORMANCE_OPERATOR_KEY } from '../support/apps-scenario';
 import {
   checkedClient,
   type CheckedClient,
@@ -556,6 +557,7 @@ async function scenario(
   await ok(400, 'put', '/api/v1/account/push-endpoint', { token: bobToken, body: { url: 'nope' } });
   await ok(204, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
   await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
+  await appsScenario(api);
 }
 
 /** Sends every operation the requests any client may get wrong; every answer is checked. */
@@ -613,8 +615,11 @@ describe('the OpenAPI document', () => {
     for (const op of ops.filter((o) => o.path.startsWith('/api/v1'))) {
       const statuses = Object.keys(op.spec.responses);
       expect([op.operationId, statuses]).toEqual([op.operationId, expect.arrayContaining(['429', '503'])]);
+      // The operator key is refused with 403 OPERATOR_ONLY (there is no account to authenticate).
+      const operator = op.spec.security.some((s: Record<string, unknown>) => 'operatorKey' in s);
       if (op.spec.security.length > 0) {
-        expect([op.operationId, statuses]).toEqual([op.operationId, expect.arrayContaining(['401'])]);
+        const refusal = operator ? '403' : '401';
+        expect([op.operationId, statuses]).toEqual([op.operationId, expect.arrayContaining([refusal])]);
       }
     }
     expect(OPENAPI.webhooks.feedEvent.post.operationId).toBe('receiveFeedEvent');
@@ -628,7 +633,7 @@ describe.each<StoreKind>(['memory', 'redis'])(
     let run: Running;
     let receiver: Receiver;
     beforeAll(async () => {
-      run = await harness.start(store);
+      run = await harness.start(store, { app: { operatorKey: CONFORMANCE_OPERATOR_KEY } });
       receiver = await startReceiver();
     });
     afterAll(async () => {

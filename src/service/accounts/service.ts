@@ -37,6 +37,8 @@ export interface AccountView {
   readonly username: string;
   readonly kind: AccountKind;
   readonly bot: BotPolicy | null;
+  /** A name to show (app accounts may set one); null: show the username. */
+  readonly displayName: string | null;
   readonly createdAt: string;
 }
 
@@ -76,6 +78,8 @@ export class AccountService {
     private readonly auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
     private readonly quotas: Quotas = DEFAULT_QUOTAS,
+    /** false: open sign-up is closed (OPEN_SIGNUP=false): SIGNUP_CLOSED; apps make the accounts. */
+    private readonly openSignup = true,
     private readonly pools: Pools = new Pools(storage),
   ) {
     this.accountsPerIp = new DailyQuota(storage, 'accounts', quotas.accountsPerIpPerDay);
@@ -89,6 +93,12 @@ export class AccountService {
     input: { username: string; kind?: string },
     options: CreateOptions = {},
   ): Promise<{ account: AccountView; token: IssuedToken }> {
+    if (!this.openSignup) {
+      throw new GameError(
+        'SIGNUP_CLOSED',
+        'Open sign-up is closed on this server: accounts are made by the apps that use it',
+      );
+    }
     const call = {
       scope: `ip:${options.ip ?? 'unknown'}`,
       key: options.idempotencyKey,
@@ -102,23 +112,7 @@ export class AccountService {
     input: { username: string; kind?: string },
     ip: string | undefined,
   ): Promise<{ account: AccountView; token: IssuedToken }> {
-    checkText('username', input.username);
-    if (!USERNAME.test(input.username)) {
-      throw new GameError(
-        'INVALID_INPUT',
-        'username must be 2–30 letters, digits, _ or -, starting with a letter or digit',
-        { field: 'username' },
-      );
-    }
-    if (isAiUsername(input.username)) throw usernameTaken(input.username);
-    const reserved = reservedNameOf(input.username);
-    if (reserved !== undefined) {
-      throw new GameError(
-        'USERNAME_RESERVED',
-        `The username ${input.username} is too like the reserved name ${reserved}`,
-        { field: 'username', reserved },
-      );
-    }
+    checkUsername(input.username);
     const kind = input.kind ?? 'human';
     if (!(ACCOUNT_KINDS as readonly string[]).includes(kind)) {
       throw new GameError('INVALID_INPUT', 'kind must be human or bot', { field: 'kind' });
@@ -145,7 +139,10 @@ export class AccountService {
     return accountView((await this.auth.requireAccount(credential)).account);
   }
 
-  /** Any account's public profile, as the caller's pool sees it (another pool's answers as a missing one). */
+  /**
+   * Any account's public profile, by username (open accounts) or account id (any account), as the
+   * caller's pool sees it (another pool's answers as a missing one).
+   */
   async getAccount(username: string, credential?: Credential): Promise<AccountView> {
     const pool = await this.pools.ofReader(this.auth, credential);
     const account = await this.pools.visible(
@@ -311,12 +308,41 @@ export class AccountService {
   }
 }
 
+/**
+ * Refuses a username that is malformed (INVALID_INPUT), holds unsafe characters (INVALID_CHARACTER),
+ * is an AI's (USERNAME_TAKEN) or looks like a reserved name (USERNAME_RESERVED): sign-up's rules,
+ * also those of app accounts.
+ */
+export function checkUsername(username: string): void {
+  checkText('username', username);
+  if (!USERNAME.test(username)) {
+    throw new GameError(
+      'INVALID_INPUT',
+      'username must be 2–30 letters, digits, _ or -, starting with a letter or digit',
+      { field: 'username' },
+    );
+  }
+  if (isAiUsername(username)) throw usernameTaken(username);
+  const reserved = reservedNameOf(username);
+  if (reserved !== undefined) {
+    throw new GameError(
+      'USERNAME_RESERVED',
+      `The username ${username} is too like the reserved name ${reserved}`,
+      {
+        field: 'username',
+        reserved,
+      },
+    );
+  }
+}
+
 export function accountView(account: StoredAccount): AccountView {
   return {
     id: account.id,
     username: account.username,
     kind: account.kind,
     bot: account.bot,
+    displayName: account.displayName ?? null,
     createdAt: account.createdAt,
   };
 }
@@ -352,7 +378,7 @@ function outlivesNoCaller(caller: StoredToken, lifetime: number | undefined, now
   );
 }
 
-function usernameTaken(username: string): GameError {
+export function usernameTaken(username: string): GameError {
   return new GameError('USERNAME_TAKEN', `The username ${username} is taken`, { field: 'username' });
 }
 

@@ -238,6 +238,7 @@ export class AiGames {
     return once(this.storage.idempotency, call, async () => {
       const level = parseLevel(input.level);
       const { game } = this.prepare(input, input.color, level, account.id);
+      await this.games.countCreated(account.id);
       const at = game.createdAt;
       const head = this.games.headView(game);
       const result = await this.storage.games.create(

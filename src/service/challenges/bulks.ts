@@ -80,6 +80,7 @@ export class BulkService {
   async create(credential: Credential, input: CreateBulkInput): Promise<BulkView> {
     const { account: creator } = await this.auth.requireAccount(credential, 'challenge:bulk');
     const { bulk, limits } = await this.prepare(creator, input);
+    await this.games.countCreated(creator.id, bulk.pairs.length);
     const at = this.now().getTime();
     await this.storage.bulks.begin(bulk, at + this.leaseMs);
     const reserved = await Promise.all(

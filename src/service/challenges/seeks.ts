@@ -147,6 +147,7 @@ export class SeekService {
       ...(seek.rated ? { rated: await seatRatings(this.storage, accounts, seek, seek.createdAt) } : {}),
     });
     const view = this.games.view(game);
+    await this.games.countCreated(account.id);
     let created;
     try {
       created = await this.storage.games.create(

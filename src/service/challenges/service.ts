@@ -244,6 +244,10 @@ export class ChallengeService {
         if (other) players.set(id, other);
       }
     }
+    // This acceptance starts the game (direct, or the second of an open one): the challenger's app counts it.
+    if (peek.status === 'open' && (peek.destination !== null || peek.accepted.length >= 1)) {
+      await this.games.countCreated(peek.challenger);
+    }
     // A rated game records each seat's rating as it begins (read now, before the write).
     const ratings = peek.rated
       ? await seatRatings(this.storage, [...players.keys()], peek, this.now().toISOString())

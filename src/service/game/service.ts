@@ -34,6 +34,7 @@ import { GameWriter, type WriteAnswer, type WriteOptions } from './writer';
 import { once } from '../idempotency';
 import { kindView, startView, type KindView, type StartView } from './kinds';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from '../accounts/quotas';
+import type { AppUsage } from '../apps/usage';
 import type { SeatRating } from '../ratings/results';
 import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
@@ -118,6 +119,8 @@ export class GameService {
     engineCacheBytes: number = DEFAULT_ENGINE_CACHE_BYTES,
     /** Unlimited games: how long the player to move may stay away before the other may claim. */
     abandonClaimMs: number = DEFAULT_ABANDON_CLAIM_MS,
+    /** Apps' quotas: games their accounts start count against gamesPerDay (see countCreated). */
+    private readonly appUsage?: AppUsage,
   ) {
     this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
     this.states = new StateCache(engineCacheBytes);
@@ -160,6 +163,15 @@ export class GameService {
     const engine = this.engineFor(input.kind);
     const options = this.parseOptions(engine, input.options);
     return startView(engine, options, startOf(engine, options, input));
+  }
+
+  /**
+   * Counts `count` games about to be written whose creator is the account `creator`: an app
+   * account's count against its app's gamesPerDay (QUOTA_EXCEEDED with `app`); others count nowhere
+   * here. Called by each path that starts an account's game, before its write.
+   */
+  async countCreated(creator: string, count = 1): Promise<void> {
+    await this.appUsage?.game(creator, count);
   }
 
   /** A game held by seat tokens; counts against the address's daily games quota. */

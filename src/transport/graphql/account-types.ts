@@ -32,12 +32,18 @@ export class BotPolicy {
 
 @ObjectType({ description: 'A player: a person or a bot.' })
 export class Account {
-  @Field(() => ID, { description: 'The username in lower case; what seats and challenges name.' })
+  @Field(() => ID, {
+    description:
+      'What seats and challenges name; never changes. Open accounts: the username in lower case; app accounts: ' +
+      '<app id>.<16 hex digits>.',
+  })
   id!: string;
   @Field(() => String) username!: string;
   @Field(() => String, { description: list(ACCOUNT_KINDS) }) kind!: string;
   @Field(() => BotPolicy, { nullable: true, description: 'Bots only; null accepts every challenge.' })
   bot!: BotPolicy | null;
+  @Field(() => String, { nullable: true, description: 'A name to show; null: show the username.' })
+  displayName!: string | null;
   @Field(() => String) createdAt!: string;
 }
 

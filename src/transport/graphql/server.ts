@@ -20,6 +20,7 @@ import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits 
 import { AiResolver } from './ai.resolver';
 import { GameResolver } from './game.resolver';
 import { AccountResolver } from './account.resolver';
+import { AppResolver } from './app.resolver';
 import { BlockResolver } from './block.resolver';
 import { BulkResolver } from './bulk.resolver';
 import { ChallengeResolver } from './challenge.resolver';
@@ -48,6 +49,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       AiResolver,
       TournamentResolver,
       RatingsResolver,
+      AppResolver,
       detailResolver(() => Move),
       detailResolver(() => MoveCheck),
     ],

@@ -26,7 +26,12 @@ import {
   type OpenStreams,
 } from './stream';
 
-const usernameParams = z.object({ username: A.Username });
+const usernameParams = z.object({
+  username: A.Username.openapi({
+    description: 'A username (open accounts) or an account id (any account; an app account’s has a dot)',
+    example: 'ada',
+  }),
+});
 const tokenParams = z.object({
   tokenId: z.string().openapi({ description: 'The token id (not the secret)' }),
 });

@@ -59,10 +59,15 @@ export const BotPolicy = z
 
 export const Account = z
   .object({
-    id: z.string().openapi({ description: 'The username in lower case; seats and games refer to it' }),
+    id: z.string().openapi({
+      description:
+        'Seats and games refer to it; never changes. Open accounts: the username in lower case; app accounts: ' +
+        '<app id>.<16 hex digits>',
+    }),
     username: z.string(),
     kind: z.enum(ACCOUNT_KINDS),
     bot: orNull(BotPolicy).openapi({ description: 'Bots: what the bot accepts; null accepts everything' }),
+    displayName: z.string().nullable().openapi({ description: 'A name to show; null: show the username' }),
     createdAt: DateTime,
   })
   .openapi('Account');

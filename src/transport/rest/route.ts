@@ -5,7 +5,7 @@ import type { Credential } from '../../service/accounts/auth';
 import { GameError } from '../../service/errors';
 import { ACCOUNT_HEADER, actingAccountOf } from '../acting';
 import { tokenHashOf } from '../rate-limit';
-import type { TokenScope } from '../../vocabulary';
+import type { AppKeyScope, TokenScope } from '../../vocabulary';
 import { invalidInput } from './problem';
 import * as S from './schemas';
 
@@ -129,3 +129,11 @@ export function apiToken(...scopes: TokenScope[]): Security {
 
 /** OpenAPI security requirement of a seat action: the seat token, or the seat's account token. */
 export const seatSecurity: Security = [{ seatToken: [] }, ...apiToken('game:play', 'bot:play')];
+
+/** OpenAPI security requirement of an app's own operation: an app key (bha_…) with any one of `scopes`. */
+export function appKey(...scopes: AppKeyScope[]): Security {
+  return scopes.length === 0 ? [{ appKey: [] }] : scopes.map((scope) => ({ appKey: [scope] }));
+}
+
+/** OpenAPI security requirement of the operator API: the operator key (OPERATOR_KEY). */
+export const operatorKey: Security = [{ operatorKey: [] }];

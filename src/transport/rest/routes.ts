@@ -2,6 +2,8 @@ import express, { type Router } from 'express';
 import type { Services } from '../../service';
 import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
+import { adminRoutes } from './admin.routes';
+import { appRoutes } from './apps.routes';
 import { aiRoutes } from './ai.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
@@ -41,6 +43,8 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...pushRoutes(services),
     ...tournamentRoutes(services),
     ...ratingRoutes(services),
+    ...appRoutes(services),
+    ...adminRoutes(services),
   ];
 }
 

@@ -1318,6 +1318,183 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/app": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling app
+         * @description Its id, name and settings (quotas included). Any app key, without Boardhost-Account.
+         */
+        get: operations["getApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account of an external id */
+        get: operations["getAppAccount"];
+        /**
+         * Get or create the account of an external id
+         * @description The app’s account for its user `externalId`, made if there is none (201) or returned as it is (200: the body does not change an existing account; PATCH does). Concurrent calls for one external id make one account. A creation counts against the app’s accountsPerDay (429 QUOTA_EXCEEDED). username: 2–30 letters, digits, _ or - (unique in the app, ignoring case); displayName: 1–50 characters; metadata: at most 20 string pairs (keys 1–40 of A-Z a-z 0-9 _ . -, values at most 256 characters, 4 kB in all). Text with control, format or bidi characters is refused (INVALID_CHARACTER). A username taken in the app: 409 USERNAME_TAKEN. The account acts through the app key with the Boardhost-Account header naming its id.
+         */
+        put: operations["ensureAppAccount"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change an account’s username, display name or metadata
+         * @description Each field given changes; the account id never does, so its games, ratings and feed stay its own. username: 2–30 letters, digits, _ or - (unique in the app, ignoring case); displayName: 1–50 characters; metadata: at most 20 string pairs (keys 1–40 of A-Z a-z 0-9 _ . -, values at most 256 characters, 4 kB in all). Text with control, format or bidi characters is refused (INVALID_CHARACTER). A username taken in the app: 409 USERNAME_TAKEN.
+         */
+        patch: operations["updateAppAccount"];
+        trace?: never;
+    };
+    "/api/v1/app/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app’s accounts
+         * @description By account id, a page at a time: pass `next` as `after` for the next page.
+         */
+        get: operations["listAppAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every app
+         * @description Oldest first. Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        get: operations["adminListApps"];
+        put?: never;
+        /**
+         * Create an app and its first key
+         * @description The app and a first key with every scope (the secret only in this answer). Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        post: operations["adminCreateApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An app
+         * @description Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        get: operations["adminGetApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename an app, change its settings, disable or enable it
+         * @description Each field given changes. A disabled app’s keys and sessions are refused (401). Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        patch: operations["adminUpdateApp"];
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An app’s keys
+         * @description Oldest first, revoked ones included; never secrets. Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        get: operations["adminListAppKeys"];
+        put?: never;
+        /**
+         * Create an app key
+         * @description The secret is shown only in this answer. At most 20 active keys per app (409 APP_LIMIT_REACHED). Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        post: operations["adminCreateAppKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an app key
+         * @description At once: requests with it are refused, and the streams it and its sessions opened end within a second on every node. Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        delete: operations["adminRevokeAppKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An app’s usage and quotas
+         * @description Requests, games and accounts in the app’s current day window, beside its quotas. Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        get: operations["adminGetAppUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/livez": {
         parameters: {
             query?: never;
@@ -2101,7 +2278,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -2481,13 +2658,15 @@ export interface components {
             token: components["schemas"]["IssuedToken"];
         };
         Account: {
-            /** @description The username in lower case; seats and games refer to it */
+            /** @description Seats and games refer to it; never changes. Open accounts: the username in lower case; app accounts: <app id>.<16 hex digits> */
             id: string;
             username: string;
             /** @enum {string} */
             kind: "human" | "bot";
             /** @description Bots: what the bot accepts; null accepts everything */
             bot: components["schemas"]["BotPolicy"] | null;
+            /** @description A name to show; null: show the username */
+            displayName: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -3143,6 +3322,262 @@ export interface components {
             }[];
             /** @description Pass as `cursor` for the next page; null: no more */
             next: string | null;
+        };
+        App: {
+            /**
+             * @description An app id: app_ and 16 letters or digits
+             * @example app_3f9c0a7d21b84e65
+             */
+            id: string;
+            /** @example Acme Games */
+            name: string;
+            settings: components["schemas"]["AppSettings"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Set: its keys and sessions are refused
+             */
+            disabledAt: string | null;
+        };
+        AppSettings: {
+            /** @description In the shared pool its accounts see and play the open accounts and other pooled apps’ */
+            sharedPool: boolean;
+            /**
+             * @example [
+             *       "https://play.example.com"
+             *     ]
+             */
+            corsOrigins: string[];
+            quotas: components["schemas"]["AppQuotas"];
+            /**
+             * @description Session token lifetime (60–86400)
+             * @example 3600
+             */
+            sessionSeconds: number;
+            /**
+             * @description Refresh token lifetime (3600–31536000)
+             * @example 2592000
+             */
+            refreshSeconds: number;
+        };
+        AppQuotas: {
+            /**
+             * @description Accounts it may create per day
+             * @example 10000
+             */
+            accountsPerDay: number;
+            /**
+             * @description Games its accounts may start per day
+             * @example 100000
+             */
+            gamesPerDay: number;
+            /**
+             * @description Requests per second of its keys and sessions together
+             * @example 200
+             */
+            requestsPerSecond: number;
+        };
+        AppAccount: {
+            /**
+             * @description The account id: the app id, a dot and 16 hex digits; never changes
+             * @example app_3f9c0a7d21b84e65.9a8b7c6d5e4f3a21
+             */
+            id: string;
+            /**
+             * @description An app id: app_ and 16 letters or digits
+             * @example app_3f9c0a7d21b84e65
+             */
+            app: string;
+            /**
+             * @description The app’s own id for its user: 1–128 characters, no control, format or bidi characters
+             * @example user-42
+             */
+            externalId: string;
+            /** @example player-1a2b3c4d */
+            username: string;
+            /** @example Ada */
+            displayName: string | null;
+            /**
+             * @description At most 20 keys of 1–40 of A-Z a-z 0-9 _ . -, string values of at most 256 characters, 4 kB in all
+             * @example {
+             *       "tier": "gold"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            kind: "human" | "bot";
+            /** @enum {string} */
+            status: "active" | "suspended" | "banned";
+            statusReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "username": "ada",
+         *       "displayName": "Ada L."
+         *     }
+         */
+        EnsureAppAccountBody: {
+            /**
+             * @description Default: player-<8 hex digits>
+             * @example ada
+             */
+            username?: string;
+            /**
+             * @description 1–50 characters
+             * @example Ada L.
+             */
+            displayName?: string;
+            /**
+             * @description At most 20 keys of 1–40 of A-Z a-z 0-9 _ . -, string values of at most 256 characters, 4 kB in all
+             * @example {
+             *       "tier": "gold"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Default: human
+             * @enum {string}
+             */
+            kind?: "human" | "bot";
+        };
+        /**
+         * @example {
+         *       "username": "ada2"
+         *     }
+         */
+        UpdateAppAccountBody: {
+            /**
+             * @description 2–30 letters, digits, _ or -, starting with a letter or digit; unique in the app ignoring case
+             * @example ada
+             */
+            username?: string;
+            /**
+             * @description null removes it
+             * @example Ada L.
+             */
+            displayName?: string | null;
+            /**
+             * @description Replaces the metadata whole; null removes it
+             * @example {
+             *       "tier": "gold"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+        };
+        AppAccountList: {
+            items: components["schemas"]["AppAccount"][];
+            /** @description Pass as `after` for the next page; null on the last page */
+            next: string | null;
+        };
+        CreatedApp: {
+            app: components["schemas"]["App"];
+            key: components["schemas"]["IssuedAppKey"];
+        };
+        /** @description A first key with every scope (the secret only here) */
+        IssuedAppKey: components["schemas"]["AppKey"] & {
+            /** @description The secret (bha_…), shown only in this answer */
+            key: string;
+        };
+        /**
+         * @description The account scopes an app key lends to the accounts it acts for (game:read, game:play, bot:play, challenge:write, challenge:bulk) and its own: app:accounts (make and change its accounts), app:sessions, app:webhooks, app:moderate
+         * @enum {string}
+         */
+        AppKeyScope: "game:read" | "game:play" | "challenge:write" | "bot:play" | "challenge:bulk" | "app:accounts" | "app:sessions" | "app:webhooks" | "app:moderate";
+        AppKey: {
+            /**
+             * @description An app key id (not the secret)
+             * @example key_8d0e4b2a9c1f3e77
+             */
+            id: string;
+            /**
+             * @description An app id: app_ and 16 letters or digits
+             * @example app_3f9c0a7d21b84e65
+             */
+            app: string;
+            /** @example backend */
+            label: string;
+            scopes: components["schemas"]["AppKeyScope"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description About when it last authenticated a request
+             */
+            lastUsedAt: string | null;
+        };
+        CreateAppBody: {
+            /** @example Acme Games */
+            name: string;
+            settings?: components["schemas"]["AppSettingsInput"];
+        };
+        /**
+         * @description Settings to change; each omitted one keeps its value
+         * @example {
+         *       "sharedPool": false,
+         *       "quotas": {
+         *         "requestsPerSecond": 50
+         *       }
+         *     }
+         */
+        AppSettingsInput: {
+            sharedPool?: boolean;
+            corsOrigins?: string[];
+            quotas?: {
+                accountsPerDay?: number;
+                gamesPerDay?: number;
+                requestsPerSecond?: number;
+            };
+            sessionSeconds?: number;
+            refreshSeconds?: number;
+        };
+        AppList: {
+            items: components["schemas"]["App"][];
+        };
+        /**
+         * @example {
+         *       "disabled": true
+         *     }
+         */
+        UpdateAppBody: {
+            name?: string;
+            settings?: components["schemas"]["AppSettingsInput"];
+            /** @description true disables the app (its keys and sessions are refused) */
+            disabled?: boolean;
+        };
+        CreateAppKeyBody: {
+            /** @example backend */
+            label?: string;
+            /** @description Default: every scope */
+            scopes?: components["schemas"]["AppKeyScope"][];
+        };
+        AppKeyList: {
+            items: components["schemas"]["AppKey"][];
+        };
+        /** @description An app’s counts over its current day window (24 h from its first count of the kind; the quotas count the same windows). Requests are sent to the store by each node about every second */
+        AppUsage: {
+            /**
+             * @description An app id: app_ and 16 letters or digits
+             * @example app_3f9c0a7d21b84e65
+             */
+            app: string;
+            /** @description Requests of its keys and sessions in its current day window */
+            requests: number;
+            /** @description Games its accounts started in its current day window */
+            gamesCreated: number;
+            /** @description Accounts it made in its current day window */
+            accountsCreated: number;
+            quotas: components["schemas"]["AppQuotas"];
         };
         Health: {
             /** @description ok (/livez); ready, degraded (failing within the grace window) or unavailable */
@@ -5283,7 +5718,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case */
+                /** @description A username (open accounts) or an account id (any account; an app account’s has a dot) */
                 username: string;
             };
             cookie?: never;
@@ -8735,6 +9170,933 @@ export interface operations {
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
             400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getAppAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user: 1–128 characters, no control, format or bidi characters */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    ensureAppAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user: 1–128 characters, no control, format or bidi characters */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EnsureAppAccountBody"];
+            };
+        };
+        responses: {
+            /** @description The existing account, unchanged */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccount"];
+                };
+            };
+            /** @description The account, made now */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateAppAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user: 1–128 characters, no control, format or bidi characters */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAppAccountBody"];
+            };
+        };
+        responses: {
+            /** @description The account as changed */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listAppAccounts: {
+        parameters: {
+            query?: {
+                /** @description A previous page’s `next` */
+                after?: string;
+                /** @description 1–100, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccountList"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminListApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The apps */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppList"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminCreateApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAppBody"];
+            };
+        };
+        responses: {
+            /** @description The app and its first key */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApp"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminGetApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminUpdateApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAppBody"];
+            };
+        };
+        responses: {
+            /** @description The app as changed */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminListAppKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppKeyList"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminCreateAppKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateAppKeyBody"];
+            };
+        };
+        responses: {
+            /** @description The new key */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedAppKey"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminRevokeAppKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+                /** @description An app key id (not the secret) */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppKey"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminGetAppUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppUsage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
