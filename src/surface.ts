@@ -52,7 +52,7 @@ export async function createSurface(
   if (logger && logger.level !== 'silent') app.use(requestLogger(logger));
   const corsOrigins = options.corsOrigins ?? [];
   app.use(securityHeaders(corsOrigins.length > 0));
-  const allowCors = corsMiddleware(corsOrigins);
+  const allowCors = corsMiddleware(corsOrigins, services.appOrigins);
   if (allowCors) app.use(allowCors);
   app.use(metrics.middleware);
   mountOperations(app, storage, metrics.registry, {

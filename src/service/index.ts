@@ -6,6 +6,8 @@ import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from '.
 import { AccountService } from './accounts/service';
 import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
+import { SessionService } from './apps/sessions';
+import { AppOrigins } from './apps/origins';
 import { AppAccountService } from './apps/accounts';
 import { AppUsage } from './apps/usage';
 import { Authenticator } from './accounts/auth';
@@ -47,6 +49,10 @@ export interface Services {
   readonly apps: AppService;
   /** Who sees and plays whom: the open pool, or an app's own (see apps/pools.ts). */
   readonly pools: Pools;
+  /** Apps' sessions: minted by a key for an account, refreshed with rotation (see apps/sessions.ts). */
+  readonly sessions: SessionService;
+  /** The origins apps let browsers call from (CORS per app; a per-node cache, see apps/origins.ts). */
+  readonly appOrigins: AppOrigins;
   /** Apps' quotas and usage counts, and the app of a credential (see apps/usage.ts). */
   readonly appUsage: AppUsage;
   /** The accounts an app makes and manages by its own ids (see apps/accounts.ts). */
@@ -154,6 +160,8 @@ export function createServices(
     accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true, pools),
     apps: new AppService(storage, now),
     pools,
+    sessions: new SessionService(storage, auth, now),
+    appOrigins: new AppOrigins(storage, () => now().getTime()),
     appUsage,
     appAccounts: new AppAccountService(storage, auth, appUsage, now),
     challenges,
@@ -171,7 +179,7 @@ export function createServices(
     feed: new FeedService(storage, auth),
     webhooks: new WebhookService(storage, auth, now, options.webhooks),
     clocks: new ClockService(storage, auth, games, now),
-    tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now),
+    tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now, storage.apps),
     streamSlots: new StreamSlots(options.streams ?? DEFAULT_STREAM_LIMITS, storage.accounts),
     verification: new RulesVerification(games),
     ai: new AiGames(storage, auth, games, aiPool, now, quotas),

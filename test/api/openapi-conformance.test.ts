@@ -23,6 +23,7 @@ import {
   OpenApiChecker,
   operations,
 } from '../support/openapi-check';
+import { appAccount, newApp } from '../support/apps';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
@@ -35,6 +36,8 @@ const DUMMY: Record<string, string> = {
   username: 'nobody-here',
   tokenId: 'nope',
   deliveryId: '00000000-0000-4000-8000-000000000000',
+  sessionId: 'ses_0000000000000000',
+  externalId: 'nobody-here',
 };
 
 /** Path parameter values no route accepts. */
@@ -558,6 +561,25 @@ async function scenario(
   await ok(204, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
   await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
   await appsScenario(api);
+
+  // Apps' sessions: minted with an app key, refreshed (rotation, then a reused token), signed out, revoked.
+  const testApp = await newApp(run.app);
+  await appAccount(run.storage, testApp, `user-${suffix}`);
+  const sessions = `/api/v1/app/accounts/user-${suffix}/sessions`;
+  const minted = await ok(201, 'post', sessions, { token: testApp.key, body: { label: 'phone' } });
+  await ok(404, 'post', '/api/v1/app/accounts/nobody/sessions', { token: testApp.key });
+  await ok(200, 'get', sessions, { token: testApp.key });
+  const rotated = await ok(200, 'post', '/api/v1/sessions/refresh', {
+    body: { refreshToken: minted.refreshToken },
+  });
+  await ok(401, 'post', '/api/v1/sessions/refresh', { body: { refreshToken: minted.refreshToken } });
+  await ok(401, 'delete', '/api/v1/session', { token: rotated.accessToken });
+  const other = await ok(201, 'post', sessions, { token: testApp.key });
+  await ok(200, 'delete', '/api/v1/session', { token: other.accessToken });
+  await ok(400, 'delete', '/api/v1/session', { token: bobToken });
+  const third = await ok(201, 'post', sessions, { token: testApp.key });
+  await ok(200, 'delete', `/api/v1/app/sessions/${third.session.id}`, { token: testApp.key });
+  await ok(404, 'delete', '/api/v1/app/sessions/ses_0000000000000000', { token: testApp.key });
 }
 
 /** Sends every operation the requests any client may get wrong; every answer is checked. */

@@ -309,8 +309,8 @@ export function accountScopesOf(scopes: readonly AppKeyScope[]): TokenScope[] {
   return scopes.filter((s): s is TokenScope => (TOKEN_SCOPES as readonly string[]).includes(s));
 }
 
-/** A banned account's every credential is refused. */
-function refuseBanned(account: StoredAccount): void {
+/** A banned account's every credential is refused (ACCOUNT_RESTRICTED). */
+export function refuseBanned(account: StoredAccount): void {
   if (account.status !== 'banned') return;
   throw new GameError('ACCOUNT_RESTRICTED', `The account ${account.username} is banned`, {
     status: 'banned',

@@ -166,6 +166,13 @@ export class AccountService {
     options: { idempotencyKey?: string } = {},
   ): Promise<IssuedToken> {
     const caller = await this.auth.requireAccount(credential);
+    // A token made through an app would outlive its session or key (revoking them would not end it).
+    if (caller.via) {
+      throw new GameError(
+        'FORBIDDEN',
+        'Session tokens and app keys make no API tokens: the app mints sessions (POST /app/accounts/{externalId}/sessions)',
+      );
+    }
     const scopes = parseScopes(input.scopes);
     // challenge:bulk is no root scope: a token with challenge:write may grant it (or one that has it).
     for (const scope of scopes) {

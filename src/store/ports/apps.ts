@@ -90,6 +90,8 @@ export interface StoredSession {
   /** The app key that minted it (revoking the key ends the session). */
   readonly key: string;
   readonly scopes: readonly TokenScope[];
+  /** The app's name for it (1–60 characters; its access tokens carry it too); absent: 'session'. */
+  readonly label?: string;
   /** sha256 of the current refresh token (`bhr_…`). */
   readonly refreshHash: string;
   /** The id of the current access token (a StoredToken of the account). */

@@ -19,6 +19,7 @@ import { tournamentRoutes } from './tournaments.routes';
 import { ratingRoutes } from './ratings.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
+import { sessionRoutes } from './sessions.routes';
 
 /** The largest request body the server reads (larger: 413 PAYLOAD_TOO_LARGE). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -45,6 +46,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...ratingRoutes(services),
     ...appRoutes(services),
     ...adminRoutes(services),
+    ...sessionRoutes(services),
   ];
 }
 
