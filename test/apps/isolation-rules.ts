@@ -188,7 +188,7 @@ const REFUSED_GRAPHQL = new Set([
 /** The GraphQL families of the apps' API (APPS.md): the app's own fields, sessions, lifecycle, spectators. */
 const GRAPHQL_FAMILIES: ReadonlyArray<readonly [RegExp, Rule]> = [
   [/^(app|appAccounts?|ensureAppAccount|updateAppAccount|appWebhooks?|appEvents)$/, 'own'],
-  [/Session|^signOut$/, 'own'],
+  [/[Ss]ession|^signOut$/, 'own'],
   [/^(suspend|unsuspend|ban|unban|erase|export)Account$/, 'refused'],
   [/Spectator/, 'refused'],
 ];

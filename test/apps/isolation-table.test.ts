@@ -21,7 +21,7 @@ import {
 } from 'graphql';
 import { appHarness, wsClient, type Running } from '../support/app';
 import { graphqlRule, idIsGame, restBody, restQuery, restRule, valuesOf, type Rule } from './isolation-rules';
-import { makeWorld, snapshot, type World } from './isolation-world';
+import { makeWorld, mintSession, snapshot, type World } from './isolation-world';
 
 const ROOT = join(__dirname, '..', '..');
 const openapi = JSON.parse(readFileSync(join(ROOT, 'openapi', 'openapi.json'), 'utf8')) as {
@@ -100,11 +100,13 @@ function breach(rule: Rule, answer: Answer, w: World, game: string | undefined):
     : null;
 }
 
-function callers(w: World): Record<string, Record<string, string>> {
+/** A's callers; the session is minted afresh per operation (one may sign its session out). */
+async function callers(run: Running, w: World): Promise<Record<string, Record<string, string>>> {
+  const session = await mintSession(run, w.a, w.a1.id);
   return {
     'A key': { ...w.a.auth },
     'A acting': { ...w.a.as(w.a1.id) },
-    'A session': { authorization: `Bearer ${w.aSession.token}` },
+    'A session': { authorization: `Bearer ${session.token}` },
     anonymous: {},
   };
 }
@@ -214,10 +216,11 @@ describe.each(['memory', 'redis'] as const)('isolation table (%s)', (store) => {
         }
         const games = BODY_GAME.has(id) ? [world.ids.privateGame, world.ids.publicGame] : [undefined];
         const query = new URLSearchParams(restQuery(id, world)).toString();
+        const as = await callers(running, world);
         await Promise.all(
           variants.flatMap((p) =>
             games.flatMap((bodyGame) =>
-              Object.entries(callers(world)).map(async ([who, headers]) => {
+              Object.entries(as).map(async ([who, headers]) => {
                 const game =
                   bodyGame ?? [world.ids.privateGame, world.ids.publicGame].find((g) => p.includes(g));
                 const body =
@@ -253,9 +256,10 @@ describe.each(['memory', 'redis'] as const)('isolation table (%s)', (store) => {
           continue;
         }
         const games = namesGame(f) ? [world.ids.privateGame, world.ids.publicGame] : [undefined];
+        const as = await callers(running, world);
         await Promise.all(
           games.flatMap((game) =>
-            Object.entries(callers(world)).map(async ([who, headers]) => {
+            Object.entries(as).map(async ([who, headers]) => {
               const body = operation(kind, f, world, game ?? world.ids.privateGame);
               const answer = await send(`${running.url}/graphql`, 'post', headers, body);
               if (answer.status >= 500) problems.push(`${f.name} as ${who}: answered ${answer.status}`);
@@ -286,7 +290,7 @@ describe.each(['memory', 'redis'] as const)('isolation table (%s)', (store) => {
       }
       const games = namesGame(f) ? [world.ids.privateGame, world.ids.publicGame] : [undefined];
       for (const game of games) {
-        for (const [who, headers] of Object.entries(callers(world))) {
+        for (const [who, headers] of Object.entries(await callers(running, world))) {
           const params: Record<string, string> = {};
           if (headers.authorization) params.authorization = headers.authorization;
           if (headers['boardhost-account']) params.boardhostAccount = headers['boardhost-account'];
