@@ -6,6 +6,7 @@ import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from '.
 import { AccountService } from './accounts/service';
 import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
+import { GameSpectators } from './game/spectators';
 import { SessionService } from './apps/sessions';
 import { AppOrigins } from './apps/origins';
 import { AppAccountService } from './apps/accounts';
@@ -40,6 +41,8 @@ export interface Services {
   readonly writer: GameWriter;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
+  /** Private games' spectators, invited by the game's app (see game/spectators.ts). */
+  readonly spectators: GameSpectators;
   /** TV: each kind's featured game, followed live (one follower per kind and node). */
   readonly tv: TvService;
   /** The games of chosen accounts, live (start and end only: public). */
@@ -133,6 +136,7 @@ export function createServices(
     quotas,
     options.engineCacheBytes,
     options.abandonClaimMs,
+    pools,
     appUsage,
   );
   const aiPool = new AiPool(options.aiPool);
@@ -155,6 +159,7 @@ export function createServices(
     ),
     writer: games.writer,
     lists: new GameListService(storage, auth, games),
+    spectators: new GameSpectators(storage, auth, games),
     tv: new TvService(storage, games),
     accountGames: new AccountGames(storage, auth, pools),
     accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true, pools),

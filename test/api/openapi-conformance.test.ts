@@ -560,6 +560,21 @@ async function scenario(
   await ok(400, 'put', '/api/v1/account/push-endpoint', { token: bobToken, body: { url: 'nope' } });
   await ok(204, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
   await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
+
+  // A private game's spectators, invited by its app's key.
+  const app = await newApp(run.app);
+  const [p1, p2, watcher] = await Promise.all(
+    ['p1', 'p2', 'watcher'].map((externalId) => appAccount(run.storage, app, externalId)),
+  );
+  const privateChallenge = await run.app.services.challenges.create(
+    { token: app.key, account: p1!.id },
+    { to: p2!.id, kind: 'kalah', visibility: 'private' },
+  );
+  await run.app.services.challenges.accept({ token: app.key, account: p2!.id }, privateChallenge.id);
+  const spectatorPath = `/api/v1/app/games/${privateChallenge.id}/spectators/${watcher!.id}`;
+  await ok(200, 'put', spectatorPath, { token: app.key });
+  await ok(200, 'delete', spectatorPath, { token: app.key });
+  await ok(404, 'put', `/api/v1/app/games/AAAAAAAAAAAA/spectators/${watcher!.id}`, { token: app.key });
   await appsScenario(api);
 
   // Apps' sessions: minted with an app key, refreshed (rotation, then a reused token), signed out, revoked.

@@ -4,7 +4,7 @@ import type { AiPool } from '../../ai/pool';
 import { AI_LEVELS, type AiLevel, type SearchRequest } from '../../ai/types';
 import type { AnyEngine } from '../../engines/engine';
 import type { Side } from '../../engines/types';
-import type { Storage, StoredAccount, StoredGame } from '../../store/store';
+import { appOf, type Storage, type StoredAccount, type StoredGame } from '../../store/store';
 import { hashToken, newSeatToken, type Authenticator, type Credential } from '../accounts/auth';
 import { GameError } from '../errors';
 import type { CreatedGame, GameService } from '../game/service';
@@ -237,7 +237,9 @@ export class AiGames {
     };
     return once(this.storage.idempotency, call, async () => {
       const level = parseLevel(input.level);
-      const { game } = this.prepare(input, input.color, level, account.id);
+      const prepared = this.prepare(input, input.color, level, account.id);
+      // The human's app and pool (the AI is everyone's opponent).
+      const game: StoredGame = { ...prepared.game, ...(await this.games.audience(appOf(account))) };
       await this.games.countCreated(account.id);
       const at = game.createdAt;
       const head = this.games.headView(game);

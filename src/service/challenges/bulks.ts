@@ -1,13 +1,14 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type {
-  BulkPair,
-  BulkRefusal,
-  GameLimit,
-  Storage,
-  StoredAccount,
-  StoredBulk,
-  StoredGame,
-  TokenScope,
+import {
+  appOfAccountId,
+  type BulkPair,
+  type BulkRefusal,
+  type GameLimit,
+  type Storage,
+  type StoredAccount,
+  type StoredBulk,
+  type StoredGame,
+  type TokenScope,
 } from '../../store/store';
 import { requireScope, type Authenticator, type Credential } from '../accounts/auth';
 import type { Pools } from '../apps/pools';
@@ -207,6 +208,8 @@ export class BulkService {
           ? { vacations: await this.games.time.vacationsFor(accounts) }
           : {}),
         ...(bulk.rated ? { rated: await seatRatings(this.storage, accounts, bulk, at) } : {}),
+        // The creator's app (its players are of its pool).
+        audience: await this.games.audience(appOfAccountId(bulk.creator)),
       }),
       source: { type: 'bulk', id: bulk.id },
     };

@@ -1,6 +1,12 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Options } from '../../engines/types';
-import type { Storage, StoredAccount, StoredSeek, TimeControl } from '../../store/store';
+import {
+  appOf,
+  type Storage,
+  type StoredAccount,
+  type StoredSeek,
+  type TimeControl,
+} from '../../store/store';
 import type { Authenticator, Credential } from '../accounts/auth';
 import { avoidedBy } from '../accounts/blocks';
 import { OPEN_APP } from '../../store/store';
@@ -15,7 +21,8 @@ import { ratedFlag, seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
 import { parseTimeControl, timeControlKey, type TimeControlInput } from '../time/control';
 import { feature } from '../game/tv';
-import type { SeekStatus } from '../../vocabulary';
+import type { GameVisibility, SeekStatus } from '../../vocabulary';
+import { stricter, visibilityOf } from '../game/audience';
 
 const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
 
@@ -29,6 +36,8 @@ export interface CreateSeekInput {
   readonly expiresInSeconds?: number;
   /** A rated game (default false; the standard start only): pairs only with rated seeks. */
   readonly rated?: boolean | null;
+  /** Who may read the game (public, unlisted, private; default public): the stricter of the two seeks'. */
+  readonly visibility?: string | null;
 }
 
 export interface SeekView {
@@ -41,6 +50,8 @@ export interface SeekView {
   readonly initialPosition: string | null;
   /** A seek for a rated game. */
   readonly rated: boolean;
+  /** Who may read the game it makes (the stricter of the two matched seeks'). */
+  readonly visibility: GameVisibility;
   /** waiting: no partner yet; matched: `game` is the new game. */
   readonly status: SeekStatus;
   readonly game: GameView | null;
@@ -84,6 +95,7 @@ export class SeekService {
     const start = startOf(engine, options, input);
     const { initialPosition } = start;
     const rated = ratedFlag(input.rated, initialPosition);
+    const visibility = visibilityOf(input.visibility);
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
     // Seeks pair within the seeker's pool only (the open pool's keep the keys they always had).
@@ -96,6 +108,7 @@ export class SeekService {
       timeControl,
       ...(initialPosition === undefined ? {} : { initialPosition }),
       ...(rated ? { rated: true } : {}),
+      ...(visibility === 'public' ? {} : { visibility }),
       // Seeks from a position pair only with seeks from the same (canonical) position, rated ones
       // only with rated ones.
       pool:
@@ -145,6 +158,11 @@ export class SeekService {
         ? { vacations: await this.games.time.vacationsFor(accounts) }
         : {}),
       ...(seek.rated ? { rated: await seatRatings(this.storage, accounts, seek, seek.createdAt) } : {}),
+      // The seeker's app and pool (its partner is of its pool); the stricter visibility of the two.
+      audience: await this.games.audience(
+        appOf(account),
+        stricter(seek.visibility ?? 'public', partner.visibility ?? 'public'),
+      ),
     });
     const view = this.games.view(game);
     await this.games.countCreated(account.id);
@@ -200,6 +218,7 @@ function seekView(seek: StoredSeek, game: GameView | null): SeekView {
     timeControl: seek.timeControl,
     initialPosition: seek.initialPosition ?? null,
     rated: seek.rated === true,
+    visibility: seek.visibility ?? 'public',
     status: game ? 'matched' : 'waiting',
     game,
     createdAt: seek.createdAt,

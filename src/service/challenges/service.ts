@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
+  appOfAccountId,
   DECLINE_REASONS,
   type DeclineReason,
   type GameLimit,
@@ -19,6 +20,8 @@ import { canonicalJson, once } from '../idempotency';
 import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { ratedFlag, seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
+import { visibilityOf } from '../game/audience';
+import type { GameVisibility } from '../../vocabulary';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
 import { feature } from '../game/tv';
 
@@ -45,11 +48,15 @@ export interface CreateChallengeInput {
   readonly expiresInSeconds?: number;
   /** A rated game (default false): two accounts, the standard start. */
   readonly rated?: boolean | null;
+  /** Who may read the game it makes (public, unlisted, private; default public). */
+  readonly visibility?: string | null;
 }
 
-export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition' | 'rated'> & {
+export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition' | 'rated' | 'visibility'> & {
   /** The game it makes is rated. */
   readonly rated: boolean;
+  /** Who may read the game it makes. */
+  readonly visibility: GameVisibility;
   readonly players: readonly string[] | null;
   /** A challenge to a game from a position: that position; null for the standard start. */
   readonly initialPosition: string | null;
@@ -87,6 +94,7 @@ export class ChallengeService {
     const options = this.games.parseOptions(engine, input.options);
     const { initialPosition } = startOf(engine, options, input);
     const rated = ratedFlag(input.rated, initialPosition);
+    const visibility = visibilityOf(input.visibility);
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
     const expiresAt = new Date(at.getTime() + seconds(input.expiresInSeconds, 10, 14 * DAY, DAY) * 1000);
@@ -128,6 +136,7 @@ export class ChallengeService {
       timeControl,
       ...(initialPosition === undefined ? {} : { initialPosition }),
       ...(rated ? { rated: true } : {}),
+      ...(visibility === 'public' ? {} : { visibility }),
       challenger: challenger.id,
       destination: destination?.id ?? null,
       players,
@@ -252,6 +261,8 @@ export class ChallengeService {
     const ratings = peek.rated
       ? await seatRatings(this.storage, [...players.keys()], peek, this.now().toISOString())
       : undefined;
+    // The challenger's app and pool (its opponents are of its pool), the visibility it asked for.
+    const audience = await this.games.audience(appOfAccountId(peek.challenger), peek.visibility);
     return this.transition(
       id,
       (c, at) => {
@@ -289,6 +300,7 @@ export class ChallengeService {
           at,
           ...(vacations ? { vacations } : {}),
           ...(c.rated ? { rated: ratings ?? new Map() } : {}),
+          audience,
         });
         const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
         // An acceptor that joined after the peek is unknown here: the quota still holds for it.
@@ -480,6 +492,7 @@ export function challengeView(c: StoredChallenge): ChallengeView {
     players: c.players ? [...c.players] : null,
     initialPosition: c.initialPosition ?? null,
     rated: c.rated === true,
+    visibility: c.visibility ?? 'public',
   };
 }
 

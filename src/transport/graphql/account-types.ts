@@ -7,7 +7,13 @@ import {
   TOKEN_SCOPES,
   type FeedEventType,
 } from '../../vocabulary';
-import { ChallengeStatusEnum, DeclineReasonEnum, GameKindEnum, TimeControlTypeEnum } from './enums';
+import {
+  ChallengeStatusEnum,
+  DeclineReasonEnum,
+  GameKindEnum,
+  GameVisibilityEnum,
+  TimeControlTypeEnum,
+} from './enums';
 import { Game, START_POSITION, TimeControl, TimeControlInput } from './types';
 
 export { TimeControlInput };
@@ -122,6 +128,7 @@ export class Challenge {
   @Field(() => ID, { nullable: true, description: 'The game the challenge became.' })
   gameId!: string | null;
   @Field(() => Boolean, { description: 'The game it makes is rated.' }) rated!: boolean;
+  @Field(() => GameVisibilityEnum, { description: 'Who may read the game it makes.' }) visibility!: string;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
   @Field(() => String) expiresAt!: string;
@@ -155,6 +162,8 @@ export class CreateChallengeInput {
     description: 'A rated game (default false): the standard start only, else RATED_NOT_ALLOWED.',
   })
   rated?: boolean | null;
+  @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
+  visibility?: string | null;
 }
 
 @ObjectType({ description: 'A wish to play anyone: two compatible seeks make a game.' })
@@ -170,6 +179,10 @@ export class Seek {
   })
   initialPosition!: string | null;
   @Field(() => Boolean, { description: 'A seek for a rated game.' }) rated!: boolean;
+  @Field(() => GameVisibilityEnum, {
+    description: 'Who may read the game (matched: the stricter of the two seeks).',
+  })
+  visibility!: string;
   @Field(() => String, { description: 'waiting, or matched (then `game` is the new game).' })
   status!: string;
   @Field(() => Game, { nullable: true }) game!: Game | null;
@@ -194,6 +207,8 @@ export class CreateSeekInput {
     description: 'A rated game (default false; the standard start only): pairs only with rated seeks.',
   })
   rated?: boolean | null;
+  @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
+  visibility?: string | null;
 }
 
 /** What each event type carries in `data` (a Record, so a new type cannot go undocumented). */

@@ -30,6 +30,7 @@ import { WebhookResolver } from './webhook.resolver';
 import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
+import { SpectatorResolver } from './spectator.resolver';
 import { SessionResolver } from './session.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
@@ -50,6 +51,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       AiResolver,
       TournamentResolver,
       RatingsResolver,
+      SpectatorResolver,
       SessionResolver,
       AppResolver,
       detailResolver(() => Move),

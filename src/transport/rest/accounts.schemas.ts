@@ -17,6 +17,7 @@ import {
   GameResult,
   Move,
   orNull,
+  GameVisibility,
   StartPosition,
   TimeControl,
   TimeControlInput,
@@ -174,6 +175,7 @@ export const Challenge = z
     closedBy: z.string().nullable().openapi({ description: 'Who declined or canceled' }),
     gameId: z.string().nullable().openapi({ description: 'The game the accepted challenge became' }),
     rated: z.boolean().openapi({ description: 'The game it makes is rated' }),
+    visibility: GameVisibility,
     createdAt: DateTime,
     updatedAt: DateTime,
     expiresAt: DateTime,
@@ -219,6 +221,7 @@ export const CreateChallengeBody = z
       description:
         'A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED',
     }),
+    visibility: GameVisibility.optional(),
   })
   .strict()
   .openapi('CreateChallengeBody');
@@ -240,6 +243,9 @@ export const Seek = z
       .nullable()
       .openapi({ description: 'A seek for a game from a position: that position; null: the standard start' }),
     rated: z.boolean().openapi({ description: 'A seek for a rated game' }),
+    visibility: GameVisibility.openapi({
+      description: 'Who may read the game (matched: the stricter of the two seeks)',
+    }),
     status: z.enum(SEEK_STATUSES),
     game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
@@ -261,6 +267,7 @@ export const CreateSeekBody = z
       description:
         'A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks',
     }),
+    visibility: GameVisibility.optional(),
   })
   .strict()
   .openapi('CreateSeekBody');

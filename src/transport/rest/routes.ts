@@ -5,6 +5,7 @@ import { accountRoutes } from './accounts.routes';
 import { adminRoutes } from './admin.routes';
 import { appRoutes } from './apps.routes';
 import { aiRoutes } from './ai.routes';
+import { appGameRoutes } from './app-games.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
 import { challengeRoutes } from './challenges.routes';
@@ -44,6 +45,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...pushRoutes(services),
     ...tournamentRoutes(services),
     ...ratingRoutes(services),
+    ...appGameRoutes(services),
     ...appRoutes(services),
     ...adminRoutes(services),
     ...sessionRoutes(services),

@@ -1318,6 +1318,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/app/games/{gameId}/spectators/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Invite an account to watch a game
+         * @description A private game answers only its seats, its app’s key and the accounts the app invites as spectators (at most 50: past that 409 APP_LIMIT_REACHED, what spectators). The app key alone (no Boardhost-Account, scope game:read); a game of another app answers 404 GAME_NOT_FOUND, an account of another app 404 ACCOUNT_NOT_FOUND. Idempotent. A change is a new version of the game (no feed event; a client that sent If-Match with the version before gets 409 VERSION_CONFLICT once).
+         */
+        put: operations["inviteSpectator"];
+        post?: never;
+        /**
+         * Take back an invitation to watch a game
+         * @description A private game answers only its seats, its app’s key and the accounts the app invites as spectators (at most 50: past that 409 APP_LIMIT_REACHED, what spectators). The app key alone (no Boardhost-Account, scope game:read); a game of another app answers 404 GAME_NOT_FOUND, an account of another app 404 ACCOUNT_NOT_FOUND. Idempotent. A change is a new version of the game (no feed event; a client that sent If-Match with the version before gets 409 VERSION_CONFLICT once).
+         */
+        delete: operations["uninviteSpectator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/app": {
         parameters: {
             query?: never;
@@ -2082,6 +2106,7 @@ export interface components {
             gameId: string | null;
             /** @description The game it makes is rated */
             rated: boolean;
+            visibility: components["schemas"]["GameVisibility"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2105,6 +2130,11 @@ export interface components {
             /** @description correspondence: days per move */
             daysPerMove: number;
         };
+        /**
+         * @description Who may read and watch the game. public (default): anyone, and it is listed and on TV when it is of the open pool; unlisted: anyone with its id, never listed nor on TV; private: only its seats, its app's key and the accounts the app invites as spectators (to anyone else it answers 404 GAME_NOT_FOUND)
+         * @enum {string}
+         */
+        GameVisibility: "public" | "unlisted" | "private";
         /** @description A Game without `moves`: the same fields, O(1) in the length of the game. The moves are in GET /games/{id} and, a page at a time, GET /games/{id}/moves */
         GameHead: {
             /**
@@ -2682,6 +2712,7 @@ export interface components {
             position?: string;
             /** @description Default: unlimited */
             timeControl?: components["schemas"]["TimeControlInput"] | null;
+            visibility?: components["schemas"]["GameVisibility"];
         };
         GamePage: {
             items: components["schemas"]["Game"][];
@@ -2903,6 +2934,7 @@ export interface components {
             expiresInSeconds?: number;
             /** @description A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED */
             rated?: boolean;
+            visibility?: components["schemas"]["GameVisibility"];
         };
         ChallengeList: {
             items: components["schemas"]["Challenge"][];
@@ -2930,6 +2962,7 @@ export interface components {
             initialPosition: string | null;
             /** @description A seek for a rated game */
             rated: boolean;
+            visibility: components["schemas"]["GameVisibility"] & unknown;
             /** @enum {string} */
             status: "waiting" | "matched";
             /** @description matched: the new game; waiting: null */
@@ -2955,6 +2988,7 @@ export interface components {
             expiresInSeconds?: number;
             /** @description A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks */
             rated?: boolean;
+            visibility?: components["schemas"]["GameVisibility"];
         };
         /**
          * @example {
@@ -3406,6 +3440,15 @@ export interface components {
             }[];
             /** @description Pass as `cursor` for the next page; null: no more */
             next: string | null;
+        };
+        GameSpectators: {
+            /**
+             * @description Game id (12 characters)
+             * @example Xq3v9Lk2aB0c
+             */
+            gameId: string;
+            /** @description The invited accounts (ids), in the order invited */
+            spectators: string[];
         };
         App: {
             /**
@@ -9335,6 +9378,174 @@ export interface operations {
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
             400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    inviteSpectator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                gameId: string;
+                /** @description An account of the app (its id) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game’s spectators */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSpectators"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    uninviteSpectator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                gameId: string;
+                /** @description An account of the app (its id) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game’s spectators */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSpectators"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

@@ -23,6 +23,7 @@ import {
   type GameChange,
   type MovePage,
   type StoredMoveDetails,
+  publiclyListed,
 } from '../../store';
 import { clockIndexArgument } from './arguments';
 import type { ChannelFanout } from '../client';
@@ -329,6 +330,7 @@ export class RedisGameStore implements GameStore {
             publish: this.publish,
             clock: clockIndexArgument(effects.clock),
             packed: moves,
+            listed: publiclyListed(next) ? '1' : '0',
           },
           fields,
         ),
@@ -396,6 +398,7 @@ export function createGameArguments(prefix: string, game: StoredGame): Parameter
     shard,
     moves: JSON.stringify(game.moves.map((m) => JSON.stringify(m))),
     clock: clockIndexArgument(clockIndexOf(game)),
+    listed: publiclyListed(game) ? '1' : '0',
   };
 }
 
