@@ -79,7 +79,8 @@ describe.each(['memory', 'redis'] as const)('app accounts on %s', (store) => {
       displayName: 'After',
       metadata: { a: '1' },
     });
-    const games = await request(running.url).get(`/api/v1/games?account=${id}`);
+    // Its game list, read in its app's pool (from another pool it is a missing account's: empty).
+    const games = await request(running.url).get(`/api/v1/games?account=${id}`).set(a.auth);
     expect(games.status).toBe(200);
     expect(games.body.items.map((g: { id: string }) => g.id)).toContain(game.body.id);
     const read = await request(running.url).get('/api/v1/app/accounts/renamer').set(a.auth);

@@ -93,6 +93,12 @@ describe.each(['memory', 'redis'] as const)('pools (%s)', (store) => {
       .set(a.as(a1.id))
       .send({ kind: 'kalah', level: 1 });
     expect(ai.status).toBe(201);
+    // a1's game list: its pool's to read; from another pool (anonymous too) a missing account's.
+    const list = (headers: Record<string, string>) =>
+      request(url).get(`/api/v1/games?account=${a1.id}`).set(headers);
+    expect((await list(a.auth)).body.items.length).toBeGreaterThan(0);
+    expect((await list(b.auth)).body.items).toEqual([]);
+    expect((await list({})).body.items).toEqual([]);
   });
 
   test('seeks pair within a pool only', async () => {

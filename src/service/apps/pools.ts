@@ -77,6 +77,19 @@ export class Pools {
     return aiLevelOf(id) !== undefined || (await this.ofAccount(id)) === pool;
   }
 
+  /**
+   * Whether whoever reads with `credential` (ofReader) sees the account `id` (an account's game list
+   * read from another pool answers as a missing account's: empty). A symbol is the service's own
+   * read (game/audience.ts SERVICE_READ): it sees every account.
+   */
+  async readerSees(
+    auth: Authenticator,
+    credential: Credential | symbol | undefined,
+    id: string,
+  ): Promise<boolean> {
+    return typeof credential === 'symbol' || this.sees(await this.ofReader(auth, credential), id);
+  }
+
   /** `account` if `pool` sees it, else undefined: another pool's account answers as a missing one. */
   async visible(pool: string, account: StoredAccount | undefined): Promise<StoredAccount | undefined> {
     return account && (await this.sees(pool, account.id)) ? account : undefined;
