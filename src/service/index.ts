@@ -6,6 +6,7 @@ import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from '.
 import { AccountService } from './accounts/service';
 import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
+import { LifecycleService } from './apps/lifecycle';
 import { GameSpectators } from './game/spectators';
 import { SessionService } from './apps/sessions';
 import { AppOrigins } from './apps/origins';
@@ -16,7 +17,7 @@ import { BulkService, type BulkOptions } from './challenges/bulks';
 import { BlockService } from './accounts/blocks';
 import { ChallengeService } from './challenges/service';
 import { ClockService } from './time/clocks';
-import { FeedService } from './delivery/feed';
+import { appFeedOwnerOf, FeedService } from './delivery/feed';
 import type { GameWriter } from './game/writer';
 import { GameListService } from './game/lists';
 import { GameService } from './game/service';
@@ -32,7 +33,7 @@ import { TournamentDirector, type DirectorOptions } from './tournaments/director
 import { TournamentService } from './tournaments/service';
 import type { WebhookOptions } from './delivery/webhook-worker';
 import { TvService } from './game/tv';
-import { WebhookService } from './delivery/webhooks';
+import { appWebhookOwner, WebhookService } from './delivery/webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
@@ -52,6 +53,8 @@ export interface Services {
   readonly apps: AppService;
   /** Who sees and plays whom: the open pool, or an app's own (see apps/pools.ts). */
   readonly pools: Pools;
+  /** Suspend, ban, erase and export accounts (the app's own, or the operator's: apps/lifecycle.ts). */
+  readonly lifecycle: LifecycleService;
   /** Apps' sessions: minted by a key for an account, refreshed with rotation (see apps/sessions.ts). */
   readonly sessions: SessionService;
   /** The origins apps let browsers call from (CORS per app; a per-node cache, see apps/origins.ts). */
@@ -69,6 +72,9 @@ export interface Services {
   readonly bulks: BulkService;
   readonly feed: FeedService;
   readonly webhooks: WebhookService;
+  /** An app's feed (every event of its accounts) and its webhook endpoints, for its key (app:webhooks). */
+  readonly appFeed: FeedService;
+  readonly appWebhooks: WebhookService;
   /** Deadlines, timeouts, reminders and vacations. */
   readonly clocks: ClockService;
   /** This node's open streams by API token, ended when it is revoked (start() before serving). */
@@ -146,6 +152,7 @@ export function createServices(
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
   const challenges = new ChallengeService(storage, auth, games, now, quotas, pools);
+  const webhooks = new WebhookService(storage, auth, now, options.webhooks);
   return {
     games,
     tournaments: new TournamentService(
@@ -165,6 +172,7 @@ export function createServices(
     accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true, pools),
     apps: new AppService(storage, now),
     pools,
+    lifecycle: new LifecycleService(storage, auth, games, challenges, now),
     sessions: new SessionService(storage, auth, now),
     appOrigins: new AppOrigins(storage, () => now().getTime()),
     appUsage,
@@ -182,7 +190,9 @@ export function createServices(
       pools,
     ),
     feed: new FeedService(storage, auth),
-    webhooks: new WebhookService(storage, auth, now, options.webhooks),
+    webhooks,
+    appFeed: new FeedService(storage, auth, appFeedOwnerOf(auth)),
+    appWebhooks: webhooks.withOwners(appWebhookOwner(auth), auth),
     clocks: new ClockService(storage, auth, games, now),
     tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now, storage.apps),
     streamSlots: new StreamSlots(options.streams ?? DEFAULT_STREAM_LIMITS, storage.accounts),

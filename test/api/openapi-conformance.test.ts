@@ -15,6 +15,7 @@ import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
 import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
 import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appDeliveryScenario } from '../support/app-delivery-scenario';
 import { appsScenario, CONFORMANCE_OPERATOR_KEY } from '../support/apps-scenario';
 import {
   checkedClient,
@@ -561,6 +562,27 @@ async function scenario(
   await ok(204, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
   await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
 
+  // Lifecycle (test/apps/lifecycle.test.ts): the app's moderation of its accounts and the operator's.
+  const moderating = await newApp(run.app);
+  for (const [base, token] of [
+    [`/api/v1/app/accounts/mod-${suffix}`, moderating.key],
+    [
+      `/api/v1/admin/accounts/${(await appAccount(run.storage, moderating, `op-${suffix}`)).id}`,
+      CONFORMANCE_OPERATOR_KEY,
+    ],
+  ] as const) {
+    if (base.includes('/app/')) await appAccount(run.storage, moderating, `mod-${suffix}`);
+    await ok(200, 'post', `${base}/suspend`, { token, body: { reason: 'spam' } });
+    await ok(200, 'post', `${base}/unsuspend`, { token });
+    await ok(200, 'post', `${base}/ban`, { token, body: {} });
+    await ok(400, 'post', `${base}/ban`, { token, body: { reason: '' } });
+    await ok(200, 'post', `${base}/unban`, { token });
+    expect((await ok(200, 'get', `${base}/export`, { token })).account.status).toBe('active');
+    await ok(204, 'delete', base, { token });
+    await ok(404, 'get', `${base}/export`, { token });
+  }
+  await ok(403, 'delete', `/api/v1/admin/accounts/${bob}`, { token: CONFORMANCE_OPERATOR_KEY });
+
   // A private game's spectators, invited by its app's key.
   const app = await newApp(run.app);
   const [p1, p2, watcher] = await Promise.all(
@@ -576,6 +598,7 @@ async function scenario(
   await ok(200, 'delete', spectatorPath, { token: app.key });
   await ok(404, 'put', `/api/v1/app/games/AAAAAAAAAAAA/spectators/${watcher!.id}`, { token: app.key });
   await appsScenario(api);
+  await appDeliveryScenario(api, run, receiver);
 
   // Apps' sessions: minted with an app key, refreshed (rotation, then a reused token), signed out, revoked.
   const testApp = await newApp(run.app);

@@ -26,6 +26,8 @@ const OTHER_IDS = new Set([
   'tournamentStandings',
   'webhook',
   'webhookDeliveries',
+  'appWebhook',
+  'appWebhookDeliveries',
 ]);
 
 describe.each(['memory', 'redis'] as const)('every read of a private game (%s)', (store) => {

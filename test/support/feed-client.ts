@@ -40,6 +40,8 @@ export interface OpenFeedOptions {
   readonly epoch?: string;
   /** SSE `Last-Event-ID` header: `<epoch>:<seq>`, or a bare seq. */
   readonly lastEventId?: number | string;
+  /** The feed's path (default /api/v1/account/events; an app's: /api/v1/app/events). */
+  readonly path?: string;
   /** More request headers (e.g. Boardhost-Account, for an app key acting for one of its accounts). */
   readonly headers?: Record<string, string>;
 }
@@ -56,7 +58,7 @@ export async function openFeed(
       : `?after=${options.after}${options.epoch === undefined ? '' : `&epoch=${options.epoch}`}`;
   let retry: number | undefined;
   const stream = await openStream<FeedMessage>(
-    `${url}/api/v1/account/events${query}`,
+    `${url}${options.path ?? '/api/v1/account/events'}${query}`,
     {
       authorization: `Bearer ${token}`,
       accept: options.format === 'sse' ? 'text/event-stream' : 'application/x-ndjson',

@@ -354,7 +354,7 @@ export function accountView(account: StoredAccount): AccountView {
   };
 }
 
-function tokenView(token: StoredToken): TokenView {
+export function tokenView(token: StoredToken): TokenView {
   return {
     id: token.id,
     label: token.label,

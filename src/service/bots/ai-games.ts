@@ -7,6 +7,7 @@ import type { Side } from '../../engines/types';
 import { appOf, type Storage, type StoredAccount, type StoredGame } from '../../store/store';
 import { hashToken, newSeatToken, type Authenticator, type Credential } from '../accounts/auth';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { CreatedGame, GameService } from '../game/service';
 import type { GameView } from '../game/view';
 import { once } from '../idempotency';
@@ -229,6 +230,7 @@ export class AiGames {
     options: { idempotencyKey?: string } = {},
   ): Promise<GameView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    refuseRestricted(account);
     const call = {
       scope: `account:${account.id}`,
       key: options.idempotencyKey,

@@ -13,6 +13,7 @@ import {
 import { requireScope, type Authenticator, type Credential } from '../accounts/auth';
 import type { Pools } from '../apps/pools';
 import { GameError, toGameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { bulkView as view, type BulkView } from './bulk-view';
 import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
@@ -80,6 +81,7 @@ export class BulkService {
   /** Makes the bulk: every game, or (an error saying which pair and why) none. */
   async create(credential: Credential, input: CreateBulkInput): Promise<BulkView> {
     const { account: creator } = await this.auth.requireAccount(credential, 'challenge:bulk');
+    refuseRestricted(creator);
     const { bulk, limits } = await this.prepare(creator, input);
     await this.games.countCreated(creator.id, bulk.pairs.length);
     const at = this.now().getTime();
@@ -299,6 +301,7 @@ export class BulkService {
         players.push([accounts[i] as StoredAccount, accounts[i + 1] as StoredAccount]);
       }
     }
+    players.forEach((pair) => refuseRestricted(...pair));
     const seen = new Map<string, number>();
     players.forEach((pair, index) =>
       pair.forEach(({ id: account }, seat) => {

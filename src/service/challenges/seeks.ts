@@ -11,8 +11,10 @@ import type { Authenticator, Credential } from '../accounts/auth';
 import { avoidedBy } from '../accounts/blocks';
 import { OPEN_APP } from '../../store/store';
 import type { Pools } from '../apps/pools';
-import { ATTEMPTS, DAY, seconds } from './service';
+import { ATTEMPTS, DAY } from './service';
+import { seconds } from './inputs';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameView } from '../game/view';
 import type { GameService } from '../game/service';
 import { canonicalJson, once } from '../idempotency';
@@ -90,6 +92,7 @@ export class SeekService {
   }
 
   private async seek(account: StoredAccount, input: CreateSeekInput): Promise<SeekView> {
+    refuseRestricted(account);
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const start = startOf(engine, options, input);
@@ -130,6 +133,8 @@ export class SeekService {
       const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt, avoid);
       if (!partner) return seekView(seek, null);
       const other = await this.storage.accounts.getAccount(partner.account);
+      // A partner restricted or erased since it posted its seek has lost it (the match took it out).
+      if (!other || (other.status ?? 'active') !== 'active') continue;
       const game = await this.pairSeeks(account, other, seek, partner, timeControl, start);
       if (game) return seekView(seek, game);
     }

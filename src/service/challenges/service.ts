@@ -13,8 +13,10 @@ import {
 import type { Authenticator, Credential } from '../accounts/auth';
 import type { Pools } from '../apps/pools';
 import { involvedIn, readerOf, requireSeen } from './pool-access';
+import { oneOf, seconds, unknownAccount } from './inputs';
 import { checkBlocks, checkChallengeCaps } from './limits';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { canonicalJson, once } from '../idempotency';
 import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
@@ -90,6 +92,7 @@ export class ChallengeService {
   }
 
   private async make(challenger: StoredAccount, input: CreateChallengeInput): Promise<ChallengeView> {
+    refuseRestricted(challenger);
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const { initialPosition } = startOf(engine, options, input);
@@ -108,6 +111,7 @@ export class ChallengeService {
         throw new GameError('INVALID_INPUT', 'Give either `to` (direct) or `players` (open), not both');
       }
       destination = await this.account(input.to, pool);
+      refuseRestricted(destination);
       if (destination.id === challenger.id)
         throw new GameError('INVALID_INPUT', 'You cannot challenge yourself');
       starts = oneOf(input.starts ?? 'random', ['challenger', 'destination', 'random'], 'starts');
@@ -116,6 +120,7 @@ export class ChallengeService {
         if (input.players.length !== 2)
           throw new GameError('INVALID_INPUT', 'players must name two accounts');
         const [a, b] = await Promise.all(input.players.map((p) => this.account(p, pool)));
+        refuseRestricted(a, b);
         if (!a || !b || a.id === b.id)
           throw new GameError('INVALID_INPUT', 'players must be two different accounts');
         players = [a.id, b.id];
@@ -164,38 +169,39 @@ export class ChallengeService {
     return challengeView(challenge);
   }
 
-  /**
-   * Declines (reason generic, by `blocker`, with the usual notices) every open challenge `from` made
-   * to `blocker` (directly or naming it): what blocking `from` does to them.
-   */
-  async declineAllFrom(blocker: StoredAccount, from: string): Promise<number> {
-    const open = (await this.storage.challenges.listOpen(blocker.id)).filter(
-      (c) =>
-        c.challenger === from && (c.destination === blocker.id || (c.players?.includes(blocker.id) ?? false)),
+  /** Declines (by `blocker`, with the usual notices) the open challenges `from` made to it: what a block does. */
+  async declineAllFrom(blocker: StoredAccount, from: string): Promise<void> {
+    const mine = (c: StoredChallenge) => c.destination === blocker.id || c.players?.includes(blocker.id);
+    const open = await this.storage.challenges.listOpen(blocker.id);
+    await this.closeEach(
+      open.filter((c) => c.challenger === from && mine(c)),
+      blocker.id,
     );
-    let declined = 0;
+  }
+
+  /** Cancels the open challenges `account` made, declines those it received: what a ban or erasure does. */
+  async closeAllOf(account: string): Promise<void> {
+    await this.closeEach(await this.storage.challenges.listOpen(account), account);
+  }
+
+  /** Closes each by `by` (its own canceled, others declined, reason generic); closed meanwhile: skipped. */
+  private async closeEach(open: readonly StoredChallenge[], by: string): Promise<void> {
     for (const c of open) {
-      try {
-        await this.transition(
-          c.id,
-          (current, at) => {
-            const next: StoredChallenge = {
-              ...current,
-              status: 'declined',
-              declineReason: 'generic',
-              closedBy: blocker.id,
-            };
-            return { next, notices: [notice(involvedIn(current), 'challenge.declined', at, next)] };
-          },
-          (closed) => closed.status === 'declined' && closed.closedBy === blocker.id,
-        );
-        declined++;
-      } catch (error) {
-        // Closed meanwhile (accepted, canceled, expired): nothing left to decline.
+      await this.transition(
+        c.id,
+        (current, at) => {
+          const next: StoredChallenge =
+            current.challenger === by
+              ? { ...current, status: 'canceled', closedBy: by }
+              : { ...current, status: 'declined', declineReason: 'generic', closedBy: by };
+          const type = next.status === 'canceled' ? 'challenge.canceled' : 'challenge.declined';
+          return { next, notices: [notice(involvedIn(current), type, at, next)] };
+        },
+        (done) => done.status !== 'open' && done.closedBy === by,
+      ).catch((error: unknown) => {
         if (!(error instanceof GameError && error.code === 'CHALLENGE_CLOSED')) throw error;
-      }
+      });
     }
-    return declined;
   }
 
   /** Anyone of its pool with the id (the link) may read a challenge; another pool's answers as missing. */
@@ -253,6 +259,7 @@ export class ChallengeService {
         if (other) players.set(id, other);
       }
     }
+    refuseRestricted(...players.values());
     // This acceptance starts the game (direct, or the second of an open one): the challenger's app counts it.
     if (peek.status === 'open' && (peek.destination !== null || peek.accepted.length >= 1)) {
       await this.games.countCreated(peek.challenger);
@@ -469,11 +476,6 @@ export class ChallengeService {
   }
 }
 
-/** An account known only by id: no bot declaration, so only the quota limits it. */
-function unknownAccount(id: string): StoredAccount {
-  return { id, username: id, kind: 'human', bot: null, createdAt: '' };
-}
-
 function closed(c: StoredChallenge): GameError {
   return new GameError('CHALLENGE_CLOSED', `The challenge is ${c.status}`, {
     challengeStatus: c.status,
@@ -494,21 +496,4 @@ export function challengeView(c: StoredChallenge): ChallengeView {
     rated: c.rated === true,
     visibility: c.visibility ?? 'public',
   };
-}
-
-export function seconds(value: number | undefined, min: number, max: number, fallback: number): number {
-  const s = value ?? fallback;
-  if (!Number.isInteger(s) || s < min || s > max) {
-    throw new GameError('INVALID_INPUT', `expiresInSeconds must be a whole number from ${min} to ${max}`, {
-      field: 'expiresInSeconds',
-    });
-  }
-  return s;
-}
-
-function oneOf<T extends string>(value: string, allowed: readonly T[], field: string): T {
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new GameError('INVALID_INPUT', `${field} must be one of ${allowed.join(', ')}`, { field });
-  }
-  return value as T;
 }

@@ -7,6 +7,7 @@ import type { Authenticator, Credential } from '../accounts/auth';
 import type { Pools } from '../apps/pools';
 import { OPEN_APP } from '../../store/store';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { once } from '../idempotency';
 import { checkText } from '../accounts/names';
@@ -65,6 +66,7 @@ export class TournamentService {
     options: { idempotencyKey?: string } = {},
   ): Promise<TournamentView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    refuseRestricted(account);
     const call = {
       scope: `account:${account.id}`,
       key: options.idempotencyKey,
@@ -200,6 +202,7 @@ export class TournamentService {
   /** Enter an open tournament (again: no change). When this fills it, it starts. */
   async join(credential: Credential, id: string): Promise<TournamentView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write', 'bot:play');
+    refuseRestricted(account);
     // Another pool's tournament answers as a missing one. The perf never changes: the seeding
     // rating is read before the compare-and-set loop.
     const known = await this.load(id, await this.pools.ofAccount(account.id));

@@ -3,7 +3,9 @@ import {
   OPEN_APP,
   isRootToken,
   type AccountStore,
+  type AccountTombstone,
   type AppAccountResult,
+  erasedNameHash,
   type RevokeResult,
   type StoredAccount,
   type StoredToken,
@@ -18,6 +20,10 @@ export class MemoryAccountStore implements AccountStore {
   private readonly external = new Map<string, string>();
   /** `<app>\n<lower-case username>` → account id (app accounts only). */
   private readonly usernames = new Map<string, string>();
+  private readonly tombstones = new Map<string, AccountTombstone>();
+  /** erasedNameHash → until when (epoch ms) an erased username stays unavailable. */
+  private readonly erasedNames = new Map<string, number>();
+  private tombstoneCount = 0;
 
   /** `revoked` tells the event bus of each revocation (the hash of the token). */
   constructor(private readonly revoked: (tokenHash: string) => void = () => undefined) {}
@@ -90,7 +96,7 @@ export class MemoryAccountStore implements AccountStore {
       if (found) return { status: 'existing', account: found };
     }
     const name = `${app}\n${account.username.toLowerCase()}`;
-    if (this.usernames.has(name)) return { status: 'username-taken' };
+    if (this.usernames.has(name) || this.held(app, account.username)) return { status: 'username-taken' };
     if (this.accounts.has(account.id)) throw new Error(`account ${account.id} exists`);
     this.accounts.set(account.id, JSON.stringify(account));
     this.external.set(`${app}\n${account.externalId}`, account.id);
@@ -118,11 +124,41 @@ export class MemoryAccountStore implements AccountStore {
     if (from !== to) {
       const holder = this.usernames.get(to);
       if (holder !== undefined && holder !== next.id) return 'username-taken';
+      if (this.held(app, next.username)) return 'username-taken';
       this.usernames.delete(from);
       this.usernames.set(to, next.id);
     }
     this.accounts.set(next.id, JSON.stringify(next));
     return 'saved';
+  }
+
+  /** Whether the username was erased in the app less than its hold ago. */
+  private held(app: string, username: string): boolean {
+    const until = this.erasedNames.get(erasedNameHash(app, username));
+    return until !== undefined && until > Date.now();
+  }
+
+  async nextTombstone(): Promise<number> {
+    return ++this.tombstoneCount;
+  }
+
+  async eraseAccount(
+    account: StoredAccount,
+    tombstone: AccountTombstone,
+    holdSeconds: number,
+  ): Promise<void> {
+    const app = appOf(account);
+    for (const [hash, token] of this.tokens) if (token.account === account.id) this.tokens.delete(hash);
+    if (account.externalId !== undefined) this.external.delete(`${app}\n${account.externalId}`);
+    const name = `${app}\n${account.username.toLowerCase()}`;
+    if (this.usernames.get(name) === account.id) this.usernames.delete(name);
+    this.accounts.delete(account.id);
+    this.tombstones.set(account.id, tombstone);
+    this.erasedNames.set(erasedNameHash(app, account.username), Date.now() + holdSeconds * 1000);
+  }
+
+  async tombstoneOf(id: string): Promise<AccountTombstone | undefined> {
+    return this.tombstones.get(id);
   }
 
   async listAppAccounts(app: string, after: string | undefined, limit: number): Promise<StoredAccount[]> {

@@ -113,6 +113,14 @@ export class MemoryAppStore implements AppStore {
     return revoked;
   }
 
+  async deleteSessions(account: string): Promise<void> {
+    for (const [id, session] of this.sessions) {
+      if (session.account !== account) continue;
+      this.sessions.delete(id);
+      for (const [hash, of] of this.refreshes) if (of === id) this.refreshes.delete(hash);
+    }
+  }
+
   async listSessions(account: string): Promise<StoredSession[]> {
     return [...this.sessions.values()]
       .filter((s) => s.account === account)

@@ -82,6 +82,13 @@ export class MemoryRatingStore implements RatingStore {
     return { items, next: last && items.length === limit && last.n > (history[0]?.n ?? 0) ? last.n : null };
   }
 
+  async renameAccount(account: string, name: string): Promise<void> {
+    for (const board of this.boards.values()) {
+      const entry = board.get(account);
+      if (entry) board.set(account, { ...entry, name });
+    }
+  }
+
   async leaderboard(
     perf: string,
     category: AccountKind,

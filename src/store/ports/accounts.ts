@@ -1,6 +1,7 @@
 import type { GameKind } from '../../engines/types';
 import type { TimeControlType } from './time-control';
 import type { AccountKind, AccountStatus, TokenScope } from '../../vocabulary';
+import { createHash } from 'node:crypto';
 import { OPEN_APP } from './apps';
 export {
   ACCOUNT_KINDS,
@@ -59,6 +60,31 @@ export function appOf(account: Pick<StoredAccount, 'app'>): string {
 export function appOfAccountId(id: string): string {
   const dot = id.indexOf('.');
   return dot < 0 ? OPEN_APP : id.slice(0, dot);
+}
+
+/**
+ * What is left of an erased account (service/apps/lifecycle.ts): its id (seats, ratings and
+ * histories of other accounts name it), its app and the name its finished games now show. No
+ * personal data. The account document itself is deleted, so every read of the account answers
+ * "no such account"; the tombstone is what says why, and keeps the id from being taken again.
+ */
+export interface AccountTombstone {
+  readonly id: string;
+  readonly app: string;
+  /** `deleted-<n>`: shown where the username was stored (leaderboards, tournament standings). */
+  readonly name: string;
+  readonly erasedAt: string;
+}
+
+/** How long an erased username stays unavailable in its app. */
+export const ERASED_NAME_HOLD_SECONDS = 30 * 24 * 60 * 60;
+
+/**
+ * What is kept of an erased username while it is held: sha256 of its app and its lower-case form
+ * (the name itself is personal data and is not kept).
+ */
+export function erasedNameHash(app: string, username: string): string {
+  return createHash('sha256').update(`${app}\n${username.toLowerCase()}`).digest('hex');
 }
 
 export interface StoredToken {
@@ -139,6 +165,19 @@ export interface AccountStore {
   updateAppAccount(next: StoredAccount): Promise<'saved' | 'username-taken' | 'missing'>;
   /** The app's accounts by id, after `after` (exclusive), at most `limit`. */
   listAppAccounts(app: string, after: string | undefined, limit: number): Promise<StoredAccount[]>;
+
+  /** The next tombstone number (1, 2, …; one counter for the store): erased accounts' `deleted-<n>`. */
+  nextTombstone(): Promise<number>;
+  /**
+   * Erases `account` in one step: its document, every token (documents, pointers, index, last use),
+   * its external-id and username entries go, `tombstone` is stored in their place, and the
+   * username's erasedNameHash is held for `holdSeconds` (getOrCreateAppAccount and updateAppAccount
+   * answer `username-taken` for it meanwhile). Open accounts' usernames are their ids and cannot be
+   * released: the service does not erase them.
+   */
+  eraseAccount(account: StoredAccount, tombstone: AccountTombstone, holdSeconds: number): Promise<void>;
+  /** The tombstone of an erased account; undefined for others. */
+  tombstoneOf(id: string): Promise<AccountTombstone | undefined>;
 }
 
 export type AppAccountResult =

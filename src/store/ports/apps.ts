@@ -146,4 +146,9 @@ export interface AppStore {
   revokeSession(app: string, id: string, at: string): Promise<StoredSession | undefined>;
   /** The account's sessions (active and not), oldest first. */
   listSessions(account: string): Promise<StoredSession[]>;
+  /**
+   * Forgets the account's sessions and their refresh hashes (an erased account's; revoke them first:
+   * this publishes nothing). Their access tokens go with AccountStore.eraseAccount.
+   */
+  deleteSessions(account: string): Promise<void>;
 }

@@ -96,6 +96,8 @@ export interface RatingStore {
     offset?: number,
     pool?: string,
   ): Promise<LeaderboardPage>;
+  /** Writes `name` in the account's leaderboard entries (an erased account's tombstone name). */
+  renameAccount(account: string, name: string): Promise<void>;
 }
 
 /** A new account's rating in a perf: lichess's 1500/500/0.09, bots 2000. */

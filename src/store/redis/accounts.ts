@@ -1,8 +1,10 @@
 import type Redis from 'ioredis';
 import {
   appOf,
+  erasedNameHash,
   OPEN_APP,
   type AccountStore,
+  type AccountTombstone,
   type AppAccountResult,
   type RevokeResult,
   type StoredAccount,
@@ -13,7 +15,7 @@ import { moveAppUsername, reserveAppAccount, settleAppAccount } from './apps/scr
 import { msOf } from './games/arguments';
 import { Keys } from './keys';
 import type { Revocations } from './revocations';
-import { addToken, createAccount, revokeToken } from './lua';
+import { addToken, createAccount, forgetAppAccount, revokeToken } from './lua';
 
 /** Token hashes whose account this node remembers (the pointer never changes; oldest dropped). */
 const ACCOUNT_OF_TOKEN_MAX = 10_000;
@@ -167,10 +169,60 @@ export class RedisAccountStore implements AccountStore {
     throw new Error(`token ${tokenId} kept changing while being revoked`);
   }
 
+  async nextTombstone(): Promise<number> {
+    return this.redis.incr(this.keys.tombstoneSeq());
+  }
+
+  async eraseAccount(
+    account: StoredAccount,
+    tombstone: AccountTombstone,
+    holdSeconds: number,
+  ): Promise<void> {
+    // The account document goes last: an erasure that failed half way is found and retried whole.
+    const id = account.id;
+    const hashes = await this.redis.zrange(this.keys.tokens(id), 0, -1);
+    for (const hash of hashes) {
+      await this.redis.del(this.keys.token(id, hash), this.keys.tokenUsed(id, hash));
+      await this.redis.del(this.keys.tokenAccount(hash));
+      this.accountOfToken.delete(hash);
+    }
+    const app = appOf(account);
+    const indexes = this.keys.appAccountIndexes(app);
+    await forgetAppAccount.run(
+      this.redis,
+      { ...indexes, held: this.keys.erasedName(app, erasedNameHash(app, account.username)) },
+      {
+        externalId: account.externalId ?? '',
+        username: account.username.toLowerCase(),
+        id,
+        holdSeconds,
+      },
+    );
+    await this.redis.set(this.keys.accountTombstone(id), JSON.stringify(tombstone));
+    await this.redis.del(this.keys.tokens(id), this.keys.account(id));
+  }
+
+  /** Whether the username was erased in the app less than its hold ago. */
+  private async held(app: string, username: string): Promise<boolean> {
+    return (await this.redis.exists(this.keys.erasedName(app, erasedNameHash(app, username)))) === 1;
+  }
+
+  async tombstoneOf(id: string): Promise<AccountTombstone | undefined> {
+    const json = await this.redis.get(this.keys.accountTombstone(id));
+    return json ? (JSON.parse(json) as AccountTombstone) : undefined;
+  }
+
   async getOrCreateAppAccount(account: StoredAccount): Promise<AppAccountResult> {
     const app = appOf(account);
     if (account.externalId === undefined) throw new Error('an app account needs an external id');
     const indexes = this.keys.appAccountIndexes(app);
+    // An erased username is held: a new account may not take it (an existing one is found as ever).
+    if (
+      (await this.held(app, account.username)) &&
+      (await this.redis.hget(indexes.external, account.externalId)) === null
+    ) {
+      return { status: 'username-taken' };
+    }
     const [outcome, known] = await reserveAppAccount.run(this.redis, indexes, {
       externalId: account.externalId,
       username: account.username.toLowerCase(),
@@ -225,6 +277,7 @@ export class RedisAccountStore implements AccountStore {
     const from = before.username.toLowerCase();
     const to = next.username.toLowerCase();
     if (from !== to) {
+      if (await this.held(appOf(next), next.username)) return 'username-taken';
       const moved = await moveAppUsername.run(
         this.redis,
         { usernames: this.keys.appAccountIndexes(appOf(next)).usernames },

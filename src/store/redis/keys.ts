@@ -156,6 +156,18 @@ export class Keys {
   account(id: string): string {
     return this.of('account', id);
   }
+  /** An erased account's tombstone (AccountTombstone JSON), in its shard. */
+  accountTombstone(id: string): string {
+    return this.of('tombstone', id);
+  }
+  /** The counter of erased accounts' tombstone names (`deleted-<n>`). */
+  tombstoneSeq(): string {
+    return `${this.prefix}tombstones:seq`;
+  }
+  /** An erased username held in its app (erasedNameHash; expires with the hold), in the app's shard. */
+  erasedName(app: string, hash: string): string {
+    return this.beside('erasedname', app, hash);
+  }
   /** Sorted set of the account's token hashes (score: createdAt ms). */
   tokens(account: string): string {
     return this.of('tokens', account);
@@ -282,7 +294,8 @@ export class Keys {
   /**
    * The keys a script that appends to the account's feed declares (FEED_KEYS in feed/scripts.ts):
    * the feed, its seq and epoch, and what an event marks due: the account's endpoint set and its
-   * shard's due set.
+   * shard's due set, and (an app account's) its shard's set of accounts with events to forward to
+   * their app feed. An app feed (owner appFeedOwner(app)) has the same keys, in the owner's shard.
    */
   feedWrite(account: string): {
     feed: string;
@@ -290,6 +303,7 @@ export class Keys {
     feedEpoch: string;
     hooks: string;
     due: string;
+    dirty: string;
   } {
     return {
       feed: this.feed(account),
@@ -297,7 +311,15 @@ export class Keys {
       feedEpoch: this.feedEpoch(account),
       hooks: this.webhooksOf(account),
       due: this.webhooksDue(shardOf(account)),
+      dirty: this.appFeedDirty(shardOf(account)),
     };
+  }
+  /**
+   * Hash beside an app feed (owner appFeedOwner(app)): account → `<epoch> <seq>`, the newest event
+   * of the account's feed the app feed holds (the forwarder's position and its duplicate check).
+   */
+  appFeedApplied(owner: string): string {
+    return this.of('appfeedapplied', owner);
   }
 
   /** A bulk pairing (hash: doc, state, updatedAt, refusal, startAt), in the shard of its id. */
@@ -400,5 +422,16 @@ export class Keys {
   /** Sorted set of the shard's webhook endpoints with work (score: when). */
   webhooksDue(shard: number): string {
     return this.shardKey('webhooks:due', shard);
+  }
+  /**
+   * Sorted set of the shard's app accounts with events their app feed may not hold yet (score: the
+   * first such event's time ms); the forwarder drains it (feed/forwarder.ts).
+   */
+  appFeedDirty(shard: number): string {
+    return this.shardKey('appfeed:dirty', shard);
+  }
+  /** The forwarder's lease on a shard's dirty set (a node's token, expiring). */
+  appFeedLease(shard: number): string {
+    return `${this.appFeedDirty(shard)}:lease`;
   }
 }

@@ -156,3 +156,37 @@ local oldest = redis.call('XRANGE', KEY.feed, '-', '+', 'COUNT', 1)
 return {events, redis.call('GET', KEY.seq) or '0', oldest[1] and oldest[1][1] or '', epoch, epochs}
 `,
 });
+
+/**
+ * Compare-and-set of one hash field: writes `next` only while the field still holds `read` (what
+ * the caller read and changed in JS); 1 written, 0 changed meanwhile (or absent). An erased
+ * account's tombstone name goes into its leaderboard entries this way.
+ */
+export const setFieldIf = script<number>()({
+  name: 'boardhostSetFieldIf',
+  keys: ['hash'],
+  args: ['field', 'read', 'next'],
+  lua: `
+if redis.call('HGET', KEY.hash, ARG.field) ~= ARG.read then return 0 end
+redis.call('HSET', KEY.hash, ARG.field, ARG.next)
+return 1
+`,
+});
+
+/**
+ * An erased app account leaves its app's indexes (one slot: the app's shard): its external id, its
+ * username (if still its own) and its place in the app's list go, and the username's hash is held
+ * for `holdSeconds` (the `held` key, which creation and renames check).
+ */
+export const forgetAppAccount = script<number>()({
+  name: 'boardhostForgetAppAccount',
+  keys: ['external', 'usernames', 'accounts', 'held'],
+  args: ['externalId', 'username', 'id', 'holdSeconds'],
+  lua: `
+redis.call('SET', KEY.held, '1', 'EX', ARG.holdSeconds)
+if ARG.externalId ~= '' then redis.call('HDEL', KEY.external, ARG.externalId) end
+if redis.call('HGET', KEY.usernames, ARG.username) == ARG.id then redis.call('HDEL', KEY.usernames, ARG.username) end
+redis.call('ZREM', KEY.accounts, ARG.id)
+return 1
+`,
+});

@@ -1,6 +1,7 @@
 import * as appScripts from './apps/scripts';
 import * as bulkScripts from './bulks/scripts';
 import * as challengeScripts from './challenges/scripts';
+import * as feedScripts from './feed/scripts';
 import * as gameScripts from './games/scripts';
 import * as accountScripts from './lua';
 import * as migrationScripts from './migrate/scripts';
@@ -25,6 +26,7 @@ export const SCRIPTS: readonly AnyScript[] = [
   ...definitions(accountScripts),
   ...definitions(appScripts),
   ...definitions(relayScripts),
+  ...definitions(feedScripts),
   ...definitions(ratingScripts),
   ...definitions(gameScripts),
   ...definitions(challengeScripts),

@@ -241,6 +241,12 @@ export class FeedEvent {
   })
   epoch!: string;
   @Field(() => String, {
+    nullable: true,
+    description:
+      "An app feed's events (appEvents, app webhooks): the account whose feed the event is in (`seq` and `epoch` are the app feed's).",
+  })
+  account?: string;
+  @Field(() => String, {
     description: `One of ${FEED_EVENT_TYPES.map((t) => `${t} (data: ${FEED_EVENT_DATA[t]})`).join('; ')}. A game in data is a Game without its moves (the head: every other field; query game(id) { moves(after:) } for them), a challenge a Challenge.`,
   })
   type!: string;

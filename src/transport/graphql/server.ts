@@ -27,9 +27,11 @@ import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
 import { PushResolver } from './push.resolver';
 import { WebhookResolver } from './webhook.resolver';
+import { AppDeliveryResolver } from './app-delivery.resolver';
 import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
+import { LifecycleResolver } from './lifecycle.resolver';
 import { SpectatorResolver } from './spectator.resolver';
 import { SessionResolver } from './session.resolver';
 import { detailResolver } from './move-details';
@@ -40,12 +42,14 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: [
       GameResolver,
+      LifecycleResolver,
       AccountResolver,
       ChallengeResolver,
       BlockResolver,
       BulkResolver,
       FeedResolver,
       WebhookResolver,
+      AppDeliveryResolver,
       PushResolver,
       ClockResolver,
       AiResolver,

@@ -67,7 +67,7 @@ was opened with ends it within a second, on any server node, with \`event: revok
 (NDJSON).`;
 
 /** Last-Event-ID of an SSE reconnect, if any: `<epoch>:<seq>`, or a bare seq. */
-function lastEventId(req: Request): { after: number; epoch?: string } | undefined {
+export function lastEventId(req: Request): { after: number; epoch?: string } | undefined {
   const header = req.headers['last-event-id'];
   if (header === undefined) return undefined;
   const match =

@@ -289,6 +289,14 @@ const envelope = <T extends (typeof FEED_EVENT_TYPES)[number], D extends z.ZodTy
       description:
         'The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume',
     }),
+    account: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          "An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its " +
+          "own seq and epoch there are not shown; `seq` and `epoch` are the app feed's)",
+      }),
     type: z.literal(type),
     at: DateTime,
     data,

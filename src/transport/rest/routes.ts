@@ -5,6 +5,7 @@ import { accountRoutes } from './accounts.routes';
 import { adminRoutes } from './admin.routes';
 import { appRoutes } from './apps.routes';
 import { aiRoutes } from './ai.routes';
+import { appDeliveryRoutes } from './app-delivery.routes';
 import { appGameRoutes } from './app-games.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
@@ -18,6 +19,7 @@ import type { OpenStreams } from './stream';
 import { pushRoutes } from './push.routes';
 import { tournamentRoutes } from './tournaments.routes';
 import { ratingRoutes } from './ratings.routes';
+import { lifecycleRoutes } from './lifecycle.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
 import { sessionRoutes } from './sessions.routes';
@@ -41,6 +43,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...blockRoutes(services),
     ...bulkRoutes(services),
     ...webhookRoutes(services),
+    ...appDeliveryRoutes(services, streams),
     ...verificationRoutes(services),
     ...pushRoutes(services),
     ...tournamentRoutes(services),
@@ -48,6 +51,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...appGameRoutes(services),
     ...appRoutes(services),
     ...adminRoutes(services),
+    ...lifecycleRoutes(services),
     ...sessionRoutes(services),
   ];
 }

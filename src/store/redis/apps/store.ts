@@ -264,6 +264,15 @@ export class RedisAppStore implements AppStore {
     const docs = await this.redis.mget(ids.map((id) => this.keys.session(account, id)));
     return docs.flatMap((json) => (json ? [JSON.parse(json) as StoredSession] : []));
   }
+  async deleteSessions(account: string): Promise<void> {
+    // Used refresh hashes' pointers (`refreshat`, account id and session id only) lead nowhere after.
+    for (const session of await this.listSessions(account)) {
+      await this.redis.del(this.keys.session(account, session.id));
+      await this.redis.del(this.keys.sessionAccount(session.id));
+      await this.redis.del(this.keys.refreshSession(session.refreshHash));
+    }
+    await this.redis.del(this.keys.sessionsOf(account));
+  }
 }
 
 function withUse(key: StoredAppKey, used: string | null | undefined): StoredAppKey {

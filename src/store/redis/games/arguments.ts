@@ -26,12 +26,14 @@ export function epochCandidate(): string {
 }
 
 /**
- * Notices as append_to_feed (../feed/scripts.ts) reads them (one JSON argument): the notices, each with
+ * Notices as append_to_feed (../feed/scripts.ts) reads them (one JSON argument) for `account`'s
+ * feed: the account (an app account's events are marked for its app feed), the notices, each with
  * its trimming cutoff (its time less the feed retention), and an epoch id for feeds that begin one.
  */
-export function noticesArgument(notices: readonly Notice[], feed: FeedOptions = {}): string {
+export function noticesArgument(notices: readonly Notice[], feed: FeedOptions, account: string): string {
   const retentionMs = feed.retentionMs ?? FEED_RETENTION_MS;
   return JSON.stringify({
+    account,
     epoch: epochCandidate(),
     max: feed.maxEvents ?? FEED_MAX_EVENTS,
     notices: notices.map((n) => {
