@@ -187,9 +187,11 @@ const REFUSED_GRAPHQL = new Set([
 
 /** The GraphQL families of the apps' API (APPS.md): the app's own fields, sessions, lifecycle, spectators. */
 const GRAPHQL_FAMILIES: ReadonlyArray<readonly [RegExp, Rule]> = [
-  [/^(app|appAccounts?|ensureAppAccount|updateAppAccount|appWebhooks?|appEvents)$/, 'own'],
+  [/^(app|appAccounts?|ensureAppAccount|updateAppAccount|appEvents)$/, 'own'],
+  [/[Aa]ppWebhook/, 'own'],
   [/[Ss]ession|^signOut$/, 'own'],
-  [/^(suspend|unsuspend|ban|unban|erase|export)Account$/, 'refused'],
+  // By external id, the app's own accounts (B's ids name none of A's): the answer must not name B.
+  [/^(suspend|unsuspend|ban|unban|erase|export)Account$/, 'own'],
   [/Spectator/, 'refused'],
 ];
 
