@@ -151,17 +151,25 @@ export function createServices(
   const allowPrivate = options.webhooks?.allowPrivate;
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
-  const challenges = new ChallengeService(storage, auth, games, now, quotas);
+  const challenges = new ChallengeService(storage, auth, games, now, quotas, pools);
   const webhooks = new WebhookService(storage, auth, now, options.webhooks);
   return {
     games,
-    tournaments: new TournamentService(storage, auth, games, director, now, onError),
+    tournaments: new TournamentService(
+      storage,
+      auth,
+      games,
+      director,
+      now,
+      onError ?? (() => undefined),
+      pools,
+    ),
     writer: games.writer,
     lists: new GameListService(storage, auth, games),
     spectators: new GameSpectators(storage, auth, games),
     tv: new TvService(storage, games),
-    accountGames: new AccountGames(storage),
-    accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true),
+    accountGames: new AccountGames(storage, auth, pools),
+    accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true, pools),
     apps: new AppService(storage, now),
     pools,
     lifecycle: new LifecycleService(storage, auth, games, challenges, now),
@@ -170,12 +178,17 @@ export function createServices(
     appUsage,
     appAccounts: new AppAccountService(storage, auth, appUsage, now),
     challenges,
-    blocks: new BlockService(storage, auth, challenges, now, quotas),
-    seeks: new SeekService(storage, auth, games, now, quotas),
-    bulks: new BulkService(storage, auth, games, now, quotas, {
-      ...(onError ? { onError } : {}),
-      ...options.bulks,
-    }),
+    blocks: new BlockService(storage, auth, challenges, now, quotas, pools),
+    seeks: new SeekService(storage, auth, games, now, quotas, pools),
+    bulks: new BulkService(
+      storage,
+      auth,
+      games,
+      now,
+      quotas,
+      { ...(onError ? { onError } : {}), ...options.bulks },
+      pools,
+    ),
     feed: new FeedService(storage, auth),
     webhooks,
     appFeed: new FeedService(storage, auth, appFeedOwnerOf(auth)),
@@ -193,6 +206,6 @@ export function createServices(
       ...(ports === undefined ? {} : { ports }),
       ...options.push,
     }),
-    ratings: new RatingService(storage, games, now),
+    ratings: new RatingService(storage, games, now, pools, auth),
   };
 }

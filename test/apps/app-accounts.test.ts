@@ -79,13 +79,15 @@ describe.each(['memory', 'redis'] as const)('app accounts on %s', (store) => {
       displayName: 'After',
       metadata: { a: '1' },
     });
-    const games = await request(running.url).get(`/api/v1/games?account=${id}`);
+    // Its game list, read in its app's pool (from another pool it is a missing account's: empty).
+    const games = await request(running.url).get(`/api/v1/games?account=${id}`).set(a.auth);
     expect(games.status).toBe(200);
     expect(games.body.items.map((g: { id: string }) => g.id)).toContain(game.body.id);
     const read = await request(running.url).get('/api/v1/app/accounts/renamer').set(a.auth);
     expect(read.body).toEqual(renamed.body);
     // The public profile: the id works as the handle; displayName shown, externalId and metadata not.
-    const profile = await request(running.url).get(`/api/v1/accounts/${id}`);
+    // (Read in the app's pool: another pool, anonymous callers' included, is told it does not exist.)
+    const profile = await request(running.url).get(`/api/v1/accounts/${id}`).set(a.auth);
     expect(profile.status).toBe(200);
     expect(profile.body).toMatchObject({ id, username: 'after-name', displayName: 'After' });
     expect(profile.body).not.toHaveProperty('externalId');
@@ -178,9 +180,12 @@ describe.each(['memory', 'redis'] as const)('app accounts on %s', (store) => {
     expect(read.body.data?.appAccount.displayName).toBe('G');
     expect(read.body.data?.appAccounts.items).toHaveLength(1);
     expect(read.body.data?.appAccounts.next).toEqual(expect.any(String));
-    const profile = await gql(running.url, `query($u: String!) { account(username: $u) { displayName } }`, {
-      u: first.body.data?.ensureAppAccount.account.id,
-    });
+    const profile = await gql(
+      running.url,
+      `query($u: String!) { account(username: $u) { displayName } }`,
+      { u: first.body.data?.ensureAppAccount.account.id },
+      headers,
+    );
     expect(profile.body.data?.account.displayName).toBe('G');
   });
 

@@ -50,6 +50,8 @@ export async function appsScenario(api: CheckedClient): Promise<void> {
     body: { username: 'conformer-2', displayName: null },
   });
   await ok(200, 'get', '/api/v1/app/accounts?limit=10', { token: key.key });
-  await ok(200, 'get', `/api/v1/accounts/${made.id}`);
+  // An island app's account is seen in its pool only (anonymous callers are in the open pool).
+  await ok(200, 'get', `/api/v1/accounts/${made.id}`, { token: key.key });
+  await ok(404, 'get', `/api/v1/accounts/${made.id}`);
   await ok(200, 'get', `/api/v1/admin/apps/${app.id}/usage`, { token: operator });
 }

@@ -20,6 +20,7 @@ import type { CreateOptions } from '../game/service';
 import { once, tokenScope } from '../idempotency';
 import { checkText, reservedNameOf } from './names';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
+import { Pools } from '../apps/pools';
 
 /** Usernames: 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case. */
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_-]{1,29}$/;
@@ -79,6 +80,7 @@ export class AccountService {
     private readonly quotas: Quotas = DEFAULT_QUOTAS,
     /** false: open sign-up is closed (OPEN_SIGNUP=false): SIGNUP_CLOSED; apps make the accounts. */
     private readonly openSignup = true,
+    private readonly pools: Pools = new Pools(storage),
   ) {
     this.accountsPerIp = new DailyQuota(storage, 'accounts', quotas.accountsPerIpPerDay);
   }
@@ -137,9 +139,16 @@ export class AccountService {
     return accountView((await this.auth.requireAccount(credential)).account);
   }
 
-  /** Any account's public profile, by username (open accounts) or account id (any account). */
-  async getAccount(username: string): Promise<AccountView> {
-    const account = await this.storage.accounts.getAccount(username.toLowerCase());
+  /**
+   * Any account's public profile, by username (open accounts) or account id (any account), as the
+   * caller's pool sees it (another pool's answers as a missing one).
+   */
+  async getAccount(username: string, credential?: Credential): Promise<AccountView> {
+    const pool = await this.pools.ofReader(this.auth, credential);
+    const account = await this.pools.visible(
+      pool,
+      await this.storage.accounts.getAccount(username.toLowerCase()),
+    );
     if (!account) throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${username}`);
     return accountView(account);
   }

@@ -11,11 +11,12 @@ import {
   type TokenScope,
 } from '../../store/store';
 import { requireScope, type Authenticator, type Credential } from '../accounts/auth';
+import type { Pools } from '../apps/pools';
 import { GameError, toGameError } from '../errors';
 import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { bulkView as view, type BulkView } from './bulk-view';
-import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
+import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
@@ -69,9 +70,10 @@ export class BulkService {
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly games: GameService,
-    private readonly now: () => Date = () => new Date(),
-    private readonly quotas: Quotas = DEFAULT_QUOTAS,
-    private readonly options: BulkOptions = {},
+    private readonly now: () => Date,
+    private readonly quotas: Quotas,
+    private readonly options: BulkOptions,
+    private readonly pools: Pools,
   ) {
     this.leaseMs = options.leaseMs ?? 30_000;
   }
@@ -284,10 +286,12 @@ export class BulkService {
     // A batch of pairs at a time, stopping at the first batch with a bad token (its first bad
     // token, in order, is the one named): a refused bulk costs at most a batch of lookups more.
     const players: Array<readonly [StoredAccount, StoredAccount]> = [];
+    // Every player is of the creator's pool: another pool's account answers as a missing one.
+    const pool = await this.pools.ofAccount(creator.id);
     for (let from = 0; from < tokens.length; from += BULK_LOOKUP_BATCH) {
       const batch = tokens.slice(from, from + BULK_LOOKUP_BATCH);
       const settled = await Promise.allSettled(
-        batch.flatMap(([a, b], i) => [this.player(a, from + i, 0), this.player(b, from + i, 1)]),
+        batch.flatMap(([a, b], i) => [this.player(a, from + i, 0, pool), this.player(b, from + i, 1, pool)]),
       );
       const accounts = settled.map((result) => {
         if (result.status === 'rejected') throw result.reason;
@@ -337,7 +341,7 @@ export class BulkService {
   }
 
   /** The account of a player's token (which must be valid and hold challenge:write). */
-  private async player(token: string, index: number, seat: number): Promise<StoredAccount> {
+  private async player(token: string, index: number, seat: number, pool: string): Promise<StoredAccount> {
     let caller;
     try {
       caller = await this.auth.identify({ token });
@@ -356,6 +360,16 @@ export class BulkService {
         seat,
         reason: 'UNAUTHENTICATED',
       });
+    }
+    if (!(await this.pools.sees(pool, caller.account.id))) {
+      throw new GameError(
+        'ACCOUNT_NOT_FOUND',
+        `Pair ${index}, seat ${seat}: no account ${caller.account.id}`,
+        {
+          index,
+          seat,
+        },
+      );
     }
     try {
       requireScope(caller, 'challenge:write');

@@ -9,13 +9,16 @@ import {
 } from '../../store/store';
 import type { Authenticator, Credential } from '../accounts/auth';
 import { avoidedBy } from '../accounts/blocks';
-import { ATTEMPTS, DAY, seconds } from './service';
+import { OPEN_APP } from '../../store/store';
+import type { Pools } from '../apps/pools';
+import { ATTEMPTS, DAY } from './service';
+import { seconds } from './inputs';
 import { GameError } from '../errors';
 import { refuseRestricted } from '../accounts/restricted';
 import type { GameView } from '../game/view';
 import type { GameService } from '../game/service';
 import { canonicalJson, once } from '../idempotency';
-import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
+import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { ratedFlag, seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
 import { parseTimeControl, timeControlKey, type TimeControlInput } from '../time/control';
@@ -64,8 +67,9 @@ export class SeekService {
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly games: GameService,
-    private readonly now: () => Date = () => new Date(),
-    private readonly quotas: Quotas = DEFAULT_QUOTAS,
+    private readonly now: () => Date,
+    private readonly quotas: Quotas,
+    private readonly pools: Pools,
   ) {}
 
   /**
@@ -97,6 +101,8 @@ export class SeekService {
     const visibility = visibilityOf(input.visibility);
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
+    // Seeks pair within the seeker's pool only (the open pool's keep the keys they always had).
+    const pool = await this.pools.ofAccount(account.id);
     const seek: StoredSeek = {
       id: randomBytes(9).toString('base64url'),
       account: account.id,
@@ -111,7 +117,8 @@ export class SeekService {
       pool:
         `${engine.kind}|${canonicalJson(options)}|${timeControlKey(timeControl)}` +
         (initialPosition === undefined ? '' : `|position:${initialPosition}`) +
-        (rated ? '|rated' : ''),
+        (rated ? '|rated' : '') +
+        (pool === OPEN_APP ? '' : `|pool:${pool}`),
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + seconds(input.expiresInSeconds, 10, DAY, 3600) * 1000).toISOString(),
     };
@@ -199,7 +206,8 @@ export class SeekService {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
     if (!SEEK_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed seek id "${id}"`, { field: 'id' });
     const seek = await this.storage.seeks.getSeek(id);
-    if (!seek) throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
+    const seen = seek && (await this.pools.sees(await this.pools.ofAccount(account.id), seek.account));
+    if (!seek || !seen) throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
     if (seek.account !== account.id) throw new GameError('FORBIDDEN', 'This seek belongs to another account');
     if (!(await this.storage.seeks.removeSeek(id)))
       throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);

@@ -1,4 +1,6 @@
 import type { FeedEvent, Storage } from '../../store/store';
+import type { Authenticator, Credential } from '../accounts/auth';
+import type { Pools } from '../apps/pools';
 import { GameError } from '../errors';
 import type { GameHeadView } from './view';
 
@@ -23,10 +25,17 @@ const PUBLIC_IDS = 10_000;
 const FORWARDED = new Set<FeedEvent['type']>(['game.started', 'game.finished']);
 
 export class AccountGames {
-  constructor(private readonly storage: Storage) {}
+  constructor(
+    private readonly storage: Storage,
+    private readonly auth: Authenticator,
+    private readonly pools: Pools,
+  ) {}
 
-  /** The accounts of a comma-separated list of usernames: INVALID_INPUT / ACCOUNT_NOT_FOUND. */
-  async resolve(list: string): Promise<string[]> {
+  /**
+   * The accounts of a comma-separated list of usernames: INVALID_INPUT / ACCOUNT_NOT_FOUND (also for
+   * an account of another pool than the credential's).
+   */
+  async resolve(list: string, credential?: Credential): Promise<string[]> {
     const names = [
       ...new Set(
         list
@@ -44,7 +53,10 @@ export class AccountGames {
         max: MAX_WATCHED_ACCOUNTS,
       });
     }
-    const found = await Promise.all(names.map((name) => this.storage.accounts.getAccount(name)));
+    const pool = await this.pools.ofReader(this.auth, credential);
+    const found = await Promise.all(
+      names.map(async (name) => this.pools.visible(pool, await this.storage.accounts.getAccount(name))),
+    );
     const missing = names.filter((_, i) => found[i] === undefined);
     if (missing.length > 0) {
       throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${missing.slice(0, 5).join(', ')}`, {

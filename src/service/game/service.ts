@@ -386,6 +386,8 @@ export class GameService {
       throw new GameError('INVALID_INPUT', 'limit must be a whole number from 1 to 100');
     }
     const before = input.after === undefined ? undefined : decodeCursor(input.after);
+    if (filter.account !== undefined && !(await this.pools.readerSees(this.auth, viewer, filter.account)))
+      return { items: [], next: null };
     const page = await this.storage.games.list(filter, limit, before);
     const items = filter.account === undefined ? page.items : await listedTo(this.auth, page.items, viewer);
     return {

@@ -12,6 +12,11 @@ export { APP_KEY_SCOPES, APP_SCOPES, type AppKeyScope, type AppScope } from '../
  */
 export const OPEN_APP = 'open';
 
+/** The pool of an app's settings (service/apps/pools.ts): the open pool, or the app's own (its id). */
+export function poolOfApp(app: StoredApp | undefined): string {
+  return app === undefined || app.settings.sharedPool ? OPEN_APP : app.id;
+}
+
 /** How much one app may create and ask (set by the operator; 429 QUOTA_EXCEEDED / RATE_LIMITED past them). */
 export interface AppQuotas {
   /** Accounts the app may create per day (get-or-create calls that create). */

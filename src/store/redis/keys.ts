@@ -1,3 +1,4 @@
+import { OPEN_APP } from '../ports/apps';
 // The v2 key layout (docs/data-model.md): every key carries a shard tag `{s<n>}`, so that what one
 // script touches lives in one hash slot of a Redis Cluster. Games and challenges live in the shard
 // of their id, and everything of an account in the shard of the account id.
@@ -251,9 +252,14 @@ export class Keys {
   ratingHistory(account: string, perf: string): string {
     return `${this.of('ratinghist', account)}:${perf}`;
   }
-  /** A leaderboard (perf + category): a slot of its own. Sorted set account → rating, and its entries' hash. */
-  leaderboard(perf: string, category: string): readonly [board: string, entries: string] {
-    const key = `${this.prefix}leaderboard:{lb:${perf}:${category}}`;
+  /**
+   * A leaderboard (perf + category, per pool): a slot of its own. Sorted set account → rating, and
+   * its entries' hash. The open pool's keep their names from before pools; an island app's pool
+   * (its id, `app_…`: no `:`) has its own: `p leaderboard:{lb:<pool>:<perf>:<category>}`.
+   */
+  leaderboard(perf: string, category: string, pool?: string): readonly [board: string, entries: string] {
+    const scope = pool === undefined || pool === OPEN_APP ? '' : `${pool}:`;
+    const key = `${this.prefix}leaderboard:{lb:${scope}${perf}:${category}}`;
     return [key, `${key}:entries`];
   }
 
@@ -334,9 +340,13 @@ export class Keys {
   tournament(id: string): string {
     return this.of('tournament', id);
   }
-  /** The shard's tournament listing (score: seq): `p tournaments:{s}:all` or `…:status:<st>`. */
-  tournamentListing(shard: number, status?: string): string {
-    return `${this.shardKey('tournaments', shard)}:${status === undefined ? 'all' : `status:${status}`}`;
+  /**
+   * The shard's tournament listing (score: seq): `p tournaments:{s}:all` or `…:status:<st>`; an island
+   * pool's (its app id, no `:`) are its own: `p tournaments:{s}:pool:<pool>:all` or `…:status:<st>`.
+   */
+  tournamentListing(shard: number, status?: string, pool?: string): string {
+    const scope = pool === undefined || pool === OPEN_APP ? '' : `:pool:${pool}`;
+    return `${this.shardKey('tournaments', shard)}${scope}:${status === undefined ? 'all' : `status:${status}`}`;
   }
   /** Sorted set of the tournaments the account joined or made (score: seq). */
   tournamentsOf(account: string): string {

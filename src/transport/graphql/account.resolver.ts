@@ -25,7 +25,7 @@ export class AccountResolver {
     username: string,
     @Ctx() ctx: GraphQLContext,
   ): Promise<AccountView> {
-    return ctx.services.accounts.getAccount(username);
+    return ctx.services.accounts.getAccount(username, credentialOf(ctx));
   }
 
   @Query(() => [ApiToken], { description: "The caller's API tokens, revoked ones included (no secrets)." })

@@ -12,6 +12,7 @@ import {
   parse,
   problems,
   PUBLIC,
+  readerCredentialOf,
   type RestRoute,
 } from './route';
 import {
@@ -129,7 +130,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       },
       handle: async (req, res) => {
         const { username } = parse(usernameParams, req.params, 'path');
-        res.json(await accounts.getAccount(username));
+        res.json(await accounts.getAccount(username, readerCredentialOf(req)));
       },
     },
     {

@@ -89,6 +89,18 @@ export function credentialOf(req: Request): Credential {
   return { token: bearer, tokenHash: tokenHashOf(req, bearer), ...ip, ...account };
 }
 
+/**
+ * The credential of a public read, which answers in the caller's pool: one that cannot be read (a
+ * scheme other than Bearer) reads as anonymous there, as public reads always did.
+ */
+export function readerCredentialOf(req: Request): Credential | undefined {
+  try {
+    return credentialOf(req);
+  } catch {
+    return undefined;
+  }
+}
+
 /** The Idempotency-Key header of a create, if any (the service checks its form). */
 export function idempotencyKeyOf(req: Request): { idempotencyKey?: string } {
   const key = req.headers['idempotency-key'];

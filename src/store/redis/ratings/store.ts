@@ -1,5 +1,7 @@
 import type Redis from 'ioredis';
 import {
+  appOfAccountId,
+  OPEN_APP,
   RATING_HISTORY_MAX,
   initialRating,
   isRanked,
@@ -108,7 +110,7 @@ export class RedisRatingStore implements RatingStore {
 
   private async rank(result: RatingResult, rating: StoredRating): Promise<void> {
     if (rating.version === 0) return;
-    const [board, entries] = this.keys.leaderboard(result.perf, result.category);
+    const [board, entries] = this.keys.leaderboard(result.perf, result.category, result.pool);
     const entry: BoardEntry = {
       v: rating.version,
       account: result.account,
@@ -148,9 +150,11 @@ export class RedisRatingStore implements RatingStore {
 
   async renameAccount(account: string, name: string): Promise<void> {
     const perfs = await this.redis.hkeys(this.keys.ratings(account));
+    // Its boards are its pool's: the open pool's, or (an island app's account) its app's.
+    const pools = [...new Set([OPEN_APP, appOfAccountId(account)])];
     for (const perf of perfs) {
-      for (const category of ACCOUNT_KINDS) {
-        const [, entries] = this.keys.leaderboard(perf, category);
+      for (const [category, pool] of ACCOUNT_KINDS.flatMap((c) => pools.map((p) => [c, p] as const))) {
+        const [, entries] = this.keys.leaderboard(perf, category, pool);
         for (let attempt = 0; ; attempt++) {
           const read = await this.redis.hget(entries, account);
           if (!read) break;
@@ -168,8 +172,9 @@ export class RedisRatingStore implements RatingStore {
     category: AccountKind,
     limit: number,
     offset = 0,
+    pool?: string,
   ): Promise<LeaderboardPage> {
-    const [board, entries] = this.keys.leaderboard(perf, category);
+    const [board, entries] = this.keys.leaderboard(perf, category, pool);
     const from = Math.max(0, Math.floor(offset));
     const [raw, size] = await readBoard.run(
       this.redis,
