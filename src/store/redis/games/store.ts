@@ -3,7 +3,6 @@ import type { Side } from '../../../engines/types';
 import {
   IDEMPOTENCY_TTL_SECONDS,
   accountEffectsOf,
-  clockIndexOf,
   headOf,
   type GameHead,
   type MoveRecord,
@@ -23,11 +22,10 @@ import {
   type GameChange,
   type MovePage,
   type StoredMoveDetails,
-  publiclyListed,
 } from '../../store';
-import { clockIndexArgument } from './arguments';
+import { clockIndexArgument, createGameArguments, listedArgument } from './arguments';
 import type { ChannelFanout } from '../client';
-import { createGame, LISTING_EPOCH_US, readGame, reserveGame, updateGame } from './scripts';
+import { createGame, readGame, reserveGame, updateGame } from './scripts';
 import { ALL_SHARDS, Keys, shardOf, shardTag } from '../keys';
 import {
   OutboxRelay,
@@ -330,7 +328,7 @@ export class RedisGameStore implements GameStore {
             publish: this.publish,
             clock: clockIndexArgument(effects.clock),
             packed: moves,
-            listed: publiclyListed(next) ? '1' : '0',
+            listed: listedArgument(next),
           },
           fields,
         ),
@@ -381,25 +379,6 @@ export class RedisGameStore implements GameStore {
     await this.relay.stop();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
-}
-
-/** The create script's named arguments (its rest: the outbox fields). */
-export function createGameArguments(prefix: string, game: StoredGame): Parameters<typeof createGame.argv>[1] {
-  const shard = shardOf(game.id);
-  return {
-    prefix,
-    tag: shardTag(shard),
-    id: game.id,
-    head: JSON.stringify(headOf(game)),
-    version: game.version,
-    status: game.status,
-    kind: game.kind,
-    listingEpoch: String(LISTING_EPOCH_US),
-    shard,
-    moves: JSON.stringify(game.moves.map((m) => JSON.stringify(m))),
-    clock: clockIndexArgument(clockIndexOf(game)),
-    listed: publiclyListed(game) ? '1' : '0',
-  };
 }
 
 /**
