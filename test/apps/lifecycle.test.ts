@@ -131,6 +131,36 @@ describe.each<StoreKind>(['memory', 'redis'])('account lifecycle (%s)', (store) 
     expect((await storage.accounts.getAccount(own.id))?.status).toBeUndefined();
   });
 
+  it('ban ends the streams the app key opened acting for the account, on every node; the key’s others go on', async () => {
+    const { url, storage } = running;
+    // On Redis the streams live on a second node of the same store.
+    const other =
+      store === 'redis'
+        ? await harness.start(store, { prefix, app: { operatorKey: OPERATOR_KEY } })
+        : running;
+    const dana = await appAccount(storage, app, `dana-${randomBytes(3).toString('hex')}`);
+    const erin = await appAccount(storage, app, `erin-${randomBytes(3).toString('hex')}`);
+    const acting = (account: string) => ({
+      format: 'ndjson' as const,
+      headers: { 'boardhost-account': account },
+    });
+    const danaFeed = await openFeed(other.url, app.key, acting(dana.id));
+    const erinFeed = await openFeed(other.url, app.key, acting(erin.id));
+    await request(url).post(`/api/v1/admin/accounts/${dana.id}/ban`).set(operator).send({}).expect(200);
+    const at = Date.now();
+    await Promise.race([
+      danaFeed.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the stream stayed open')), 1000)),
+    ]);
+    expect(Date.now() - at).toBeLessThan(1000);
+    const still = await Promise.race([
+      erinFeed.ended.then(() => 'ended'),
+      new Promise((resolve) => setTimeout(() => resolve('open'), 500)),
+    ]);
+    expect(still).toBe('open');
+    erinFeed.close();
+  });
+
   it('ban closes the account’s stream within a second, forfeits its games (reason banned, rated: a loss) and refuses it until unbanned', async () => {
     const { url, storage } = running;
     const alice = await appAccount(storage, app, `alice-${randomBytes(3).toString('hex')}`);

@@ -6,7 +6,9 @@ import { hashToken, type Credential } from './auth';
 // They also end when the token reaches its expiresAt (a timer per token on each node). Streams an
 // app key opened (acting for one of its accounts) are held under the key's hash, and a session
 // token's are linked to the hash of the key that minted the session: revoking the key (its hash is
-// published) ends both. These are the hashes of revocationHashesOf(caller) (auth.ts).
+// published) ends both. These are the hashes of revocationHashesOf(caller) (auth.ts). A key's
+// streams acting for an account are also held under that account's marker (actingMarker): a ban
+// announces it, and they end while the key's other streams go on.
 
 /** Why a token's streams end. */
 export type TokenEnd = 'revoked' | 'expired';
@@ -33,6 +35,14 @@ interface Entry {
   ended?: TokenEnd;
 }
 
+/**
+ * What the revocation bus carries when an account is banned or erased: the streams app keys opened
+ * acting for it end (its own tokens and sessions are revoked one by one).
+ */
+export function actingMarker(account: string): string {
+  return `account:${account}`;
+}
+
 /** A watched token's expiry: looked up once, then a timer (none for a token that never expires). */
 interface Expiry {
   timer?: NodeJS.Timeout;
@@ -48,6 +58,8 @@ export class TokenStreams {
   private readonly keyOf = new Map<string, string>();
   /** Hashes watched that are app keys' (the recheck asks the app store about them). */
   private readonly keys = new Set<string>();
+  /** Streams of app keys acting for an account, by the account's marker: each entry with its key hash. */
+  private readonly acting = new Map<string, Map<Entry, string>>();
   private unsubscribe: (() => Promise<void>) | undefined;
 
   constructor(
@@ -90,7 +102,14 @@ export class TokenStreams {
       else this.watchExpiry(hash);
     }
     set.add(entry);
+    const marker = isKey && credential.account !== undefined ? actingMarker(credential.account) : undefined;
+    if (marker !== undefined) {
+      let entries = this.acting.get(marker);
+      if (!entries) this.acting.set(marker, (entries = new Map()));
+      entries.set(entry, hash);
+    }
     const release = () => {
+      if (marker !== undefined) this.unact(marker, entry);
       const current = this.watches.get(hash);
       if (!current?.delete(entry) || current.size > 0) return;
       this.forget(hash);
@@ -111,10 +130,24 @@ export class TokenStreams {
     return n;
   }
 
-  /** A token's or a key's hash was revoked: a key's ends the streams of its sessions' tokens too. */
+  /**
+   * A token's or a key's hash was revoked: a key's ends the streams of its sessions' tokens too; an
+   * account's marker ends the streams keys opened acting for it.
+   */
   private revoked(hash: string): void {
     for (const token of [...(this.byKey.get(hash) ?? [])]) this.ended(token, 'revoked');
+    for (const [entry, key] of [...(this.acting.get(hash) ?? [])]) {
+      this.unact(hash, entry);
+      const set = this.watches.get(key);
+      if (set?.delete(entry) && set.size === 0) this.forget(key);
+      this.end(entry, 'revoked');
+    }
     this.ended(hash, 'revoked');
+  }
+
+  private unact(marker: string, entry: Entry): void {
+    const entries = this.acting.get(marker);
+    if (entries?.delete(entry) && entries.size === 0) this.acting.delete(marker);
   }
 
   /** Ends every stream of the token on this node. */
@@ -122,15 +155,17 @@ export class TokenStreams {
     const set = this.watches.get(hash);
     if (!set) return;
     this.forget(hash);
-    for (const entry of set) {
-      entry.ended = reason;
-      const end = entry.end;
-      entry.end = undefined;
-      try {
-        end?.(reason);
-      } catch (error) {
-        this.onError(error);
-      }
+    for (const entry of set) this.end(entry, reason);
+  }
+
+  private end(entry: Entry, reason: TokenEnd): void {
+    entry.ended = reason;
+    const end = entry.end;
+    entry.end = undefined;
+    try {
+      end?.(reason);
+    } catch (error) {
+      this.onError(error);
     }
   }
 
@@ -207,6 +242,10 @@ export class TokenStreams {
     for (const key of [...this.byKey.keys()]) {
       const stored = await this.apps?.keyByHash(key);
       if (!stored || stored.revokedAt !== null) this.revoked(key);
+    }
+    for (const marker of [...this.acting.keys()]) {
+      const account = await this.accounts.getAccount(marker.slice(actingMarker('').length));
+      if (!account || account.status === 'banned') this.revoked(marker);
     }
   }
 }

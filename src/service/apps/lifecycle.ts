@@ -4,6 +4,7 @@ import type { Authenticator, Credential } from '../accounts/auth';
 import type { ChallengeService } from '../challenges/service';
 import { GameError } from '../errors';
 import { checkText } from '../accounts/names';
+import { actingMarker } from '../accounts/token-streams';
 import { finish } from '../game/decide';
 import type { GameService } from '../game/service';
 import { timed, vacationsOf } from '../game/timing';
@@ -144,6 +145,8 @@ export class LifecycleService {
     for (const token of await this.storage.accounts.listTokens(id)) {
       if (token.revokedAt === null) await this.storage.accounts.revokeToken(id, token.id, at);
     }
+    // Streams app keys opened acting for it (the keys themselves stay good for the app's others).
+    await this.storage.events.announceRevocation(actingMarker(id));
     await this.challenges.closeAllOf(id);
     await this.forfeitAll(id);
   }

@@ -292,6 +292,10 @@ export class MemoryEventBus implements GameEventBus {
     };
   }
 
+  async announceRevocation(hash: string): Promise<void> {
+    this.revoked(hash);
+  }
+
   async close(): Promise<void> {
     this.emitter.removeAllListeners();
   }

@@ -196,7 +196,12 @@ export function redisStorage(
   return {
     name: 'redis',
     games,
-    events: new RedisEventBus(fanout, (id) => games.channel(id), revocations.channel),
+    events: new RedisEventBus(
+      fanout,
+      (id) => games.channel(id),
+      revocations.channel,
+      (hash) => revocations.publishNow(hash),
+    ),
     clocks: new RedisClockStore(data, prefix, games, feedOptions),
     accounts,
     apps: new RedisAppStore(data, prefix, accounts, revocations),

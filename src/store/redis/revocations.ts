@@ -24,6 +24,11 @@ export class Revocations {
     return this.publish === 'PUBLISH' ? this.channel : '';
   }
 
+  /** Tells every node of a hash no script published (PUBLISH, or SPUBLISH on a Cluster). */
+  async publishNow(hash: string): Promise<void> {
+    await this.redis.call(this.publish, this.channel, hash);
+  }
+
   /** After a revoking script succeeded: tells every node of a Cluster (a no-op on one Redis). */
   async after(...hashes: string[]): Promise<void> {
     if (this.publish === 'PUBLISH') return;

@@ -453,7 +453,12 @@ export class RedisEventBus implements GameEventBus {
     private readonly fanout: ChannelFanout,
     private readonly channelOf: (gameId: string) => string,
     private readonly revocations: string,
+    private readonly announce: (hash: string) => Promise<void>,
   ) {}
+
+  announceRevocation(hash: string): Promise<void> {
+    return this.announce(hash);
+  }
 
   async subscribe(
     gameId: string,
