@@ -2,6 +2,7 @@
 // (OPEN_SIGNUP=false): apps make the accounts.
 import request from 'supertest';
 import { appHarness, gql, type Running } from '../support/app';
+import { openFeed } from '../support/feed-client';
 
 const OPERATOR_KEY = 'operator-key-for-tests-0123456789';
 const operator = { authorization: `Bearer ${OPERATOR_KEY}` };
@@ -106,11 +107,23 @@ describe.each(['memory', 'redis'] as const)('the operator API on %s', (store) =>
     expect(metrics.text).toContain(`boardhost_app_requests_total{app="${app.id}"}`);
     expect(metrics.text).toContain(`boardhost_app_accounts_created_total{app="${app.id}"} 2`);
 
+    // A stream the key opened acting for an account ends when the app is disabled.
+    const one = (await request(running.url).get('/api/v1/app/accounts/one').set(asApp)).body.id as string;
+    const feed = await openFeed(running.url, key.key, {
+      format: 'ndjson',
+      headers: { 'boardhost-account': one },
+    });
     const disabled = await request(running.url)
       .patch(`/api/v1/admin/apps/${app.id}`)
       .set(operator)
       .send({ name: 'Acme 2', disabled: true });
     expect(disabled.body).toMatchObject({ name: 'Acme 2', disabledAt: expect.any(String) });
+    const at = Date.now();
+    await Promise.race([
+      feed.ended,
+      new Promise((_, reject) => setTimeout(() => reject(new Error('the stream stayed open')), 1000)),
+    ]);
+    expect(Date.now() - at).toBeLessThan(1000);
     expect((await request(running.url).get('/api/v1/app').set(asApp)).status).toBe(401);
     const bad = await request(running.url)
       .patch(`/api/v1/admin/apps/${app.id}`)

@@ -108,6 +108,12 @@ export class AppService {
       disabledAt,
     };
     await this.storage.apps.saveApp(next);
+    // Disabled just now: every node ends the streams of its keys and of the sessions they minted.
+    if (disabledAt !== null && !app.disabledAt) {
+      for (const key of await this.storage.apps.listKeys(app.id)) {
+        if (key.revokedAt === null) await this.storage.events.announceRevocation(key.hash);
+      }
+    }
     return appView(next);
   }
 
