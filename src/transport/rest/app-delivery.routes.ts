@@ -1,17 +1,7 @@
 import type { Services } from '../../service';
-import * as A from './accounts.schemas';
-import { lastEventId } from './accounts.routes';
-import { appKey, credentialOf, parse, problems, type RestRoute } from './route';
-import {
-  JSON_MEDIA,
-  lastEventIdHeader,
-  NDJSON_MEDIA,
-  negotiate,
-  SSE_MEDIA,
-  holdStreamSlot,
-  streamFeed,
-  type OpenStreams,
-} from './stream';
+import { feedRoute } from './accounts.routes';
+import { appKey, type RestRoute } from './route';
+import { JSON_MEDIA, NDJSON_MEDIA, SSE_MEDIA, type OpenStreams } from './stream';
 import { appWebhookRoutes } from './webhooks.routes';
 
 // An app's delivery (#30): its feed (every event of every account of the app) and the webhook
@@ -31,53 +21,13 @@ The forms, resuming (\`after\`, \`epoch\`, SSE \`Last-Event-ID\`), \`ready\`, ke
 /** The app's feed and webhook endpoints under /api/v1/app. */
 export function appDeliveryRoutes(services: Services, streams: OpenStreams = new Set()): RestRoute[] {
   return [
-    {
-      spec: {
-        method: 'get',
-        path: '/app/events',
-        operationId: 'listAppEvents',
-        tags: ['feed'],
-        summary: "The app's event feed: every account's events (SSE, NDJSON or a JSON page)",
-        description: APP_FEED_DESCRIPTION,
-        security: appKey('app:webhooks'),
-        request: { query: A.EventsQuery, headers: lastEventIdHeader },
-        responses: {
-          200: {
-            description: 'The feed',
-            content: {
-              [SSE_MEDIA]: { schema: { $ref: '#/components/schemas/FeedStreamEvent' } },
-              [NDJSON_MEDIA]: { schema: { $ref: '#/components/schemas/FeedStreamLine' } },
-              [JSON_MEDIA]: { schema: A.FeedPage },
-            },
-          },
-          ...problems(400, 401, 403, 409, 410, 503),
-        },
-      },
-      handle: async (req, res) => {
-        const query = parse(A.EventsQuery, req.query, 'query');
-        const cursor =
-          query.after === undefined
-            ? undefined
-            : { after: query.after, ...(query.epoch === undefined ? {} : { epoch: query.epoch }) };
-        const credential = credentialOf(req);
-        const wanted = negotiate(req, res, [NDJSON_MEDIA, SSE_MEDIA, JSON_MEDIA]);
-        if (wanted === JSON_MEDIA) {
-          res.json(await services.appFeed.read(credential, cursor ?? { after: 0 }, query.limit ?? 100));
-          return;
-        }
-        const format = wanted === SSE_MEDIA ? 'sse' : 'ndjson';
-        await holdStreamSlot(services.streamSlots, req, res);
-        await streamFeed(
-          services.appFeed,
-          services.tokenStreams,
-          credential,
-          (format === 'sse' ? lastEventId(req) : undefined) ?? cursor,
-          res,
-          streams,
-          format,
-        );
-      },
-    },
+    feedRoute(services.appFeed, services, streams, {
+      path: '/app/events',
+      operationId: 'listAppEvents',
+      summary: "The app's event feed: every account's events (SSE, NDJSON or a JSON page)",
+      description: APP_FEED_DESCRIPTION,
+      security: appKey('app:webhooks'),
+    }),
     ...appWebhookRoutes(services),
   ];
 }
