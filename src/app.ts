@@ -70,6 +70,10 @@ export interface AppOptions {
   readonly metricsOpen?: boolean;
   /** Per-account and per-address quotas (default DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
+  /** Set: the operator API (/api/v1/admin) answers bearers of this key; unset: it is off (403 OPERATOR_ONLY). */
+  readonly operatorKey?: string;
+  /** false: open sign-up is closed (403 SIGNUP_CLOSED); accounts are made by apps. Default true. */
+  readonly openSignup?: boolean;
   /** Open streams per address and per account/token, and the stalled-reader bound (default DEFAULT_STREAM_LIMITS). */
   readonly streams?: StreamLimits;
   /** The tournament director: open tournaments per account, expiry of those never started. */
@@ -120,6 +124,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.abandonClaimMs !== undefined ? { abandonClaimMs: options.abandonClaimMs } : {}),
     ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
+    ...(options.openSignup === undefined ? {} : { openSignup: options.openSignup }),
     ...(options.streams ? { streams: options.streams } : {}),
     ...(options.tournaments ? { tournaments: options.tournaments } : {}),
     onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),
@@ -138,6 +143,9 @@ export async function createApp(options: AppOptions): Promise<App> {
     metrics.storeErrors.inc({ source });
     logger?.error({ err: error, source }, 'store background work failed; it retries');
   });
+  const stopAppMetrics = services.appUsage.onUsage((app, what, count) =>
+    metrics.apps[what].inc({ app }, count),
+  );
   const stopWorkers = await runWorkers(backgroundWorkers(services, options), (error, worker) =>
     logger?.error({ err: error, worker }, 'a background worker failed to stop'),
   );
@@ -172,6 +180,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await storage.events.close();
         await storage.games.close();
         stopStoreErrors?.();
+        stopAppMetrics();
       })()),
   };
 }

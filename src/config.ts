@@ -198,6 +198,13 @@ const ConfigSchema = z
     SECRET_KEY: z.string().min(32, 'must be at least 32 characters').optional(),
     /** Set: /metrics needs `Authorization: Bearer <METRICS_TOKEN>`; unset in production: no /metrics. */
     METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
+    /** Set: the operator API (/api/v1/admin) and its bearer key; unset: every admin route answers 403 OPERATOR_ONLY. */
+    OPERATOR_KEY: z.string().min(24, 'must be at least 24 characters').optional(),
+    /** false: POST /accounts and GraphQL createAccount answer 403 SIGNUP_CLOSED (accounts are made by apps). */
+    OPEN_SIGNUP: z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default('true')
+      .transform((v) => v === 'true'),
     /** `production` (the Docker image's): SECRET_KEY required; /metrics served only behind METRICS_TOKEN. */
     NODE_ENV: z.string().optional(),
     /** Server limits: time to receive headers / a whole request, idle keep-alive, open connections. */

@@ -43,31 +43,75 @@ const EXPOSED_HEADERS = [
   'Preference-Applied',
 ];
 
+/** What CORS per app asks of the apps (service/apps/origins.ts: a per-node cache of their corsOrigins). */
+export interface AppCors {
+  /** Some app lists the origin (preflights, which carry no credential, and requests without a bearer). */
+  anyApp(origin: string): Promise<boolean>;
+  /** The app of this bearer (a session token or an app key) lists the origin. */
+  ofBearer(origin: string, token: string): Promise<boolean>;
+}
+
+const CORS_OPTIONS = {
+  methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
+  allowedHeaders: [
+    'Authorization',
+    'Content-Type',
+    'Accept',
+    'If-Match',
+    'Idempotency-Key',
+    'Prefer',
+    'Last-Event-ID',
+    // Apollo's CSRF prevention asks browsers for one of these on simple GraphQL requests.
+    'Apollo-Require-Preflight',
+    'X-Apollo-Operation-Name',
+  ],
+  exposedHeaders: EXPOSED_HEADERS,
+  maxAge: 600,
+};
+
 /**
  * CORS for the listed origins (exact `scheme://host[:port]`, or `*` for any): preflights answered
- * (204), and the allowed origin echoed on every response, streams included. No list: no CORS
- * headers, so browsers keep other origins out. Credentials are bearer tokens, never cookies.
+ * (204), and the allowed origin echoed on every response, streams included. With `apps`, an origin
+ * an app lists (settings.corsOrigins) is allowed too: for a request whose bearer is that app's
+ * session token or key, for a request without a bearer (public operations, such as refreshing a
+ * session), and for preflights. A request without an Origin header costs nothing more. No list and
+ * no apps: no CORS headers, so browsers keep other origins out. Credentials are bearer tokens,
+ * never cookies.
  */
-export function corsMiddleware(origins: readonly string[]): RequestHandler | undefined {
-  if (origins.length === 0) return undefined;
-  return cors({
-    origin: origins.includes('*') ? '*' : [...origins],
-    methods: ['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'OPTIONS'],
-    allowedHeaders: [
-      'Authorization',
-      'Content-Type',
-      'Accept',
-      'If-Match',
-      'Idempotency-Key',
-      'Prefer',
-      'Last-Event-ID',
-      // Apollo's CSRF prevention asks browsers for one of these on simple GraphQL requests.
-      'Apollo-Require-Preflight',
-      'X-Apollo-Operation-Name',
-    ],
-    exposedHeaders: EXPOSED_HEADERS,
-    maxAge: 600,
-  });
+export function corsMiddleware(origins: readonly string[], apps?: AppCors): RequestHandler | undefined {
+  const configured =
+    origins.length === 0
+      ? undefined
+      : cors({ ...CORS_OPTIONS, origin: origins.includes('*') ? '*' : [...origins] });
+  if (!apps) return configured;
+  const listed = (origin: string) => origins.includes('*') || origins.includes(origin);
+  // The request's origin echoed: it was checked against the apps first.
+  const forApp = cors({ ...CORS_OPTIONS, origin: true });
+  return (req, res, next) => {
+    const origin = req.headers.origin;
+    if (origin === undefined || listed(origin)) return configured ? configured(req, res, next) : next();
+    res.vary('Origin');
+    allowedByApp(apps, req.method, req.headers, origin).then(
+      (allowed) => (allowed ? forApp : (configured ?? skip))(req, res, next),
+      // The apps could not be read (store down): no CORS for this one; the request itself goes on.
+      () => next(),
+    );
+  };
+}
+
+const skip: RequestHandler = (_req, _res, next) => next();
+
+async function allowedByApp(
+  apps: AppCors,
+  method: string,
+  headers: Record<string, string | string[] | undefined>,
+  origin: string,
+): Promise<boolean> {
+  const preflight = method === 'OPTIONS' && headers['access-control-request-method'] !== undefined;
+  const auth = headers.authorization;
+  const bearer = typeof auth === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1] : undefined;
+  if (preflight || bearer === undefined) return apps.anyApp(origin);
+  return apps.ofBearer(origin, bearer);
 }
 
 /**

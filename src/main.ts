@@ -81,6 +81,8 @@ async function main(): Promise<void> {
     readyGraceMs: config.READY_GRACE_SECONDS * 1000,
     ...(metrics.token ? { metricsToken: metrics.token } : {}),
     metricsOpen: metrics.open,
+    ...(config.OPERATOR_KEY ? { operatorKey: config.OPERATOR_KEY } : {}),
+    openSignup: config.OPEN_SIGNUP,
     http: {
       headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,

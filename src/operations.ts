@@ -11,6 +11,8 @@ export function createMetrics(): {
   middleware: RequestHandler;
   /** Errors of the store's background work (the outbox relay), by source. */
   storeErrors: Counter<'source'>;
+  /** Apps' requests, games created and accounts created (this node's counts), by app. */
+  apps: Record<'requests' | 'games' | 'accounts', Counter<'app'>>;
 } {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
@@ -40,7 +42,14 @@ export function createMetrics(): {
     labelNames: ['source'],
     registers: [registry],
   });
-  return { registry, middleware, storeErrors };
+  const appCounter = (name: string, help: string) =>
+    new Counter({ name, help, labelNames: ['app'], registers: [registry] });
+  const apps = {
+    requests: appCounter('boardhost_app_requests_total', "Requests of an app's keys and sessions, by app"),
+    games: appCounter('boardhost_app_games_created_total', "Games started by an app's accounts, by app"),
+    accounts: appCounter('boardhost_app_accounts_created_total', 'Accounts an app made, by app'),
+  };
+  return { registry, middleware, storeErrors, apps };
 }
 
 export interface OperationsOptions {

@@ -17,6 +17,7 @@ import { createGraphQL } from './transport/graphql/server';
 import { DEFAULT_WEBSOCKET_LIMITS } from './transport/graphql/websocket';
 import { buildOpenApiDocument } from './transport/rest/openapi';
 import { DEFAULT_RATE_LIMITS, RateGate, rateLimitMiddleware } from './transport/rate-limit';
+import { OPERATOR_KEY_LOCAL } from './transport/rest/admin';
 import { problemHandler, sendProblem } from './transport/rest/problem';
 import { MAX_BODY_BYTES, restRouter, restRoutes } from './transport/rest/routes';
 import { mountRules } from './transport/rest/rules';
@@ -40,6 +41,8 @@ export async function createSurface(
   // ETags only where documented: a game's is its version (If-Match / If-None-Match).
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy ?? false);
+  // The operator API's key (transport/rest/admin.ts requireOperator reads it here).
+  if (options.operatorKey) app.locals[OPERATOR_KEY_LOCAL] = options.operatorKey;
   const limits = options.http ?? DEFAULT_HTTP_LIMITS;
   // Timeouts are enforced by a periodic check (Node's default: every 30 s): check often enough.
   const server = createServer({ connectionsCheckingInterval: Math.min(5000, limits.headersTimeoutMs) }, app);
@@ -49,7 +52,7 @@ export async function createSurface(
   if (logger && logger.level !== 'silent') app.use(requestLogger(logger));
   const corsOrigins = options.corsOrigins ?? [];
   app.use(securityHeaders(corsOrigins.length > 0));
-  const allowCors = corsMiddleware(corsOrigins);
+  const allowCors = corsMiddleware(corsOrigins, services.appOrigins);
   if (allowCors) app.use(allowCors);
   app.use(metrics.middleware);
   mountOperations(app, storage, metrics.registry, {
@@ -62,7 +65,7 @@ export async function createSurface(
   const routes = restRoutes(services, streams);
   const openapi = buildOpenApiDocument(routes);
   const api = restRouter(routes);
-  const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS);
+  const gate = new RateGate(storage, options.rateLimits ?? DEFAULT_RATE_LIMITS, services.appUsage);
   // Bodies are read after the rate limit: a refused request costs no parsing, and a refused body
   // (413, 415, unparsable) still carries the RateLimit headers.
   const json = express.json({ limit: MAX_BODY_BYTES });

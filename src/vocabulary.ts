@@ -73,8 +73,39 @@ export const TOKEN_SCOPES = [
 ] as const;
 export type TokenScope = (typeof TOKEN_SCOPES)[number];
 
+/**
+ * What an app key may do for its app, beside the account scopes it lends to the accounts it acts for
+ * (TOKEN_SCOPES): app:accounts provisions and edits its accounts (get-or-create by external id),
+ * app:sessions mints session tokens for them, app:webhooks manages the app-wide webhooks and reads the
+ * app feed, app:moderate suspends, bans, erases and exports them.
+ */
+export const APP_SCOPES = ['app:accounts', 'app:sessions', 'app:webhooks', 'app:moderate'] as const;
+export type AppScope = (typeof APP_SCOPES)[number];
+
+/** Every scope an app key can hold: the account scopes it acts with, and the app's own. */
+export const APP_KEY_SCOPES = [...TOKEN_SCOPES, ...APP_SCOPES] as const;
+export type AppKeyScope = (typeof APP_KEY_SCOPES)[number];
+
+/**
+ * Where an account stands. active: as ever; suspended: no new games, challenges or seeks (ongoing
+ * games go on); banned: every credential refused, streams closed, ongoing games lost by forfeit.
+ * (An erased account is gone: its games name a tombstone.)
+ */
+export const ACCOUNT_STATUSES = ['active', 'suspended', 'banned'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
 /** The leaderboards of each perf: one for humans, one for bots. */
 export const LEADERBOARD_CATEGORIES = ['human', 'bot'] as const satisfies readonly AccountKind[];
+
+// --- Games' audience ---------------------------------------------------------------------------
+
+/**
+ * Who may read and watch a game. public: anyone, and it may be listed and featured on TV;
+ * unlisted: anyone with its id, never listed nor on TV; private: only its seats, its app's key and
+ * the spectators the app invites, never listed nor on TV.
+ */
+export const GAME_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
+export type GameVisibility = (typeof GAME_VISIBILITIES)[number];
 
 // --- Challenges and bulk pairings ---------------------------------------------------------------
 
@@ -269,7 +300,10 @@ export const GAME_ERROR_CODES = {
    * address or account/token (`scope`, `limit`, `retryAfterSeconds`).
    */
   TOO_MANY_STREAMS: 429,
-  /** The client address created as many accounts or games today as allowed (`quota`, `limit`, `retryAfterSeconds`). */
+  /**
+   * The client address, or the app (`app`), created as many accounts or games today as allowed
+   * (`quota`, `limit`, `retryAfterSeconds`).
+   */
   QUOTA_EXCEEDED: 429,
   /** An account of the game already has as many ongoing games as allowed (`account`, `max`, `limit`: maxGames or quota). */
   TOO_MANY_GAMES: 409,
@@ -318,6 +352,27 @@ export const GAME_ERROR_CODES = {
   BULK_TOKEN_SCOPE: 422,
   /** An account is in a bulk pairing twice (`index`, `seat`, `account`, `firstIndex`). */
   BULK_DUPLICATE_ACCOUNT: 422,
+  /** No app has that id (operator API), or the caller's app has no such key or session. */
+  APP_NOT_FOUND: 404,
+  /** The app has no key with that id. */
+  APP_KEY_NOT_FOUND: 404,
+  /** The session (by id or refresh token) does not exist, was revoked or expired. */
+  SESSION_NOT_FOUND: 404,
+  /** The refresh token is unknown, used already, revoked or expired (`reason`); sign the user in again. */
+  INVALID_REFRESH_TOKEN: 401,
+  /** Open sign-up (`POST /accounts`) is off on this server (OPEN_SIGNUP=false): accounts are made by apps. */
+  SIGNUP_CLOSED: 403,
+  /** The operator API needs the operator key (`Authorization: Bearer <OPERATOR_KEY>`), or is off (no OPERATOR_KEY set). */
+  OPERATOR_ONLY: 403,
+  /**
+   * The account may not do this now (`status`: suspended: no new games, challenges or seeks; banned:
+   * nothing), with the app's or operator's `reason` if one was given.
+   */
+  ACCOUNT_RESTRICTED: 403,
+  /** An app key acting for an account needs the account named (`Boardhost-Account: <id>`), one of the app's. */
+  ACCOUNT_REQUIRED: 400,
+  /** The app has as many keys, webhooks, sessions or accounts as allowed (`what`, `max`). */
+  APP_LIMIT_REACHED: 409,
   /** The game store cannot be reached; retry later. */
   STORE_UNAVAILABLE: 503,
   /** A bug: the server failed. */

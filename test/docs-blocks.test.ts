@@ -166,7 +166,8 @@ it.concurrent.each(withCode)(
     const blocks = all.filter((b) => b.page === page && runnable(b));
     const { url } = await harness.start('memory', {
       webhooks: { allowPrivate: true, intervalMs: 100 },
-      app: { sweepIntervalMs: 200, tournamentSweepMs: 200 },
+      // docs/apps.md starts the server with this operator key.
+      app: { sweepIntervalMs: 200, tournamentSweepMs: 200, operatorKey: 'op-example-key-0123456789abcdef' },
     });
     const port = new URL(url).port;
     const dir = mkdtempSync(join(tmpdir(), 'docs-blocks-'));

@@ -36,6 +36,7 @@ export const OUTCOME_REASONS = [
   'timeout',
   'aborted',
   'abandoned', // unlimited games: the player to move stayed away; the other claimed the win or a draw
+  'banned', // a player's account was banned or erased: it lost by forfeit
   'move-limit', // the game reached its ply limit (the kind descriptor's moveLimit; a house rule)
 ] as const;
 export type OutcomeReason = (typeof OUTCOME_REASONS)[number];

@@ -4,12 +4,20 @@ import type { Storage } from '../store/store';
 import { AiGames } from './bots/ai-games';
 import { AnalysisService, DEFAULT_ANALYSIS_LIMITS, type AnalysisLimits } from './bots/analysis';
 import { AccountService } from './accounts/service';
+import { AppService } from './apps/service';
+import { Pools } from './apps/pools';
+import { LifecycleService } from './apps/lifecycle';
+import { GameSpectators } from './game/spectators';
+import { SessionService } from './apps/sessions';
+import { AppOrigins } from './apps/origins';
+import { AppAccountService } from './apps/accounts';
+import { AppUsage } from './apps/usage';
 import { Authenticator } from './accounts/auth';
 import { BulkService, type BulkOptions } from './challenges/bulks';
 import { BlockService } from './accounts/blocks';
 import { ChallengeService } from './challenges/service';
 import { ClockService } from './time/clocks';
-import { FeedService } from './delivery/feed';
+import { appFeedOwnerOf, FeedService } from './delivery/feed';
 import type { GameWriter } from './game/writer';
 import { GameListService } from './game/lists';
 import { GameService } from './game/service';
@@ -25,7 +33,7 @@ import { TournamentDirector, type DirectorOptions } from './tournaments/director
 import { TournamentService } from './tournaments/service';
 import type { WebhookOptions } from './delivery/webhook-worker';
 import { TvService } from './game/tv';
-import { WebhookService } from './delivery/webhooks';
+import { appWebhookOwner, WebhookService } from './delivery/webhooks';
 
 /** Every use case, over one storage and one clock. Transports get this and nothing below it. */
 export interface Services {
@@ -34,11 +42,27 @@ export interface Services {
   readonly writer: GameWriter;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
+  /** Private games' spectators, invited by the game's app (see game/spectators.ts). */
+  readonly spectators: GameSpectators;
   /** TV: each kind's featured game, followed live (one follower per kind and node). */
   readonly tv: TvService;
   /** The games of chosen accounts, live (start and end only: public). */
   readonly accountGames: AccountGames;
   readonly accounts: AccountService;
+  /** Apps and their keys (the operator's; see apps/service.ts). */
+  readonly apps: AppService;
+  /** Who sees and plays whom: the open pool, or an app's own (see apps/pools.ts). */
+  readonly pools: Pools;
+  /** Suspend, ban, erase and export accounts (the app's own, or the operator's: apps/lifecycle.ts). */
+  readonly lifecycle: LifecycleService;
+  /** Apps' sessions: minted by a key for an account, refreshed with rotation (see apps/sessions.ts). */
+  readonly sessions: SessionService;
+  /** The origins apps let browsers call from (CORS per app; a per-node cache, see apps/origins.ts). */
+  readonly appOrigins: AppOrigins;
+  /** Apps' quotas and usage counts, and the app of a credential (see apps/usage.ts). */
+  readonly appUsage: AppUsage;
+  /** The accounts an app makes and manages by its own ids (see apps/accounts.ts). */
+  readonly appAccounts: AppAccountService;
   readonly challenges: ChallengeService;
   /** Blocks between accounts. */
   readonly blocks: BlockService;
@@ -48,6 +72,9 @@ export interface Services {
   readonly bulks: BulkService;
   readonly feed: FeedService;
   readonly webhooks: WebhookService;
+  /** An app's feed (every event of its accounts) and its webhook endpoints, for its key (app:webhooks). */
+  readonly appFeed: FeedService;
+  readonly appWebhooks: WebhookService;
   /** Deadlines, timeouts, reminders and vacations. */
   readonly clocks: ClockService;
   /** This node's open streams by API token, ended when it is revoked (start() before serving). */
@@ -79,6 +106,8 @@ export interface ServiceOptions {
   readonly engineCacheBytes?: number;
   /** Per-account and per-address quotas (default: DEFAULT_QUOTAS). */
   readonly quotas?: Quotas;
+  /** false: open sign-up is closed (SIGNUP_CLOSED); default true. */
+  readonly openSignup?: boolean;
   /** Open streams per address and per account/token, and the stalled-reader bound (DEFAULT_STREAM_LIMITS). */
   readonly streams?: StreamLimits;
   /** Told of failures nobody waits for (a token's last-use write, a turn the driver failed to play). */
@@ -102,35 +131,70 @@ export function createServices(
   now: () => Date = () => new Date(),
   options: ServiceOptions = {},
 ): Services {
-  const auth = new Authenticator(storage.accounts, now, options.onBackgroundError);
+  const auth = new Authenticator(storage.accounts, storage.apps, now, options.onBackgroundError);
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
-  const games = new GameService(storage, auth, now, quotas, options.engineCacheBytes, options.abandonClaimMs);
+  const pools = new Pools(storage, () => now().getTime());
+  const appUsage = new AppUsage(storage, Date.now, options.onBackgroundError);
+  const games = new GameService(
+    storage,
+    auth,
+    now,
+    quotas,
+    options.engineCacheBytes,
+    options.abandonClaimMs,
+    pools,
+    appUsage,
+  );
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
   const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });
   const allowPrivate = options.webhooks?.allowPrivate;
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
-  const challenges = new ChallengeService(storage, auth, games, now, quotas);
+  const challenges = new ChallengeService(storage, auth, games, now, quotas, pools);
+  const webhooks = new WebhookService(storage, auth, now, options.webhooks);
   return {
     games,
-    tournaments: new TournamentService(storage, auth, games, director, now, onError),
+    tournaments: new TournamentService(
+      storage,
+      auth,
+      games,
+      director,
+      now,
+      onError ?? (() => undefined),
+      pools,
+    ),
     writer: games.writer,
     lists: new GameListService(storage, auth, games),
+    spectators: new GameSpectators(storage, auth, games),
     tv: new TvService(storage, games),
-    accountGames: new AccountGames(storage),
-    accounts: new AccountService(storage, auth, now, quotas),
+    accountGames: new AccountGames(storage, auth, pools),
+    accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true, pools),
+    apps: new AppService(storage, now),
+    pools,
+    lifecycle: new LifecycleService(storage, auth, games, challenges, now),
+    sessions: new SessionService(storage, auth, now),
+    appOrigins: new AppOrigins(storage, () => now().getTime()),
+    appUsage,
+    appAccounts: new AppAccountService(storage, auth, appUsage, now),
     challenges,
-    blocks: new BlockService(storage, auth, challenges, now, quotas),
-    seeks: new SeekService(storage, auth, games, now, quotas),
-    bulks: new BulkService(storage, auth, games, now, quotas, {
-      ...(onError ? { onError } : {}),
-      ...options.bulks,
-    }),
+    blocks: new BlockService(storage, auth, challenges, now, quotas, pools),
+    seeks: new SeekService(storage, auth, games, now, quotas, pools),
+    bulks: new BulkService(
+      storage,
+      auth,
+      games,
+      now,
+      quotas,
+      { ...(onError ? { onError } : {}), ...options.bulks },
+      pools,
+    ),
     feed: new FeedService(storage, auth),
-    webhooks: new WebhookService(storage, auth, now, options.webhooks),
+    webhooks,
+    appFeed: new FeedService(storage, auth, appFeedOwnerOf(auth)),
+    appWebhooks: webhooks.withOwners(appWebhookOwner(auth), auth),
     clocks: new ClockService(storage, auth, games, now),
-    tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now),
+    tokenStreams: new TokenStreams(storage.events, storage.accounts, onError, now, storage.apps),
     streamSlots: new StreamSlots(options.streams ?? DEFAULT_STREAM_LIMITS, storage.accounts),
     verification: new RulesVerification(games),
     ai: new AiGames(storage, auth, games, aiPool, now, quotas),
@@ -142,6 +206,6 @@ export function createServices(
       ...(ports === undefined ? {} : { ports }),
       ...options.push,
     }),
-    ratings: new RatingService(storage, games, now),
+    ratings: new RatingService(storage, games, now, pools, auth),
   };
 }

@@ -8,6 +8,7 @@
 //   clocks.ts        ClockStore: deadlines, reminders, my-turn lists, vacations; clockIndexOf
 //   time-control.ts  time controls (chosen in a challenge or seek; stored with the game)
 //   accounts.ts      AccountStore: accounts and personal API tokens
+//   apps.ts          AppStore: apps, their keys and sessions
 //   challenges.ts    ChallengeStore
 //   blocks.ts        BlockStore: the accounts an account blocks
 //   seeks.ts         SeekStore
@@ -25,6 +26,7 @@
 // ports import them from there and re-export the ones the store and the service read through here.
 
 import type { AccountStore } from './ports/accounts';
+import type { AppStore } from './ports/apps';
 import type { BlockStore } from './ports/blocks';
 import type { BulkStore } from './ports/bulks';
 import type { ChallengeStore } from './ports/challenges';
@@ -42,6 +44,7 @@ import type { TournamentStore } from './ports/tournaments';
 import type { WebhookStore } from './ports/webhooks';
 
 export * from './ports/accounts';
+export * from './ports/apps';
 export * from './ports/blocks';
 export * from './ports/bulks';
 export * from './ports/challenges';
@@ -65,6 +68,8 @@ export interface Storage {
   /** Deadlines, reminders, my-turn lists and vacations (see ports/clocks.ts). */
   readonly clocks: ClockStore;
   readonly accounts: AccountStore;
+  /** Apps, their keys and their accounts' sessions (see ports/apps.ts). */
+  readonly apps: AppStore;
   readonly challenges: ChallengeStore;
   readonly seeks: SeekStore;
   /** Blocks between accounts: refused challenges and pairings (see ports/blocks.ts). */

@@ -10,12 +10,15 @@ import { hashToken } from '../service/accounts/auth';
 import { GameError, toGameError } from '../service/errors';
 import { addressBucket } from '../service/accounts/quotas';
 import type { LimiterVerdict, RateLimiter, Storage } from '../service/types';
+import type { AppUsage } from '../service/apps/usage';
 
 // Rate limits per API token and per client IP, shared by every node through the storage (Redis or
 // this process). Every limited response says where the caller stands, in the IETF draft
 // "RateLimit header fields for HTTP" form (draft-ietf-httpapi-ratelimit-headers-09):
 //   RateLimit-Policy: "token";q=600;w=60, "ip";q=1200;w=60
 //   RateLimit: "token";r=597;t=41          (the policy with the fewest requests left)
+// A request with an app's key or session token also counts against the app's requestsPerSecond
+// (every key and session of the app together): the policy "app" (`"app";q=200;w=1`).
 
 export interface RateLimits {
   /** Requests per window for each bearer token. */
@@ -35,6 +38,8 @@ export interface RateDecision {
   readonly retryAfterSeconds: number;
   /** The policy that refused (or has the fewest requests left). */
   readonly policy: string;
+  /** The app whose requestsPerSecond counted the request (an app key's or session token's). */
+  readonly app?: string;
 }
 
 /**
@@ -50,6 +55,8 @@ export class RateGate {
   constructor(
     storage: Storage,
     readonly limits: RateLimits,
+    /** Per-app request rates (the "app" policy); absent: none. */
+    private readonly apps?: AppUsage,
   ) {
     this.token = new Reservations(
       storage.limiter({ name: 'token', points: limits.perToken, windowSeconds: limits.windowSeconds }),
@@ -73,7 +80,10 @@ export class RateGate {
     ];
     // Keyed by the token's hash: the limiter store never holds a usable secret.
     if (bearer && bearerHash) checks.push(this.token.consume(bearerHash, points).then((v) => ['token', v]));
+    const app =
+      bearer && bearerHash && this.apps ? await this.appCheck(bearer, bearerHash, points) : undefined;
     const verdicts = await Promise.all(checks);
+    if (app) verdicts.push(['app', app.verdict]);
     const refused = verdicts.filter(([, v]) => !v.allowed);
     // Report the window that binds: a refusing one (the longest wait), else the fewest left.
     const [policy, tightest] = (refused.length > 0 ? refused : verdicts).reduce((a, b) =>
@@ -84,10 +94,28 @@ export class RateGate {
     const seconds = Math.max(1, Math.ceil(tightest.resetMs / 1000));
     return {
       allowed: refused.length === 0,
-      policyHeader: this.policyHeader,
+      policyHeader: app ? `${this.policyHeader}, "app";q=${app.verdict.limit};w=1` : this.policyHeader,
       rateHeader: `"${policy}";r=${tightest.remaining};t=${seconds}`,
       retryAfterSeconds: seconds,
       policy,
+      ...(app ? { app: app.id } : {}),
+    };
+  }
+
+  /** The app policy's verdict for a bearer of an app (its key or a session token); undefined for others. */
+  private async appCheck(
+    bearer: string,
+    hash: string,
+    points: number,
+  ): Promise<{ id: string; verdict: LimiterVerdict } | undefined> {
+    const apps = this.apps as AppUsage;
+    const id = await apps.appOfCredential(bearer, hash);
+    if (id === null) return undefined;
+    const verdict = await apps.request(id, points);
+    if (!verdict) return undefined;
+    return {
+      id,
+      verdict: { ...verdict, consumed: verdict.limit - verdict.remaining },
     };
   }
 }
@@ -203,7 +231,11 @@ export function rateLimitedError(decision: RateDecision): GameError {
   return new GameError(
     'RATE_LIMITED',
     `Too many requests (${decision.policy} limit); retry in ${decision.retryAfterSeconds} s`,
-    { policy: decision.policy, retryAfterSeconds: decision.retryAfterSeconds },
+    {
+      policy: decision.policy,
+      retryAfterSeconds: decision.retryAfterSeconds,
+      ...(decision.app ? { app: decision.app } : {}),
+    },
   );
 }
 

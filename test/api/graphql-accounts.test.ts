@@ -577,7 +577,9 @@ describe('the events subscription when events are gone or the store fails', () =
     const count = (account: string, by: number) => following.set(account, (following.get(account) ?? 0) + by);
     const counted: EventFeed = {
       append: (notices) => memory.feed.append(notices),
+      forwardApps: () => memory.feed.forwardApps(),
       read: (account, after, limit) => memory.feed.read(account, after, limit),
+      erase: (account) => memory.feed.erase(account),
       async subscribe(account, listener) {
         const unsubscribe = await memory.feed.subscribe(account, listener);
         count(account, 1);
@@ -640,6 +642,8 @@ function flakyFeed(inner: EventFeed, thrown: Error) {
   const state = { failedReads: 0 };
   const feed: EventFeed = {
     append: (notices) => inner.append(notices),
+    erase: (account) => inner.erase(account),
+    forwardApps: () => inner.forwardApps(),
     async read(account, after, limit) {
       if (live) {
         state.failedReads++;

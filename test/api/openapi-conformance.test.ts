@@ -15,6 +15,8 @@ import { createMemoryStorage, MemoryEventBus } from '../../src/store/memory';
 import { createRedisStorage, redisClientOptions, redisStorage } from '../../src/store/redis';
 import type { Storage } from '../../src/store/store';
 import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appDeliveryScenario } from '../support/app-delivery-scenario';
+import { appsScenario, CONFORMANCE_OPERATOR_KEY } from '../support/apps-scenario';
 import {
   checkedClient,
   type CheckedClient,
@@ -22,6 +24,7 @@ import {
   OpenApiChecker,
   operations,
 } from '../support/openapi-check';
+import { appAccount, newApp } from '../support/apps';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 import { startReceiver, type Receiver } from '../support/webhook-receiver';
 
@@ -34,6 +37,8 @@ const DUMMY: Record<string, string> = {
   username: 'nobody-here',
   tokenId: 'nope',
   deliveryId: '00000000-0000-4000-8000-000000000000',
+  sessionId: 'ses_0000000000000000',
+  externalId: 'nobody-here',
 };
 
 /** Path parameter values no route accepts. */
@@ -556,6 +561,63 @@ async function scenario(
   await ok(400, 'put', '/api/v1/account/push-endpoint', { token: bobToken, body: { url: 'nope' } });
   await ok(204, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
   await ok(404, 'delete', '/api/v1/account/push-endpoint', { token: bobToken });
+
+  // Lifecycle (test/apps/lifecycle.test.ts): the app's moderation of its accounts and the operator's.
+  const moderating = await newApp(run.app);
+  for (const [base, token] of [
+    [`/api/v1/app/accounts/mod-${suffix}`, moderating.key],
+    [
+      `/api/v1/admin/accounts/${(await appAccount(run.storage, moderating, `op-${suffix}`)).id}`,
+      CONFORMANCE_OPERATOR_KEY,
+    ],
+  ] as const) {
+    if (base.includes('/app/')) await appAccount(run.storage, moderating, `mod-${suffix}`);
+    await ok(200, 'post', `${base}/suspend`, { token, body: { reason: 'spam' } });
+    await ok(200, 'post', `${base}/unsuspend`, { token });
+    await ok(200, 'post', `${base}/ban`, { token, body: {} });
+    await ok(400, 'post', `${base}/ban`, { token, body: { reason: '' } });
+    await ok(200, 'post', `${base}/unban`, { token });
+    expect((await ok(200, 'get', `${base}/export`, { token })).account.status).toBe('active');
+    await ok(204, 'delete', base, { token });
+    await ok(404, 'get', `${base}/export`, { token });
+  }
+  await ok(403, 'delete', `/api/v1/admin/accounts/${bob}`, { token: CONFORMANCE_OPERATOR_KEY });
+
+  // A private game's spectators, invited by its app's key.
+  const app = await newApp(run.app);
+  const [p1, p2, watcher] = await Promise.all(
+    ['p1', 'p2', 'watcher'].map((externalId) => appAccount(run.storage, app, externalId)),
+  );
+  const privateChallenge = await run.app.services.challenges.create(
+    { token: app.key, account: p1!.id },
+    { to: p2!.id, kind: 'kalah', visibility: 'private' },
+  );
+  await run.app.services.challenges.accept({ token: app.key, account: p2!.id }, privateChallenge.id);
+  const spectatorPath = `/api/v1/app/games/${privateChallenge.id}/spectators/${watcher!.id}`;
+  await ok(200, 'put', spectatorPath, { token: app.key });
+  await ok(200, 'delete', spectatorPath, { token: app.key });
+  await ok(404, 'put', `/api/v1/app/games/AAAAAAAAAAAA/spectators/${watcher!.id}`, { token: app.key });
+  await appsScenario(api);
+  await appDeliveryScenario(api, run, receiver);
+
+  // Apps' sessions: minted with an app key, refreshed (rotation, then a reused token), signed out, revoked.
+  const testApp = await newApp(run.app);
+  await appAccount(run.storage, testApp, `user-${suffix}`);
+  const sessions = `/api/v1/app/accounts/user-${suffix}/sessions`;
+  const minted = await ok(201, 'post', sessions, { token: testApp.key, body: { label: 'phone' } });
+  await ok(404, 'post', '/api/v1/app/accounts/nobody/sessions', { token: testApp.key });
+  await ok(200, 'get', sessions, { token: testApp.key });
+  const rotated = await ok(200, 'post', '/api/v1/sessions/refresh', {
+    body: { refreshToken: minted.refreshToken },
+  });
+  await ok(401, 'post', '/api/v1/sessions/refresh', { body: { refreshToken: minted.refreshToken } });
+  await ok(401, 'delete', '/api/v1/session', { token: rotated.accessToken });
+  const other = await ok(201, 'post', sessions, { token: testApp.key });
+  await ok(200, 'delete', '/api/v1/session', { token: other.accessToken });
+  await ok(400, 'delete', '/api/v1/session', { token: bobToken });
+  const third = await ok(201, 'post', sessions, { token: testApp.key });
+  await ok(200, 'delete', `/api/v1/app/sessions/${third.session.id}`, { token: testApp.key });
+  await ok(404, 'delete', '/api/v1/app/sessions/ses_0000000000000000', { token: testApp.key });
 }
 
 /** Sends every operation the requests any client may get wrong; every answer is checked. */
@@ -613,8 +675,11 @@ describe('the OpenAPI document', () => {
     for (const op of ops.filter((o) => o.path.startsWith('/api/v1'))) {
       const statuses = Object.keys(op.spec.responses);
       expect([op.operationId, statuses]).toEqual([op.operationId, expect.arrayContaining(['429', '503'])]);
+      // The operator key is refused with 403 OPERATOR_ONLY (there is no account to authenticate).
+      const operator = op.spec.security.some((s: Record<string, unknown>) => 'operatorKey' in s);
       if (op.spec.security.length > 0) {
-        expect([op.operationId, statuses]).toEqual([op.operationId, expect.arrayContaining(['401'])]);
+        const refusal = operator ? '403' : '401';
+        expect([op.operationId, statuses]).toEqual([op.operationId, expect.arrayContaining([refusal])]);
       }
     }
     expect(OPENAPI.webhooks.feedEvent.post.operationId).toBe('receiveFeedEvent');
@@ -628,7 +693,7 @@ describe.each<StoreKind>(['memory', 'redis'])(
     let run: Running;
     let receiver: Receiver;
     beforeAll(async () => {
-      run = await harness.start(store);
+      run = await harness.start(store, { app: { operatorKey: CONFORMANCE_OPERATOR_KEY } });
       receiver = await startReceiver();
     });
     afterAll(async () => {

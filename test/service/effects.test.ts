@@ -16,7 +16,7 @@ const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const DAY = 86_400_000;
 const storage = createMemoryStorage(() => T0);
 // Only for newGame, which builds a document and stores nothing.
-const games = new GameService(storage, new Authenticator(storage.accounts, () => new Date(T0)));
+const games = new GameService(storage, new Authenticator(storage.accounts, storage.apps, () => new Date(T0)));
 const engine = games.engineFor('kalah');
 
 function newGame(timeControl: TimeControl, rated = false): StoredGame {

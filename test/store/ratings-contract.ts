@@ -154,6 +154,24 @@ export function describeRatingContract(store: () => Storage): void {
       expect((await storage.ratings.leaderboard(perf, 'bot', 10)).items.map((e) => e.account)).toEqual([bot]);
     });
 
+    it('keeps a leaderboard per pool: the open pool’s where it always was, an island’s apart', async () => {
+      const storage = store();
+      const perf = `${fresh('kind')}.realtime`;
+      const [ann, isa] = [fresh('ann'), fresh('isa')];
+      await settle(storage, ann, perf, 'human', 1);
+      for (let i = 0; i < 16; i++) {
+        await storage.ratings.record(
+          ratingResult(isa, { perf, score: i % 2 === 0 ? 1 : 0.5, pool: 'app_island' }),
+        );
+      }
+      const ids = async (pool?: string) =>
+        (await storage.ratings.leaderboard(perf, 'human', 10, 0, pool)).items.map((e) => e.account);
+      expect(await ids()).toEqual([ann]);
+      expect(await ids('open')).toEqual([ann]);
+      expect(await ids('app_island')).toEqual([isa]);
+      expect(await ids('app_other')).toEqual([]);
+    });
+
     it("applies a rated game's results with its ending write, once, and never again on a replay", async () => {
       const storage = store();
       const [ann, bob] = [fresh('ann'), fresh('bob')];

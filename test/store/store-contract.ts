@@ -21,6 +21,9 @@ import {
   type TurnCursor,
 } from '../../src/store/store';
 import { shardOf } from '../../src/store/redis/keys';
+import { describeAppFeedContract } from './app-feed-contract';
+import { describeAppContract } from './app-contract';
+import { describeErasureContract } from './erasure-contract';
 import { describeBlockContract } from './block-contract';
 import { describeBulkContract } from './bulk-contract';
 import { describeKindContract } from './kind-contract';
@@ -226,6 +229,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
 
     describeBulkContract(() => storage);
     describeKindContract(() => storage);
+    describeAppFeedContract(() => storage);
 
     it('answers ping', async () => {
       await expect(storage.games.ping()).resolves.toBeUndefined();
@@ -1305,6 +1309,8 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     describe('webhooks', () => describeWebhookContract(() => storage));
     describe('tournaments', () => describeTournamentContract(() => storage));
     describe('blocks', () => describeBlockContract(() => storage));
+    describe('apps', () => describeAppContract(() => storage));
+    describe('erasure', () => describeErasureContract(() => storage));
     describe('TV candidates', () => {
       it('ranks by score then id, replaces a score, removes; a kind sees only its own', async () => {
         const [low, high, tie, other] = [uid('tvl'), uid('tvh'), uid('tvt'), uid('tvo')];

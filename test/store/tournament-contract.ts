@@ -90,6 +90,25 @@ export function describeTournamentContract(store: () => Storage): void {
     expect(all.indexOf(t1.id)).toBeLessThan(all.indexOf(t0.id));
   });
 
+  it('lists each pool’s tournaments apart (no pool: the open pool), through status changes', async () => {
+    const pool = `app_${Math.random().toString(36).slice(2, 10)}`;
+    const open = sampleTournament();
+    const island = sampleTournament({ pool });
+    await tournaments().create(open);
+    await tournaments().create(island);
+    const ids = async (status: StoredTournament['status'] | undefined, p?: string) =>
+      (await tournaments().list(status, 100, undefined, p)).items.map((t) => t.id);
+    expect(await ids('open')).toContain(open.id);
+    expect(await ids('open')).not.toContain(island.id);
+    expect(await ids(undefined, 'open')).not.toContain(island.id);
+    expect(await ids('open', pool)).toEqual([island.id]);
+    await tournaments().update({ ...island, status: 'ongoing', version: 1 }, 0);
+    expect(await ids('open', pool)).toEqual([]);
+    expect(await ids('ongoing', pool)).toEqual([island.id]);
+    expect(await ids(undefined, pool)).toEqual([island.id]);
+    expect(await ids('ongoing')).not.toContain(island.id);
+  });
+
   it("lists an account's tournaments, newest first; membership is idempotent", async () => {
     const account = `member${Math.random().toString(36).slice(2, 8)}`;
     const a = sampleTournament();

@@ -40,6 +40,10 @@ export interface OpenFeedOptions {
   readonly epoch?: string;
   /** SSE `Last-Event-ID` header: `<epoch>:<seq>`, or a bare seq. */
   readonly lastEventId?: number | string;
+  /** The feed's path (default /api/v1/account/events; an app's: /api/v1/app/events). */
+  readonly path?: string;
+  /** More request headers (e.g. Boardhost-Account, for an app key acting for one of its accounts). */
+  readonly headers?: Record<string, string>;
 }
 
 /** Opens the feed of the account behind `token`; fails unless it answers 200 and a `ready` message. */
@@ -54,11 +58,12 @@ export async function openFeed(
       : `?after=${options.after}${options.epoch === undefined ? '' : `&epoch=${options.epoch}`}`;
   let retry: number | undefined;
   const stream = await openStream<FeedMessage>(
-    `${url}/api/v1/account/events${query}`,
+    `${url}${options.path ?? '/api/v1/account/events'}${query}`,
     {
       authorization: `Bearer ${token}`,
       accept: options.format === 'sse' ? 'text/event-stream' : 'application/x-ndjson',
       ...(options.lastEventId === undefined ? {} : { 'last-event-id': String(options.lastEventId) }),
+      ...options.headers,
     },
     (push) => (options.format === 'sse' ? sseParser(push, (ms) => (retry = ms)) : ndjsonParser(push)),
     { source: 'feed', ended: 'the feed stream ended', item: 'feed message' },

@@ -207,7 +207,13 @@ export function checkedClient(base: string, checker: OpenApiChecker) {
       headers['content-type'] = 'application/json';
     }
     // A stream answered where none was expected fails by timeout instead of hanging the test.
-    const res = await fetch(`${base}${path}`, { method, headers, body, signal: AbortSignal.timeout(10_000) });
+    // Upper case: fetch normalizes only some methods, and node's server refuses a lower-case PATCH.
+    const res = await fetch(`${base}${path}`, {
+      method: method.toUpperCase(),
+      headers,
+      body,
+      signal: AbortSignal.timeout(10_000),
+    });
     const text = await res.text();
     const type = res.headers.get('content-type') ?? '';
     if (type.startsWith('application/x-ndjson')) {

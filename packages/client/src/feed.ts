@@ -8,6 +8,7 @@ import type { Client } from 'openapi-fetch';
 import { BoardhostError, toError } from './errors';
 import type { components, paths } from './generated/openapi';
 import { retryAfterMs, sleep } from './http';
+import type { Credentials } from './session';
 
 export type FeedEvent = components['schemas']['FeedEvent'];
 
@@ -77,15 +78,17 @@ export async function consume(
   api: Client<paths>,
   handle: (item: FeedItem) => Promise<boolean | void> | boolean | void,
   options: ConsumeOptions = {},
+  credentials?: Credentials,
 ): Promise<void> {
   let after = options.after;
   let epoch = options.epoch;
   for (;;) {
     try {
-      for await (const item of follow(api, {
-        ...options,
-        ...(after === undefined ? {} : { after, epoch }),
-      })) {
+      for await (const item of follow(
+        api,
+        { ...options, ...(after === undefined ? {} : { after, epoch }) },
+        credentials,
+      )) {
         const done = await handle(item);
         if (item.type !== 'ready') [after, epoch] = [item.seq, item.epoch];
         else if (after === undefined || item.resync) [after, epoch] = [item.last, item.epoch];
@@ -100,27 +103,60 @@ export async function consume(
   }
 }
 
-export async function* follow(api: Client<paths>, options: FeedOptions = {}): AsyncGenerator<FeedItem> {
+const tokenEnded = (type: 'revoked' | 'expired') =>
+  new BoardhostError({
+    type: `urn:boardhost:problem:${type === 'revoked' ? 'unauthenticated' : 'token-expired'}`,
+    title: 'Unauthorized',
+    status: 401,
+    code: type === 'revoked' ? 'UNAUTHENTICATED' : 'TOKEN_EXPIRED',
+    detail: `The API token of the feed ${type === 'revoked' ? 'was revoked' : 'expired'}`,
+  });
+
+/**
+ * The feed. With `credentials`, the stream is opened with their bearer, and when that token ends
+ * (a 401, or the stream's last line `revoked` or `expired`) and the credentials renew it (a session
+ * refreshed), the feed reconnects at once with the new token.
+ */
+export async function* follow(
+  api: Client<paths>,
+  options: FeedOptions = {},
+  credentials?: Credentials,
+): AsyncGenerator<FeedItem> {
   let after = options.after;
   let epoch = options.epoch;
   let resync = after === undefined;
   const base = options.reconnectDelayMs ?? 1000;
   let failures = 0;
+  // Renewals since the last stream opened: a server that refuses each new token too (its clock far
+  // ahead) must not make the feed refresh forever.
+  let renewals = 0;
   const signal = options.signal;
   while (!signal?.aborted) {
     const stream = new AbortController();
     const stop = () => stream.abort(signal?.reason);
     signal?.addEventListener('abort', stop, { once: true });
+    // A token that ended under the stream and was renewed: reconnect now, not after a delay.
+    let renewed = false;
     try {
       const query = after === undefined ? {} : { after, ...(epoch ? { epoch } : {}) };
+      const used = await credentials?.bearer();
+      const renew = async (code: string) =>
+        used !== undefined &&
+        credentials?.renew !== undefined &&
+        renewals++ < 3 &&
+        (await credentials.renew(used, code));
       const { response, error } = await api.GET('/api/v1/account/events', {
         params: { query },
-        headers: { accept: 'application/x-ndjson' },
+        headers: { accept: 'application/x-ndjson', ...(used ? { authorization: `Bearer ${used}` } : {}) },
         parseAs: 'stream',
         signal: stream.signal,
       });
       if (!response.ok || !response.body) {
         const refusal = toError(error, response);
+        if (response.status === 401 && (await renew(refusal.code))) {
+          renewed = true;
+          continue;
+        }
         if (response.status === 429 || response.status === 503) {
           // Overloaded or rate limited: wait as the server says (at most 30 s), then reconnect.
           options.onReconnect?.(refusal);
@@ -142,6 +178,7 @@ export async function* follow(api: Client<paths>, options: FeedOptions = {}): As
       for await (const line of lines(response.body)) {
         if (line.type === 'ready') {
           failures = 0;
+          renewals = 0;
           epoch = line.epoch;
           if (after === undefined) after = line.last;
           yield { type: 'ready', last: line.last, epoch: line.epoch, resync };
@@ -150,14 +187,13 @@ export async function* follow(api: Client<paths>, options: FeedOptions = {}): As
           ({ after, epoch } = line);
           resync = true;
           break;
-        } else if (line.type === 'revoked') {
-          throw new BoardhostError({
-            type: 'urn:boardhost:problem:unauthenticated',
-            title: 'Unauthorized',
-            status: 401,
-            code: 'UNAUTHENTICATED',
-            detail: 'The API token of the feed was revoked',
-          });
+        } else if (line.type === 'revoked' || (line.type as string) === 'expired') {
+          // A session's token ends when it is refreshed (revoked) or at its expiry (expired).
+          const type = line.type as 'revoked' | 'expired';
+          if (!(await renew(type === 'revoked' ? 'UNAUTHENTICATED' : 'TOKEN_EXPIRED')))
+            throw tokenEnded(type);
+          renewed = true;
+          break;
         } else if (line.type === 'shutdown') {
           break; // the server is restarting: resume below
         } else {
@@ -166,7 +202,7 @@ export async function* follow(api: Client<paths>, options: FeedOptions = {}): As
           epoch = line.epoch;
         }
       }
-      options.onReconnect?.(new Error('feed: the stream ended'));
+      if (!renewed) options.onReconnect?.(new Error('feed: the stream ended'));
     } catch (error) {
       if (signal?.aborted) return;
       // A refusal of ours (4xx but 429) cannot be fixed by trying again.
@@ -176,6 +212,7 @@ export async function* follow(api: Client<paths>, options: FeedOptions = {}): As
       signal?.removeEventListener('abort', stop);
       stream.abort();
     }
+    if (renewed) continue;
     try {
       await sleep(Math.min(5_000, base * 2 ** failures++), signal);
     } catch {

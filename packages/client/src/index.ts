@@ -6,6 +6,7 @@ import { toError } from './errors';
 import { consume, follow, type ConsumeOptions, type FeedItem, type FeedOptions } from './feed';
 import type { components, paths } from './generated/openapi';
 import { retryingFetch, type RetryOptions } from './http';
+import { fixedCredentials, Session, type SessionHandle, type SessionOptions } from './session';
 
 export { BoardhostError, isBoardhostError, type ErrorCode, type Problem } from './errors';
 export {
@@ -17,6 +18,15 @@ export {
   type FeedReady,
 } from './feed';
 export type { components, operations, paths } from './generated/openapi';
+export type { IssuedSession, SessionHandle, SessionOptions, SessionTokens } from './session';
+export type { RetryOptions } from './http';
+export {
+  createBoardhostApp,
+  type AppAccount,
+  type BoardhostApp,
+  type BoardhostAppOptions,
+  type EnsuredAccount,
+} from './app';
 
 export type Schemas = components['schemas'];
 export type Game = Schemas['Game'];
@@ -27,8 +37,17 @@ export type GameKind = GameHead['kind'];
 export interface BoardhostOptions {
   /** The server, e.g. http://localhost:4000 (the API is under /api/v1). */
   readonly baseUrl: string;
-  /** A personal API token (bhp_…); omitted for sign-up and seat-token games. */
+  /** A personal API token (bhp_…), or an app key with `account`; omitted for sign-up and seat-token games. */
   readonly token?: string;
+  /** With an app key as `token`: act for this account of the app (the Boardhost-Account header). */
+  readonly account?: string;
+  /**
+   * An app's session instead of `token` (the pair its backend got from createSession): the client
+   * sends the access token, refreshes the pair when it expires (once for all concurrent requests),
+   * sends the refused request again, and hands the new pair to `onRefresh`. A refused refresh
+   * throws BoardhostError INVALID_REFRESH_TOKEN: sign the user in again.
+   */
+  readonly session?: SessionOptions;
   /** Retries after 429/503 and lost connections. */
   readonly retry?: RetryOptions;
   /** The fetch to use (default: the global one). */
@@ -70,22 +89,30 @@ export interface Boardhost {
    * game). Fetch the game for its moves.
    */
   move(game: { id: string; version: number }, move: string, options?: MoveOptions): Promise<GameHead>;
+  /** With `session`: its tokens now, and a refresh on demand. */
+  readonly session?: SessionHandle;
 }
 
 export function createBoardhost(options: BoardhostOptions): Boardhost {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  if (options.session && options.token)
+    throw new TypeError('createBoardhost: a token or a session, not both');
+  const session = options.session ? new Session(baseUrl, options.session, options.fetch) : undefined;
+  const credentials = session ?? fixedCredentials(options.token, options.account);
   const api = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    fetch: retryingFetch(options.token, options.retry, options.fetch),
+    baseUrl,
+    fetch: retryingFetch(credentials, options.retry, options.fetch),
   });
   // The feed retries by reconnecting (and resuming) itself: its requests are not retried below it.
   const feedApi = createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ''),
-    fetch: retryingFetch(options.token, { retries: 0 }, options.fetch),
+    baseUrl,
+    fetch: retryingFetch(credentials, { retries: 0 }, options.fetch),
   });
   return {
     api,
-    feed: (feedOptions) => follow(feedApi, feedOptions),
-    consume: (handle, consumeOptions) => consume(feedApi, handle, consumeOptions),
+    ...(session ? { session } : {}),
+    feed: (feedOptions) => follow(feedApi, feedOptions, credentials),
+    consume: (handle, consumeOptions) => consume(feedApi, handle, consumeOptions, credentials),
     move: async (game, move, moveOptions = {}) => {
       const version = moveOptions.version ?? game.version;
       const answer = await ok(

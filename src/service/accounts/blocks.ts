@@ -1,8 +1,9 @@
 import type { Storage, StoredAccount } from '../../store/store';
 import type { Authenticator, Credential } from './auth';
 import type { ChallengeService } from '../challenges/service';
+import type { Pools } from '../apps/pools';
 import { GameError } from '../errors';
-import { DEFAULT_QUOTAS, type Quotas } from './quotas';
+import type { Quotas } from './quotas';
 
 /** Blocks listed per page unless the client asks for another size. */
 export const DEFAULT_BLOCK_PAGE = 50;
@@ -22,8 +23,9 @@ export class BlockService {
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly challenges: ChallengeService,
-    private readonly now: () => Date = () => new Date(),
-    private readonly quotas: Quotas = DEFAULT_QUOTAS,
+    private readonly now: () => Date,
+    private readonly quotas: Quotas,
+    private readonly pools: Pools,
   ) {}
 
   /** Idempotent; declines the blocked account's open challenges to the caller (also on a repeat). */
@@ -71,8 +73,12 @@ export class BlockService {
     };
   }
 
+  /** The account named, as the caller's pool sees it (another pool's answers as a missing one). */
   private async other(account: StoredAccount, username: string): Promise<StoredAccount> {
-    const other = await this.storage.accounts.getAccount(String(username).toLowerCase());
+    const other = await this.pools.visible(
+      await this.pools.ofAccount(account.id),
+      await this.storage.accounts.getAccount(String(username).toLowerCase()),
+    );
     if (!other) throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${username}`, { username });
     if (other.id === account.id)
       throw new GameError('INVALID_INPUT', 'You cannot block yourself', { field: 'username' });

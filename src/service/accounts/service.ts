@@ -20,6 +20,7 @@ import type { CreateOptions } from '../game/service';
 import { once, tokenScope } from '../idempotency';
 import { checkText, reservedNameOf } from './names';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from './quotas';
+import { Pools } from '../apps/pools';
 
 /** Usernames: 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case. */
 const USERNAME = /^[A-Za-z0-9][A-Za-z0-9_-]{1,29}$/;
@@ -36,6 +37,8 @@ export interface AccountView {
   readonly username: string;
   readonly kind: AccountKind;
   readonly bot: BotPolicy | null;
+  /** A name to show (app accounts may set one); null: show the username. */
+  readonly displayName: string | null;
   readonly createdAt: string;
 }
 
@@ -75,6 +78,9 @@ export class AccountService {
     private readonly auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
     private readonly quotas: Quotas = DEFAULT_QUOTAS,
+    /** false: open sign-up is closed (OPEN_SIGNUP=false): SIGNUP_CLOSED; apps make the accounts. */
+    private readonly openSignup = true,
+    private readonly pools: Pools = new Pools(storage),
   ) {
     this.accountsPerIp = new DailyQuota(storage, 'accounts', quotas.accountsPerIpPerDay);
   }
@@ -87,6 +93,12 @@ export class AccountService {
     input: { username: string; kind?: string },
     options: CreateOptions = {},
   ): Promise<{ account: AccountView; token: IssuedToken }> {
+    if (!this.openSignup) {
+      throw new GameError(
+        'SIGNUP_CLOSED',
+        'Open sign-up is closed on this server: accounts are made by the apps that use it',
+      );
+    }
     const call = {
       scope: `ip:${options.ip ?? 'unknown'}`,
       key: options.idempotencyKey,
@@ -100,23 +112,7 @@ export class AccountService {
     input: { username: string; kind?: string },
     ip: string | undefined,
   ): Promise<{ account: AccountView; token: IssuedToken }> {
-    checkText('username', input.username);
-    if (!USERNAME.test(input.username)) {
-      throw new GameError(
-        'INVALID_INPUT',
-        'username must be 2–30 letters, digits, _ or -, starting with a letter or digit',
-        { field: 'username' },
-      );
-    }
-    if (isAiUsername(input.username)) throw usernameTaken(input.username);
-    const reserved = reservedNameOf(input.username);
-    if (reserved !== undefined) {
-      throw new GameError(
-        'USERNAME_RESERVED',
-        `The username ${input.username} is too like the reserved name ${reserved}`,
-        { field: 'username', reserved },
-      );
-    }
+    checkUsername(input.username);
     const kind = input.kind ?? 'human';
     if (!(ACCOUNT_KINDS as readonly string[]).includes(kind)) {
       throw new GameError('INVALID_INPUT', 'kind must be human or bot', { field: 'kind' });
@@ -143,9 +139,16 @@ export class AccountService {
     return accountView((await this.auth.requireAccount(credential)).account);
   }
 
-  /** Any account's public profile. */
-  async getAccount(username: string): Promise<AccountView> {
-    const account = await this.storage.accounts.getAccount(username.toLowerCase());
+  /**
+   * Any account's public profile, by username (open accounts) or account id (any account), as the
+   * caller's pool sees it (another pool's answers as a missing one).
+   */
+  async getAccount(username: string, credential?: Credential): Promise<AccountView> {
+    const pool = await this.pools.ofReader(this.auth, credential);
+    const account = await this.pools.visible(
+      pool,
+      await this.storage.accounts.getAccount(username.toLowerCase()),
+    );
     if (!account) throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${username}`);
     return accountView(account);
   }
@@ -163,6 +166,13 @@ export class AccountService {
     options: { idempotencyKey?: string } = {},
   ): Promise<IssuedToken> {
     const caller = await this.auth.requireAccount(credential);
+    // A token made through an app would outlive its session or key (revoking them would not end it).
+    if (caller.via) {
+      throw new GameError(
+        'FORBIDDEN',
+        'Session tokens and app keys make no API tokens: the app mints sessions (POST /app/accounts/{externalId}/sessions)',
+      );
+    }
     const scopes = parseScopes(input.scopes);
     // challenge:bulk is no root scope: a token with challenge:write may grant it (or one that has it).
     for (const scope of scopes) {
@@ -305,17 +315,46 @@ export class AccountService {
   }
 }
 
+/**
+ * Refuses a username that is malformed (INVALID_INPUT), holds unsafe characters (INVALID_CHARACTER),
+ * is an AI's (USERNAME_TAKEN) or looks like a reserved name (USERNAME_RESERVED): sign-up's rules,
+ * also those of app accounts.
+ */
+export function checkUsername(username: string): void {
+  checkText('username', username);
+  if (!USERNAME.test(username)) {
+    throw new GameError(
+      'INVALID_INPUT',
+      'username must be 2–30 letters, digits, _ or -, starting with a letter or digit',
+      { field: 'username' },
+    );
+  }
+  if (isAiUsername(username)) throw usernameTaken(username);
+  const reserved = reservedNameOf(username);
+  if (reserved !== undefined) {
+    throw new GameError(
+      'USERNAME_RESERVED',
+      `The username ${username} is too like the reserved name ${reserved}`,
+      {
+        field: 'username',
+        reserved,
+      },
+    );
+  }
+}
+
 export function accountView(account: StoredAccount): AccountView {
   return {
     id: account.id,
     username: account.username,
     kind: account.kind,
     bot: account.bot,
+    displayName: account.displayName ?? null,
     createdAt: account.createdAt,
   };
 }
 
-function tokenView(token: StoredToken): TokenView {
+export function tokenView(token: StoredToken): TokenView {
   return {
     id: token.id,
     label: token.label,
@@ -346,7 +385,7 @@ function outlivesNoCaller(caller: StoredToken, lifetime: number | undefined, now
   );
 }
 
-function usernameTaken(username: string): GameError {
+export function usernameTaken(username: string): GameError {
   return new GameError('USERNAME_TAKEN', `The username ${username} is taken`, { field: 'username' });
 }
 

@@ -4,9 +4,10 @@ import type { AiPool } from '../../ai/pool';
 import { AI_LEVELS, type AiLevel, type SearchRequest } from '../../ai/types';
 import type { AnyEngine } from '../../engines/engine';
 import type { Side } from '../../engines/types';
-import type { Storage, StoredAccount, StoredGame } from '../../store/store';
+import { appOf, type Storage, type StoredAccount, type StoredGame } from '../../store/store';
 import { hashToken, newSeatToken, type Authenticator, type Credential } from '../accounts/auth';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { CreatedGame, GameService } from '../game/service';
 import type { GameView } from '../game/view';
 import { once } from '../idempotency';
@@ -229,6 +230,7 @@ export class AiGames {
     options: { idempotencyKey?: string } = {},
   ): Promise<GameView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    refuseRestricted(account);
     const call = {
       scope: `account:${account.id}`,
       key: options.idempotencyKey,
@@ -237,7 +239,10 @@ export class AiGames {
     };
     return once(this.storage.idempotency, call, async () => {
       const level = parseLevel(input.level);
-      const { game } = this.prepare(input, input.color, level, account.id);
+      const prepared = this.prepare(input, input.color, level, account.id);
+      // The human's app and pool (the AI is everyone's opponent).
+      const game: StoredGame = { ...prepared.game, ...(await this.games.audience(appOf(account))) };
+      await this.games.countCreated(account.id);
       const at = game.createdAt;
       const head = this.games.headView(game);
       const result = await this.storage.games.create(

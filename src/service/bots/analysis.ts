@@ -72,7 +72,7 @@ export class AnalysisService {
     const who = caller.kind === 'account' ? [`account:${caller.account.id}`, ...address] : address;
     if (who.length === 0) who.push('ip:unknown');
     const { depth, timeMs } = this.bounds(input);
-    const request = await this.position(input);
+    const request = await this.position(input, credential);
     for (const key of who) {
       const verdict = await this.limiter.consume(key);
       if (!verdict.allowed) {
@@ -131,13 +131,13 @@ export class AnalysisService {
     return depth == null ? { timeMs: DEFAULT_ANALYSIS_MS } : { depth, timeMs: this.limits.maxTimeMs };
   }
 
-  private async position(input: AnalysisInput) {
+  private async position(input: AnalysisInput, credential: Credential) {
     if (input.gameId !== undefined && input.gameId !== null) {
       if (input.position !== undefined && input.position !== null) {
         throw new GameError('INVALID_INPUT', 'Give position or gameId, not both', { field: 'position' });
       }
-      // Anyone with a game's id may read it (GET /games/{id}): so may they analyse it.
-      const game = await this.games.getGame(input.gameId);
+      // Whoever may read a game (GET /games/{id}; see game/audience.ts) may analyse it.
+      const game = await this.games.getGame(input.gameId, credential);
       if (game.status === 'finished') {
         throw new GameError('GAME_OVER', 'The game is over: there is no move to analyse', {
           result: game.result,

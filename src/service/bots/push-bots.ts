@@ -4,6 +4,7 @@ import { playScope, requireScope, type Authenticator, type Credential } from '..
 import { GameError } from '../errors';
 import type { GameView } from '../game/view';
 import type { GameService } from '../game/service';
+import { SERVICE_READ } from '../game/audience';
 import type { MoveProvider, TurnDriver } from './turn-driver';
 import { decryptSecret, encryptSecret } from '../server-key';
 import { checkWebhookTarget, parseWebhookUrl, type PortRanges } from '../delivery/webhook-address';
@@ -258,7 +259,7 @@ export class PushBotService {
     }
     if (typeof move !== 'string') return { error: 'the answer has no "move" string' };
     try {
-      return { move: (await this.games.validateMove(game.id, move)).move };
+      return { move: (await this.games.validateMove(game.id, move, SERVICE_READ)).move };
     } catch (error) {
       return { error: `"${move.slice(0, 40)}": ${error instanceof Error ? error.message : String(error)}` };
     }

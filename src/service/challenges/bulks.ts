@@ -1,19 +1,22 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type {
-  BulkPair,
-  BulkRefusal,
-  GameLimit,
-  Storage,
-  StoredAccount,
-  StoredBulk,
-  StoredGame,
-  TokenScope,
+import {
+  appOfAccountId,
+  type BulkPair,
+  type BulkRefusal,
+  type GameLimit,
+  type Storage,
+  type StoredAccount,
+  type StoredBulk,
+  type StoredGame,
+  type TokenScope,
 } from '../../store/store';
 import { requireScope, type Authenticator, type Credential } from '../accounts/auth';
+import type { Pools } from '../apps/pools';
 import { GameError, toGameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { bulkView as view, type BulkView } from './bulk-view';
-import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
+import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
@@ -67,9 +70,10 @@ export class BulkService {
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly games: GameService,
-    private readonly now: () => Date = () => new Date(),
-    private readonly quotas: Quotas = DEFAULT_QUOTAS,
-    private readonly options: BulkOptions = {},
+    private readonly now: () => Date,
+    private readonly quotas: Quotas,
+    private readonly options: BulkOptions,
+    private readonly pools: Pools,
   ) {
     this.leaseMs = options.leaseMs ?? 30_000;
   }
@@ -77,7 +81,9 @@ export class BulkService {
   /** Makes the bulk: every game, or (an error saying which pair and why) none. */
   async create(credential: Credential, input: CreateBulkInput): Promise<BulkView> {
     const { account: creator } = await this.auth.requireAccount(credential, 'challenge:bulk');
+    refuseRestricted(creator);
     const { bulk, limits } = await this.prepare(creator, input);
+    await this.games.countCreated(creator.id, bulk.pairs.length);
     const at = this.now().getTime();
     await this.storage.bulks.begin(bulk, at + this.leaseMs);
     const reserved = await Promise.all(
@@ -204,6 +210,8 @@ export class BulkService {
           ? { vacations: await this.games.time.vacationsFor(accounts) }
           : {}),
         ...(bulk.rated ? { rated: await seatRatings(this.storage, accounts, bulk, at) } : {}),
+        // The creator's app (its players are of its pool).
+        audience: await this.games.audience(appOfAccountId(bulk.creator)),
       }),
       source: { type: 'bulk', id: bulk.id },
     };
@@ -278,10 +286,12 @@ export class BulkService {
     // A batch of pairs at a time, stopping at the first batch with a bad token (its first bad
     // token, in order, is the one named): a refused bulk costs at most a batch of lookups more.
     const players: Array<readonly [StoredAccount, StoredAccount]> = [];
+    // Every player is of the creator's pool: another pool's account answers as a missing one.
+    const pool = await this.pools.ofAccount(creator.id);
     for (let from = 0; from < tokens.length; from += BULK_LOOKUP_BATCH) {
       const batch = tokens.slice(from, from + BULK_LOOKUP_BATCH);
       const settled = await Promise.allSettled(
-        batch.flatMap(([a, b], i) => [this.player(a, from + i, 0), this.player(b, from + i, 1)]),
+        batch.flatMap(([a, b], i) => [this.player(a, from + i, 0, pool), this.player(b, from + i, 1, pool)]),
       );
       const accounts = settled.map((result) => {
         if (result.status === 'rejected') throw result.reason;
@@ -291,6 +301,7 @@ export class BulkService {
         players.push([accounts[i] as StoredAccount, accounts[i + 1] as StoredAccount]);
       }
     }
+    players.forEach((pair) => refuseRestricted(...pair));
     const seen = new Map<string, number>();
     players.forEach((pair, index) =>
       pair.forEach(({ id: account }, seat) => {
@@ -330,7 +341,7 @@ export class BulkService {
   }
 
   /** The account of a player's token (which must be valid and hold challenge:write). */
-  private async player(token: string, index: number, seat: number): Promise<StoredAccount> {
+  private async player(token: string, index: number, seat: number, pool: string): Promise<StoredAccount> {
     let caller;
     try {
       caller = await this.auth.identify({ token });
@@ -349,6 +360,16 @@ export class BulkService {
         seat,
         reason: 'UNAUTHENTICATED',
       });
+    }
+    if (!(await this.pools.sees(pool, caller.account.id))) {
+      throw new GameError(
+        'ACCOUNT_NOT_FOUND',
+        `Pair ${index}, seat ${seat}: no account ${caller.account.id}`,
+        {
+          index,
+          seat,
+        },
+      );
     }
     try {
       requireScope(caller, 'challenge:write');

@@ -1,19 +1,30 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import type { Options } from '../../engines/types';
-import type { Storage, StoredAccount, StoredSeek, TimeControl } from '../../store/store';
+import {
+  appOf,
+  type Storage,
+  type StoredAccount,
+  type StoredSeek,
+  type TimeControl,
+} from '../../store/store';
 import type { Authenticator, Credential } from '../accounts/auth';
 import { avoidedBy } from '../accounts/blocks';
-import { ATTEMPTS, DAY, seconds } from './service';
+import { OPEN_APP } from '../../store/store';
+import type { Pools } from '../apps/pools';
+import { ATTEMPTS, DAY } from './service';
+import { seconds } from './inputs';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameView } from '../game/view';
 import type { GameService } from '../game/service';
 import { canonicalJson, once } from '../idempotency';
-import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
+import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { ratedFlag, seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
 import { parseTimeControl, timeControlKey, type TimeControlInput } from '../time/control';
 import { feature } from '../game/tv';
-import type { SeekStatus } from '../../vocabulary';
+import type { GameVisibility, SeekStatus } from '../../vocabulary';
+import { stricter, visibilityOf } from '../game/audience';
 
 const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
 
@@ -27,6 +38,8 @@ export interface CreateSeekInput {
   readonly expiresInSeconds?: number;
   /** A rated game (default false; the standard start only): pairs only with rated seeks. */
   readonly rated?: boolean | null;
+  /** Who may read the game (public, unlisted, private; default public): the stricter of the two seeks'. */
+  readonly visibility?: string | null;
 }
 
 export interface SeekView {
@@ -39,6 +52,8 @@ export interface SeekView {
   readonly initialPosition: string | null;
   /** A seek for a rated game. */
   readonly rated: boolean;
+  /** Who may read the game it makes (the stricter of the two matched seeks'). */
+  readonly visibility: GameVisibility;
   /** waiting: no partner yet; matched: `game` is the new game. */
   readonly status: SeekStatus;
   readonly game: GameView | null;
@@ -52,8 +67,9 @@ export class SeekService {
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly games: GameService,
-    private readonly now: () => Date = () => new Date(),
-    private readonly quotas: Quotas = DEFAULT_QUOTAS,
+    private readonly now: () => Date,
+    private readonly quotas: Quotas,
+    private readonly pools: Pools,
   ) {}
 
   /**
@@ -76,13 +92,17 @@ export class SeekService {
   }
 
   private async seek(account: StoredAccount, input: CreateSeekInput): Promise<SeekView> {
+    refuseRestricted(account);
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const start = startOf(engine, options, input);
     const { initialPosition } = start;
     const rated = ratedFlag(input.rated, initialPosition);
+    const visibility = visibilityOf(input.visibility);
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
+    // Seeks pair within the seeker's pool only (the open pool's keep the keys they always had).
+    const pool = await this.pools.ofAccount(account.id);
     const seek: StoredSeek = {
       id: randomBytes(9).toString('base64url'),
       account: account.id,
@@ -91,12 +111,14 @@ export class SeekService {
       timeControl,
       ...(initialPosition === undefined ? {} : { initialPosition }),
       ...(rated ? { rated: true } : {}),
+      ...(visibility === 'public' ? {} : { visibility }),
       // Seeks from a position pair only with seeks from the same (canonical) position, rated ones
       // only with rated ones.
       pool:
         `${engine.kind}|${canonicalJson(options)}|${timeControlKey(timeControl)}` +
         (initialPosition === undefined ? '' : `|position:${initialPosition}`) +
-        (rated ? '|rated' : ''),
+        (rated ? '|rated' : '') +
+        (pool === OPEN_APP ? '' : `|pool:${pool}`),
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + seconds(input.expiresInSeconds, 10, DAY, 3600) * 1000).toISOString(),
     };
@@ -111,6 +133,8 @@ export class SeekService {
       const partner = await this.storage.seeks.matchOrAdd(seek, seek.createdAt, avoid);
       if (!partner) return seekView(seek, null);
       const other = await this.storage.accounts.getAccount(partner.account);
+      // A partner restricted or erased since it posted its seek has lost it (the match took it out).
+      if (!other || (other.status ?? 'active') !== 'active') continue;
       const game = await this.pairSeeks(account, other, seek, partner, timeControl, start);
       if (game) return seekView(seek, game);
     }
@@ -139,8 +163,14 @@ export class SeekService {
         ? { vacations: await this.games.time.vacationsFor(accounts) }
         : {}),
       ...(seek.rated ? { rated: await seatRatings(this.storage, accounts, seek, seek.createdAt) } : {}),
+      // The seeker's app and pool (its partner is of its pool); the stricter visibility of the two.
+      audience: await this.games.audience(
+        appOf(account),
+        stricter(seek.visibility ?? 'public', partner.visibility ?? 'public'),
+      ),
     });
     const view = this.games.view(game);
+    await this.games.countCreated(account.id);
     let created;
     try {
       created = await this.storage.games.create(
@@ -176,7 +206,8 @@ export class SeekService {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
     if (!SEEK_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed seek id "${id}"`, { field: 'id' });
     const seek = await this.storage.seeks.getSeek(id);
-    if (!seek) throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
+    const seen = seek && (await this.pools.sees(await this.pools.ofAccount(account.id), seek.account));
+    if (!seek || !seen) throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
     if (seek.account !== account.id) throw new GameError('FORBIDDEN', 'This seek belongs to another account');
     if (!(await this.storage.seeks.removeSeek(id)))
       throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
@@ -192,6 +223,7 @@ function seekView(seek: StoredSeek, game: GameView | null): SeekView {
     timeControl: seek.timeControl,
     initialPosition: seek.initialPosition ?? null,
     rated: seek.rated === true,
+    visibility: seek.visibility ?? 'public',
     status: game ? 'matched' : 'waiting',
     game,
     createdAt: seek.createdAt,

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import {
+  appOfAccountId,
   DECLINE_REASONS,
   type DeclineReason,
   type GameLimit,
@@ -10,13 +11,19 @@ import {
   type StoredGame,
 } from '../../store/store';
 import type { Authenticator, Credential } from '../accounts/auth';
+import type { Pools } from '../apps/pools';
+import { involvedIn, readerOf, requireSeen } from './pool-access';
+import { oneOf, seconds, unknownAccount } from './inputs';
 import { checkBlocks, checkChallengeCaps } from './limits';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { canonicalJson, once } from '../idempotency';
-import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
+import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { ratedFlag, seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
+import { visibilityOf } from '../game/audience';
+import type { GameVisibility } from '../../vocabulary';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
 import { feature } from '../game/tv';
 
@@ -43,11 +50,15 @@ export interface CreateChallengeInput {
   readonly expiresInSeconds?: number;
   /** A rated game (default false): two accounts, the standard start. */
   readonly rated?: boolean | null;
+  /** Who may read the game it makes (public, unlisted, private; default public). */
+  readonly visibility?: string | null;
 }
 
-export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition' | 'rated'> & {
+export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition' | 'rated' | 'visibility'> & {
   /** The game it makes is rated. */
   readonly rated: boolean;
+  /** Who may read the game it makes. */
+  readonly visibility: GameVisibility;
   readonly players: readonly string[] | null;
   /** A challenge to a game from a position: that position; null for the standard start. */
   readonly initialPosition: string | null;
@@ -59,8 +70,9 @@ export class ChallengeService {
     private readonly storage: Storage,
     private readonly auth: Authenticator,
     private readonly games: GameService,
-    private readonly now: () => Date = () => new Date(),
-    private readonly quotas: Quotas = DEFAULT_QUOTAS,
+    private readonly now: () => Date,
+    private readonly quotas: Quotas,
+    private readonly pools: Pools,
   ) {}
 
   /** Retrying with the same Idempotency-Key answers the first answer; one challenge is made. */
@@ -80,21 +92,26 @@ export class ChallengeService {
   }
 
   private async make(challenger: StoredAccount, input: CreateChallengeInput): Promise<ChallengeView> {
+    refuseRestricted(challenger);
     const engine = this.games.engineFor(input.kind);
     const options = this.games.parseOptions(engine, input.options);
     const { initialPosition } = startOf(engine, options, input);
     const rated = ratedFlag(input.rated, initialPosition);
+    const visibility = visibilityOf(input.visibility);
     const timeControl = parseTimeControl(input.timeControl);
     const at = this.now();
     const expiresAt = new Date(at.getTime() + seconds(input.expiresInSeconds, 10, 14 * DAY, DAY) * 1000);
     let destination: StoredAccount | null = null;
     let players: [string, string] | null = null;
     let starts: StoredChallenge['starts'];
+    // Challenges stay within the challenger's pool (the AI is in every pool).
+    const pool = await this.pools.ofAccount(challenger.id);
     if (input.to !== undefined) {
       if (input.players !== undefined) {
         throw new GameError('INVALID_INPUT', 'Give either `to` (direct) or `players` (open), not both');
       }
-      destination = await this.account(input.to);
+      destination = await this.account(input.to, pool);
+      refuseRestricted(destination);
       if (destination.id === challenger.id)
         throw new GameError('INVALID_INPUT', 'You cannot challenge yourself');
       starts = oneOf(input.starts ?? 'random', ['challenger', 'destination', 'random'], 'starts');
@@ -102,7 +119,8 @@ export class ChallengeService {
       if (input.players !== undefined) {
         if (input.players.length !== 2)
           throw new GameError('INVALID_INPUT', 'players must name two accounts');
-        const [a, b] = await Promise.all(input.players.map((p) => this.account(p)));
+        const [a, b] = await Promise.all(input.players.map((p) => this.account(p, pool)));
+        refuseRestricted(a, b);
         if (!a || !b || a.id === b.id)
           throw new GameError('INVALID_INPUT', 'players must be two different accounts');
         players = [a.id, b.id];
@@ -123,6 +141,7 @@ export class ChallengeService {
       timeControl,
       ...(initialPosition === undefined ? {} : { initialPosition }),
       ...(rated ? { rated: true } : {}),
+      ...(visibility === 'public' ? {} : { visibility }),
       challenger: challenger.id,
       destination: destination?.id ?? null,
       players,
@@ -150,43 +169,54 @@ export class ChallengeService {
     return challengeView(challenge);
   }
 
-  /**
-   * Declines (reason generic, by `blocker`, with the usual notices) every open challenge `from` made
-   * to `blocker` (directly or naming it): what blocking `from` does to them.
-   */
-  async declineAllFrom(blocker: StoredAccount, from: string): Promise<number> {
-    const open = (await this.storage.challenges.listOpen(blocker.id)).filter(
-      (c) =>
-        c.challenger === from && (c.destination === blocker.id || (c.players?.includes(blocker.id) ?? false)),
+  /** Declines (by `blocker`, with the usual notices) the open challenges `from` made to it: what a block does. */
+  async declineAllFrom(blocker: StoredAccount, from: string): Promise<void> {
+    const mine = (c: StoredChallenge) => c.destination === blocker.id || c.players?.includes(blocker.id);
+    const open = await this.storage.challenges.listOpen(blocker.id);
+    await this.closeEach(
+      open.filter((c) => c.challenger === from && mine(c)),
+      blocker.id,
     );
-    let declined = 0;
-    for (const c of open) {
-      try {
-        await this.transition(
-          c.id,
-          (current, at) => {
-            const next: StoredChallenge = {
-              ...current,
-              status: 'declined',
-              declineReason: 'generic',
-              closedBy: blocker.id,
-            };
-            return { next, notices: [notice(this.involved(current), 'challenge.declined', at, next)] };
-          },
-          (closed) => closed.status === 'declined' && closed.closedBy === blocker.id,
-        );
-        declined++;
-      } catch (error) {
-        // Closed meanwhile (accepted, canceled, expired): nothing left to decline.
-        if (!(error instanceof GameError && error.code === 'CHALLENGE_CLOSED')) throw error;
-      }
-    }
-    return declined;
   }
 
-  /** Anyone with the id (the link) may read a challenge. */
-  async get(id: string): Promise<ChallengeView> {
-    return challengeView(await this.load(id));
+  /** Cancels the open challenges `account` made, declines those it received: what a ban or erasure does. */
+  async closeAllOf(account: string): Promise<void> {
+    await this.closeEach(await this.storage.challenges.listOpen(account), account);
+  }
+
+  /** Closes each by `by` (its own canceled, others declined, reason generic); closed meanwhile: skipped. */
+  private async closeEach(open: readonly StoredChallenge[], by: string): Promise<void> {
+    for (const c of open) {
+      await this.transition(
+        c.id,
+        (current, at) => {
+          const next: StoredChallenge =
+            current.challenger === by
+              ? { ...current, status: 'canceled', closedBy: by }
+              : { ...current, status: 'declined', declineReason: 'generic', closedBy: by };
+          const type = next.status === 'canceled' ? 'challenge.canceled' : 'challenge.declined';
+          return { next, notices: [notice(involvedIn(current), type, at, next)] };
+        },
+        (done) => done.status !== 'open' && done.closedBy === by,
+      ).catch((error: unknown) => {
+        if (!(error instanceof GameError && error.code === 'CHALLENGE_CLOSED')) throw error;
+      });
+    }
+  }
+
+  /** Anyone of its pool with the id (the link) may read a challenge; another pool's answers as missing. */
+  async get(id: string, credential?: Credential): Promise<ChallengeView> {
+    const reader = await readerOf(this.auth, this.pools, credential);
+    const challenge = await this.load(id);
+    await requireSeen(this.pools, challenge, reader.pool, reader.account);
+    return challengeView(challenge);
+  }
+
+  /** The challenge as `account` may act on it: another pool's answers as a missing one. */
+  private async loadFor(id: string, account: StoredAccount): Promise<StoredChallenge> {
+    const challenge = await this.load(id);
+    await requireSeen(this.pools, challenge, await this.pools.ofAccount(account.id), account.id);
+    return challenge;
   }
 
   /** Open challenges the caller made or received, newest first, a page at a time (`limit` 1–100, default 50). */
@@ -212,27 +242,34 @@ export class ChallengeService {
   async accept(credential: Credential, id: string): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
     // A correspondence game starts with its first mover's vacation already counted.
-    const peek = await this.load(id);
+    const peek = await this.loadFor(id, account);
     // Its challenger (or the other acceptor of an open one) may block the caller.
     if (peek.status === 'open' && !peek.accepted.includes(account.id)) {
       await checkBlocks(this.storage, account, [peek.challenger, ...peek.accepted]);
     }
     const vacations =
       peek.timeControl.type === 'correspondence'
-        ? await this.games.time.vacationsFor([...this.involved(peek), account.id])
+        ? await this.games.time.vacationsFor([...involvedIn(peek), account.id])
         : undefined;
     // The players' ongoing-games caps (a bot's maxGames, the quota), checked by the write itself.
     const players = new Map<string, StoredAccount>([[account.id, account]]);
-    for (const id of this.involved(peek)) {
+    for (const id of involvedIn(peek)) {
       if (!players.has(id)) {
         const other = await this.storage.accounts.getAccount(id);
         if (other) players.set(id, other);
       }
     }
+    refuseRestricted(...players.values());
+    // This acceptance starts the game (direct, or the second of an open one): the challenger's app counts it.
+    if (peek.status === 'open' && (peek.destination !== null || peek.accepted.length >= 1)) {
+      await this.games.countCreated(peek.challenger);
+    }
     // A rated game records each seat's rating as it begins (read now, before the write).
     const ratings = peek.rated
       ? await seatRatings(this.storage, [...players.keys()], peek, this.now().toISOString())
       : undefined;
+    // The challenger's app and pool (its opponents are of its pool), the visibility it asked for.
+    const audience = await this.games.audience(appOfAccountId(peek.challenger), peek.visibility);
     return this.transition(
       id,
       (c, at) => {
@@ -244,7 +281,7 @@ export class ChallengeService {
         }
         if (c.accepted.includes(account.id)) return null; // accepting twice changes nothing
         const accepted = [...c.accepted, account.id];
-        const involved = this.involved(c);
+        const involved = involvedIn(c);
         const acceptedNotice = (next: StoredChallenge) =>
           notice([...new Set([...involved, account.id])], 'challenge.accepted', at, next);
         const pair =
@@ -270,6 +307,7 @@ export class ChallengeService {
           at,
           ...(vacations ? { vacations } : {}),
           ...(c.rated ? { rated: ratings ?? new Map() } : {}),
+          audience,
         });
         const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
         // An acceptor that joined after the peek is unknown here: the quota still holds for it.
@@ -293,13 +331,14 @@ export class ChallengeService {
   async decline(credential: Credential, id: string, reason = 'generic'): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
     const code = oneOf(reason, DECLINE_REASONS, 'reason') as DeclineReason;
+    await this.loadFor(id, account);
     return this.transition(
       id,
       (c, at) => {
         const mayDecline = c.destination === account.id || (c.players?.includes(account.id) ?? false);
         if (!mayDecline) throw new GameError('FORBIDDEN', 'Only the challenged account may decline');
         const next: StoredChallenge = { ...c, status: 'declined', declineReason: code, closedBy: account.id };
-        return { next, notices: [notice(this.involved(c), 'challenge.declined', at, next)] };
+        return { next, notices: [notice(involvedIn(c), 'challenge.declined', at, next)] };
       },
       (c) => c.status === 'declined' && c.closedBy === account.id,
     );
@@ -308,12 +347,13 @@ export class ChallengeService {
   /** The challenger withdraws the challenge. */
   async cancel(credential: Credential, id: string): Promise<ChallengeView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    await this.loadFor(id, account);
     return this.transition(
       id,
       (c, at) => {
         if (c.challenger !== account.id) throw new GameError('FORBIDDEN', 'Only the challenger may cancel');
         const next: StoredChallenge = { ...c, status: 'canceled', closedBy: account.id };
-        return { next, notices: [notice(this.involved(c), 'challenge.canceled', at, next)] };
+        return { next, notices: [notice(involvedIn(c), 'challenge.canceled', at, next)] };
       },
       (c) => c.status === 'canceled' && c.closedBy === account.id,
     );
@@ -383,7 +423,7 @@ export class ChallengeService {
       updatedAt: at,
     };
     const result = await this.storage.challenges.updateChallenge(next, challenge.version, {
-      notices: [notice(this.involved(challenge), 'challenge.expired', at, next)],
+      notices: [notice(involvedIn(challenge), 'challenge.expired', at, next)],
     });
     return result === 'updated';
   }
@@ -396,22 +436,14 @@ export class ChallengeService {
     return challenge;
   }
 
-  private async account(username: string): Promise<StoredAccount> {
-    const account = await this.storage.accounts.getAccount(String(username).toLowerCase());
+  /** The account `username` as `pool` sees it (another pool's answers as a missing one). */
+  private async account(username: string, pool: string): Promise<StoredAccount> {
+    const account = await this.pools.visible(
+      pool,
+      await this.storage.accounts.getAccount(String(username).toLowerCase()),
+    );
     if (!account) throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${username}`, { username });
     return account;
-  }
-
-  /** Everyone a challenge concerns: challenger, destination, named players and acceptors. */
-  private involved(c: StoredChallenge): string[] {
-    return [
-      ...new Set([
-        c.challenger,
-        ...(c.destination ? [c.destination] : []),
-        ...(c.players ?? []),
-        ...c.accepted,
-      ]),
-    ];
   }
 
   /** Seat 0 moves first; who sits there follows the challenge's `starts`. */
@@ -444,11 +476,6 @@ export class ChallengeService {
   }
 }
 
-/** An account known only by id: no bot declaration, so only the quota limits it. */
-function unknownAccount(id: string): StoredAccount {
-  return { id, username: id, kind: 'human', bot: null, createdAt: '' };
-}
-
 function closed(c: StoredChallenge): GameError {
   return new GameError('CHALLENGE_CLOSED', `The challenge is ${c.status}`, {
     challengeStatus: c.status,
@@ -467,22 +494,6 @@ export function challengeView(c: StoredChallenge): ChallengeView {
     players: c.players ? [...c.players] : null,
     initialPosition: c.initialPosition ?? null,
     rated: c.rated === true,
+    visibility: c.visibility ?? 'public',
   };
-}
-
-export function seconds(value: number | undefined, min: number, max: number, fallback: number): number {
-  const s = value ?? fallback;
-  if (!Number.isInteger(s) || s < min || s > max) {
-    throw new GameError('INVALID_INPUT', `expiresInSeconds must be a whole number from ${min} to ${max}`, {
-      field: 'expiresInSeconds',
-    });
-  }
-  return s;
-}
-
-function oneOf<T extends string>(value: string, allowed: readonly T[], field: string): T {
-  if (!(allowed as readonly string[]).includes(value)) {
-    throw new GameError('INVALID_INPUT', `${field} must be one of ${allowed.join(', ')}`, { field });
-  }
-  return value as T;
 }

@@ -1,5 +1,6 @@
 import { other } from '../../engines/types';
 import {
+  appFeedOwner,
   sharedUpTo,
   type FeedEvent,
   type FeedEventType,
@@ -66,16 +67,35 @@ export function gameNotices(
   return notices;
 }
 
+/** Whose feed a caller reads (and whether it may): an account id, or an app feed's owner id. */
+export type FeedOwnerOf = (credential: Credential) => Promise<string>;
+
+/** The caller's account's feed: an API token with game:read. */
+export function accountFeedOwner(auth: Authenticator): FeedOwnerOf {
+  return async (credential) => (await auth.requireAccount(credential, 'game:read')).account.id;
+}
+
+/** The caller's app's feed (every event of its accounts): its key with the scope app:webhooks. */
+export function appFeedOwnerOf(auth: Authenticator): FeedOwnerOf {
+  return async (credential) => appFeedOwner((await auth.requireApp(credential, 'app:webhooks')).app.id);
+}
+
 /**
- * One account's events: numbered, resumable, live. Clients name where they are by the epoch and
- * seq of the last event they handled; when the store came back older and lost events they saw,
- * resuming fails with FEED_EPOCH_CHANGED (see checkEpoch).
+ * One account's events (or an app's: its accounts' events, each naming its `account`): numbered,
+ * resumable, live. Clients name where they are by the epoch and seq of the last event they
+ * handled; when the store came back older and lost events they saw, resuming fails with
+ * FEED_EPOCH_CHANGED (see checkEpoch).
  */
 export class FeedService {
+  private readonly ownerOf: FeedOwnerOf;
+
   constructor(
     private readonly storage: Storage,
-    private readonly auth: Authenticator,
-  ) {}
+    auth: Authenticator,
+    ownerOf?: FeedOwnerOf,
+  ) {
+    this.ownerOf = ownerOf ?? accountFeedOwner(auth);
+  }
 
   /**
    * The account's events after a cursor, or after a seq (a page, for clients that poll): `next` is
@@ -87,13 +107,13 @@ export class FeedService {
     from: FeedCursor | number,
     limit = 100,
   ): Promise<{ events: FeedEvent[]; next: number; last: number; epoch: string }> {
-    const { account } = await this.auth.requireAccount(credential, 'game:read');
+    const owner = await this.ownerOf(credential);
     const cursor = typeof from === 'number' ? { after: from } : from;
     checkCursor(cursor);
     if (!Number.isInteger(limit) || limit < 1 || limit > PAGE) {
       throw new GameError('INVALID_INPUT', `limit must be a whole number from 1 to ${PAGE}`);
     }
-    const page = await this.storage.feed.read(account.id, cursor.after, limit);
+    const page = await this.storage.feed.read(owner, cursor.after, limit);
     checkEpoch(cursor, page);
     checkResumable(cursor.after, page.first, page.last);
     return {
@@ -123,7 +143,7 @@ export class FeedService {
     readonly epoch: string;
     stop(): Promise<void>;
   }> {
-    const { account } = await this.auth.requireAccount(credential, 'game:read');
+    const owner = await this.ownerOf(credential);
     const cursor = typeof from === 'number' ? { after: from } : from;
     if (cursor !== undefined) checkCursor(cursor);
     const after = cursor?.after;
@@ -136,7 +156,7 @@ export class FeedService {
     let chain = Promise.resolve();
     // Subscribe before reading, so that nothing appended in between is missed.
     const unsubscribe = await feed.subscribe(
-      account.id,
+      owner,
       (event) => {
         live.push(event);
         if (ready) chain = chain.then(drain).catch(fail);
@@ -149,7 +169,7 @@ export class FeedService {
     );
     let first;
     try {
-      first = await feed.read(account.id, after ?? 0, after === undefined ? 1 : PAGE);
+      first = await feed.read(owner, after ?? 0, after === undefined ? 1 : PAGE);
       if (cursor !== undefined) {
         checkEpoch(cursor, first);
         checkResumable(cursor.after, first.first, first.last);
@@ -189,7 +209,7 @@ export class FeedService {
     const readAfterLast = async (): Promise<FeedPage> => {
       for (let attempt = 0; ; attempt++) {
         try {
-          return await feed.read(account.id, last, PAGE);
+          return await feed.read(owner, last, PAGE);
         } catch (error) {
           const outage = toGameError(error).code === 'STORE_UNAVAILABLE';
           if (stopped || !outage || attempt >= READ_RETRIES_MS.length) throw error;
@@ -231,7 +251,7 @@ export class FeedService {
     ready = true;
     chain = chain.then(drain).catch(fail);
     return {
-      account: account.id,
+      account: owner,
       last,
       epoch: start,
       stop: async () => {

@@ -15,6 +15,8 @@ import { signWebhook, WEBHOOK_HEADERS } from './webhook-signature';
 import { WebhookSender, type SendResult } from './webhook-sender';
 
 // Webhook delivery: each event of an account's feed is POSTed to the account's endpoints, signed.
+// An endpoint's owner (its `account`) is an account, or an app (appFeedOwner): an app's endpoints
+// follow the app feed (every event of every account of the app, ports/feed.ts) the same way.
 //
 // The feed is the outbox: every endpoint keeps a cursor in its account's feed (the newest seq it
 // is done with, and the feed epoch that seq belongs to), so it gets the account's events in order,
@@ -77,10 +79,13 @@ export function retryDelayMs(attempt: number): number {
   return Math.min(RETRY_BASE_MS * 2 ** Math.max(0, attempt - 1), RETRY_MAX_MS);
 }
 
-/** The JSON body of a delivery: the feed event and the account whose feed it is. */
+/**
+ * The JSON body of a delivery: the feed event and its account (`account`: the endpoint's owner,
+ * for an account's own feed; an app feed's events name theirs).
+ */
 export function deliveryBody(account: string, event: FeedEvent): string {
   return JSON.stringify({
-    account,
+    account: event.account ?? account,
     epoch: event.epoch,
     seq: event.seq,
     type: event.type,
@@ -95,8 +100,12 @@ export function deliveryBody(account: string, event: FeedEvent): string {
  * and seq). A UUID (version 8) made of an HMAC keyed with the endpoint's secret, so that nobody
  * else can tell which id an event will get.
  */
-export function deliveryIdOf(webhook: StoredWebhook, event: Pick<FeedEvent, 'epoch' | 'seq'>): string {
-  const bytes = createHmac('sha256', decryptSecret(webhook.secret))
+export function deliveryIdOf(
+  webhook: StoredWebhook,
+  event: Pick<FeedEvent, 'epoch' | 'seq'>,
+  secret = decryptSecret(webhook.secret),
+): string {
+  const bytes = createHmac('sha256', secret)
     .update(`boardhost-delivery/${webhook.id}/${event.epoch}/${event.seq}`)
     .digest()
     .subarray(0, 16);
@@ -168,6 +177,8 @@ export class WebhookWorker {
   }
 
   private async run(): Promise<number> {
+    // App endpoints follow app feeds: what their accounts' feeds hold that they do not yet comes first.
+    await this.storage.feed.forwardApps();
     let attempts = 0;
     const inFlight = new Set<Promise<void>>();
     let failure: unknown;
@@ -238,6 +249,8 @@ export class WebhookWorker {
    */
   private async serve(claim: WebhookClaim): Promise<number> {
     const { webhook, lease } = claim;
+    // Decrypted once per claim, not twice per event.
+    const secret = decryptSecret(webhook.secret);
     let state: WebhookState = claim.state;
     let log: NewDeliveryAttempt[] = [];
     let attempts = 0;
@@ -272,10 +285,10 @@ export class WebhookWorker {
           await release(state);
           return attempts;
         }
-        const deliveryId = pending?.deliveryId ?? deliveryIdOf(webhook, event);
+        const deliveryId = pending?.deliveryId ?? deliveryIdOf(webhook, event, secret);
         const attempt = (pending?.attempts ?? 0) + 1;
         const at = this.now();
-        const result = await this.send(webhook, event, deliveryId, at);
+        const result = await this.send(webhook, event, deliveryId, at, secret);
         if (result.aborted) {
           await release({ ...state, cursor: event.seq - 1, pending });
           return attempts;
@@ -428,7 +441,13 @@ export class WebhookWorker {
   }
 
   /** POSTs one event, signed, to the endpoint; a 2xx within the timeout is a delivery. */
-  send(webhook: StoredWebhook, event: FeedEvent, deliveryId: string, at: Date): Promise<SendResult> {
+  send(
+    webhook: StoredWebhook,
+    event: FeedEvent,
+    deliveryId: string,
+    at: Date,
+    secret = decryptSecret(webhook.secret),
+  ): Promise<SendResult> {
     const body = deliveryBody(webhook.account, event);
     const timestamp = Math.floor(at.getTime() / 1000);
     return this.sender.post(webhook.url, body, {
@@ -437,7 +456,7 @@ export class WebhookWorker {
       [WEBHOOK_HEADERS.delivery]: deliveryId,
       [WEBHOOK_HEADERS.event]: event.type,
       [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-      [WEBHOOK_HEADERS.signature]: signWebhook(decryptSecret(webhook.secret), timestamp, body),
+      [WEBHOOK_HEADERS.signature]: signWebhook(secret, timestamp, body),
     });
   }
 

@@ -1,13 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import {
+  appFeedOwner,
   FEED_EVENT_TYPES,
   type DeliveryAttempt,
   type FeedEventType,
   type NewDeliveryAttempt,
   type PendingDelivery,
   type Storage,
-  type StoredAccount,
-  type StoredToken,
   type StoredWebhook,
   type WebhookRecord,
 } from '../../store/store';
@@ -18,11 +17,55 @@ import { encryptSecret } from '../server-key';
 import { checkWebhookTarget, parseWebhookUrl, type TargetPolicy } from './webhook-address';
 import { WebhookWorker, type WebhookOptions } from './webhook-worker';
 
-// Webhook endpoints of an account: registration, listing, the delivery log and redelivery. The
-// delivery itself (the worker every node runs) is in webhook-worker.ts, its HTTP in webhook-sender.ts.
+// Webhook endpoints of an account or of an app: registration, listing, the delivery log and
+// redelivery. An account's endpoints get its feed; an app's (registered with its key, scope
+// app:webhooks) get its app feed, every event of every account of the app (ports/feed.ts). The
+// delivery itself (the worker every node runs, for both) is in webhook-worker.ts, its HTTP in
+// webhook-sender.ts.
 
-/** Endpoints per account. */
+/** Endpoints per account, and per app. */
 export const MAX_WEBHOOKS_PER_ACCOUNT = 10;
+
+/** Whose endpoints a caller manages, as `ownerOf` finds from its credential. */
+export interface WebhookOwner {
+  /** The endpoints' owner: an account id, or appFeedOwner(app) (StoredWebhook.account). */
+  readonly owner: string;
+  /** What the endpoints belong to, for messages. */
+  readonly noun: 'account' | 'app';
+  /** The id of the token or app key that calls (StoredWebhook.createdBy). */
+  readonly createdBy: string;
+  /** Whose idempotency keys a create's are (the answer holds a secret: the calling credential's only). */
+  readonly idempotencyScope: string;
+}
+
+/** Finds the owner of a caller's endpoints (and authorizes the call). */
+export type WebhookOwnerOf = (credential: Credential) => Promise<WebhookOwner>;
+
+/** An account's endpoints: an API token with game:read (webhooks carry what the feed carries). */
+export function accountWebhookOwner(auth: Authenticator): WebhookOwnerOf {
+  return async (credential) => {
+    const caller = await auth.requireAccount(credential, 'game:read');
+    return {
+      owner: caller.account.id,
+      noun: 'account',
+      createdBy: caller.token.id,
+      idempotencyScope: tokenScope(caller),
+    };
+  };
+}
+
+/** An app's endpoints: its key (no Boardhost-Account) with the scope app:webhooks. */
+export function appWebhookOwner(auth: Authenticator): WebhookOwnerOf {
+  return async (credential) => {
+    const { app, key } = await auth.requireApp(credential, 'app:webhooks');
+    return {
+      owner: appFeedOwner(app.id),
+      noun: 'app',
+      createdBy: key.id,
+      idempotencyScope: `app:${app.id}:key:${key.id}`,
+    };
+  };
+}
 const WEBHOOK_ID = /^[A-Za-z0-9_-]{12}$/;
 const DELIVERY_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 /** Secrets given by clients: 16–200 visible ASCII characters. */
@@ -51,22 +94,30 @@ export interface WebhookInput {
   readonly secret?: string;
 }
 
-/** Registration, listing, the delivery log and redelivery, for the account of the token. */
+/** Registration, listing, the delivery log and redelivery, for the owner `ownerOf` finds (default: the token's account). */
 export class WebhookService {
   readonly worker: WebhookWorker;
   private readonly target: TargetPolicy;
+  private readonly ownerOf: WebhookOwnerOf;
 
   constructor(
     private readonly storage: Storage,
-    private readonly auth: Authenticator,
+    auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
-    options: WebhookOptions = {},
+    private readonly options: WebhookOptions = {},
+    shared?: { readonly ownerOf: WebhookOwnerOf; readonly worker: WebhookWorker },
   ) {
     this.target = {
       allowPrivate: options.allowPrivate ?? false,
       ...(options.ports ? { ports: options.ports } : {}),
     };
-    this.worker = new WebhookWorker(storage, now, options);
+    this.ownerOf = shared?.ownerOf ?? accountWebhookOwner(auth);
+    this.worker = shared?.worker ?? new WebhookWorker(storage, now, options);
+  }
+
+  /** The same operations for the endpoints of `ownerOf`'s owners (e.g. apps), delivered by this worker. */
+  withOwners(ownerOf: WebhookOwnerOf, auth: Authenticator): WebhookService {
+    return new WebhookService(this.storage, auth, this.now, this.options, { ownerOf, worker: this.worker });
   }
 
   /**
@@ -78,10 +129,10 @@ export class WebhookService {
     input: WebhookInput,
     options: { idempotencyKey?: string } = {},
   ): Promise<CreatedWebhook> {
-    const caller = await this.auth.requireAccount(credential, 'game:read');
+    const caller = await this.ownerOf(credential);
     const call = {
       // The answer holds the endpoint's secret: only the token that registered it gets it again.
-      scope: tokenScope(caller),
+      scope: caller.idempotencyScope,
       key: options.idempotencyKey,
       operation: 'createWebhook',
       input,
@@ -90,7 +141,7 @@ export class WebhookService {
   }
 
   private async register(
-    { account, token }: { account: StoredAccount; token: StoredToken },
+    { owner, noun, createdBy }: WebhookOwner,
     input: WebhookInput,
   ): Promise<CreatedWebhook> {
     const url = parseWebhookUrl(input.url);
@@ -104,29 +155,29 @@ export class WebhookService {
     const secret = input.secret ?? `whsec_${randomBytes(24).toString('base64url')}`;
     const webhook: StoredWebhook = {
       id: randomBytes(9).toString('base64url'),
-      account: account.id,
+      account: owner,
       url: url.href,
       events,
       // Stored encrypted under the server key (server-key.ts); shown in clear once, below.
       secret: encryptSecret(secret),
-      createdBy: token.id,
+      createdBy,
       createdAt: this.now().toISOString(),
     };
     const state = await this.storage.webhooks.createWebhook(webhook, MAX_WEBHOOKS_PER_ACCOUNT);
     if (!state) {
       throw new GameError(
         'TOO_MANY_WEBHOOKS',
-        `An account has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook endpoints; delete one first`,
+        `An ${noun} has at most ${MAX_WEBHOOKS_PER_ACCOUNT} webhook endpoints; delete one first`,
         { max: MAX_WEBHOOKS_PER_ACCOUNT },
       );
     }
     return { ...webhookView({ webhook, state }), secret };
   }
 
-  /** The account's endpoints, oldest first (without secrets). */
+  /** The owner's endpoints, oldest first (without secrets). */
   async list(credential: Credential): Promise<WebhookView[]> {
-    const { account } = await this.auth.requireAccount(credential, 'game:read');
-    return (await this.storage.webhooks.listWebhooks(account.id)).map(webhookView);
+    const { owner } = await this.ownerOf(credential);
+    return (await this.storage.webhooks.listWebhooks(owner)).map(webhookView);
   }
 
   async get(credential: Credential, id: string): Promise<WebhookView> {
@@ -220,15 +271,15 @@ export class WebhookService {
     return logged;
   }
 
-  /** The endpoint, if it is the caller's (another account's endpoints do not exist for it). */
+  /** The endpoint, if it is the caller's (another owner's endpoints do not exist for it). */
   private async owned(credential: Credential, id: string): Promise<WebhookRecord> {
-    const { account } = await this.auth.requireAccount(credential, 'game:read');
+    const { owner, noun } = await this.ownerOf(credential);
     if (!WEBHOOK_ID.test(id)) {
       throw new GameError('INVALID_INPUT', `Malformed webhook id "${id}"`, { field: 'id' });
     }
-    // Endpoints are kept with their account: the token's account says where to look.
-    const record = await this.storage.webhooks.getWebhook({ account: account.id, id });
-    if (!record || record.webhook.account !== account.id) throw notFound(id);
+    // Endpoints are kept with their owner: the caller's owner says where to look.
+    const record = await this.storage.webhooks.getWebhook({ account: owner, id });
+    if (!record || record.webhook.account !== owner) throw notFound(id, noun);
     return record;
   }
 }
@@ -271,6 +322,6 @@ function parseEvents(events: readonly string[] | undefined): FeedEventType[] | n
   return [...new Set(events)] as FeedEventType[];
 }
 
-function notFound(id: string): GameError {
-  return new GameError('WEBHOOK_NOT_FOUND', `No webhook ${id} on this account`);
+function notFound(id: string, noun: 'account' | 'app' = 'account'): GameError {
+  return new GameError('WEBHOOK_NOT_FOUND', `No webhook ${id} on this ${noun}`);
 }

@@ -9,6 +9,7 @@ import {
   accountEffectsOf,
   clockIndexOf,
   featuredScore,
+  publiclyListed,
   type ClockIndex,
   type GameEffects,
   type RatingResult,
@@ -49,8 +50,12 @@ export function effectsOf(
   };
 }
 
-/** TV's change for a game whose status is `game.status` now. */
-export function featuredOf(game: StoredGame): FeaturedChange {
+/**
+ * TV's change for a game whose status is `game.status` now; null for a game never on TV (only
+ * publicly listed games are: public, of the open pool).
+ */
+export function featuredOf(game: StoredGame): FeaturedChange | null {
+  if (!publiclyListed(game)) return null;
   return game.status === 'ongoing'
     ? {
         kind: game.kind,

@@ -5,6 +5,7 @@ import { kindIds, KINDS } from '../../engines/kinds';
 import type { Options, Side } from '../../engines/types';
 import type { MoveDetails } from '../../engines/move-details';
 import {
+  OPEN_APP,
   type GameFilter,
   type GameHead,
   type GameStatus,
@@ -34,14 +35,25 @@ import { GameWriter, type WriteAnswer, type WriteOptions } from './writer';
 import { once } from '../idempotency';
 import { kindView, startView, type KindView, type StartView } from './kinds';
 import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from '../accounts/quotas';
+import type { AppUsage } from '../apps/usage';
 import type { SeatRating } from '../ratings/results';
 import { readPosition, startOf } from './start';
 import { StateCache } from './state-cache';
 import { parseTimeControl, recordTimeControl, type TimeControlInput } from '../time/control';
 import { feature } from './tv';
-
-/** Game ids: 12 characters of base64url. */
-const GAME_ID = /^[A-Za-z0-9_-]{12}$/;
+import { assertGameId, decodeCursor, encodeCursor, type ListGamesInput } from './cursors';
+export { decodeCursor, encodeCursor, type ListGamesInput } from './cursors';
+import { Pools } from '../apps/pools';
+import {
+  audienceOf,
+  ReadChecks,
+  gameNotFound,
+  listedTo,
+  ANONYMOUS,
+  visibilityOf,
+  type GameAudience,
+  type Viewer,
+} from './audience';
 
 export interface CreateGameInput {
   readonly kind: string;
@@ -52,6 +64,8 @@ export interface CreateGameInput {
   readonly position?: string | null;
   /** Default: unlimited. */
   readonly timeControl?: TimeControlInput | null;
+  /** Who may read it: public (default), unlisted or private (audience.ts). A seat-token game is the open app's. */
+  readonly visibility?: string | null;
 }
 
 export interface CreatedGame {
@@ -69,16 +83,6 @@ export interface CreateOptions {
   readonly ip?: string;
   /** Retrying with the same key (from the same address) answers the first answer (24 h). */
   readonly idempotencyKey?: string;
-}
-
-export interface ListGamesInput {
-  /** Only games with a seat held by this username. */
-  readonly account?: string;
-  readonly kind?: string;
-  readonly status?: string;
-  /** `next` of the previous page. */
-  readonly after?: string;
-  readonly limit?: number;
 }
 
 export interface MoveCheck {
@@ -108,19 +112,26 @@ export class GameService {
   /** Timeouts, deadlines, reminders and vacations of this service's games (see ../time/game-time.ts). */
   readonly time: GameTime;
   private readonly gamesPerIp: DailyQuota;
+  /** The read check, and the games this node knows anyone may read (see audience.ts). */
+  private readonly reads: ReadChecks;
 
   constructor(
     private readonly storage: Storage,
-    auth: Authenticator,
+    private readonly auth: Authenticator,
     private readonly now: () => Date = () => new Date(),
     quotas: Quotas = DEFAULT_QUOTAS,
     /** The budget of the engine-state cache in bytes (ENGINE_CACHE_MB). */
     engineCacheBytes: number = DEFAULT_ENGINE_CACHE_BYTES,
     /** Unlimited games: how long the player to move may stay away before the other may claim. */
     abandonClaimMs: number = DEFAULT_ABANDON_CLAIM_MS,
+    /** Which pool an app's games are made in (services.pools). */
+    private readonly pools: Pools = new Pools(storage),
+    /** Apps' quotas: games their accounts start count against gamesPerDay (see countCreated). */
+    private readonly appUsage?: AppUsage,
   ) {
     this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
     this.states = new StateCache(engineCacheBytes);
+    this.reads = new ReadChecks(auth);
     this.watchers = new GameWatchers(storage.events, {
       head: (game) => this.headView(game),
       move: (game, move) => toMoveView(engineFor(game.kind), move),
@@ -162,6 +173,15 @@ export class GameService {
     return startView(engine, options, startOf(engine, options, input));
   }
 
+  /**
+   * Counts `count` games about to be written whose creator is the account `creator`: an app
+   * account's count against its app's gamesPerDay (QUOTA_EXCEEDED with `app`); others count nowhere
+   * here. Called by each path that starts an account's game, before its write.
+   */
+  async countCreated(creator: string, count = 1): Promise<void> {
+    await this.appUsage?.game(creator, count);
+  }
+
   /** A game held by seat tokens; counts against the address's daily games quota. */
   async createGame(input: CreateGameInput, options: CreateOptions = {}): Promise<CreatedGame> {
     const call = {
@@ -184,6 +204,7 @@ export class GameService {
     const engine = this.engineFor(input.kind);
     const options = this.parseOptions(engine, input.options);
     const start = startOf(engine, options, input);
+    const visibility = visibilityOf(input.visibility);
     const tokens = [newSeatToken(), newSeatToken()] as const;
     const game = this.newGame({
       kind: engine.kind,
@@ -193,6 +214,8 @@ export class GameService {
       seatTokenHashes: [tokens[0].hash, tokens[1].hash],
       timeControl: parseTimeControl(input.timeControl),
       at: this.now().toISOString(),
+      // Held by seat tokens: the open app's, in the open pool.
+      audience: visibility === 'public' ? {} : { visibility },
     });
     return {
       stored: game,
@@ -227,6 +250,8 @@ export class GameService {
     readonly vacations?: Vacations;
     /** A rated game: each seat account's rating when it begins (see ratings/results.ts). */
     readonly rated?: ReadonlyMap<string, SeatRating>;
+    /** Its app, pool and visibility (`audience`; absent: the open app, open pool, public). */
+    readonly audience?: GameAudience;
   }): StoredGame {
     const engine = this.engineFor(spec.kind);
     const state =
@@ -245,6 +270,7 @@ export class GameService {
         const rating = account === null ? undefined : spec.rated?.get(account);
         return { seat: seat as Side, name, account, ...(rating ?? {}) };
       }),
+      ...spec.audience,
       seatTokenHashes: spec.seatTokenHashes ?? ['', ''],
       status: 'ongoing',
       ply: 0,
@@ -258,6 +284,14 @@ export class GameService {
       ...positionFields(engine, state),
     };
     return { ...game, ...startTiming(game, Date.parse(spec.at), spec.vacations ?? NO_VACATIONS) };
+  }
+
+  /**
+   * What a new game of an account of `app` records about its audience (audience.ts): its app, the
+   * app's pool and `visibility` (an input: INVALID_INPUT unless one of GAME_VISIBILITIES).
+   */
+  async audience(app: string | undefined, visibility?: unknown): Promise<GameAudience> {
+    return audienceOf(this.pools, app ?? OPEN_APP, visibilityOf(visibility));
   }
 
   /** Validated creation options of a kind (UNKNOWN_GAME_KIND, INVALID_INPUT). */
@@ -293,8 +327,24 @@ export class GameService {
     return toMoveView(this.engineFor(game.kind), move);
   }
 
-  async getGame(id: string): Promise<GameView> {
-    return this.view(await this.load(id));
+  /** A game `viewer` may read (GAME_NOT_FOUND otherwise, as for a missing one: see audience.ts). */
+  async getGame(id: string, viewer: Viewer = ANONYMOUS): Promise<GameView> {
+    return this.view(await this.readable(id, viewer));
+  }
+
+  /** Reads a game `viewer` may read: GAME_NOT_FOUND for a missing one and for one it may not read. */
+  async readable(id: string, viewer: Viewer): Promise<StoredGame> {
+    const game = await this.load(id);
+    await this.reads.check(game, viewer);
+    return game;
+  }
+
+  /**
+   * Refuses (GAME_NOT_FOUND) a viewer who may not read the game, without reading it when this node
+   * knows it is not private (the reads that cost O(page) stay so).
+   */
+  private async checkReadable(id: string, viewer: Viewer): Promise<void> {
+    if (!this.reads.known(id)) await this.readable(id, viewer);
   }
 
   /**
@@ -305,12 +355,23 @@ export class GameService {
   async moves(
     id: string,
     input: { readonly after?: number; readonly limit?: number } = {},
+    viewer: Viewer = ANONYMOUS,
   ): Promise<{ items: MoveView[]; next: number | null }> {
     assertGameId(id);
+    await this.checkReadable(id, viewer);
     return this.movePages.page(id, input);
   }
 
-  async listGames(input: ListGamesInput): Promise<{ items: GameView[]; next: string | null }> {
+  /**
+   * A page of the listings. Without `account`: the public listings (only public games of the open
+   * pool are in them: see publiclyListed). With it: the account's games that `viewer` may see listed
+   * (its public games; unlisted and private ones only to those who may read them privately), so a
+   * page may hold fewer than `limit` games.
+   */
+  async listGames(
+    input: ListGamesInput,
+    viewer: Viewer = ANONYMOUS,
+  ): Promise<{ items: GameView[]; next: string | null }> {
     const filter: { kind?: GameFilter['kind']; status?: GameStatus; account?: string } = {};
     if (input.kind !== undefined) filter.kind = this.engineFor(input.kind).kind;
     if (input.account !== undefined) filter.account = input.account.toLowerCase();
@@ -325,20 +386,23 @@ export class GameService {
       throw new GameError('INVALID_INPUT', 'limit must be a whole number from 1 to 100');
     }
     const before = input.after === undefined ? undefined : decodeCursor(input.after);
+    if (filter.account !== undefined && !(await this.pools.readerSees(this.auth, viewer, filter.account)))
+      return { items: [], next: null };
     const page = await this.storage.games.list(filter, limit, before);
+    const items = filter.account === undefined ? page.items : await listedTo(this.auth, page.items, viewer);
     return {
-      items: page.items.map((g) => this.view(g)),
+      items: items.map((g) => this.view(g)),
       next: page.next === null ? null : encodeCursor(page.next),
     };
   }
 
-  async legalMoves(id: string): Promise<readonly string[]> {
-    return (await this.load(id)).legalMoves;
+  async legalMoves(id: string, viewer: Viewer = ANONYMOUS): Promise<readonly string[]> {
+    return (await this.readable(id, viewer)).legalMoves;
   }
 
   /** What `move` would do now, without storing anything. */
-  async validateMove(id: string, move: string): Promise<MoveCheck> {
-    const game = await this.load(id);
+  async validateMove(id: string, move: string, viewer: Viewer = ANONYMOUS): Promise<MoveCheck> {
+    const game = await this.readable(id, viewer);
     const engine = this.engineFor(game.kind);
     const state = this.writer.restore(engine, game);
     const { next, notation, details } = applyMove(engine, game, state, move);
@@ -374,8 +438,11 @@ export class GameService {
   }
 
   /** The game's standard text record (PDN, PGN-like) from its engine. */
-  async exportGame(id: string): Promise<{ text: string; kind: string; mediaType: string }> {
-    const game = await this.load(id);
+  async exportGame(
+    id: string,
+    viewer: Viewer = ANONYMOUS,
+  ): Promise<{ text: string; kind: string; mediaType: string }> {
+    const game = await this.readable(id, viewer);
     const engine = this.engineFor(game.kind);
     if (!engine.exportRecord) throw new GameError('NOT_FOUND', `No text export for ${game.kind}`);
     const record: GameRecord = {
@@ -406,8 +473,10 @@ export class GameService {
     id: string,
     listener: (update: GameUpdate) => void,
     onError?: (error: GameError) => void,
+    viewer: Viewer = ANONYMOUS,
   ): Promise<() => Promise<void>> {
     assertGameId(id);
+    await this.checkReadable(id, viewer);
     return this.watchers.watch(id, listener, onError);
   }
 
@@ -415,7 +484,7 @@ export class GameService {
   private async load(id: string): Promise<StoredGame> {
     assertGameId(id);
     const game = await this.read(id);
-    if (!game) throw new GameError('GAME_NOT_FOUND', `No game with id ${id}`);
+    if (!game) throw gameNotFound(id);
     return game;
   }
 
@@ -426,22 +495,4 @@ export class GameService {
     this.movePages.remember(game);
     return withDetails(this.engineFor(game.kind), game);
   }
-}
-
-function assertGameId(id: string): void {
-  if (!GAME_ID.test(id)) throw new GameError('INVALID_INPUT', `Malformed game id "${id}"`, { field: 'id' });
-}
-
-/** Cursors are opaque to clients: base64url of the sequence number to continue below. */
-export function encodeCursor(seq: number): string {
-  return Buffer.from(`s${seq}`).toString('base64url');
-}
-
-export function decodeCursor(cursor: string): number {
-  const match = /^s(\d{1,15})$/.exec(Buffer.from(cursor, 'base64url').toString());
-  if (!match)
-    throw new GameError('INVALID_INPUT', 'Malformed cursor: pass the `next` of a page as `after`', {
-      field: 'after',
-    });
-  return Number(match[1]);
 }

@@ -1,9 +1,10 @@
 import type { GameKind } from '../../engines/types';
-import type { Storage, StoredGame } from '../../store/store';
+import { publiclyListed, type Storage, type StoredGame } from '../../store/store';
 import { featuredOf, type FeaturedChange } from './effects';
 import type { GameView } from './view';
 import type { GameUpdate } from './watch';
 import type { GameService } from './service';
+import { SERVICE_READ } from './audience';
 
 // TV: per kind, the featured game (the highest-rated ongoing game, then the latest started),
 // followed live by ONE follower per kind and node, shared by all of that node's viewers. Candidates
@@ -118,6 +119,8 @@ class TvChannel {
       () => {
         if (this.featuredId === id) this.switch();
       },
+      // TV follows only publicly listed games (see `pick`).
+      SERVICE_READ,
     );
     if (this.closed || this.featuredId !== id) await stop();
     else this.stopWatch = stop;
@@ -183,9 +186,12 @@ export class TvService {
   private async pick(kind: GameKind): Promise<StoredGame[]> {
     const ids = await this.storage.featured.top(kind, TV_CANDIDATES);
     const games = await Promise.all(ids.map((id) => this.storage.games.get(id)));
-    const stale = ids.filter((_, i) => games[i]?.status !== 'ongoing');
+    // Only publicly listed games are ever added (featuredOf); one that is not never stays.
+    const shown = (game: StoredGame | undefined): game is StoredGame =>
+      game !== undefined && publiclyListed(game);
+    const stale = ids.filter((_, i) => games[i]?.status !== 'ongoing' || !shown(games[i]));
     await Promise.all(stale.map((id) => this.storage.featured.remove(kind, id)));
-    return rankForTv(games.filter((game): game is StoredGame => game !== undefined));
+    return rankForTv(games.filter(shown));
   }
 
   /** The featured game of `kind` now (null when no game of it is ongoing); UNKNOWN_GAME_KIND. */

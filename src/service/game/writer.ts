@@ -17,6 +17,7 @@ import { WriteAnswer, type WriteOptions } from './answer';
 import { fingerprintOf, type GameCommand } from './commands';
 import { decide, type PlayedState } from './decide';
 import { effectsOf } from './effects';
+import { gameNotFound, mayRead } from './audience';
 import { timed, timedOut, vacationsOf, type Deadlines } from './timing';
 
 export { WriteAnswer, type WriteOptions } from './answer';
@@ -101,6 +102,8 @@ export class GameWriter {
     let seat: Side | undefined;
     let step: Step;
     try {
+      // A private game is no game to whoever may not read it (audience.ts), writers included.
+      if (!mayRead(game, caller)) throw gameNotFound(game.id);
       seat = authorizeSeat(game, caller);
       step = await this.prepare(engine, game, seat, command, write.expectedVersion);
     } catch (error) {

@@ -2,7 +2,11 @@ import { decayedRd, isProvisional, type Glicko } from '../../ratings/glicko2';
 import { GameError } from '../errors';
 import { perfKey, speedOf } from './perf';
 import {
+  appOf,
   initialRating,
+  OPEN_APP,
+  poolOfApp,
+  type StoredAccount,
   type AccountKind,
   type RatingResult,
   type SeatRecord,
@@ -62,6 +66,9 @@ export async function ratingResults(
     }),
   );
   const winner = next.outcome?.winner;
+  // Each account's leaderboards are its pool's, read as the game ends (an app moved in or out of
+  // the shared pool takes its accounts' next ratings to the other pool's boards).
+  const pools = await Promise.all(read.map((own) => poolOf(storage, own.account)));
   return read.map((own, i) => {
     const other = read[1 - i] as (typeof read)[number];
     const opponent: Glicko = {
@@ -78,8 +85,15 @@ export async function ratingResults(
       score: winner === undefined ? 0.5 : winner === own.seat.seat ? 1 : 0,
       opponent,
       at,
+      ...(pools[i] === OPEN_APP ? {} : { pool: pools[i] }),
     };
   });
+}
+
+/** The pool of an account (its app's: apps/pools.ts), read from the store; the open pool for the open app's. */
+async function poolOf(storage: Storage, account: StoredAccount | undefined): Promise<string> {
+  const app = account ? appOf(account) : OPEN_APP;
+  return app === OPEN_APP ? OPEN_APP : poolOfApp(await storage.apps.getApp(app));
 }
 
 /** A seat's rating when its game begins (SeatRecord.rating / provisional). */

@@ -1,4 +1,6 @@
 import type { AccountKind, Storage } from '../../store/store';
+import type { Authenticator, Credential } from '../accounts/auth';
+import type { Pools } from '../apps/pools';
 import { isProvisional } from '../../ratings/glicko2';
 import { GameError } from '../errors';
 import type { GameService } from '../game/service';
@@ -43,11 +45,14 @@ export class RatingService {
   constructor(
     private readonly storage: Storage,
     private readonly games: GameService,
-    private readonly now: () => Date = () => new Date(),
+    private readonly now: () => Date,
+    private readonly pools: Pools,
+    private readonly auth: Authenticator,
   ) {}
 
-  async ratings(username: string): Promise<AccountRatingsView> {
-    const account = await this.account(username);
+  /** An account's ratings; another pool's account (as the credential's pool sees it) answers as missing. */
+  async ratings(username: string, credential?: Credential): Promise<AccountRatingsView> {
+    const account = await this.account(username, credential);
     const stored = await this.storage.ratings.get(account.id);
     const at = this.now().toISOString();
     const perfs = Object.entries(stored)
@@ -73,8 +78,9 @@ export class RatingService {
     kind: string,
     speed: string,
     page: { limit?: number; before?: number } = {},
+    credential?: Credential,
   ): Promise<RatingHistoryView> {
-    const account = await this.account(username);
+    const account = await this.account(username, credential);
     const perf = this.perf(kind, speed);
     const limit = bounded(page.limit, 50, HISTORY_MAX_LIMIT, 'limit');
     const before =
@@ -96,6 +102,7 @@ export class RatingService {
     speed: string,
     category: string | undefined,
     page: { limit?: number; cursor?: string } = {},
+    credential?: Credential,
   ): Promise<LeaderboardView> {
     const perf = this.perf(kind, speed);
     const which = (category ?? 'human') as AccountKind;
@@ -112,7 +119,9 @@ export class RatingService {
       }
       offset = Number(page.cursor);
     }
-    const found = await this.storage.ratings.leaderboard(perf, which, limit, offset);
+    // Each pool has its own leaderboards: the caller's (anonymous: the open pool's).
+    const pool = await this.pools.ofReader(this.auth, credential);
+    const found = await this.storage.ratings.leaderboard(perf, which, limit, offset, pool);
     return {
       items: found.items.map((e, i) => ({
         rank: found.offset + i + 1,
@@ -132,8 +141,12 @@ export class RatingService {
     return perfKey({ kind: engine.kind, speed: speed as Speed });
   }
 
-  private async account(username: string) {
-    const account = await this.storage.accounts.getAccount(username.toLowerCase());
+  private async account(username: string, credential: Credential | undefined) {
+    const pool = await this.pools.ofReader(this.auth, credential);
+    const account = await this.pools.visible(
+      pool,
+      await this.storage.accounts.getAccount(username.toLowerCase()),
+    );
     if (!account) throw new GameError('ACCOUNT_NOT_FOUND', `No account named ${username}`);
     return account;
   }

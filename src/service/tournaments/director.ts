@@ -10,7 +10,7 @@ import { feature } from '../game/tv';
 import { gameNotice } from './views';
 import { legPoints, refreshForfeits, roundRobinPairings, swissPairings, seedOrder } from './rounds';
 import { standings } from './standings';
-import type { Storage } from '../../store/store';
+import { appOfAccountId, type Storage } from '../../store/store';
 
 export interface DirectorOptions {
   /** How long a node holds a tournament while it directs it (default 30 s). */
@@ -211,6 +211,8 @@ export class TournamentDirector {
               ? { vacations: await this.games.time.vacationsFor(accounts) }
               : {}),
             ...(t.rated ? { rated: await seatRatings(this.storage, accounts, t, at) } : {}),
+            // The players' app (a tournament's players are of one pool).
+            audience: await this.games.audience(appOfAccountId(p.first)),
           }),
           source: { type: 'tournament', id: t.id, round: p.round },
         };

@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import type { Storage, StoredAccount, StoredTournament, TournamentStatus } from '../../store/store';
 import { TOURNAMENT_FORMATS, TOURNAMENT_STATUSES } from '../../store/store';
 import type { Authenticator, Credential } from '../accounts/auth';
+import type { Pools } from '../apps/pools';
+import { OPEN_APP } from '../../store/store';
 import { GameError } from '../errors';
+import { refuseRestricted } from '../accounts/restricted';
 import type { GameService } from '../game/service';
 import { once } from '../idempotency';
 import { checkText } from '../accounts/names';
@@ -52,8 +55,9 @@ export class TournamentService {
     private readonly auth: Authenticator,
     private readonly games: GameService,
     readonly director: TournamentDirector,
-    private readonly now: () => Date = () => new Date(),
-    private readonly onBackgroundError: (error: unknown) => void = () => undefined,
+    private readonly now: () => Date,
+    private readonly onBackgroundError: (error: unknown) => void,
+    private readonly pools: Pools,
   ) {}
 
   async create(
@@ -62,6 +66,7 @@ export class TournamentService {
     options: { idempotencyKey?: string } = {},
   ): Promise<TournamentView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write');
+    refuseRestricted(account);
     const call = {
       scope: `account:${account.id}`,
       key: options.idempotencyKey,
@@ -69,7 +74,10 @@ export class TournamentService {
       input,
     };
     return once(this.storage.idempotency, call, async () => {
-      const t = this.parse(account, input);
+      const parsed = this.parse(account, input);
+      // Only the creator's pool joins, reads and lists it.
+      const pool = await this.pools.ofAccount(account.id);
+      const t = pool === OPEN_APP ? parsed : { ...parsed, pool };
       const max = this.director.openPerAccount;
       if ((await this.storage.tournaments.openBy(account.id)) >= max) {
         throw new GameError(
@@ -159,21 +167,25 @@ export class TournamentService {
     };
   }
 
-  async get(id: string): Promise<TournamentView> {
-    return tournamentView(await this.load(id));
+  /** A tournament, read in the credential's pool (another pool's answers as a missing one). */
+  async get(id: string, credential?: Credential): Promise<TournamentView> {
+    return tournamentView(await this.load(id, await this.pools.ofReader(this.auth, credential)));
   }
 
+  /** The tournaments of the credential's pool (anonymous: the open pool's), newest first. */
   async list(
     status: TournamentStatus | undefined,
     limit: number,
     before?: number,
+    credential?: Credential,
   ): Promise<{ items: TournamentView[]; next: number | null }> {
     if (status !== undefined && !TOURNAMENT_STATUSES.includes(status)) {
       throw new GameError('INVALID_INPUT', `status must be one of ${TOURNAMENT_STATUSES.join(', ')}`, {
         field: 'status',
       });
     }
-    const page = await this.storage.tournaments.list(status, clampLimit(limit), before);
+    const pool = await this.pools.ofReader(this.auth, credential);
+    const page = await this.storage.tournaments.list(status, clampLimit(limit), before, pool);
     return { items: page.items.map(tournamentView), next: page.next };
   }
 
@@ -190,16 +202,16 @@ export class TournamentService {
   /** Enter an open tournament (again: no change). When this fills it, it starts. */
   async join(credential: Credential, id: string): Promise<TournamentView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write', 'bot:play');
-    // The perf never changes: the seeding rating is read before the compare-and-set loop.
-    const known = await this.storage.tournaments.get(id);
-    const rating = known
-      ? await seedRating(
-          this.storage,
-          account,
-          { kind: known.kind, speed: speedOf(known.timeControl) },
-          this.now().toISOString(),
-        )
-      : 0;
+    refuseRestricted(account);
+    // Another pool's tournament answers as a missing one. The perf never changes: the seeding
+    // rating is read before the compare-and-set loop.
+    const known = await this.load(id, await this.pools.ofAccount(account.id));
+    const rating = await seedRating(
+      this.storage,
+      account,
+      { kind: known.kind, speed: speedOf(known.timeControl) },
+      this.now().toISOString(),
+    );
     const view = await this.change(id, (t) => {
       if (t.players.some((p) => p.account === account.id)) return undefined;
       if (t.status !== 'open') throw closed(t);
@@ -227,6 +239,7 @@ export class TournamentService {
   /** Leave: before the start the entry is gone; after, a withdrawal (no further pairings, unplayed games forfeited). */
   async leave(credential: Credential, id: string): Promise<TournamentView> {
     const { account } = await this.auth.requireAccount(credential, 'challenge:write', 'bot:play');
+    await this.load(id, await this.pools.ofAccount(account.id));
     return this.change(id, (t) => {
       const me = t.players.find((p) => p.account === account.id);
       if (!me || me.withdrawnAfterRound !== undefined) {
@@ -239,8 +252,8 @@ export class TournamentService {
   }
 
   /** The standings now: finished rounds and the current round's finished games. */
-  async standings(id: string): Promise<StandingsView> {
-    const t = await this.load(id);
+  async standings(id: string, credential?: Credential): Promise<StandingsView> {
+    const t = await this.load(id, await this.pools.ofReader(this.auth, credential));
     const results = new Map(Object.entries(t.results));
     // The round being played: bounded by its boards (at most MAX_PLAYERS / 2 × 2 legs).
     for (const p of t.pairings.filter((x) => x.round === t.round)) {
@@ -260,23 +273,26 @@ export class TournamentService {
     };
   }
 
-  async standingsText(id: string): Promise<string> {
-    const [t, view] = await Promise.all([this.load(id), this.standings(id)]);
+  async standingsText(id: string, credential?: Credential): Promise<string> {
+    const pool = await this.pools.ofReader(this.auth, credential);
+    const [t, view] = await Promise.all([this.load(id, pool), this.standings(id, credential)]);
     const title = `${t.name} — ${t.format === 'swiss' ? 'Swiss' : 'round robin'}, ${t.kind}, round ${t.round} of ${t.rounds} (${t.status})`;
     return standingsText(title, t.format, view.rows);
   }
 
   /** The whole tournament as plain text: settings, each round's pairings and results, the standings. */
-  async exportText(id: string): Promise<string> {
-    const [t, table] = await Promise.all([this.get(id), this.standingsText(id)]);
+  async exportText(id: string, credential?: Credential): Promise<string> {
+    const [t, table] = await Promise.all([this.get(id, credential), this.standingsText(id, credential)]);
     return tournamentText(t, table);
   }
 
-  private async load(id: string): Promise<StoredTournament> {
+  /** The tournament, as `pool` sees it (undefined: as the store has it, for its own writes). */
+  private async load(id: string, pool?: string): Promise<StoredTournament> {
     if (!TOURNAMENT_ID.test(id))
       throw new GameError('INVALID_INPUT', `Malformed tournament id "${id}"`, { field: 'id' });
     const t = await this.storage.tournaments.get(id);
-    if (!t) throw new GameError('TOURNAMENT_NOT_FOUND', `No tournament ${id}`);
+    if (!t || (pool !== undefined && (t.pool ?? OPEN_APP) !== pool))
+      throw new GameError('TOURNAMENT_NOT_FOUND', `No tournament ${id}`);
     return t;
   }
 

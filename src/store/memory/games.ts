@@ -3,6 +3,7 @@ import {
   IDEMPOTENCY_TTL_SECONDS,
   listingIndex,
   listingIndexesOf,
+  publiclyListed,
   changeOf,
   headOf,
   type GameChange,
@@ -214,7 +215,7 @@ export class MemoryGameStore implements GameStore {
     this.games.set(next.id, { seq: entry.seq, head, moves: entry.moves, status: next.status });
     // The game's own listings follow its status; each account's, what the effects say (the entry
     // under the game's stored status is there already).
-    if (next.status !== entry.status) {
+    if (next.status !== entry.status && publiclyListed(next)) {
       for (const filter of [{}, { kind: next.kind }]) this.relist(filter, next.id, entry, next.status);
     }
     for (const { account, status } of effects.accounts) {
@@ -289,6 +290,10 @@ export class MemoryEventBus implements GameEventBus {
     return async () => {
       this.emitter.off('revoked', handler);
     };
+  }
+
+  async announceRevocation(hash: string): Promise<void> {
+    this.revoked(hash);
   }
 
   async close(): Promise<void> {

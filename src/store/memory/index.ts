@@ -1,6 +1,7 @@
 import { createLimiter } from '../limiter';
 import type { FeedOptions, Storage } from '../store';
 import { MemoryAccountStore } from './accounts';
+import { MemoryAppStore } from './apps';
 import { MemoryBlockStore } from './blocks';
 import { MemoryBulkStore } from './bulks';
 import { MemoryChallengeStore } from './challenges';
@@ -16,6 +17,7 @@ import { MemoryTournamentStore } from './tournaments';
 import { MemoryWebhookStore } from './webhooks';
 
 export { MemoryAccountStore } from './accounts';
+export { MemoryAppStore } from './apps';
 export { MemoryBlockStore } from './blocks';
 export { MemoryBulkStore } from './bulks';
 export { MemoryChallengeStore } from './challenges';
@@ -34,12 +36,14 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
   const feed = new MemoryEventFeed(options.feed);
   const ratings = new MemoryRatingStore(feed);
   const games = new MemoryGameStore(events, feed, now, ratings);
+  const accounts = new MemoryAccountStore((hash) => events.revoked(hash));
   return {
     name: 'memory',
     games,
     events,
     clocks: new MemoryClockStore(games, feed),
-    accounts: new MemoryAccountStore((hash) => events.revoked(hash)),
+    accounts,
+    apps: new MemoryAppStore(accounts, (hash) => events.revoked(hash)),
     challenges: new MemoryChallengeStore(games, feed),
     seeks: new MemorySeekStore(),
     blocks: new MemoryBlockStore(),

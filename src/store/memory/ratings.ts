@@ -15,6 +15,12 @@ import {
   type StoredRating,
 } from '../store';
 import type { MemoryEventFeed } from './feed';
+import { OPEN_APP } from '../ports/apps';
+
+/** A leaderboard's key: perf, category and pool (each pool has its own). */
+function boardOf(perf: string, category: string, pool: string = OPEN_APP): string {
+  return `${perf}\u0000${category}\u0000${pool}`;
+}
 
 /** Ratings in this process: each record() reads, computes and writes in one synchronous step. */
 export class MemoryRatingStore implements RatingStore {
@@ -54,7 +60,7 @@ export class MemoryRatingStore implements RatingStore {
     this.histories.set(key, history);
     const update = { account: result.account, game: result.game, perf: result.perf, before, after };
     this.feed.appendNow([ratingNotice(update)]);
-    const boardKey = `${result.perf}\u0000${result.category}`;
+    const boardKey = boardOf(result.perf, result.category, result.pool);
     const board = this.boards.get(boardKey) ?? new Map<string, LeaderboardEntry>();
     if (isRanked(after)) {
       board.set(result.account, {
@@ -76,13 +82,21 @@ export class MemoryRatingStore implements RatingStore {
     return { items, next: last && items.length === limit && last.n > (history[0]?.n ?? 0) ? last.n : null };
   }
 
+  async renameAccount(account: string, name: string): Promise<void> {
+    for (const board of this.boards.values()) {
+      const entry = board.get(account);
+      if (entry) board.set(account, { ...entry, name });
+    }
+  }
+
   async leaderboard(
     perf: string,
     category: AccountKind,
     limit: number,
     offset = 0,
+    pool: string = OPEN_APP,
   ): Promise<LeaderboardPage> {
-    const board = [...(this.boards.get(`${perf}\u0000${category}`)?.values() ?? [])].sort(
+    const board = [...(this.boards.get(boardOf(perf, category, pool))?.values() ?? [])].sort(
       (a, b) => b.rating - a.rating || (a.account < b.account ? 1 : -1),
     );
     const items = board.slice(offset, offset + limit);

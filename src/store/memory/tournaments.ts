@@ -8,6 +8,7 @@ import {
 } from '../ports/tournaments';
 import type { Notice } from '../store';
 import type { MemoryEventFeed } from './feed';
+import { OPEN_APP } from '../ports/apps';
 
 /** Tournaments in this process: documents (JSON, as Redis keeps them) numbered as created. */
 export class MemoryTournamentStore implements TournamentStore {
@@ -65,10 +66,17 @@ export class MemoryTournamentStore implements TournamentStore {
     return { status: 'updated' };
   }
 
-  async list(status: TournamentStatus | undefined, limit: number, before?: number): Promise<TournamentPage> {
+  async list(
+    status: TournamentStatus | undefined,
+    limit: number,
+    before?: number,
+    pool: string = OPEN_APP,
+  ): Promise<TournamentPage> {
     return this.page(
       [...this.docs.keys()],
-      (e) => status === undefined || e.status === status,
+      (e) =>
+        (status === undefined || e.status === status) &&
+        ((JSON.parse(e.doc) as StoredTournament).pool ?? OPEN_APP) === pool,
       limit,
       before,
     );
@@ -96,7 +104,7 @@ export class MemoryTournamentStore implements TournamentStore {
 
   private page(
     ids: string[],
-    keep: (entry: { status: TournamentStatus }) => boolean,
+    keep: (entry: { status: TournamentStatus; doc: string }) => boolean,
     limit: number,
     before?: number,
   ): TournamentPage {

@@ -2,7 +2,7 @@ import type { GameKind, Options } from '../../engines/types';
 import type { Notice } from './feed';
 import type { GameLimit, StoredGame } from './games';
 import type { TimeControl } from './time-control';
-import type { ChallengeStart, ChallengeStatus, DeclineReason } from '../../vocabulary';
+import type { ChallengeStart, ChallengeStatus, DeclineReason, GameVisibility } from '../../vocabulary';
 export { DECLINE_REASONS, type DeclineReason } from '../../vocabulary';
 
 // Challenges.
@@ -19,6 +19,8 @@ export interface StoredChallenge {
   /** The account that made the challenge. */
   /** The game it makes is rated (absent: casual). */
   readonly rated?: boolean;
+  /** Who may read the game it becomes (absent: public; see service/game/audience.ts). */
+  readonly visibility?: GameVisibility;
   readonly challenger: string;
   /** Direct challenges: the challenged account. Null for open challenges. */
   readonly destination: string | null;

@@ -24,5 +24,10 @@ export interface GameEventBus {
     listener: (tokenHash: string) => void,
     onResync?: () => void,
   ): Promise<() => Promise<void>>;
+  /**
+   * Tells every node's revocation listeners of `hash` when no store write publishes it itself (an
+   * account banned: its marker, see TokenStreams).
+   */
+  announceRevocation(hash: string): Promise<void>;
   close(): Promise<void>;
 }

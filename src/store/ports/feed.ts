@@ -19,9 +19,41 @@ export interface Notice {
 export interface FeedEvent {
   readonly seq: number;
   readonly epoch: string;
+  /**
+   * An app feed's events: the account whose feed the event was first appended to (its `seq` and
+   * `epoch` are the app feed's). Absent in an account's own feed: the feed's account.
+   */
+  readonly account?: string;
   readonly type: FeedEventType;
   readonly at: string;
   readonly data: Readonly<Record<string, unknown>>;
+}
+
+// App feeds. Every event appended to the feed of an app's account (id `<app>.<16 hex>`) also goes,
+// once and in the account's order, to its app's feed: a feed like an account's (numbered, resumable,
+// epochs, live), named by the owner id appFeedOwner(app), each event naming its `account`. Open
+// accounts (no dot in their id) belong to no app feed. The app's webhook endpoints follow it as an
+// account's follow its feed (an endpoint's `account` is its owner: an account id, or an app's owner
+// id). Memory appends to both at once; Redis forwards in the background (redis/feed/forwarder.ts),
+// so an app feed may lag its accounts' by a moment.
+
+/** Owner ids of app feeds begin with this: no account id has a ':' (usernames and app account ids do not). */
+const APP_OWNER_PREFIX = 'app:';
+
+/** The owner id of an app's feed and webhook endpoints. */
+export function appFeedOwner(app: string): string {
+  return `${APP_OWNER_PREFIX}${app}`;
+}
+
+/** The app whose feed `owner` names; undefined for an account's. */
+export function appOfFeedOwner(owner: string): string | undefined {
+  return owner.startsWith(APP_OWNER_PREFIX) ? owner.slice(APP_OWNER_PREFIX.length) : undefined;
+}
+
+/** The app feed an account's events also go to: its app's (undefined for open accounts, no dot in the id). */
+export function appFeedOfAccount(account: string): string | undefined {
+  const dot = account.indexOf('.');
+  return dot < 0 ? undefined : appFeedOwner(account.slice(0, dot));
 }
 
 /**
@@ -65,8 +97,16 @@ export function sharedUpTo(epochs: readonly FeedEpoch[], epoch: string): number 
 }
 
 export interface EventFeed {
-  /** Appends each notice to its accounts' feeds (atomically) and publishes them live. */
+  /**
+   * Appends each notice to its accounts' feeds (atomically) and publishes them live; each event of
+   * an app account also reaches its app's feed (at once, or soon: see forwardApps).
+   */
   append(notices: readonly Notice[]): Promise<void>;
+  /**
+   * Carries the app accounts' events not yet in their app feeds there now (Redis: what the
+   * background forwarder does every moment; memory: nothing waits). Resolves when done.
+   */
+  forwardApps(): Promise<void>;
   /**
    * Up to `limit` events with seq > `after`, oldest first, with the feed's bounds and epochs. A read
    * may begin a new epoch (see FeedEpoch), like an append.
@@ -82,6 +122,8 @@ export interface EventFeed {
     listener: (event: FeedEvent) => void,
     onResync?: () => void,
   ): Promise<() => Promise<void>>;
+  /** Deletes the account's feed and its events (an erased account's). */
+  erase(account: string): Promise<void>;
 }
 
 /**
@@ -100,3 +142,6 @@ export interface FeedOptions {
 
 /** Events kept per account feed at most (FEED_MAX_EVENTS): a flood of notices cannot grow one without bound. */
 export const FEED_MAX_EVENTS = 10_000;
+
+/** An app feed holds every account's events: it keeps this many times an account feed's cap (trimmed by age too). */
+export const APP_FEED_EVENTS_FACTOR = 100;

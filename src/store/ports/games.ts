@@ -4,7 +4,8 @@ import type { ClockIndex, GameClock } from './clocks';
 import type { Notice } from './feed';
 import type { RatingResult } from './ratings';
 import type { TimeControl } from './time-control';
-import type { GameStatus } from '../../vocabulary';
+import type { GameStatus, GameVisibility } from '../../vocabulary';
+import { OPEN_APP } from './apps';
 export { GAME_STATUSES, type GameStatus } from '../../vocabulary';
 
 export interface MoveRecord {
@@ -66,6 +67,20 @@ export interface StoredGame {
    * (`ip:` and the creator's address bucket). Never leaves the service.
    */
   readonly owner?: string;
+  /**
+   * The app the game belongs to (its creator's; absent: OPEN_APP): listings, TV and other apps see
+   * it only if that app is the open one or in the shared pool.
+   */
+  readonly app?: string;
+  /**
+   * The pool it was made in (its app's id, or OPEN_APP for the open app and shared-pool apps; absent:
+   * OPEN_APP): the listings and TV it appears in. Fixed at creation.
+   */
+  readonly pool?: string;
+  /** Who may read and watch it (absent: public). */
+  readonly visibility?: GameVisibility;
+  /** Private games: the accounts (besides the seats) invited to watch. */
+  readonly spectators?: readonly string[];
   /** sha256 of each seat's secret token (never leaves the service). */
   readonly seatTokenHashes: readonly [string, string];
   readonly status: GameStatus;
@@ -145,6 +160,15 @@ export function listingIndex(filter: GameFilter): string {
   return key === 'games' ? 'games:all' : key;
 }
 
+/**
+ * Whether a game is in the public listings (`games:all`, by kind, by status) and may be on TV: a
+ * public game of the open pool. Unlisted and private games, and every game of an app's own pool,
+ * are listed only under their seated accounts. Fixed at creation (pool and visibility never change).
+ */
+export function publiclyListed(game: Pick<StoredGame, 'pool' | 'visibility'>): boolean {
+  return (game.pool ?? OPEN_APP) === OPEN_APP && (game.visibility ?? 'public') === 'public';
+}
+
 /** The accounts seated in a game (each once), as the listings index them. */
 export function seatedAccounts(game: StoredGame): string[] {
   return [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
@@ -152,7 +176,7 @@ export function seatedAccounts(game: StoredGame): string[] {
 
 /**
  * Every listing index a game is in: one per combination of (any or its seat account) × (any or
- * its kind) × (any or its status).
+ * its kind) × (any or its status); "any account" only for a publicly listed game (publiclyListed).
  */
 export function listingIndexesOf(game: StoredGame): string[] {
   return listingBasesOf(game).flatMap((base) => [
@@ -167,7 +191,8 @@ export function listingIndexesOf(game: StoredGame): string[] {
  */
 export function listingBasesOf(game: StoredGame): Array<{ filter: GameFilter; any: string }> {
   const filters: GameFilter[] = [];
-  for (const account of [undefined, ...seatedAccounts(game)]) {
+  const accounts = seatedAccounts(game);
+  for (const account of publiclyListed(game) ? [undefined, ...accounts] : accounts) {
     for (const kind of [undefined, game.kind]) {
       filters.push({
         ...(account === undefined ? {} : { account }),

@@ -28,6 +28,11 @@ export interface RatingResult {
   readonly opponent: Glicko;
   /** When the game ended (ISO). */
   readonly at: string;
+  /**
+   * The account's pool (ports/apps.ts) as the game ended: the leaderboard it is on. Absent: the open
+   * pool (whose leaderboards keep the keys they had before pools).
+   */
+  readonly pool?: string;
 }
 
 /** What applying a result did. */
@@ -83,8 +88,16 @@ export interface RatingStore {
   record(result: RatingResult): Promise<RatingUpdate | null>;
   /** Newest first; `before` is a page's `next`. */
   history(account: string, perf: string, limit: number, before?: number): Promise<RatingHistoryPage>;
-  /** Best first, non-provisional ratings only; `offset` a page's `next`. */
-  leaderboard(perf: string, category: AccountKind, limit: number, offset?: number): Promise<LeaderboardPage>;
+  /** Best first, non-provisional ratings only, of one pool (default the open pool); `offset` a page's `next`. */
+  leaderboard(
+    perf: string,
+    category: AccountKind,
+    limit: number,
+    offset?: number,
+    pool?: string,
+  ): Promise<LeaderboardPage>;
+  /** Writes `name` in the account's leaderboard entries (an erased account's tombstone name). */
+  renameAccount(account: string, name: string): Promise<void>;
 }
 
 /** A new account's rating in a perf: lichess's 1500/500/0.09, bots 2000. */

@@ -1,5 +1,6 @@
 import type { GameKind, Options } from '../../engines/types';
 import type { TimeControl } from './time-control';
+import type { GameVisibility } from '../../vocabulary';
 
 // Seeks: two compatible seeks (same `pool`) make a game.
 
@@ -13,6 +14,8 @@ export interface StoredSeek {
   readonly initialPosition?: string;
   /** A seek for a rated game (absent: casual); rated seeks pair only with rated seeks (it is in the pool). */
   readonly rated?: boolean;
+  /** Who may read the game it becomes (absent: public); a match takes the stricter of the two seeks'. */
+  readonly visibility?: GameVisibility;
   /** Seeks with equal pools are compatible (kind, canonical options, time control and start position). */
   readonly pool: string;
   readonly createdAt: string;

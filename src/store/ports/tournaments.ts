@@ -56,6 +56,11 @@ export interface StoredTournament {
   /** Still open then (never filled, never started): cancelled. Absent on documents made before it. */
   readonly expiresAt?: string;
   readonly createdBy: string;
+  /**
+   * The pool it was made in, its creator's (ports/apps.ts): only that pool's accounts join it, read
+   * it and see it listed. Absent: the open pool.
+   */
+  readonly pool?: string;
   readonly status: TournamentStatus;
   /** The round being played (0 before the start). */
   readonly round: number;
@@ -99,8 +104,13 @@ export interface TournamentStore {
     expectedVersion: number,
     notices?: readonly Notice[],
   ): Promise<TournamentUpdate>;
-  /** Newest first, of one status or all; `before` is a previous page's `next`. */
-  list(status: TournamentStatus | undefined, limit: number, before?: number): Promise<TournamentPage>;
+  /** Newest first, of one pool (default the open pool), of one status or all; `before` is a previous page's `next`. */
+  list(
+    status: TournamentStatus | undefined,
+    limit: number,
+    before?: number,
+    pool?: string,
+  ): Promise<TournamentPage>;
   /** The tournaments an account joined (or created), newest first. */
   listOf(account: string, limit: number, before?: number): Promise<TournamentPage>;
   /** Records that `account` is in a tournament (its "my tournaments"); idempotent. */

@@ -1,13 +1,21 @@
 import type Redis from 'ioredis';
-import type { AccountStore, RevokeResult, StoredAccount, StoredToken, TokenScope } from '../store';
+import {
+  appOf,
+  erasedNameHash,
+  OPEN_APP,
+  type AccountStore,
+  type AccountTombstone,
+  type AppAccountResult,
+  type RevokeResult,
+  type StoredAccount,
+  type StoredToken,
+  type TokenScope,
+} from '../store';
+import { moveAppUsername, reserveAppAccount, settleAppAccount } from './apps/scripts';
 import { msOf } from './games/arguments';
 import { Keys } from './keys';
-import { addToken, createAccount, revokeToken } from './lua';
-
-/** The pub/sub channel carrying the hash of each revoked token (see RedisEventBus). */
-export function revocationChannel(prefix: string): string {
-  return new Keys(prefix).revocations();
-}
+import type { Revocations } from './revocations';
+import { addToken, createAccount, forgetAppAccount, revokeToken } from './lua';
 
 /** Token hashes whose account this node remembers (the pointer never changes; oldest dropped). */
 const ACCOUNT_OF_TOKEN_MAX = 10_000;
@@ -24,7 +32,8 @@ export class RedisAccountStore implements AccountStore {
 
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
+    prefix: string,
+    private readonly revocations: Revocations,
   ) {
     this.keys = new Keys(prefix);
   }
@@ -42,8 +51,8 @@ export class RedisAccountStore implements AccountStore {
     return account;
   }
 
-  /** Writes a token's pointer (before its doc: a doc is always findable). */
-  private async point(token: StoredToken): Promise<void> {
+  /** Writes a token's pointer (before its doc: a doc is always findable); the app store's sessions too. */
+  async point(token: StoredToken): Promise<void> {
     await this.redis.set(this.keys.tokenAccount(token.hash), token.account);
   }
 
@@ -150,13 +159,147 @@ export class RedisAccountStore implements AccountStore {
           tokenKeyPrefix: this.keys.token(account, ''),
           rootScopes: rootScopes ? JSON.stringify(rootScopes) : '',
           hash: found.token.hash,
-          channel: revocationChannel(this.prefix),
+          channel: this.revocations.scriptChannel,
         },
       );
+      if (result === 'revoked') await this.revocations.after(found.token.hash);
       if (result === 'revoked') return { status: 'revoked', token: withUse(revoked, used) };
       if (result === 'last-root') return { status: 'last-root', token: withUse(found.token, used) };
     }
     throw new Error(`token ${tokenId} kept changing while being revoked`);
+  }
+
+  async nextTombstone(): Promise<number> {
+    return this.redis.incr(this.keys.tombstoneSeq());
+  }
+
+  async eraseAccount(
+    account: StoredAccount,
+    tombstone: AccountTombstone,
+    holdSeconds: number,
+  ): Promise<void> {
+    // The account document goes last: an erasure that failed half way is found and retried whole.
+    const id = account.id;
+    const hashes = await this.redis.zrange(this.keys.tokens(id), 0, -1);
+    for (const hash of hashes) {
+      await this.redis.del(this.keys.token(id, hash), this.keys.tokenUsed(id, hash));
+      await this.redis.del(this.keys.tokenAccount(hash));
+      this.accountOfToken.delete(hash);
+    }
+    const app = appOf(account);
+    const indexes = this.keys.appAccountIndexes(app);
+    await forgetAppAccount.run(
+      this.redis,
+      { ...indexes, held: this.keys.erasedName(app, erasedNameHash(app, account.username)) },
+      {
+        externalId: account.externalId ?? '',
+        username: account.username.toLowerCase(),
+        id,
+        holdSeconds,
+      },
+    );
+    await this.redis.set(this.keys.accountTombstone(id), JSON.stringify(tombstone));
+    await this.redis.del(this.keys.tokens(id), this.keys.account(id));
+  }
+
+  /** Whether the username was erased in the app less than its hold ago. */
+  private async held(app: string, username: string): Promise<boolean> {
+    return (await this.redis.exists(this.keys.erasedName(app, erasedNameHash(app, username)))) === 1;
+  }
+
+  async tombstoneOf(id: string): Promise<AccountTombstone | undefined> {
+    const json = await this.redis.get(this.keys.accountTombstone(id));
+    return json ? (JSON.parse(json) as AccountTombstone) : undefined;
+  }
+
+  async getOrCreateAppAccount(account: StoredAccount): Promise<AppAccountResult> {
+    const app = appOf(account);
+    if (account.externalId === undefined) throw new Error('an app account needs an external id');
+    const indexes = this.keys.appAccountIndexes(app);
+    // An erased username is held: a new account may not take it (an existing one is found as ever).
+    if (
+      (await this.held(app, account.username)) &&
+      (await this.redis.hget(indexes.external, account.externalId)) === null
+    ) {
+      return { status: 'username-taken' };
+    }
+    const [outcome, known] = await reserveAppAccount.run(this.redis, indexes, {
+      externalId: account.externalId,
+      username: account.username.toLowerCase(),
+      id: account.id,
+      doc: JSON.stringify(account),
+    });
+    if (outcome === 'taken') return { status: 'username-taken' };
+    if (outcome === 'reserved') {
+      await this.settle(account, indexes.external);
+      return { status: 'created', account };
+    }
+    // Known: its document, or (the creator stopped between the two steps) the one it meant to write.
+    if (known === undefined) throw new Error('reserveAppAccount answered existing without a value');
+    if (known.startsWith('~')) {
+      const meant = JSON.parse(known.slice(1)) as StoredAccount;
+      await this.settle(meant, indexes.external);
+      const stored = await this.getAccount(meant.id);
+      if (!stored) throw new Error(`account ${meant.id} vanished while being created`);
+      return { status: 'existing', account: stored };
+    }
+    const stored = await this.getAccount(known);
+    if (!stored) throw new Error(`account ${known} of external id is missing`);
+    return { status: 'existing', account: stored };
+  }
+
+  /** Writes a reserved account's document (if not there yet) and points its external id at it. */
+  private async settle(account: StoredAccount, external: string): Promise<void> {
+    await this.redis.set(this.keys.account(account.id), JSON.stringify(account), 'NX');
+    await settleAppAccount.run(
+      this.redis,
+      { external },
+      { externalId: account.externalId ?? '', id: account.id },
+    );
+  }
+
+  async accountByExternalId(app: string, externalId: string): Promise<StoredAccount | undefined> {
+    const known = await this.redis.hget(this.keys.appAccountIndexes(app).external, externalId);
+    if (known === null) return undefined;
+    const id = known.startsWith('~') ? (JSON.parse(known.slice(1)) as StoredAccount).id : known;
+    return this.getAccount(id);
+  }
+
+  async accountByUsername(app: string, username: string): Promise<StoredAccount | undefined> {
+    if (app === OPEN_APP) return this.getAccount(username.toLowerCase());
+    const id = await this.redis.hget(this.keys.appAccountIndexes(app).usernames, username.toLowerCase());
+    return id === null ? undefined : this.getAccount(id);
+  }
+
+  async updateAppAccount(next: StoredAccount): Promise<'saved' | 'username-taken' | 'missing'> {
+    const before = await this.getAccount(next.id);
+    if (!before) return 'missing';
+    const from = before.username.toLowerCase();
+    const to = next.username.toLowerCase();
+    if (from !== to) {
+      if (await this.held(appOf(next), next.username)) return 'username-taken';
+      const moved = await moveAppUsername.run(
+        this.redis,
+        { usernames: this.keys.appAccountIndexes(appOf(next)).usernames },
+        { from, to, id: next.id },
+      );
+      if (moved !== 1) return 'username-taken';
+    }
+    const saved = await this.redis.set(this.keys.account(next.id), JSON.stringify(next), 'XX');
+    return saved === 'OK' ? 'saved' : 'missing';
+  }
+
+  async listAppAccounts(app: string, after: string | undefined, limit: number): Promise<StoredAccount[]> {
+    const ids = await this.redis.zrangebylex(
+      this.keys.appAccountIndexes(app).accounts,
+      after === undefined ? '-' : `(${after}`,
+      '+',
+      'LIMIT',
+      0,
+      limit,
+    );
+    const found = await Promise.all(ids.map((id) => this.getAccount(id)));
+    return found.filter((a): a is StoredAccount => a !== undefined);
   }
 }
 

@@ -1,7 +1,9 @@
 import { Cluster, type Redis } from 'ioredis';
 import { createLimiter } from '../limiter';
 import type { FeedOptions, Storage } from '../store';
-import { RedisAccountStore, revocationChannel } from './accounts';
+import { RedisAccountStore } from './accounts';
+import { RedisAppStore } from './apps/store';
+import { Revocations } from './revocations';
 import { RedisBlockStore } from './challenges/blocks';
 import { RedisChallengeStore } from './challenges/store';
 import {
@@ -101,6 +103,11 @@ export { RedisWebhookStore } from './webhooks/store';
 // channel p revocations.
 //   p webhook:{s}:w, p webhooklog:{s}:w  an endpoint of a and its delivery log (webhooks/store.ts)
 //   p webhooks:{s}:a        set of a's webhook endpoints; p webhooks:due:{s} the shard's due set
+//   p appfeed:dirty:{s}     sorted set of the shard's app accounts with events to forward to their
+//                           app feed (score: ms of the first); :lease (feed/forwarder.ts)
+//   p feed:{s}:app:<app>…   an app feed: the feed keys (feed, feedseq, feedepoch, feedlive, webhooks)
+//                           of the owner id app:<app>, in its shard; p appfeedapplied:{s}:app:<app>
+//                           hash: account → "<epoch> <seq>", its newest event the app feed holds
 //   p pushbots              hash: account → its push endpoint (push.ts)
 //   p tournament:{s}:t      hash: doc (StoredTournament JSON), version, status, seq (tournaments/store.ts)
 //   p tournaments:{s}:all, p tournaments:{s}:status:<st>   the shard's tournament listings (score: seq)
@@ -179,17 +186,30 @@ export function redisStorage(
         }
       : {}),
   });
+  const feed = new RedisEventFeed(data, prefix, fanout, feedOptions, publish, (error) => {
+    for (const listener of errorListeners) listener(error, 'app-feed');
+  });
+  // App feeds are filled by the forwarder, the relay's next stage: it runs and stops with the relay.
+  games.relay.attach(feed.forwarder);
+  const revocations = new Revocations(data, prefix, publish);
+  const accounts = new RedisAccountStore(data, prefix, revocations);
   return {
     name: 'redis',
     games,
-    events: new RedisEventBus(fanout, (id) => games.channel(id), revocationChannel(prefix)),
+    events: new RedisEventBus(
+      fanout,
+      (id) => games.channel(id),
+      revocations.channel,
+      (hash) => revocations.publishNow(hash),
+    ),
     clocks: new RedisClockStore(data, prefix, games, feedOptions),
-    accounts: new RedisAccountStore(data, prefix),
+    accounts,
+    apps: new RedisAppStore(data, prefix, accounts, revocations),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
     seeks: new RedisSeekStore(data, prefix),
     blocks: new RedisBlockStore(data, prefix),
     bulks: new RedisBulkStore(data, prefix),
-    feed: new RedisEventFeed(data, prefix, fanout, feedOptions, publish),
+    feed,
     featured: new RedisFeaturedIndex(data, prefix),
     webhooks,
     push: new RedisPushEndpointStore(data, prefix),

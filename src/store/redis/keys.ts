@@ -1,3 +1,4 @@
+import { OPEN_APP } from '../ports/apps';
 // The v2 key layout (docs/data-model.md): every key carries a shard tag `{s<n>}`, so that what one
 // script touches lives in one hash slot of a Redis Cluster. Games and challenges live in the shard
 // of their id, and everything of an account in the shard of the account id.
@@ -155,6 +156,18 @@ export class Keys {
   account(id: string): string {
     return this.of('account', id);
   }
+  /** An erased account's tombstone (AccountTombstone JSON), in its shard. */
+  accountTombstone(id: string): string {
+    return this.of('tombstone', id);
+  }
+  /** The counter of erased accounts' tombstone names (`deleted-<n>`). */
+  tombstoneSeq(): string {
+    return `${this.prefix}tombstones:seq`;
+  }
+  /** An erased username held in its app (erasedNameHash; expires with the hold), in the app's shard. */
+  erasedName(app: string, hash: string): string {
+    return this.beside('erasedname', app, hash);
+  }
   /** Sorted set of the account's token hashes (score: createdAt ms). */
   tokens(account: string): string {
     return this.of('tokens', account);
@@ -172,6 +185,61 @@ export class Keys {
     return this.of('tokenat', hash);
   }
 
+  // Apps (apps/store.ts): an app's doc, its keys and its accounts' indexes in the shard of its id.
+  /** Sorted set of every app id (score: createdAt ms): the operator's listing (one key). */
+  apps(): string {
+    return `${this.prefix}apps`;
+  }
+  /** The app document (StoredApp JSON). */
+  app(id: string): string {
+    return this.of('app', id);
+  }
+  /** Sorted set of the app's key hashes (score: createdAt ms). */
+  appKeys(app: string): string {
+    return this.of('appkeys', app);
+  }
+  /** An app key document, in its app's shard. */
+  appKey(app: string, hash: string): string {
+    return this.beside('appkey', app, hash);
+  }
+  /** When an app key was last used, beside its document. */
+  appKeyUsed(app: string, hash: string): string {
+    return this.beside('appkeyused', app, hash);
+  }
+  /** An app key hash → its app id (written once, never changed), in the hash's own shard. */
+  appKeyApp(hash: string): string {
+    return this.of('appkeyat', hash);
+  }
+  /**
+   * The app's account indexes, in its shard (so get-or-create reserves the external id and the
+   * username in one step): hash external id → account id (or `~` + the account JSON while its
+   * document is being written); hash lower-case username → account id; sorted set of its account
+   * ids (score 0: by id).
+   */
+  appAccountIndexes(app: string): { external: string; usernames: string; accounts: string } {
+    return {
+      external: this.of('appext', app),
+      usernames: this.of('appusers', app),
+      accounts: this.of('appaccounts', app),
+    };
+  }
+  /** A session document, in its account's shard (with the account's tokens: rotation is one step). */
+  session(account: string, id: string): string {
+    return this.beside('session', account, id);
+  }
+  /** Sorted set of the account's session ids (score: createdAt ms). */
+  sessionsOf(account: string): string {
+    return this.of('sessions', account);
+  }
+  /** A session id → its account id (written once), in the id's own shard. */
+  sessionAccount(id: string): string {
+    return this.of('sessionat', id);
+  }
+  /** A refresh token hash (current or used) → `<account> <session id>` (written once), in the hash's shard. */
+  refreshSession(hash: string): string {
+    return this.of('refreshat', hash);
+  }
+
   /** Hash: perf → the account's rating in it (StoredRating JSON). */
   ratings(account: string): string {
     return this.of('ratings', account);
@@ -184,9 +252,14 @@ export class Keys {
   ratingHistory(account: string, perf: string): string {
     return `${this.of('ratinghist', account)}:${perf}`;
   }
-  /** A leaderboard (perf + category): a slot of its own. Sorted set account → rating, and its entries' hash. */
-  leaderboard(perf: string, category: string): readonly [board: string, entries: string] {
-    const key = `${this.prefix}leaderboard:{lb:${perf}:${category}}`;
+  /**
+   * A leaderboard (perf + category, per pool): a slot of its own. Sorted set account → rating, and
+   * its entries' hash. The open pool's keep their names from before pools; an island app's pool
+   * (its id, `app_…`: no `:`) has its own: `p leaderboard:{lb:<pool>:<perf>:<category>}`.
+   */
+  leaderboard(perf: string, category: string, pool?: string): readonly [board: string, entries: string] {
+    const scope = pool === undefined || pool === OPEN_APP ? '' : `${pool}:`;
+    const key = `${this.prefix}leaderboard:{lb:${scope}${perf}:${category}}`;
     return [key, `${key}:entries`];
   }
 
@@ -221,7 +294,8 @@ export class Keys {
   /**
    * The keys a script that appends to the account's feed declares (FEED_KEYS in feed/scripts.ts):
    * the feed, its seq and epoch, and what an event marks due: the account's endpoint set and its
-   * shard's due set.
+   * shard's due set, and (an app account's) its shard's set of accounts with events to forward to
+   * their app feed. An app feed (owner appFeedOwner(app)) has the same keys, in the owner's shard.
    */
   feedWrite(account: string): {
     feed: string;
@@ -229,6 +303,7 @@ export class Keys {
     feedEpoch: string;
     hooks: string;
     due: string;
+    dirty: string;
   } {
     return {
       feed: this.feed(account),
@@ -236,7 +311,15 @@ export class Keys {
       feedEpoch: this.feedEpoch(account),
       hooks: this.webhooksOf(account),
       due: this.webhooksDue(shardOf(account)),
+      dirty: this.appFeedDirty(shardOf(account)),
     };
+  }
+  /**
+   * Hash beside an app feed (owner appFeedOwner(app)): account → `<epoch> <seq>`, the newest event
+   * of the account's feed the app feed holds (the forwarder's position and its duplicate check).
+   */
+  appFeedApplied(owner: string): string {
+    return this.of('appfeedapplied', owner);
   }
 
   /** A bulk pairing (hash: doc, state, updatedAt, refusal, startAt), in the shard of its id. */
@@ -257,9 +340,13 @@ export class Keys {
   tournament(id: string): string {
     return this.of('tournament', id);
   }
-  /** The shard's tournament listing (score: seq): `p tournaments:{s}:all` or `…:status:<st>`. */
-  tournamentListing(shard: number, status?: string): string {
-    return `${this.shardKey('tournaments', shard)}:${status === undefined ? 'all' : `status:${status}`}`;
+  /**
+   * The shard's tournament listing (score: seq): `p tournaments:{s}:all` or `…:status:<st>`; an island
+   * pool's (its app id, no `:`) are its own: `p tournaments:{s}:pool:<pool>:all` or `…:status:<st>`.
+   */
+  tournamentListing(shard: number, status?: string, pool?: string): string {
+    const scope = pool === undefined || pool === OPEN_APP ? '' : `:pool:${pool}`;
+    return `${this.shardKey('tournaments', shard)}${scope}:${status === undefined ? 'all' : `status:${status}`}`;
   }
   /** Sorted set of the tournaments the account joined or made (score: seq). */
   tournamentsOf(account: string): string {
@@ -335,5 +422,16 @@ export class Keys {
   /** Sorted set of the shard's webhook endpoints with work (score: when). */
   webhooksDue(shard: number): string {
     return this.shardKey('webhooks:due', shard);
+  }
+  /**
+   * Sorted set of the shard's app accounts with events their app feed may not hold yet (score: the
+   * first such event's time ms); the forwarder drains it (feed/forwarder.ts).
+   */
+  appFeedDirty(shard: number): string {
+    return this.shardKey('appfeed:dirty', shard);
+  }
+  /** The forwarder's lease on a shard's dirty set (a node's token, expiring). */
+  appFeedLease(shard: number): string {
+    return `${this.appFeedDirty(shard)}:lease`;
   }
 }

@@ -69,8 +69,8 @@ return 1
 /**
  * Revoke a token (its doc replaced only if still the one read), unless it is the account's last
  * root token: one that is not revoked, never expires and holds every scope of `rootScopes` (JSON;
- * '' to skip the guard); and tell every node (same step: PUBLISH reaches every node of a Cluster
- * from any slot). The account's token docs are all in its shard: `tokenKeyPrefix` is the key of
+ * '' to skip the guard); and tell every node in the same step (`channel`; '' on a Cluster, whose
+ * nodes listen with SSUBSCRIBE: the store SPUBLISHes after the script, see revocations.ts). The account's token docs are all in its shard: `tokenKeyPrefix` is the key of
  * one of the account's tokens without its hash (Keys.token(account, '')). Returns 'revoked',
  * 'changed' (read again) or 'last-root'.
  */
@@ -102,7 +102,7 @@ if ARG.rootScopes ~= '' then
   end
 end
 redis.call('SET', KEY.token, ARG.revoked)
-redis.call('PUBLISH', ARG.channel, ARG.hash)
+if ARG.channel ~= '' then redis.call('PUBLISH', ARG.channel, ARG.hash) end
 return 'revoked'
 `,
 });
@@ -154,5 +154,39 @@ if tonumber(ARG.limit) > 0 then
 end
 local oldest = redis.call('XRANGE', KEY.feed, '-', '+', 'COUNT', 1)
 return {events, redis.call('GET', KEY.seq) or '0', oldest[1] and oldest[1][1] or '', epoch, epochs}
+`,
+});
+
+/**
+ * Compare-and-set of one hash field: writes `next` only while the field still holds `read` (what
+ * the caller read and changed in JS); 1 written, 0 changed meanwhile (or absent). An erased
+ * account's tombstone name goes into its leaderboard entries this way.
+ */
+export const setFieldIf = script<number>()({
+  name: 'boardhostSetFieldIf',
+  keys: ['hash'],
+  args: ['field', 'read', 'next'],
+  lua: `
+if redis.call('HGET', KEY.hash, ARG.field) ~= ARG.read then return 0 end
+redis.call('HSET', KEY.hash, ARG.field, ARG.next)
+return 1
+`,
+});
+
+/**
+ * An erased app account leaves its app's indexes (one slot: the app's shard): its external id, its
+ * username (if still its own) and its place in the app's list go, and the username's hash is held
+ * for `holdSeconds` (the `held` key, which creation and renames check).
+ */
+export const forgetAppAccount = script<number>()({
+  name: 'boardhostForgetAppAccount',
+  keys: ['external', 'usernames', 'accounts', 'held'],
+  args: ['externalId', 'username', 'id', 'holdSeconds'],
+  lua: `
+redis.call('SET', KEY.held, '1', 'EX', ARG.holdSeconds)
+if ARG.externalId ~= '' then redis.call('HDEL', KEY.external, ARG.externalId) end
+if redis.call('HGET', KEY.usernames, ARG.username) == ARG.id then redis.call('HDEL', KEY.usernames, ARG.username) end
+redis.call('ZREM', KEY.accounts, ARG.id)
+return 1
 `,
 });

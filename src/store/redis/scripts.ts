@@ -1,5 +1,7 @@
+import * as appScripts from './apps/scripts';
 import * as bulkScripts from './bulks/scripts';
 import * as challengeScripts from './challenges/scripts';
+import * as feedScripts from './feed/scripts';
 import * as gameScripts from './games/scripts';
 import * as accountScripts from './lua';
 import * as migrationScripts from './migrate/scripts';
@@ -22,7 +24,9 @@ function definitions(module: Record<string, unknown>): AnyScript[] {
 
 export const SCRIPTS: readonly AnyScript[] = [
   ...definitions(accountScripts),
+  ...definitions(appScripts),
   ...definitions(relayScripts),
+  ...definitions(feedScripts),
   ...definitions(ratingScripts),
   ...definitions(gameScripts),
   ...definitions(challengeScripts),

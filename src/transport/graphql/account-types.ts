@@ -7,7 +7,13 @@ import {
   TOKEN_SCOPES,
   type FeedEventType,
 } from '../../vocabulary';
-import { ChallengeStatusEnum, DeclineReasonEnum, GameKindEnum, TimeControlTypeEnum } from './enums';
+import {
+  ChallengeStatusEnum,
+  DeclineReasonEnum,
+  GameKindEnum,
+  GameVisibilityEnum,
+  TimeControlTypeEnum,
+} from './enums';
 import { Game, START_POSITION, TimeControl, TimeControlInput } from './types';
 
 export { TimeControlInput };
@@ -32,12 +38,18 @@ export class BotPolicy {
 
 @ObjectType({ description: 'A player: a person or a bot.' })
 export class Account {
-  @Field(() => ID, { description: 'The username in lower case; what seats and challenges name.' })
+  @Field(() => ID, {
+    description:
+      'What seats and challenges name; never changes. Open accounts: the username in lower case; app accounts: ' +
+      '<app id>.<16 hex digits>.',
+  })
   id!: string;
   @Field(() => String) username!: string;
   @Field(() => String, { description: list(ACCOUNT_KINDS) }) kind!: string;
   @Field(() => BotPolicy, { nullable: true, description: 'Bots only; null accepts every challenge.' })
   bot!: BotPolicy | null;
+  @Field(() => String, { nullable: true, description: 'A name to show; null: show the username.' })
+  displayName!: string | null;
   @Field(() => String) createdAt!: string;
 }
 
@@ -116,6 +128,7 @@ export class Challenge {
   @Field(() => ID, { nullable: true, description: 'The game the challenge became.' })
   gameId!: string | null;
   @Field(() => Boolean, { description: 'The game it makes is rated.' }) rated!: boolean;
+  @Field(() => GameVisibilityEnum, { description: 'Who may read the game it makes.' }) visibility!: string;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
   @Field(() => String) expiresAt!: string;
@@ -149,6 +162,8 @@ export class CreateChallengeInput {
     description: 'A rated game (default false): the standard start only, else RATED_NOT_ALLOWED.',
   })
   rated?: boolean | null;
+  @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
+  visibility?: string | null;
 }
 
 @ObjectType({ description: 'A wish to play anyone: two compatible seeks make a game.' })
@@ -164,6 +179,10 @@ export class Seek {
   })
   initialPosition!: string | null;
   @Field(() => Boolean, { description: 'A seek for a rated game.' }) rated!: boolean;
+  @Field(() => GameVisibilityEnum, {
+    description: 'Who may read the game (matched: the stricter of the two seeks).',
+  })
+  visibility!: string;
   @Field(() => String, { description: 'waiting, or matched (then `game` is the new game).' })
   status!: string;
   @Field(() => Game, { nullable: true }) game!: Game | null;
@@ -188,6 +207,8 @@ export class CreateSeekInput {
     description: 'A rated game (default false; the standard start only): pairs only with rated seeks.',
   })
   rated?: boolean | null;
+  @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
+  visibility?: string | null;
 }
 
 /** What each event type carries in `data` (a Record, so a new type cannot go undocumented). */
@@ -219,6 +240,12 @@ export class FeedEvent {
       'The feed epoch the event was written in: (epoch, seq) names the event. Pass it as `epoch` with `after` to resume.',
   })
   epoch!: string;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      "An app feed's events (appEvents, app webhooks): the account whose feed the event is in (`seq` and `epoch` are the app feed's).",
+  })
+  account?: string;
   @Field(() => String, {
     description: `One of ${FEED_EVENT_TYPES.map((t) => `${t} (data: ${FEED_EVENT_DATA[t]})`).join('; ')}. A game in data is a Game without its moves (the head: every other field; query game(id) { moves(after:) } for them), a challenge a Challenge.`,
   })

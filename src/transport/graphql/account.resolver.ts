@@ -17,9 +17,15 @@ export class AccountResolver {
     return ctx.services.accounts.me(credentialOf(ctx));
   }
 
-  @Query(() => Account, { description: "Any account's public profile." })
-  account(@Arg('username', () => String) username: string, @Ctx() ctx: GraphQLContext): Promise<AccountView> {
-    return ctx.services.accounts.getAccount(username);
+  @Query(() => Account, { description: "Any account's public profile, by username or account id." })
+  account(
+    @Arg('username', () => String, {
+      description: 'A username (open accounts) or an account id (any account).',
+    })
+    username: string,
+    @Ctx() ctx: GraphQLContext,
+  ): Promise<AccountView> {
+    return ctx.services.accounts.getAccount(username, credentialOf(ctx));
   }
 
   @Query(() => [ApiToken], { description: "The caller's API tokens, revoked ones included (no secrets)." })

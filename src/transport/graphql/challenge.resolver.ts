@@ -23,7 +23,7 @@ import { kindInput } from './enums';
 export class ChallengeResolver {
   @Query(() => Challenge, { description: 'One challenge by id (anyone with the id may read it).' })
   challenge(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<ChallengeView> {
-    return ctx.services.challenges.get(id);
+    return ctx.services.challenges.get(id, credentialOf(ctx));
   }
 
   @Query(() => [Challenge], {

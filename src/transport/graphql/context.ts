@@ -6,6 +6,8 @@ import type { OperationBudget } from './budget';
 export interface GraphQLContext {
   readonly services: Services;
   readonly bearerToken?: string;
+  /** The account an app key acts for (the `Boardhost-Account` header or connection parameter). */
+  readonly actingAccount?: string;
   /** The client address (HTTP: as `TRUST_PROXY` resolves it): per-address quotas and idempotency. */
   readonly ip?: string;
   /** A query's time budget (set once the operation is known; see budget.ts). */
@@ -23,7 +25,10 @@ export function bearerFrom(header: unknown): string | undefined {
 export function credentialOf(ctx: GraphQLContext, token?: string | null): Credential {
   const bearer = token ?? ctx.bearerToken;
   const ip = ctx.ip ? { ip: ctx.ip } : {};
-  return bearer ? { token: bearer, ...ip } : ip;
+  // The acting account goes with the context's own credential, not with a token passed as an argument.
+  const account = token === undefined || token === null ? ctx.actingAccount : undefined;
+  const acting = account === undefined ? {} : { account };
+  return bearer ? { token: bearer, ...ip, ...acting } : { ...ip, ...acting };
 }
 
 /** The service's idempotency option from a nullable `idempotencyKey` argument. */

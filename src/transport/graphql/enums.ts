@@ -3,6 +3,7 @@ import {
   BOARD_FAMILIES,
   CHALLENGE_STATUSES,
   DECLINE_REASONS,
+  GAME_VISIBILITIES,
   kindIds,
   GAME_STATUSES,
   OUTCOME_REASONS,
@@ -45,6 +46,12 @@ export const TimeControlTypeEnum = enumOf(
 );
 export const ChallengeStatusEnum = enumOf(CHALLENGE_STATUSES, 'ChallengeStatus', 'Where a challenge stands.');
 export const DeclineReasonEnum = enumOf(DECLINE_REASONS, 'DeclineReason', 'Why a challenge was declined.');
+export const GameVisibilityEnum = enumOf(
+  GAME_VISIBILITIES,
+  'GameVisibility',
+  'Who may read and watch a game. public: anyone (listed and on TV when of the open pool); unlisted: anyone ' +
+    "with its id, never listed; private: its seats, its app's key and invited spectators only.",
+);
 
 /**
  * A value given as a String argument (kind, status, type), accepting the enum's GraphQL name too, so

@@ -64,7 +64,7 @@ export class GameResolver {
 
   @Query(() => Game, { description: 'One game by id.' })
   game(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<GameView> {
-    return ctx.services.games.getGame(id);
+    return ctx.services.games.getGame(id, credentialOf(ctx));
   }
 
   @Query(() => GamePage, { description: 'Games, newest first.' })
@@ -79,18 +79,21 @@ export class GameResolver {
     @Arg('account', () => String, { nullable: true, description: 'Only games with a seat of this username.' })
     account?: string,
   ) {
-    return ctx.services.games.listGames({
-      ...(account !== undefined && account !== null ? { account } : {}),
-      ...(kind !== undefined && kind !== null ? { kind: kindInput(kind) } : {}),
-      ...(status !== undefined && status !== null ? { status } : {}),
-      ...(after !== undefined && after !== null ? { after } : {}),
-      ...(limit !== undefined && limit !== null ? { limit } : {}),
-    });
+    return ctx.services.games.listGames(
+      {
+        ...(account !== undefined && account !== null ? { account } : {}),
+        ...(kind !== undefined && kind !== null ? { kind: kindInput(kind) } : {}),
+        ...(status !== undefined && status !== null ? { status } : {}),
+        ...(after !== undefined && after !== null ? { after } : {}),
+        ...(limit !== undefined && limit !== null ? { limit } : {}),
+      },
+      credentialOf(ctx),
+    );
   }
 
   @Query(() => [String], { description: 'The legal moves of the side to move, in notation.' })
   legalMoves(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<readonly string[]> {
-    return ctx.services.games.legalMoves(id);
+    return ctx.services.games.legalMoves(id, credentialOf(ctx));
   }
 
   @Query(() => MoveCheck, { description: 'What a move would do, without playing it.' })
@@ -99,13 +102,13 @@ export class GameResolver {
     @Arg('move', () => String) move: string,
     @Ctx() ctx: GraphQLContext,
   ) {
-    const check = await ctx.services.games.validateMove(id, move);
+    const check = await ctx.services.games.validateMove(id, move, credentialOf(ctx));
     return { move: check.move, position: check.position, details: check.details, ...check.view };
   }
 
   @Query(() => String, { description: "The game's text record (PDN for draughts, PGN-like for the others)." })
   async exportGame(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<string> {
-    return (await ctx.services.games.exportGame(id)).text;
+    return (await ctx.services.games.exportGame(id, credentialOf(ctx))).text;
   }
 
   @Mutation(() => CreatedGame, { description: 'Create a game; the answer holds each seat’s secret token.' })
@@ -122,6 +125,7 @@ export class GameResolver {
         ...(input.first !== undefined && input.first !== null ? { first: input.first } : {}),
         ...(input.position !== undefined && input.position !== null ? { position: input.position } : {}),
         ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),
+        ...(input.visibility ? { visibility: input.visibility } : {}),
       },
       { ...keyOf(idempotencyKey), ...(ctx.ip ? { ip: ctx.ip } : {}) },
     );
@@ -219,7 +223,12 @@ export class GameResolver {
       'some were lost on the way to this server, the subscription ends with the error UPDATES_LOST; subscribe ' +
       'again for the game as it is now. Every field but `moves` costs the same however long the game is: select ' +
       '`lastMove`, or `moves(after: <the ply you have>)`, to follow the moves.',
-    subscribe: ({ args, context }) => watchGame((context as GraphQLContext).services.games, String(args.id)),
+    subscribe: ({ args, context }) =>
+      watchGame(
+        (context as GraphQLContext).services.games,
+        String(args.id),
+        credentialOf(context as GraphQLContext),
+      ),
   })
   gameUpdated(@Arg('id', () => ID) _id: string, @Root() game: LiveGameView): LiveGameView {
     return game;

@@ -75,6 +75,7 @@ export const LIST_SIZES: Readonly<Record<string, number>> = {
   'Query.myBulkPairings': 20,
   'Query.events': 100,
   'Query.webhookDeliveries': 50,
+  'Query.appWebhookDeliveries': 50,
   'Query.tournaments': 20,
   'Query.myTournaments': 20,
   'Query.myBlocks': 50,
@@ -92,6 +93,7 @@ export const LIST_SIZES: Readonly<Record<string, number>> = {
     (MAX_PLAYERS.swiss / 2) * MAX_SWISS_ROUNDS,
   ),
   'Query.webhooks': MAX_WEBHOOKS_PER_ACCOUNT,
+  'Query.appWebhooks': MAX_WEBHOOKS_PER_ACCOUNT,
   // Bounded by quotas only (active tokens, open challenges): costed as 100.
   'Query.myTokens': 100,
   'Query.myChallenges': 100,

@@ -2,7 +2,7 @@ import { Arg, Ctx, Field, FieldResolver, Int, ObjectType, Query, Resolver, Root 
 import type { AccountView } from '../../service/accounts/service';
 import type { AccountRatingsView, LeaderboardView, RatingHistoryView } from '../../service/ratings/service';
 import { Account } from './account-types';
-import type { GraphQLContext } from './context';
+import { credentialOf, type GraphQLContext } from './context';
 
 // Ratings (README "Ratings"): an account's per perf and their histories, and the leaderboards.
 // Thin: each field is one service call.
@@ -57,7 +57,7 @@ export class RatingsResolver {
     @Root() account: AccountView,
     @Ctx() ctx: GraphQLContext,
   ): Promise<AccountRatingsView['perfs']> {
-    return (await ctx.services.ratings.ratings(account.username)).perfs;
+    return (await ctx.services.ratings.ratings(account.id, credentialOf(ctx))).perfs;
   }
 
   @FieldResolver(() => RatingHistory, {
@@ -71,10 +71,13 @@ export class RatingsResolver {
     @Arg('first', () => Int, { nullable: true, description: '1–100, default 50' }) first?: number | null,
     @Arg('before', () => Int, { nullable: true }) before?: number | null,
   ): Promise<RatingHistoryView> {
-    return ctx.services.ratings.history(account.username, kind, speed, {
-      ...(first == null ? {} : { limit: first }),
-      ...(before == null ? {} : { before }),
-    });
+    return ctx.services.ratings.history(
+      account.id,
+      kind,
+      speed,
+      { ...(first == null ? {} : { limit: first }), ...(before == null ? {} : { before }) },
+      credentialOf(ctx),
+    );
   }
 
   @Query(() => Leaderboard, { description: 'The best ratings of a perf, bots and humans apart.' })
@@ -87,9 +90,15 @@ export class RatingsResolver {
     @Arg('first', () => Int, { nullable: true, description: '1–100, default 20' }) first?: number | null,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ): Promise<LeaderboardView> {
-    return ctx.services.ratings.leaderboard(kind, speed, category ?? undefined, {
-      ...(first == null ? {} : { limit: first }),
-      ...(after == null ? {} : { cursor: after }),
-    });
+    return ctx.services.ratings.leaderboard(
+      kind,
+      speed,
+      category ?? undefined,
+      {
+        ...(first == null ? {} : { limit: first }),
+        ...(after == null ? {} : { cursor: after }),
+      },
+      credentialOf(ctx),
+    );
   }
 }

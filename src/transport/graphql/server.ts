@@ -9,6 +9,7 @@ import { buildSchema } from 'type-graphql';
 import type { RequestHandler } from 'express';
 import type { Services } from '../../service';
 import { RETRY_AFTER_SECONDS, toGameError } from '../../service/errors';
+import { ACCOUNT_HEADER, actingAccountOf } from '../acting';
 import { clientIp, graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
@@ -19,15 +20,20 @@ import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits 
 import { AiResolver } from './ai.resolver';
 import { GameResolver } from './game.resolver';
 import { AccountResolver } from './account.resolver';
+import { AppResolver } from './app.resolver';
 import { BlockResolver } from './block.resolver';
 import { BulkResolver } from './bulk.resolver';
 import { ChallengeResolver } from './challenge.resolver';
 import { FeedResolver } from './feed.resolver';
 import { PushResolver } from './push.resolver';
 import { WebhookResolver } from './webhook.resolver';
+import { AppDeliveryResolver } from './app-delivery.resolver';
 import { ClockResolver } from './clock.resolver';
 import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
+import { LifecycleResolver } from './lifecycle.resolver';
+import { SpectatorResolver } from './spectator.resolver';
+import { SessionResolver } from './session.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
 
@@ -36,17 +42,22 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: [
       GameResolver,
+      LifecycleResolver,
       AccountResolver,
       ChallengeResolver,
       BlockResolver,
       BulkResolver,
       FeedResolver,
       WebhookResolver,
+      AppDeliveryResolver,
       PushResolver,
       ClockResolver,
       AiResolver,
       TournamentResolver,
       RatingsResolver,
+      SpectatorResolver,
+      SessionResolver,
+      AppResolver,
       detailResolver(() => Move),
       detailResolver(() => MoveCheck),
     ],
@@ -199,7 +210,13 @@ export async function createGraphQL(options: {
   const middleware = expressMiddleware(apollo, {
     context: async ({ req }) => {
       const token = bearerFrom(req.headers.authorization);
-      return { services, ip: clientIp(req), ...(token ? { bearerToken: token } : {}) };
+      const acting = actingAccountOf(req.headers[ACCOUNT_HEADER]);
+      return {
+        services,
+        ip: clientIp(req),
+        ...(token ? { bearerToken: token } : {}),
+        ...(acting === undefined ? {} : { actingAccount: acting }),
+      };
     },
   });
   return {

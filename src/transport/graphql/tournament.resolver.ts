@@ -140,7 +140,7 @@ export class CreateTournamentInput {
 export class TournamentResolver {
   @Query(() => Tournament, { description: 'A tournament by id.' })
   tournament(@Arg('id', () => ID) id: string, @Ctx() ctx: GraphQLContext): Promise<TournamentView> {
-    return ctx.services.tournaments.get(id);
+    return ctx.services.tournaments.get(id, credentialOf(ctx));
   }
 
   @Query(() => TournamentPage, { description: 'Tournaments newest first, of one status or all.' })
@@ -155,6 +155,7 @@ export class TournamentResolver {
       (status ?? undefined) as TournamentView['status'] | undefined,
       limit ?? 20,
       before ?? undefined,
+      credentialOf(ctx),
     );
   }
 
@@ -173,8 +174,8 @@ export class TournamentResolver {
     @Ctx() ctx: GraphQLContext,
   ): Promise<StandingsView & { text: string }> {
     const [view, text] = await Promise.all([
-      ctx.services.tournaments.standings(id),
-      ctx.services.tournaments.standingsText(id),
+      ctx.services.tournaments.standings(id, credentialOf(ctx)),
+      ctx.services.tournaments.standingsText(id, credentialOf(ctx)),
     ]);
     return { ...view, text };
   }

@@ -14,6 +14,7 @@ import {
   BoardFamilyEnum,
   GameKindEnum,
   GameStatusEnum,
+  GameVisibilityEnum,
   OutcomeReasonEnum,
   TimeControlTypeEnum,
 } from './enums';
@@ -218,6 +219,8 @@ export class CreateGameInput {
   @Field(() => String, { nullable: true, description: START_POSITION })
   position?: string | null;
   @Field(() => TimeControlInput, { nullable: true }) timeControl?: TimeControlInput | null;
+  @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
+  visibility?: string | null;
 }
 
 @ObjectType()

@@ -74,7 +74,11 @@ export async function callbackIterator<T>(start: StartFeed<T>): Promise<AsyncIte
  * One game: the game now, then every later version in order (see GameService.watch); versions
  * lost on the way to this node end the iterator with UPDATES_LOST.
  */
-export function watchGame(service: GameService, id: string): Promise<AsyncIterableIterator<LiveGameView>> {
+export function watchGame(
+  service: GameService,
+  id: string,
+  viewer: Credential,
+): Promise<AsyncIterableIterator<LiveGameView>> {
   // Every subscriber of this node gets the same object of a version: its head view (built once),
   // with the moves built only when a subscriber selects them (Game.moves, Game.lastMove).
   return callbackIterator<LiveGameView>((push, fail) =>
@@ -82,6 +86,7 @@ export function watchGame(service: GameService, id: string): Promise<AsyncIterab
       id,
       (update) => push(update.root),
       (error) => fail(error),
+      viewer,
     ),
   );
 }

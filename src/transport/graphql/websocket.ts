@@ -10,6 +10,7 @@ import { addressBucket } from '../../service/accounts/quotas';
 import type { StreamSlot } from '../../service/delivery/stream-slots';
 import type { TokenWatch } from '../../service/accounts/token-streams';
 import { graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
+import { ACCOUNT_PARAM, actingAccountOf } from '../acting';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
 import { isQuery, startBudget, withinBudget } from './budget';
@@ -190,10 +191,13 @@ export function createWebSocketServer(options: {
       context: (ctx, _id, _payload, args): GraphQLContext => {
         const token = tokenOf(ctx.connectionParams);
         const budget = startBudget(args.document, args.operationName, limits);
+        // An app key acts as one of its accounts: the `boardhostAccount` connection parameter.
+        const acting = actingAccountOf(ctx.connectionParams?.[ACCOUNT_PARAM]);
         return {
           services,
           ip: clientIp(ctx.extra.request),
           ...(token ? { bearerToken: token } : {}),
+          ...(acting === undefined ? {} : { actingAccount: acting }),
           ...(budget ? { budget } : {}),
         };
       },

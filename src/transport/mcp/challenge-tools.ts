@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { z } from 'zod';
 import type { ChallengeView } from '../../service/challenges/service';
 import { GameError } from '../../service/errors';
-import { DECLINE_REASONS, kindIds, TIME_CONTROL_TYPES } from '../../vocabulary';
+import { DECLINE_REASONS, GAME_VISIBILITIES, kindIds, TIME_CONTROL_TYPES } from '../../vocabulary';
 import { readRulesPage } from '../rest/rules';
 import type { McpContext } from './context';
 import { gameSummary } from './game-summary';
@@ -120,6 +120,12 @@ export function registerChallengeTools(server: McpServer, ctx: McpContext): void
           .optional()
           .describe('Who moves first (default random)'),
         expiresInSeconds: z.number().int().optional().describe('10 s to 14 days, default 1 day'),
+        visibility: z
+          .enum(GAME_VISIBILITIES)
+          .optional()
+          .describe(
+            'Who may read the game: public (default), unlisted (anyone with its id), private (its players)',
+          ),
         idempotencyKey: z.string().optional().describe('Retrying with the same key creates one challenge'),
       },
       annotations: WRITE,
@@ -148,7 +154,9 @@ export function registerChallengeTools(server: McpServer, ctx: McpContext): void
     ({ challengeId: id }) =>
       run(async () => {
         const challenge = await services.challenges.accept(credential, id);
-        const game = challenge.gameId ? await services.games.getGame(challenge.gameId) : undefined;
+        const game = challenge.gameId
+          ? await services.games.getGame(challenge.gameId, credential)
+          : undefined;
         return { challenge: challengeLine(challenge, me), game: game ? gameSummary(game, me) : null };
       }),
   );

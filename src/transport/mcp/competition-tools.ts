@@ -46,8 +46,8 @@ export function registerCompetitionTools(server: McpServer, ctx: McpContext): vo
     },
     ({ username }) =>
       run(async () => {
-        const name = username ?? (await services.accounts.me(credential)).username;
-        return { ...(await services.ratings.ratings(name)) };
+        const name = username ?? (await services.accounts.me(credential)).id;
+        return { ...(await services.ratings.ratings(name, credential)) };
       }),
   );
 
@@ -72,6 +72,7 @@ export function registerCompetitionTools(server: McpServer, ctx: McpContext): vo
           speed,
           category,
           max === undefined ? {} : { limit: max },
+          credential,
         )),
       })),
   );
@@ -94,7 +95,7 @@ export function registerCompetitionTools(server: McpServer, ctx: McpContext): vo
       run(async () => {
         const page = mine
           ? await services.tournaments.mine(credential, max ?? 20)
-          : await services.tournaments.list(status, max ?? 20);
+          : await services.tournaments.list(status, max ?? 20, undefined, credential);
         const items = mine && status ? page.items.filter((t) => t.status === status) : page.items;
         return { tournaments: items.map((t) => tournamentLine(t, me)) };
       }),
@@ -113,8 +114,8 @@ export function registerCompetitionTools(server: McpServer, ctx: McpContext): vo
     ({ tournamentId: id }) =>
       run(async () => {
         const [tournament, standings] = await Promise.all([
-          services.tournaments.get(id),
-          services.tournaments.standings(id),
+          services.tournaments.get(id, credential),
+          services.tournaments.standings(id, credential),
         ]);
         return { tournament: { ...tournament }, standings: { ...standings } };
       }),

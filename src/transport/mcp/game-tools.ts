@@ -62,7 +62,7 @@ function writeOptions(
 export function registerGameTools(server: McpServer, ctx: McpContext): void {
   const { services, credential, me } = ctx;
   const now = async (id: string) => {
-    const game = await services.games.getGame(id);
+    const game = await services.games.getGame(id, credential);
     const s = gameSummary(game, me);
     return { legalMoves: s.legalMoves, toMove: s.toMove, yourTurn: s.yourTurn, version: s.version };
   };
@@ -111,7 +111,9 @@ export function registerGameTools(server: McpServer, ctx: McpContext): void {
       annotations: READ,
     },
     ({ gameId: id, allMoves }) =>
-      run(async () => ({ game: gameSummary(await services.games.getGame(id), me, allMoves ?? false) })),
+      run(async () => ({
+        game: gameSummary(await services.games.getGame(id, credential), me, allMoves ?? false),
+      })),
   );
 
   server.registerTool(

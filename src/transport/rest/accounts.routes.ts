@@ -2,6 +2,7 @@ import type { Request } from 'express';
 import { z } from 'zod';
 import { GameError } from '../../service/errors';
 import type { Services } from '../../service';
+import type { FeedService } from '../../service/delivery/feed';
 import * as A from './accounts.schemas';
 import {
   apiToken,
@@ -12,6 +13,7 @@ import {
   parse,
   problems,
   PUBLIC,
+  readerCredentialOf,
   type RestRoute,
 } from './route';
 import {
@@ -25,7 +27,12 @@ import {
   type OpenStreams,
 } from './stream';
 
-const usernameParams = z.object({ username: A.Username });
+const usernameParams = z.object({
+  username: A.Username.openapi({
+    description: 'A username (open accounts) or an account id (any account; an app account’s has a dot)',
+    example: 'ada',
+  }),
+});
 const tokenParams = z.object({
   tokenId: z.string().openapi({ description: 'The token id (not the secret)' }),
 });
@@ -61,7 +68,7 @@ was opened with ends it within a second, on any server node, with \`event: revok
 (NDJSON).`;
 
 /** Last-Event-ID of an SSE reconnect, if any: `<epoch>:<seq>`, or a bare seq. */
-function lastEventId(req: Request): { after: number; epoch?: string } | undefined {
+export function lastEventId(req: Request): { after: number; epoch?: string } | undefined {
   const header = req.headers['last-event-id'];
   if (header === undefined) return undefined;
   const match =
@@ -124,7 +131,7 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
       },
       handle: async (req, res) => {
         const { username } = parse(usernameParams, req.params, 'path');
-        res.json(await accounts.getAccount(username));
+        res.json(await accounts.getAccount(username, readerCredentialOf(req)));
       },
     },
     {
@@ -224,55 +231,67 @@ export function accountRoutes(services: Services, streams: OpenStreams = new Set
         res.json(await accounts.revokeToken(credentialOf(req), tokenId));
       },
     },
-    {
-      spec: {
-        method: 'get',
-        path: '/account/events',
-        operationId: 'listEvents',
-        tags: ['feed'],
-        summary: "The account's event feed (SSE, NDJSON or a JSON page)",
-        description: FEED_DESCRIPTION,
-        security: apiToken('game:read'),
-        request: {
-          query: A.EventsQuery,
-          headers: lastEventIdHeader,
-        },
-        responses: {
-          200: {
-            description: 'The feed',
-            content: {
-              [SSE]: { schema: { $ref: '#/components/schemas/FeedStreamEvent' } },
-              [NDJSON]: { schema: { $ref: '#/components/schemas/FeedStreamLine' } },
-              [JSON_TYPE]: { schema: A.FeedPage },
-            },
+    feedRoute(services.feed, services, streams, {
+      path: '/account/events',
+      operationId: 'listEvents',
+      summary: "The account's event feed (SSE, NDJSON or a JSON page)",
+      description: FEED_DESCRIPTION,
+      security: apiToken('game:read'),
+    }),
+  ];
+}
+
+/**
+ * A feed as a route (an account's, an app's): SSE, NDJSON or a JSON page by Accept, resumable by
+ * `after`/`epoch` or SSE's Last-Event-ID; its stream holds a slot and ends when its credential does.
+ */
+export function feedRoute(
+  feed: FeedService,
+  services: Services,
+  streams: OpenStreams,
+  spec: Pick<RestRoute['spec'], 'path' | 'operationId' | 'summary' | 'description' | 'security'>,
+): RestRoute {
+  return {
+    spec: {
+      method: 'get',
+      tags: ['feed'],
+      ...spec,
+      request: { query: A.EventsQuery, headers: lastEventIdHeader },
+      responses: {
+        200: {
+          description: 'The feed',
+          content: {
+            [SSE]: { schema: { $ref: '#/components/schemas/FeedStreamEvent' } },
+            [NDJSON]: { schema: { $ref: '#/components/schemas/FeedStreamLine' } },
+            [JSON_TYPE]: { schema: A.FeedPage },
           },
-          ...problems(400, 401, 403, 409, 410, 503),
         },
-      },
-      handle: async (req, res) => {
-        const query = parse(A.EventsQuery, req.query, 'query');
-        const cursor =
-          query.after === undefined
-            ? undefined
-            : { after: query.after, ...(query.epoch === undefined ? {} : { epoch: query.epoch }) };
-        const credential = credentialOf(req);
-        const wanted = negotiate(req, res, [NDJSON, SSE, JSON_TYPE]);
-        if (wanted === JSON_TYPE) {
-          res.json(await services.feed.read(credential, cursor ?? { after: 0 }, query.limit ?? 100));
-          return;
-        }
-        const format = wanted === SSE ? 'sse' : 'ndjson';
-        await holdStreamSlot(services.streamSlots, req, res);
-        await streamFeed(
-          services.feed,
-          services.tokenStreams,
-          credential,
-          (format === 'sse' ? lastEventId(req) : undefined) ?? cursor,
-          res,
-          streams,
-          format,
-        );
+        ...problems(400, 401, 403, 409, 410, 503),
       },
     },
-  ];
+    handle: async (req, res) => {
+      const query = parse(A.EventsQuery, req.query, 'query');
+      const cursor =
+        query.after === undefined
+          ? undefined
+          : { after: query.after, ...(query.epoch === undefined ? {} : { epoch: query.epoch }) };
+      const credential = credentialOf(req);
+      const wanted = negotiate(req, res, [NDJSON, SSE, JSON_TYPE]);
+      if (wanted === JSON_TYPE) {
+        res.json(await feed.read(credential, cursor ?? { after: 0 }, query.limit ?? 100));
+        return;
+      }
+      const format = wanted === SSE ? 'sse' : 'ndjson';
+      await holdStreamSlot(services.streamSlots, req, res);
+      await streamFeed(
+        feed,
+        services.tokenStreams,
+        credential,
+        (format === 'sse' ? lastEventId(req) : undefined) ?? cursor,
+        res,
+        streams,
+        format,
+      );
+    },
+  };
 }

@@ -17,6 +17,7 @@ import {
   GameResult,
   Move,
   orNull,
+  GameVisibility,
   StartPosition,
   TimeControl,
   TimeControlInput,
@@ -59,10 +60,15 @@ export const BotPolicy = z
 
 export const Account = z
   .object({
-    id: z.string().openapi({ description: 'The username in lower case; seats and games refer to it' }),
+    id: z.string().openapi({
+      description:
+        'Seats and games refer to it; never changes. Open accounts: the username in lower case; app accounts: ' +
+        '<app id>.<16 hex digits>',
+    }),
     username: z.string(),
     kind: z.enum(ACCOUNT_KINDS),
     bot: orNull(BotPolicy).openapi({ description: 'Bots: what the bot accepts; null accepts everything' }),
+    displayName: z.string().nullable().openapi({ description: 'A name to show; null: show the username' }),
     createdAt: DateTime,
   })
   .openapi('Account');
@@ -169,6 +175,7 @@ export const Challenge = z
     closedBy: z.string().nullable().openapi({ description: 'Who declined or canceled' }),
     gameId: z.string().nullable().openapi({ description: 'The game the accepted challenge became' }),
     rated: z.boolean().openapi({ description: 'The game it makes is rated' }),
+    visibility: GameVisibility,
     createdAt: DateTime,
     updatedAt: DateTime,
     expiresAt: DateTime,
@@ -214,6 +221,7 @@ export const CreateChallengeBody = z
       description:
         'A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED',
     }),
+    visibility: GameVisibility.optional(),
   })
   .strict()
   .openapi('CreateChallengeBody');
@@ -235,6 +243,9 @@ export const Seek = z
       .nullable()
       .openapi({ description: 'A seek for a game from a position: that position; null: the standard start' }),
     rated: z.boolean().openapi({ description: 'A seek for a rated game' }),
+    visibility: GameVisibility.openapi({
+      description: 'Who may read the game (matched: the stricter of the two seeks)',
+    }),
     status: z.enum(SEEK_STATUSES),
     game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
@@ -256,6 +267,7 @@ export const CreateSeekBody = z
       description:
         'A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks',
     }),
+    visibility: GameVisibility.optional(),
   })
   .strict()
   .openapi('CreateSeekBody');
@@ -277,6 +289,14 @@ const envelope = <T extends (typeof FEED_EVENT_TYPES)[number], D extends z.ZodTy
       description:
         'The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume',
     }),
+    account: z
+      .string()
+      .optional()
+      .openapi({
+        description:
+          "An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its " +
+          "own seq and epoch there are not shown; `seq` and `epoch` are the app feed's)",
+      }),
     type: z.literal(type),
     at: DateTime,
     data,

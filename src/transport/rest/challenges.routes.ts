@@ -12,6 +12,7 @@ import {
   parse,
   problems,
   PUBLIC,
+  readerCredentialOf,
   type RestRoute,
 } from './route';
 
@@ -123,7 +124,7 @@ export function challengeRoutes(services: Services): RestRoute[] {
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
-        res.json(await challenges.get(id));
+        res.json(await challenges.get(id, readerCredentialOf(req)));
       },
     },
     transition(

@@ -3,7 +3,16 @@ import { GameError } from '../../service/errors';
 import { recordMediaTypes } from '../../vocabulary';
 import type { Services } from '../../service';
 import { gameWriteRoutes, idParams, sendGame } from './game-writes.routes';
-import { idempotencyHeader, idempotencyKeyOf, json, parse, problems, PUBLIC, type RestRoute } from './route';
+import {
+  credentialOf,
+  idempotencyHeader,
+  idempotencyKeyOf,
+  json,
+  parse,
+  problems,
+  PUBLIC,
+  type RestRoute,
+} from './route';
 import * as S from './schemas';
 import {
   lastEventIdHeader,
@@ -160,7 +169,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       },
       handle: async (req, res) => {
         const query = parse(S.ListQuery, req.query, 'query');
-        res.json(await service.listGames(query));
+        res.json(await service.listGames(query, credentialOf(req)));
       },
     },
     {
@@ -181,7 +190,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
-        sendGame(res, await service.getGame(id));
+        sendGame(res, await service.getGame(id, credentialOf(req)));
       },
     },
     {
@@ -196,7 +205,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
-        const game = await service.getGame(id);
+        const game = await service.getGame(id, credentialOf(req));
         res.json({ id, version: game.version, toMove: game.toMove, moves: game.legalMoves });
       },
     },
@@ -213,7 +222,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
         const { move } = parse(S.ValidateBody, req.body, 'body');
-        const check = await service.validateMove(id, move);
+        const check = await service.validateMove(id, move, credentialOf(req));
         res.json({ move: check.move, position: check.position, details: check.details, ...check.view });
       },
     },
@@ -235,7 +244,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
         const query = parse(S.MovesQuery, req.query, 'query');
-        res.json(await service.moves(id, query));
+        res.json(await service.moves(id, query, credentialOf(req)));
       },
     },
     {
@@ -274,8 +283,8 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         const { id } = parse(idParams, req.params, 'path');
         res.setHeader('Vary', 'Accept');
         const wanted = req.accepts(['text/plain', ...RECORD_TYPES, 'application/json']);
-        if (wanted === 'application/json') return sendGame(res, await service.getGame(id));
-        const { text, kind, mediaType } = await service.exportGame(id);
+        if (wanted === 'application/json') return sendGame(res, await service.getGame(id, credentialOf(req)));
+        const { text, kind, mediaType } = await service.exportGame(id, credentialOf(req));
         // A kind's own record type, or text/plain; one that cannot be given gets the kind's own.
         if (wanted && wanted !== 'text/plain' && wanted !== mediaType) {
           throw new GameError(
@@ -313,7 +322,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         const after = resumeAfter(req, format, query.after);
         const full = query.full === '1' || query.full === 'true';
         await holdStreamSlot(services.streamSlots, req, res);
-        await streamGame(service, id, { after, full }, res, streams, format);
+        await streamGame(service, id, { after, full }, res, streams, format, credentialOf(req));
       },
     },
   ];

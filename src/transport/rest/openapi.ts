@@ -289,6 +289,21 @@ export function buildOpenApiDocument(
       'game:play (humans: act in their games), bot:play (bots: act in their games, declare what they accept), ' +
       'challenge:write (challenges and seeks). Each operation lists the scopes that will do as alternatives.',
   });
+  registry.registerComponent('securitySchemes', 'appKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'An app key (bha_…) of an app’s backend, with scopes: the account scopes it lends to the app’s accounts ' +
+      '(with the Boardhost-Account header naming one) and app:accounts, app:sessions, app:webhooks, ' +
+      'app:moderate for the app’s own operations (without Boardhost-Account).',
+  });
+  registry.registerComponent('securitySchemes', 'operatorKey', {
+    type: 'http',
+    scheme: 'bearer',
+    description:
+      'The operator key (the server’s OPERATOR_KEY setting): the operator API under /api/v1/admin. Without ' +
+      'OPERATOR_KEY set the operator API is off and answers 403 OPERATOR_ONLY.',
+  });
   registerCommonComponents(registry);
   // Named even though each FeedEvent variant spells its own type: clients switch on this list.
   registry.register('FeedEventType', FeedEventType);

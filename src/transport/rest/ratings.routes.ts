@@ -3,7 +3,7 @@ import { pageLimit } from './schemas';
 import type { Services } from '../../service';
 import { kindIds, LEADERBOARD_CATEGORIES, SPEEDS } from '../../vocabulary';
 import { Username } from './accounts.schemas';
-import { json, parse, problems, PUBLIC, type RestRoute } from './route';
+import { json, parse, problems, PUBLIC, readerCredentialOf, type RestRoute } from './route';
 
 // Ratings (docs/competition.md, "Ratings"): an account's Glicko-2 rating per perf (kind + speed), its history,
 // and the leaderboards of each perf, bots and humans apart.
@@ -105,7 +105,7 @@ export function ratingRoutes(services: Services): RestRoute[] {
       },
       handle: async (req, res) => {
         const { username } = parse(z.object({ username: Username }), req.params, 'path');
-        res.json(await ratings.ratings(username));
+        res.json(await ratings.ratings(username, readerCredentialOf(req)));
       },
     },
     {
@@ -123,10 +123,16 @@ export function ratingRoutes(services: Services): RestRoute[] {
         const { username, kind, speed } = parse(perfParams, req.params, 'path');
         const query = parse(HistoryQuery, req.query, 'query');
         res.json(
-          await ratings.history(username, kind, speed, {
-            ...(query.limit === undefined ? {} : { limit: query.limit }),
-            ...(query.before === undefined ? {} : { before: query.before }),
-          }),
+          await ratings.history(
+            username,
+            kind,
+            speed,
+            {
+              ...(query.limit === undefined ? {} : { limit: query.limit }),
+              ...(query.before === undefined ? {} : { before: query.before }),
+            },
+            readerCredentialOf(req),
+          ),
         );
       },
     },
@@ -146,10 +152,16 @@ export function ratingRoutes(services: Services): RestRoute[] {
         const { kind, speed } = parse(boardParams, req.params, 'path');
         const query = parse(LeaderboardQuery, req.query, 'query');
         res.json(
-          await ratings.leaderboard(kind, speed, query.category, {
-            ...(query.limit === undefined ? {} : { limit: query.limit }),
-            ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
-          }),
+          await ratings.leaderboard(
+            kind,
+            speed,
+            query.category,
+            {
+              ...(query.limit === undefined ? {} : { limit: query.limit }),
+              ...(query.cursor === undefined ? {} : { cursor: query.cursor }),
+            },
+            readerCredentialOf(req),
+          ),
         );
       },
     },

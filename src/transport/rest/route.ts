@@ -3,8 +3,9 @@ import type { Request, Response } from 'express';
 import { z } from 'zod';
 import type { Credential } from '../../service/accounts/auth';
 import { GameError } from '../../service/errors';
+import { ACCOUNT_HEADER, actingAccountOf } from '../acting';
 import { tokenHashOf } from '../rate-limit';
-import type { TokenScope } from '../../vocabulary';
+import type { AppKeyScope, TokenScope } from '../../vocabulary';
 import { invalidInput } from './problem';
 import * as S from './schemas';
 
@@ -71,19 +72,33 @@ export function parse<T extends z.ZodType>(schema: T, value: unknown, where: str
 }
 
 /**
- * The bearer secret of a request: a seat token (bhs_…) or a personal API token (bhp_…); the
- * service decides what it may do. No Authorization header is no credential; any other scheme is
- * refused.
+ * The bearer secret of a request: a seat token (bhs_…), an account token (bhp_…) or an app key
+ * (bha_…, with the account it acts for in `Boardhost-Account`); the service decides what it may do.
+ * No Authorization header is no credential; any other scheme is refused.
  */
 export function credentialOf(req: Request): Credential {
   const auth = req.headers.authorization;
   // req.ip works the address out (trust proxy) on each read: read once.
   const address = req.ip;
   const ip = address ? { ip: address } : {};
-  if (!auth) return ip;
+  const acting = actingAccountOf(req.headers[ACCOUNT_HEADER]);
+  const account = acting === undefined ? {} : { account: acting };
+  if (!auth) return { ...ip, ...account };
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth)?.[1];
   if (!bearer) throw new GameError('UNAUTHENTICATED', 'Authorization must be "Bearer <token>"');
-  return { token: bearer, tokenHash: tokenHashOf(req, bearer), ...ip };
+  return { token: bearer, tokenHash: tokenHashOf(req, bearer), ...ip, ...account };
+}
+
+/**
+ * The credential of a public read, which answers in the caller's pool: one that cannot be read (a
+ * scheme other than Bearer) reads as anonymous there, as public reads always did.
+ */
+export function readerCredentialOf(req: Request): Credential | undefined {
+  try {
+    return credentialOf(req);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The Idempotency-Key header of a create, if any (the service checks its form). */
@@ -114,3 +129,11 @@ export function apiToken(...scopes: TokenScope[]): Security {
 
 /** OpenAPI security requirement of a seat action: the seat token, or the seat's account token. */
 export const seatSecurity: Security = [{ seatToken: [] }, ...apiToken('game:play', 'bot:play')];
+
+/** OpenAPI security requirement of an app's own operation: an app key (bha_…) with any one of `scopes`. */
+export function appKey(...scopes: AppKeyScope[]): Security {
+  return scopes.length === 0 ? [{ appKey: [] }] : scopes.map((scope) => ({ appKey: [scope] }));
+}
+
+/** OpenAPI security requirement of the operator API: the operator key (OPERATOR_KEY). */
+export const operatorKey: Security = [{ operatorKey: [] }];

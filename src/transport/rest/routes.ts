@@ -2,7 +2,11 @@ import express, { type Router } from 'express';
 import type { Services } from '../../service';
 import { GameError } from '../../service/errors';
 import { accountRoutes } from './accounts.routes';
+import { adminRoutes } from './admin.routes';
+import { appRoutes } from './apps.routes';
 import { aiRoutes } from './ai.routes';
+import { appDeliveryRoutes } from './app-delivery.routes';
+import { appGameRoutes } from './app-games.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
 import { challengeRoutes } from './challenges.routes';
@@ -15,8 +19,10 @@ import type { OpenStreams } from './stream';
 import { pushRoutes } from './push.routes';
 import { tournamentRoutes } from './tournaments.routes';
 import { ratingRoutes } from './ratings.routes';
+import { lifecycleRoutes } from './lifecycle.routes';
 import { verificationRoutes } from './verification.routes';
 import { webhookRoutes } from './webhooks.routes';
+import { sessionRoutes } from './sessions.routes';
 
 /** The largest request body the server reads (larger: 413 PAYLOAD_TOO_LARGE). */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -37,10 +43,16 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...blockRoutes(services),
     ...bulkRoutes(services),
     ...webhookRoutes(services),
+    ...appDeliveryRoutes(services, streams),
     ...verificationRoutes(services),
     ...pushRoutes(services),
     ...tournamentRoutes(services),
     ...ratingRoutes(services),
+    ...appGameRoutes(services),
+    ...appRoutes(services),
+    ...adminRoutes(services),
+    ...lifecycleRoutes(services),
+    ...sessionRoutes(services),
   ];
 }
 

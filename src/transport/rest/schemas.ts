@@ -6,6 +6,7 @@ import {
   kindIds,
   GAME_STATUSES,
   TIME_CONTROL_TYPES,
+  GAME_VISIBILITIES,
 } from '../../vocabulary';
 import { Board, Game, GameId, GameHead as GameHeadView, Move } from '../../service/views/game';
 import { orNull } from '../../service/views/schema';
@@ -117,6 +118,14 @@ export const StartPosition = z.string().openapi({
   example: 'W:WKc3:Ba7,b8,Kh8',
 });
 
+/** Who may read a game (see GAME_VISIBILITIES). */
+export const GameVisibility = z.enum(GAME_VISIBILITIES).openapi('GameVisibility', {
+  description:
+    'Who may read and watch the game. public (default): anyone, and it is listed and on TV when it is of ' +
+    'the open pool; unlisted: anyone with its id, never listed nor on TV; private: only its seats, its ' +
+    "app's key and the accounts the app invites as spectators (to anyone else it answers 404 GAME_NOT_FOUND)",
+});
+
 export const CreateGameBody = z
   .object({
     kind: z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` }),
@@ -127,6 +136,7 @@ export const CreateGameBody = z
     first: FirstInput.optional(),
     position: StartPosition.optional(),
     timeControl: orNull(TimeControlInput).optional().openapi({ description: 'Default: unlimited' }),
+    visibility: GameVisibility.optional(),
   })
   .strict()
   .openapi('CreateGameBody');

@@ -223,6 +223,7 @@ export async function streamGame(
   res: Response,
   open: OpenStreams,
   format: StreamFormatName,
+  viewer: Credential,
 ): Promise<void> {
   const frames = GAME_FRAMES[format];
   const { after, full } = options;
@@ -247,6 +248,7 @@ export async function streamGame(
       if (update.head.status === 'finished') send(frames.end);
     },
     (error) => fail(error),
+    viewer,
   );
   const stream = openStream(res, open, frames.stream, () => void unsubscribe());
   for (const chunk of pending) stream.write(chunk);

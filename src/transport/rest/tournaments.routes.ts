@@ -10,6 +10,7 @@ import {
   parse,
   problems,
   PUBLIC,
+  readerCredentialOf,
   type RestRoute,
 } from './route';
 
@@ -43,10 +44,13 @@ export function tournamentRoutes(services: Services): RestRoute[] {
   const standings = async (
     id: string,
     format: 'json' | 'text' | undefined,
+    req: Parameters<RestRoute['handle']>[0],
     res: Parameters<RestRoute['handle']>[1],
   ) => {
-    if (format === 'text') res.type('text/plain; charset=utf-8').send(await tournaments.standingsText(id));
-    else res.json(await tournaments.standings(id));
+    const reader = readerCredentialOf(req);
+    if (format === 'text')
+      res.type('text/plain; charset=utf-8').send(await tournaments.standingsText(id, reader));
+    else res.json(await tournaments.standings(id, reader));
   };
   return [
     {
@@ -90,7 +94,7 @@ export function tournamentRoutes(services: Services): RestRoute[] {
       },
       handle: async (req, res) => {
         const q = parse(T.TournamentListQuery, req.query, 'query');
-        res.json(await tournaments.list(q.status, q.limit ?? 20, q.before));
+        res.json(await tournaments.list(q.status, q.limit ?? 20, q.before, readerCredentialOf(req)));
       },
     },
     {
@@ -126,7 +130,7 @@ export function tournamentRoutes(services: Services): RestRoute[] {
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
-        res.json(await tournaments.get(id));
+        res.json(await tournaments.get(id, readerCredentialOf(req)));
       },
     },
     entry(
@@ -163,7 +167,7 @@ export function tournamentRoutes(services: Services): RestRoute[] {
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
-        await standings(id, parse(T.StandingsQuery, req.query, 'query').format, res);
+        await standings(id, parse(T.StandingsQuery, req.query, 'query').format, req, res);
       },
     },
     {
@@ -182,7 +186,7 @@ export function tournamentRoutes(services: Services): RestRoute[] {
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
-        res.type('text/plain; charset=utf-8').send(await tournaments.exportText(id));
+        res.type('text/plain; charset=utf-8').send(await tournaments.exportText(id, readerCredentialOf(req)));
       },
     },
     {
@@ -199,7 +203,7 @@ export function tournamentRoutes(services: Services): RestRoute[] {
       },
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
-        await standings(id, 'text', res);
+        await standings(id, 'text', req, res);
       },
     },
   ];

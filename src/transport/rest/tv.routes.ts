@@ -4,7 +4,7 @@ import type { Services } from '../../service';
 import type { GameUpdate } from '../../service/game/watch';
 import { MAX_WATCHED_ACCOUNTS, type AccountGameMessage } from '../../service/game/account-games';
 import type { TvMessage, TvService } from '../../service/game/tv';
-import { json, parse, problems, PUBLIC, type RestRoute } from './route';
+import { json, parse, problems, PUBLIC, readerCredentialOf, type RestRoute } from './route';
 import * as S from './schemas';
 import {
   negotiate,
@@ -186,7 +186,7 @@ export function tvRoutes(services: Services, streams: OpenStreams = new Set()): 
         const { accounts } = parse(accountsQuery, req.query, 'query');
         // Counted before the accounts are looked up: a client over its cap costs no store reads.
         await holdStreamSlot(services.streamSlots, req, res);
-        const ids = await services.accountGames.resolve(accounts);
+        const ids = await services.accountGames.resolve(accounts, readerCredentialOf(req));
         const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
         const frames = ACCOUNT_GAMES_FRAMES[format];
         const pending: string[] = [];

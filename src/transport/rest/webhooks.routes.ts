@@ -10,13 +10,17 @@ import {
   json,
   parse,
   problems,
+  appKey,
   type RestRoute,
+  type Security,
 } from './route';
+import type { WebhookService } from '../../service/delivery/webhooks';
 
 const idParams = z.object({ id: W.WebhookId });
 const deliveryParams = z.object({ id: W.WebhookId, deliveryId: W.DeliveryId });
 
 const READ = 'Needs an API token with the scope game:read (webhooks carry what the event feed carries).';
+const APP_NOTE = 'Needs an app key (without Boardhost-Account) with the scope app:webhooks.';
 
 const DELIVERY = `Each event of the account's feed (the same events, \`seq\`-numbered, as GET /account/events) is POSTed
 to each endpoint that wants its type, in \`seq\` order, one at a time per endpoint. The body is a WebhookPayload
@@ -62,25 +66,71 @@ export const WEBHOOK_DELIVERY: RouteConfig = {
   },
 };
 
+/** Whose endpoints a set of webhook routes manages, and how the routes are named and secured. */
+export interface WebhookRouteSet {
+  readonly service: WebhookService;
+  /** The collection's path: /account/webhooks or /app/webhooks. */
+  readonly base: string;
+  /** Operation ids: `name` for the account's (createWebhook…), with App inserted for an app's (createAppWebhook…). */
+  readonly app: boolean;
+  /** Whose events: "the account's", "every account of the app's". */
+  readonly whose: string;
+  /** Who owns the endpoints, for descriptions: account or app. */
+  readonly owner: 'account' | 'app';
+  readonly security: Security;
+  /** The credential note ending each description. */
+  readonly note: string;
+}
+
 /** Webhook endpoints of the account, their delivery logs, and redelivery under /api/v1. */
 export function webhookRoutes(services: Services): RestRoute[] {
-  const webhooks = services.webhooks;
+  return webhookRouteSet({
+    service: services.webhooks,
+    base: '/account/webhooks',
+    app: false,
+    whose: "the account's",
+    owner: 'account',
+    security: apiToken('game:read'),
+    note: READ,
+  });
+}
+
+/**
+ * The same routes for an app (its key, scope app:webhooks): its endpoints get the app feed, every
+ * event of every account of the app, each naming its `account`.
+ */
+export function appWebhookRoutes(services: Services): RestRoute[] {
+  return webhookRouteSet({
+    service: services.appWebhooks,
+    base: '/app/webhooks',
+    app: true,
+    whose: "every account of the app's (the app feed, GET /app/events; each event names its `account`)",
+    owner: 'app',
+    security: appKey('app:webhooks'),
+    note: APP_NOTE,
+  });
+}
+
+function webhookRouteSet(set: WebhookRouteSet): RestRoute[] {
+  const webhooks = set.service;
+  const READ = set.note;
+  const op = (name: string) => (set.app ? name.replace(/Webhook/, 'AppWebhook') : name);
   return [
     {
       spec: {
         method: 'post',
-        path: '/account/webhooks',
-        operationId: 'createWebhook',
+        path: set.base,
+        operationId: op('createWebhook'),
         tags: ['webhooks'],
         summary: 'Register a webhook endpoint',
         description:
-          `The endpoint gets the account's events from now on (see the feedEvent webhook for what is sent and how ` +
+          `The endpoint gets ${set.whose} events from now on (see the feedEvent webhook for what is sent and how ` +
           `it is signed). The secret is shown only in this answer; it is stored as is, because signing needs it. ` +
           `400 UNSAFE_WEBHOOK_URL when the host is or resolves to an address that is not public (loopback, ` +
-          `private, link-local…); the check is made again for every delivery. At most 10 endpoints per account ` +
-          `(409 TOO_MANY_WEBHOOKS). They belong to the account: revoking the token that registered one does not ` +
-          `remove it. ${READ}`,
-        security: apiToken('game:read'),
+          `private, link-local…); the check is made again for every delivery. At most 10 endpoints per ${set.owner} ` +
+          `(409 TOO_MANY_WEBHOOKS). They belong to the ${set.owner}: revoking the credential that registered one ` +
+          `does not remove it. ${READ}`,
+        security: set.security,
         request: {
           headers: idempotencyHeader,
           body: { content: { 'application/json': { schema: W.CreateWebhookBody } } },
@@ -93,18 +143,18 @@ export function webhookRoutes(services: Services): RestRoute[] {
       handle: async (req, res) => {
         const body = parse(W.CreateWebhookBody, req.body, 'body');
         const created = await webhooks.create(credentialOf(req), body, idempotencyKeyOf(req));
-        res.status(201).setHeader('Location', `/api/v1/account/webhooks/${created.id}`).json(created);
+        res.status(201).setHeader('Location', `/api/v1${set.base}/${created.id}`).json(created);
       },
     },
     {
       spec: {
         method: 'get',
-        path: '/account/webhooks',
-        operationId: 'listWebhooks',
+        path: set.base,
+        operationId: op('listWebhooks'),
         tags: ['webhooks'],
-        summary: "The account's webhook endpoints",
+        summary: `The ${set.owner}'s webhook endpoints`,
         description: `Oldest first, without secrets. ${READ}`,
-        security: apiToken('game:read'),
+        security: set.security,
         responses: { 200: json(W.WebhookList, 'The endpoints'), ...problems(401, 403, 503) },
       },
       handle: async (req, res) => {
@@ -114,12 +164,12 @@ export function webhookRoutes(services: Services): RestRoute[] {
     {
       spec: {
         method: 'get',
-        path: '/account/webhooks/{id}',
-        operationId: 'getWebhook',
+        path: `${set.base}/{id}`,
+        operationId: op('getWebhook'),
         tags: ['webhooks'],
         summary: 'A webhook endpoint and how far its deliveries got',
         description: `\`cursor\` is the newest seq it is done with; \`pending\` the event being retried. ${READ}`,
-        security: apiToken('game:read'),
+        security: set.security,
         request: { params: idParams },
         responses: { 200: json(W.Webhook, 'The endpoint'), ...problems(400, 401, 403, 404, 503) },
       },
@@ -131,12 +181,12 @@ export function webhookRoutes(services: Services): RestRoute[] {
     {
       spec: {
         method: 'delete',
-        path: '/account/webhooks/{id}',
-        operationId: 'deleteWebhook',
+        path: `${set.base}/{id}`,
+        operationId: op('deleteWebhook'),
         tags: ['webhooks'],
         summary: 'Remove a webhook endpoint',
         description: `Nothing more is sent to it (an attempt already under way still ends); its log goes too. ${READ}`,
-        security: apiToken('game:read'),
+        security: set.security,
         request: { params: idParams },
         responses: { 204: { description: 'Removed' }, ...problems(400, 401, 403, 404, 503) },
       },
@@ -149,14 +199,14 @@ export function webhookRoutes(services: Services): RestRoute[] {
     {
       spec: {
         method: 'get',
-        path: '/account/webhooks/{id}/deliveries',
-        operationId: 'listWebhookDeliveries',
+        path: `${set.base}/{id}/deliveries`,
+        operationId: op('listWebhookDeliveries'),
         tags: ['webhooks'],
         summary: "A webhook endpoint's delivery log",
         description:
           `Every attempt (status code, error, duration, outcome), newest first; about the last 1000 are kept. ` +
           `${READ}`,
-        security: apiToken('game:read'),
+        security: set.security,
         request: { params: idParams, query: W.DeliveriesQuery },
         responses: { 200: json(W.DeliveryLog, 'A page of attempts'), ...problems(400, 401, 403, 404, 503) },
       },
@@ -174,8 +224,8 @@ export function webhookRoutes(services: Services): RestRoute[] {
     {
       spec: {
         method: 'post',
-        path: '/account/webhooks/{id}/deliveries/{deliveryId}/redeliver',
-        operationId: 'redeliverWebhook',
+        path: `${set.base}/{id}/deliveries/{deliveryId}/redeliver`,
+        operationId: op('redeliverWebhook'),
         tags: ['webhooks'],
         summary: 'Send a delivery again, now',
         description:
@@ -184,7 +234,7 @@ export function webhookRoutes(services: Services): RestRoute[] {
           `to the log: 200 whether or not the receiver took it (see \`outcome\`). 404 DELIVERY_NOT_FOUND when the ` +
           `log no longer holds the delivery; 410 EVENTS_EXPIRED when its event left the feed (after the retention, 21 days by default, or lost when the store came back older) or the entry records skipped events. ` +
           READ,
-        security: apiToken('game:read'),
+        security: set.security,
         request: { params: deliveryParams },
         responses: {
           200: json(W.DeliveryAttempt, 'The attempt'),

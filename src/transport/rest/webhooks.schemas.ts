@@ -152,11 +152,16 @@ export const DeliveriesQuery = z
 /** The body of a delivery: a feed event and the account whose feed it is. */
 export const WebhookPayload = z
   .intersection(
-    z.object({ account: z.string().openapi({ description: 'The account whose feed the event is in' }) }),
+    z.object({
+      account: z.string().openapi({
+        description: "The account whose feed the event is in (an app's endpoints: each event's own account)",
+      }),
+    }),
     FeedEvent,
   )
   .openapi('WebhookPayload', {
     description:
       'The FeedEvent (`epoch`, `seq`, `type`, `at`, `data` as in the feed) and the account whose feed it is. ' +
-      '`seq` is 1, 2, 3… per account: deliveries come in this order',
+      '`seq` is 1, 2, 3… per account: deliveries come in this order. An app endpoint gets the app feed: `seq` ' +
+      'and `epoch` are the app feed’s (1, 2, 3… per app, in each account’s order), `account` names the account',
   });

@@ -70,6 +70,7 @@ const REASONS: Record<NonNullable<Game['result']>['reason'], string> = {
   timeout: 'time ran out',
   aborted: 'aborted',
   abandoned: 'abandoned',
+  banned: 'forfeit (account banned)',
   'move-limit': 'the move limit',
 };
 

@@ -963,7 +963,7 @@ export interface paths {
         put?: never;
         /**
          * Register a webhook endpoint
-         * @description The endpoint gets the account's events from now on (see the feedEvent webhook for what is sent and how it is signed). The secret is shown only in this answer; it is stored as is, because signing needs it. 400 UNSAFE_WEBHOOK_URL when the host is or resolves to an address that is not public (loopback, private, link-local…); the check is made again for every delivery. At most 10 endpoints per account (409 TOO_MANY_WEBHOOKS). They belong to the account: revoking the token that registered one does not remove it. Needs an API token with the scope game:read (webhooks carry what the event feed carries).
+         * @description The endpoint gets the account's events from now on (see the feedEvent webhook for what is sent and how it is signed). The secret is shown only in this answer; it is stored as is, because signing needs it. 400 UNSAFE_WEBHOOK_URL when the host is or resolves to an address that is not public (loopback, private, link-local…); the check is made again for every delivery. At most 10 endpoints per account (409 TOO_MANY_WEBHOOKS). They belong to the account: revoking the credential that registered one does not remove it. Needs an API token with the scope game:read (webhooks carry what the event feed carries).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -1030,6 +1030,123 @@ export interface paths {
          * @description Sends the delivery's event once more, now, outside the ordered stream (the endpoint's cursor does not move, and a failure is not retried), with the same delivery id. The answer is the attempt, also added to the log: 200 whether or not the receiver took it (see `outcome`). 404 DELIVERY_NOT_FOUND when the log no longer holds the delivery; 410 EVENTS_EXPIRED when its event left the feed (after the retention, 21 days by default, or lost when the store came back older) or the entry records skipped events. Needs an API token with the scope game:read (webhooks carry what the event feed carries).
          */
         post: operations["redeliverWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's event feed: every account's events (SSE, NDJSON or a JSON page)
+         * @description Every event of every account of the app (the events each account's own feed, GET
+         *     /account/events, holds), in one feed numbered 1, 2, 3… by `seq`, each naming its `account`. Each account's events
+         *     come in that account's order; events of different accounts interleave. An event reaches the app feed at once on the
+         *     embedded store and within a moment on Redis (a background forwarder carries it across shards; nothing is lost or
+         *     doubled when a node dies midway). Kept 21 days (FEED_RETENTION_DAYS), up to 100 times an account feed's cap. Needs an
+         *     app key (without Boardhost-Account) with the scope app:webhooks.
+         *
+         *     The forms, resuming (`after`, `epoch`, SSE `Last-Event-ID`), `ready`, keep-alives and errors are those of GET
+         *     /account/events: `text/event-stream`, `application/x-ndjson` (the default), or `application/json` for one page
+         *     `{events, next, last, epoch}`.
+         */
+        get: operations["listAppEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app's webhook endpoints
+         * @description Oldest first, without secrets. Needs an app key (without Boardhost-Account) with the scope app:webhooks.
+         */
+        get: operations["listAppWebhooks"];
+        put?: never;
+        /**
+         * Register a webhook endpoint
+         * @description The endpoint gets every account of the app's (the app feed, GET /app/events; each event names its `account`) events from now on (see the feedEvent webhook for what is sent and how it is signed). The secret is shown only in this answer; it is stored as is, because signing needs it. 400 UNSAFE_WEBHOOK_URL when the host is or resolves to an address that is not public (loopback, private, link-local…); the check is made again for every delivery. At most 10 endpoints per app (409 TOO_MANY_WEBHOOKS). They belong to the app: revoking the credential that registered one does not remove it. Needs an app key (without Boardhost-Account) with the scope app:webhooks.
+         */
+        post: operations["createAppWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint and how far its deliveries got
+         * @description `cursor` is the newest seq it is done with; `pending` the event being retried. Needs an app key (without Boardhost-Account) with the scope app:webhooks.
+         */
+        get: operations["getAppWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint
+         * @description Nothing more is sent to it (an attempt already under way still ends); its log goes too. Needs an app key (without Boardhost-Account) with the scope app:webhooks.
+         */
+        delete: operations["deleteAppWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook endpoint's delivery log
+         * @description Every attempt (status code, error, duration, outcome), newest first; about the last 1000 are kept. Needs an app key (without Boardhost-Account) with the scope app:webhooks.
+         */
+        get: operations["listAppWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again, now
+         * @description Sends the delivery's event once more, now, outside the ordered stream (the endpoint's cursor does not move, and a failure is not retried), with the same delivery id. The answer is the attempt, also added to the log: 200 whether or not the receiver took it (see `outcome`). 404 DELIVERY_NOT_FOUND when the log no longer holds the delivery; 410 EVENTS_EXPIRED when its event left the feed (after the retention, 21 days by default, or lost when the store came back older) or the entry records skipped events. Needs an app key (without Boardhost-Account) with the scope app:webhooks.
+         */
+        post: operations["redeliverAppWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1318,6 +1435,515 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/app/games/{gameId}/spectators/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Invite an account to watch a game
+         * @description A private game answers only its seats, its app’s key and the accounts the app invites as spectators (at most 50: past that 409 APP_LIMIT_REACHED, what spectators). The app key alone (no Boardhost-Account, scope game:read); a game of another app answers 404 GAME_NOT_FOUND, an account of another app 404 ACCOUNT_NOT_FOUND. Idempotent. A change is a new version of the game (no feed event; a client that sent If-Match with the version before gets 409 VERSION_CONFLICT once).
+         */
+        put: operations["inviteSpectator"];
+        post?: never;
+        /**
+         * Take back an invitation to watch a game
+         * @description A private game answers only its seats, its app’s key and the accounts the app invites as spectators (at most 50: past that 409 APP_LIMIT_REACHED, what spectators). The app key alone (no Boardhost-Account, scope game:read); a game of another app answers 404 GAME_NOT_FOUND, an account of another app 404 ACCOUNT_NOT_FOUND. Idempotent. A change is a new version of the game (no feed event; a client that sent If-Match with the version before gets 409 VERSION_CONFLICT once).
+         */
+        delete: operations["uninviteSpectator"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling app
+         * @description Its id, name and settings (quotas included). Any app key, without Boardhost-Account.
+         */
+        get: operations["getApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The account of an external id */
+        get: operations["getAppAccount"];
+        /**
+         * Get or create the account of an external id
+         * @description The app’s account for its user `externalId`, made if there is none (201) or returned as it is (200: the body does not change an existing account; PATCH does). Concurrent calls for one external id make one account. A creation counts against the app’s accountsPerDay (429 QUOTA_EXCEEDED). username: 2–30 letters, digits, _ or - (unique in the app, ignoring case); displayName: 1–50 characters; metadata: at most 20 string pairs (keys 1–40 of A-Z a-z 0-9 _ . -, values at most 256 characters, 4 kB in all). Text with control, format or bidi characters is refused (INVALID_CHARACTER). A username taken in the app: 409 USERNAME_TAKEN. The account acts through the app key with the Boardhost-Account header naming its id.
+         */
+        put: operations["ensureAppAccount"];
+        post?: never;
+        /**
+         * Erase an account
+         * @description Removes the account’s personal data: username, display name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed, blocks (both ways) and open challenges; its ongoing games are lost by forfeit first (reason `banned`). Its finished games stay as they are (moves and results; a game stores no username), so its opponents’ histories and ratings stay whole; leaderboards and tournament standings show it as `deleted-<n>`. The username cannot be taken again in the app for 30 days. Afterwards every route answers 404 ACCOUNT_NOT_FOUND for it. The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        delete: operations["eraseAccount"];
+        options?: never;
+        head?: never;
+        /**
+         * Change an account’s username, display name or metadata
+         * @description Each field given changes; the account id never does, so its games, ratings and feed stay its own. username: 2–30 letters, digits, _ or - (unique in the app, ignoring case); displayName: 1–50 characters; metadata: at most 20 string pairs (keys 1–40 of A-Z a-z 0-9 _ . -, values at most 256 characters, 4 kB in all). Text with control, format or bidi characters is refused (INVALID_CHARACTER). A username taken in the app: 409 USERNAME_TAKEN.
+         */
+        patch: operations["updateAppAccount"];
+        trace?: never;
+    };
+    "/api/v1/app/accounts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The app’s accounts
+         * @description By account id, a page at a time: pass `next` as `after` for the next page.
+         */
+        get: operations["listAppAccounts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every app
+         * @description Oldest first. Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        get: operations["adminListApps"];
+        put?: never;
+        /**
+         * Create an app and its first key
+         * @description The app and a first key with every scope (the secret only in this answer). Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        post: operations["adminCreateApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An app
+         * @description Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        get: operations["adminGetApp"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename an app, change its settings, disable or enable it
+         * @description Each field given changes. A disabled app’s keys and sessions are refused (401). Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        patch: operations["adminUpdateApp"];
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An app’s keys
+         * @description Oldest first, revoked ones included; never secrets. Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        get: operations["adminListAppKeys"];
+        put?: never;
+        /**
+         * Create an app key
+         * @description The secret is shown only in this answer. At most 20 active keys per app (409 APP_LIMIT_REACHED). Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        post: operations["adminCreateAppKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/keys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an app key
+         * @description At once: requests with it are refused, and the streams it and its sessions opened end within a second on every node. Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        delete: operations["adminRevokeAppKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/apps/{appId}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An app’s usage and quotas
+         * @description Requests, games and accounts in the app’s current day window, beside its quotas. Needs `Authorization: Bearer <OPERATOR_KEY>` (403 OPERATOR_ONLY otherwise, and always when the server has no OPERATOR_KEY).
+         */
+        get: operations["adminGetAppUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account
+         * @description It can no longer start games, challenges, seeks, bulk pairings or tournament entries (nor be challenged or paired): 403 ACCOUNT_RESTRICTED with its status and reason. Its ongoing games go on. The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        post: operations["suspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a suspension
+         * @description Back to active. A banned account answers 403 ACCOUNT_RESTRICTED (unban it). The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        post: operations["unsuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ban an account
+         * @description Every credential of the account is refused from now on (403 ACCOUNT_RESTRICTED); its tokens and sessions are revoked (its open streams end within a second, on every node), its open challenges closed, and its ongoing games lost by forfeit (result reason `banned`; rated games count it as a loss). The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        post: operations["banAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a ban
+         * @description Back to active. Its revoked tokens and sessions stay revoked: the app mints new sessions. The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        post: operations["unbanAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export an account’s data
+         * @description One JSON document: the account (every field), its tokens (no secrets), sessions, webhooks, push endpoint, blocks, ratings and their histories, games (with moves and results), open challenges, tournaments and the events its feed keeps. The app’s own account, by external id. Needs an app key with the scope app:moderate.
+         */
+        get: operations["exportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/suspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend an account
+         * @description It can no longer start games, challenges, seeks, bulk pairings or tournament entries (nor be challenged or paired): 403 ACCOUNT_RESTRICTED with its status and reason. Its ongoing games go on. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        post: operations["adminSuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/unsuspend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a suspension
+         * @description Back to active. A banned account answers 403 ACCOUNT_RESTRICTED (unban it). Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        post: operations["adminUnsuspendAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/ban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ban an account
+         * @description Every credential of the account is refused from now on (403 ACCOUNT_RESTRICTED); its tokens and sessions are revoked (its open streams end within a second, on every node), its open challenges closed, and its ongoing games lost by forfeit (result reason `banned`; rated games count it as a loss). Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        post: operations["adminBanAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/unban": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Lift a ban
+         * @description Back to active. Its revoked tokens and sessions stay revoked: the app mints new sessions. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        post: operations["adminUnbanAccount"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Erase an account
+         * @description Removes the account’s personal data: username, display name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed, blocks (both ways) and open challenges; its ongoing games are lost by forfeit first (reason `banned`). Its finished games stay as they are (moves and results; a game stores no username), so its opponents’ histories and ratings stay whole; leaderboards and tournament standings show it as `deleted-<n>`. The username cannot be taken again in the app for 30 days. Afterwards every route answers 404 ACCOUNT_NOT_FOUND for it. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY. Open accounts (id = username) are refused with 403 FORBIDDEN (reason open-account): ban them.
+         */
+        delete: operations["adminEraseAccount"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/accounts/{accountId}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Export an account’s data
+         * @description One JSON document: the account (every field), its tokens (no secrets), sessions, webhooks, push endpoint, blocks, ratings and their histories, games (with moves and results), open challenges, tournaments and the events its feed keeps. Any account, by id. Needs the operator key (OPERATOR_KEY); unset, 403 OPERATOR_ONLY.
+         */
+        get: operations["adminExportAccount"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/accounts/{externalId}/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sessions of one of the app’s accounts
+         * @description Oldest first, ended ones too (`active`), without secrets. Needs an app key with app:sessions.
+         */
+        get: operations["listSessions"];
+        put?: never;
+        /**
+         * Sign one of the app’s accounts in: a session
+         * @description An access token and a refresh token for the account, for the app's client. The access token lives the app's sessionSeconds (default 1 h), never past the refresh token; the refresh token lives refreshSeconds (default 30 days) from its issue. Revoking the session or the key that minted it ends both at once, with the streams opened with them (on every node, within a second). At most 20 active sessions per account: the next is refused (409 APP_LIMIT_REACHED, what sessions; nothing is revoked for it). 404 ACCOUNT_NOT_FOUND for an external id the app does not have; 403 MISSING_SCOPE for a scope the key does not hold. Needs an app key with app:sessions.
+         */
+        post: operations["createSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/app/sessions/{sessionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a session
+         * @description Its access token and refresh token stop working, and the streams opened with the access token end on every node within a second. Idempotent (a revoked session is answered as it is). Needs an app key with app:sessions.
+         */
+        delete: operations["revokeSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sessions/refresh": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Trade a refresh token for new tokens
+         * @description A new access token and refresh token; the old ones stop working (the streams opened with the old access token end). Each refresh token works once: one presented again (or two refreshes racing with one token) revokes the whole session. 401 INVALID_REFRESH_TOKEN with `reason` unknown, revoked, expired or reused: sign the user in again. Public: the refresh token is the credential. The access token lives the app's sessionSeconds (default 1 h), never past the refresh token; the refresh token lives refreshSeconds (default 30 days) from its issue. Revoking the session or the key that minted it ends both at once, with the streams opened with them (on every node, within a second).
+         */
+        post: operations["refreshSession"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out: the session token ends its session
+         * @description Revokes the caller's session (its access and refresh tokens). 400 INVALID_INPUT for a credential that is not a session token.
+         */
+        delete: operations["signOut"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/livez": {
         parameters: {
             query?: never;
@@ -1556,9 +2182,9 @@ export interface components {
         };
         /** @description One line of an NDJSON feed: FeedReady first, then one FeedEvent per line; StreamShutdown, StreamRevoked or FeedEpochChanged last */
         FeedStreamLine: components["schemas"]["FeedReady"] | components["schemas"]["FeedEvent"] | components["schemas"]["StreamShutdown"] | components["schemas"]["StreamRevoked"] | components["schemas"]["FeedEpochChanged"];
-        /** @description The FeedEvent (`epoch`, `seq`, `type`, `at`, `data` as in the feed) and the account whose feed it is. `seq` is 1, 2, 3… per account: deliveries come in this order */
+        /** @description The FeedEvent (`epoch`, `seq`, `type`, `at`, `data` as in the feed) and the account whose feed it is. `seq` is 1, 2, 3… per account: deliveries come in this order. An app endpoint gets the app feed: `seq` and `epoch` are the app feed’s (1, 2, 3… per app, in each account’s order), `account` names the account */
         WebhookPayload: {
-            /** @description The account whose feed the event is in */
+            /** @description The account whose feed the event is in (an app's endpoints: each event's own account) */
             account: string;
         } & components["schemas"]["FeedEvent"];
         /** @description One event of an account feed: `seq` numbers the account’s events, `type` says what `data` holds. A game in `data` is a GameHead: the game without its moves (read them with GET /games/{id}/moves or GET /games/{id}); `game.moved` carries the move played */
@@ -1567,6 +2193,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "challenge.received";
             /** Format: date-time */
@@ -1579,6 +2207,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "challenge.accepted";
             /** Format: date-time */
@@ -1591,6 +2221,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "challenge.declined";
             /** Format: date-time */
@@ -1603,6 +2235,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "challenge.canceled";
             /** Format: date-time */
@@ -1615,6 +2249,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "challenge.expired";
             /** Format: date-time */
@@ -1627,6 +2263,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "game.started";
             /** Format: date-time */
@@ -1639,6 +2277,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "game.moved";
             /** Format: date-time */
@@ -1656,6 +2296,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "draw.offered";
             /** Format: date-time */
@@ -1669,6 +2311,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "draw.declined";
             /** Format: date-time */
@@ -1682,6 +2326,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "game.finished";
             /** Format: date-time */
@@ -1695,6 +2341,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "game.updated";
             /** Format: date-time */
@@ -1708,6 +2356,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "game.deadline_soon";
             /** Format: date-time */
@@ -1725,6 +2375,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "tournament.started";
             /** Format: date-time */
@@ -1735,6 +2387,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "tournament.round_started";
             /** Format: date-time */
@@ -1745,6 +2399,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "tournament.finished";
             /** Format: date-time */
@@ -1755,6 +2411,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "tournament.cancelled";
             /** Format: date-time */
@@ -1765,6 +2423,8 @@ export interface components {
             seq: number;
             /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
             epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
             /** @enum {string} */
             type: "rating.updated";
             /** Format: date-time */
@@ -1821,6 +2481,7 @@ export interface components {
             gameId: string | null;
             /** @description The game it makes is rated */
             rated: boolean;
+            visibility: components["schemas"]["GameVisibility"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1844,6 +2505,11 @@ export interface components {
             /** @description correspondence: days per move */
             daysPerMove: number;
         };
+        /**
+         * @description Who may read and watch the game. public (default): anyone, and it is listed and on TV when it is of the open pool; unlisted: anyone with its id, never listed nor on TV; private: only its seats, its app's key and the accounts the app invites as spectators (to anyone else it answers 404 GAME_NOT_FOUND)
+         * @enum {string}
+         */
+        GameVisibility: "public" | "unlisted" | "private";
         /** @description A Game without `moves`: the same fields, O(1) in the length of the game. The moves are in GET /games/{id} and, a page at a time, GET /games/{id}/moves */
         GameHead: {
             /**
@@ -1920,7 +2586,7 @@ export interface components {
              * @description Why the game ended
              * @enum {string}
              */
-            reason: "lion-captured" | "no-moves" | "bare-lions" | "threefold-repetition" | "kings-only-15" | "three-kings-vs-one" | "endgame-30-60" | "long-diagonal" | "small-material" | "majority" | "cannot-feed" | "row-empty" | "resignation" | "agreement" | "timeout" | "aborted" | "abandoned" | "move-limit";
+            reason: "lion-captured" | "no-moves" | "bare-lions" | "threefold-repetition" | "kings-only-15" | "three-kings-vs-one" | "endgame-30-60" | "long-diagonal" | "small-material" | "majority" | "cannot-feed" | "row-empty" | "resignation" | "agreement" | "timeout" | "aborted" | "abandoned" | "banned" | "move-limit";
             /** @description Final score where the game has one (mancala) */
             score: number[] | null;
         };
@@ -2101,7 +2767,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -2421,6 +3087,7 @@ export interface components {
             position?: string;
             /** @description Default: unlimited */
             timeControl?: components["schemas"]["TimeControlInput"] | null;
+            visibility?: components["schemas"]["GameVisibility"];
         };
         GamePage: {
             items: components["schemas"]["Game"][];
@@ -2481,13 +3148,15 @@ export interface components {
             token: components["schemas"]["IssuedToken"];
         };
         Account: {
-            /** @description The username in lower case; seats and games refer to it */
+            /** @description Seats and games refer to it; never changes. Open accounts: the username in lower case; app accounts: <app id>.<16 hex digits> */
             id: string;
             username: string;
             /** @enum {string} */
             kind: "human" | "bot";
             /** @description Bots: what the bot accepts; null accepts everything */
             bot: components["schemas"]["BotPolicy"] | null;
+            /** @description A name to show; null: show the username */
+            displayName: string | null;
             /** Format: date-time */
             createdAt: string;
         };
@@ -2640,6 +3309,7 @@ export interface components {
             expiresInSeconds?: number;
             /** @description A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED */
             rated?: boolean;
+            visibility?: components["schemas"]["GameVisibility"];
         };
         ChallengeList: {
             items: components["schemas"]["Challenge"][];
@@ -2667,6 +3337,7 @@ export interface components {
             initialPosition: string | null;
             /** @description A seek for a rated game */
             rated: boolean;
+            visibility: components["schemas"]["GameVisibility"] & unknown;
             /** @enum {string} */
             status: "waiting" | "matched";
             /** @description matched: the new game; waiting: null */
@@ -2692,6 +3363,7 @@ export interface components {
             expiresInSeconds?: number;
             /** @description A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks */
             rated?: boolean;
+            visibility?: components["schemas"]["GameVisibility"];
         };
         /**
          * @example {
@@ -3143,6 +3815,407 @@ export interface components {
             }[];
             /** @description Pass as `cursor` for the next page; null: no more */
             next: string | null;
+        };
+        GameSpectators: {
+            /**
+             * @description Game id (12 characters)
+             * @example Xq3v9Lk2aB0c
+             */
+            gameId: string;
+            /** @description The invited accounts (ids), in the order invited */
+            spectators: string[];
+        };
+        App: {
+            /**
+             * @description An app id: app_ and 16 letters or digits
+             * @example app_3f9c0a7d21b84e65
+             */
+            id: string;
+            /** @example Acme Games */
+            name: string;
+            settings: components["schemas"]["AppSettings"];
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description Set: its keys and sessions are refused
+             */
+            disabledAt: string | null;
+        };
+        AppSettings: {
+            /** @description In the shared pool its accounts see and play the open accounts and other pooled apps’ */
+            sharedPool: boolean;
+            /**
+             * @example [
+             *       "https://play.example.com"
+             *     ]
+             */
+            corsOrigins: string[];
+            quotas: components["schemas"]["AppQuotas"];
+            /**
+             * @description Session token lifetime (60–86400)
+             * @example 3600
+             */
+            sessionSeconds: number;
+            /**
+             * @description Refresh token lifetime (3600–31536000)
+             * @example 2592000
+             */
+            refreshSeconds: number;
+        };
+        AppQuotas: {
+            /**
+             * @description Accounts it may create per day
+             * @example 10000
+             */
+            accountsPerDay: number;
+            /**
+             * @description Games its accounts may start per day
+             * @example 100000
+             */
+            gamesPerDay: number;
+            /**
+             * @description Requests per second of its keys and sessions together
+             * @example 200
+             */
+            requestsPerSecond: number;
+        };
+        AppAccount: {
+            /**
+             * @description The account id: the app id, a dot and 16 hex digits; never changes
+             * @example app_3f9c0a7d21b84e65.9a8b7c6d5e4f3a21
+             */
+            id: string;
+            /**
+             * @description An app id: app_ and 16 letters or digits
+             * @example app_3f9c0a7d21b84e65
+             */
+            app: string;
+            /**
+             * @description The app’s own id for its user: 1–128 characters, no control, format or bidi characters
+             * @example user-42
+             */
+            externalId: string;
+            /** @example player-1a2b3c4d */
+            username: string;
+            /** @example Ada */
+            displayName: string | null;
+            /**
+             * @description At most 20 keys of 1–40 of A-Z a-z 0-9 _ . -, string values of at most 256 characters, 4 kB in all
+             * @example {
+             *       "tier": "gold"
+             *     }
+             */
+            metadata: {
+                [key: string]: string;
+            };
+            /** @enum {string} */
+            kind: "human" | "bot";
+            /** @enum {string} */
+            status: "active" | "suspended" | "banned";
+            statusReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        /**
+         * @example {
+         *       "username": "ada",
+         *       "displayName": "Ada L."
+         *     }
+         */
+        EnsureAppAccountBody: {
+            /**
+             * @description Default: player-<8 hex digits>
+             * @example ada
+             */
+            username?: string;
+            /**
+             * @description 1–50 characters
+             * @example Ada L.
+             */
+            displayName?: string;
+            /**
+             * @description At most 20 keys of 1–40 of A-Z a-z 0-9 _ . -, string values of at most 256 characters, 4 kB in all
+             * @example {
+             *       "tier": "gold"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            };
+            /**
+             * @description Default: human
+             * @enum {string}
+             */
+            kind?: "human" | "bot";
+        };
+        /**
+         * @example {
+         *       "username": "ada2"
+         *     }
+         */
+        UpdateAppAccountBody: {
+            /**
+             * @description 2–30 letters, digits, _ or -, starting with a letter or digit; unique in the app ignoring case
+             * @example ada
+             */
+            username?: string;
+            /**
+             * @description null removes it
+             * @example Ada L.
+             */
+            displayName?: string | null;
+            /**
+             * @description Replaces the metadata whole; null removes it
+             * @example {
+             *       "tier": "gold"
+             *     }
+             */
+            metadata?: {
+                [key: string]: string;
+            } | null;
+        };
+        AppAccountList: {
+            items: components["schemas"]["AppAccount"][];
+            /** @description Pass as `after` for the next page; null on the last page */
+            next: string | null;
+        };
+        CreatedApp: {
+            app: components["schemas"]["App"];
+            key: components["schemas"]["IssuedAppKey"];
+        };
+        /** @description A first key with every scope (the secret only here) */
+        IssuedAppKey: components["schemas"]["AppKey"] & {
+            /** @description The secret (bha_…), shown only in this answer */
+            key: string;
+        };
+        /**
+         * @description The account scopes an app key lends to the accounts it acts for (game:read, game:play, bot:play, challenge:write, challenge:bulk) and its own: app:accounts (make and change its accounts), app:sessions, app:webhooks, app:moderate
+         * @enum {string}
+         */
+        AppKeyScope: "game:read" | "game:play" | "challenge:write" | "bot:play" | "challenge:bulk" | "app:accounts" | "app:sessions" | "app:webhooks" | "app:moderate";
+        AppKey: {
+            /**
+             * @description An app key id (not the secret)
+             * @example key_8d0e4b2a9c1f3e77
+             */
+            id: string;
+            /**
+             * @description An app id: app_ and 16 letters or digits
+             * @example app_3f9c0a7d21b84e65
+             */
+            app: string;
+            /** @example backend */
+            label: string;
+            scopes: components["schemas"]["AppKeyScope"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /**
+             * Format: date-time
+             * @description About when it last authenticated a request
+             */
+            lastUsedAt: string | null;
+        };
+        CreateAppBody: {
+            /** @example Acme Games */
+            name: string;
+            settings?: components["schemas"]["AppSettingsInput"];
+        };
+        /**
+         * @description Settings to change; each omitted one keeps its value
+         * @example {
+         *       "sharedPool": false,
+         *       "quotas": {
+         *         "requestsPerSecond": 50
+         *       }
+         *     }
+         */
+        AppSettingsInput: {
+            sharedPool?: boolean;
+            corsOrigins?: string[];
+            quotas?: {
+                accountsPerDay?: number;
+                gamesPerDay?: number;
+                requestsPerSecond?: number;
+            };
+            sessionSeconds?: number;
+            refreshSeconds?: number;
+        };
+        AppList: {
+            items: components["schemas"]["App"][];
+        };
+        /**
+         * @example {
+         *       "disabled": true
+         *     }
+         */
+        UpdateAppBody: {
+            name?: string;
+            settings?: components["schemas"]["AppSettingsInput"];
+            /** @description true disables the app (its keys and sessions are refused) */
+            disabled?: boolean;
+        };
+        CreateAppKeyBody: {
+            /** @example backend */
+            label?: string;
+            /** @description Default: every scope */
+            scopes?: components["schemas"]["AppKeyScope"][];
+        };
+        AppKeyList: {
+            items: components["schemas"]["AppKey"][];
+        };
+        /** @description An app’s counts over its current day window (24 h from its first count of the kind; the quotas count the same windows). Requests are sent to the store by each node about every second */
+        AppUsage: {
+            /**
+             * @description An app id: app_ and 16 letters or digits
+             * @example app_3f9c0a7d21b84e65
+             */
+            app: string;
+            /** @description Requests of its keys and sessions in its current day window */
+            requests: number;
+            /** @description Games its accounts started in its current day window */
+            gamesCreated: number;
+            /** @description Accounts it made in its current day window */
+            accountsCreated: number;
+            quotas: components["schemas"]["AppQuotas"];
+        };
+        ModeratedAccount: {
+            id: string;
+            /** @description The account’s app (`open` for open accounts) */
+            app: string;
+            externalId: string | null;
+            username: string;
+            displayName: string | null;
+            /** @enum {string} */
+            kind: "human" | "bot";
+            /** @enum {string} */
+            status: "active" | "suspended" | "banned";
+            statusReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        AccountExport: {
+            /** Format: date-time */
+            exportedAt: string;
+            /** @description Every stored field of the account */
+            account: {
+                [key: string]: unknown;
+            };
+            /** @description Token views (no secrets) */
+            tokens: {
+                [key: string]: unknown;
+            }[];
+            sessions: {
+                [key: string]: unknown;
+            }[];
+            webhooks: {
+                [key: string]: unknown;
+            }[];
+            pushEndpoint: {
+                [key: string]: unknown;
+            } | null;
+            blocks: {
+                [key: string]: unknown;
+            }[];
+            /** @description Per perf: the rating and its history */
+            ratings: {
+                [key: string]: unknown;
+            };
+            /** @description Its games, moves and results */
+            games: {
+                [key: string]: unknown;
+            }[];
+            challenges: {
+                [key: string]: unknown;
+            }[];
+            tournaments: string[];
+            /** @description The events its feed keeps */
+            feed: {
+                [key: string]: unknown;
+            }[];
+        };
+        IssuedSession: {
+            session: components["schemas"]["Session"];
+            /**
+             * @description A bearer token of the account (bhp_…) with the session's scopes; shown only here
+             * @example bhp_Zx8aQ1d0lT9vJb7c2Yk4mN6pR3sU5wX0
+             */
+            accessToken: string;
+            /**
+             * Format: date-time
+             * @description sessionSeconds from now, never after the refresh token's expiry
+             */
+            accessTokenExpiresAt: string;
+            /**
+             * @description Single use: trade it at POST /sessions/refresh; shown only here
+             * @example bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA
+             */
+            refreshToken: string;
+            /** Format: date-time */
+            refreshTokenExpiresAt: string;
+        };
+        Session: {
+            /** @example ses_4f1c9a0b7e2d5a13 */
+            id: string;
+            /** @example app_0c5e1f7a9b3d2e4f */
+            app: string;
+            /**
+             * @description The account's id
+             * @example app_0c5e1f7a9b3d2e4f.9a8b7c6d5e4f3a2b
+             */
+            account: string;
+            /**
+             * @description The id of the app key that minted it
+             * @example key_1a2b3c4d5e6f7a8b
+             */
+            key: string;
+            /** @example iPhone */
+            label: string;
+            /**
+             * @example [
+             *       "game:read",
+             *       "game:play",
+             *       "challenge:write"
+             *     ]
+             */
+            scopes: ("game:read" | "game:play" | "challenge:write" | "bot:play" | "challenge:bulk")[];
+            /** @description How many times it was refreshed (0: as minted) */
+            generation: number;
+            /** Format: date-time */
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description When the current refresh token stops working (each refresh gives refreshSeconds more)
+             */
+            expiresAt: string;
+            /** Format: date-time */
+            revokedAt: string | null;
+            /** @description Neither revoked nor expired, and the key that minted it not revoked */
+            active: boolean;
+        };
+        CreateSessionBody: {
+            /**
+             * @description Among the key's account scopes, fitting the account (bot:play for bots, game:play for people); omitted: all of them that fit
+             * @example [
+             *       "game:read",
+             *       "game:play"
+             *     ]
+             */
+            scopes?: ("game:read" | "game:play" | "challenge:write" | "bot:play" | "challenge:bulk")[];
+            /**
+             * @description 1–60 characters (default session)
+             * @example iPhone
+             */
+            label?: string;
+        };
+        SessionList: {
+            items: components["schemas"]["Session"][];
+        };
+        RefreshSessionBody: {
+            /** @example bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA */
+            refreshToken: string;
         };
         Health: {
             /** @description ok (/livez); ready, degraded (failing within the grace window) or unavailable */
@@ -5283,7 +6356,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case */
+                /** @description A username (open accounts) or an account id (any account; an app account’s has a dot) */
                 username: string;
             };
             cookie?: never;
@@ -7736,6 +8809,552 @@ export interface operations {
             503: components["responses"]["StoreUnavailable"];
         };
     };
+    listAppEvents: {
+        parameters: {
+            query?: {
+                /** @description Resume after this seq (the last one seen). Streams without it start from now; the JSON page from 0 */
+                after?: number;
+                /** @description The epoch of that seq (of the last event seen, or of `ready`). With it, a store that came back older is detected (409 FEED_EPOCH_CHANGED) instead of silently skipping the events that reused seqs */
+                epoch?: string;
+                /** @description application/json only: events per page (default 100) */
+                limit?: number;
+            };
+            header?: {
+                /** @description SSE: the id of the last event seen; the stream resumes after it (wins over `after`) */
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The feed */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["FeedStreamEvent"];
+                    "application/x-ndjson": components["schemas"]["FeedStreamLine"];
+                    "application/json": components["schemas"]["FeedPage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Gone (EVENTS_EXPIRED) */
+            410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listAppWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoints */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookList"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createAppWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1–128 of A-Z a-z 0-9 . _ : -) answers the first answer and creates nothing more, for 24 h; the same key with another body is refused with IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateWebhookBody"];
+            };
+        };
+        responses: {
+            /** @description The endpoint, with its secret */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhook"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Understood but not acceptable (ILLEGAL_MOVE, AMBIGUOUS_MOVE, IDEMPOTENCY_KEY_REUSED) */
+            422: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getAppWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The endpoint */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    deleteAppWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listAppWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description `next` of the previous page */
+                after?: number;
+                /** @description Attempts per page, 1–100 (default 50) */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Webhook id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of attempts */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryLog"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    redeliverAppWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook id (12 characters) */
+                id: string;
+                /** @description Delivery id (a UUID; the Boardhost-Delivery header) */
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempt */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeliveryAttempt"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Gone (EVENTS_EXPIRED) */
+            410: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
     getVerification: {
         parameters: {
             query: {
@@ -8735,6 +10354,2455 @@ export interface operations {
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
             400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    inviteSpectator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                gameId: string;
+                /** @description An account of the app (its id) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game’s spectators */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSpectators"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    uninviteSpectator: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                gameId: string;
+                /** @description An account of the app (its id) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The game’s spectators */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GameSpectators"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    getAppAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user: 1–128 characters, no control, format or bidi characters */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    ensureAppAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user: 1–128 characters, no control, format or bidi characters */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["EnsureAppAccountBody"];
+            };
+        };
+        responses: {
+            /** @description The existing account, unchanged */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccount"];
+                };
+            };
+            /** @description The account, made now */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    eraseAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    updateAppAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user: 1–128 characters, no control, format or bidi characters */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAppAccountBody"];
+            };
+        };
+        responses: {
+            /** @description The account as changed */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listAppAccounts: {
+        parameters: {
+            query?: {
+                /** @description A previous page’s `next` */
+                after?: string;
+                /** @description 1–100, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of accounts */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppAccountList"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminListApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The apps */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppList"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminCreateApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAppBody"];
+            };
+        };
+        responses: {
+            /** @description The app and its first key */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApp"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminGetApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminUpdateApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAppBody"];
+            };
+        };
+        responses: {
+            /** @description The app as changed */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminListAppKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The keys */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppKeyList"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminCreateAppKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateAppKeyBody"];
+            };
+        };
+        responses: {
+            /** @description The new key */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedAppKey"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminRevokeAppKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+                /** @description An app key id (not the secret) */
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppKey"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminGetAppUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description An app id: app_ and 16 letters or digits */
+                appId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The usage */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppUsage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    suspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    unsuspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    banAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    unbanAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    exportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app’s own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s data */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminSuspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminUnsuspendAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminBanAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminUnbanAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s status now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ModeratedAccount"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminEraseAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Erased */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    adminExportAccount: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The account id (open accounts: the username) */
+                accountId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account’s data */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AccountExport"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sessions */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SessionList"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    createSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The app's own id for its user */
+                externalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateSessionBody"];
+            };
+        };
+        responses: {
+            /** @description The session and its tokens */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedSession"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    revokeSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Session id */
+                sessionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked session */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    refreshSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RefreshSessionBody"];
+            };
+        };
+        responses: {
+            /** @description The session and its new tokens */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedSession"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    signOut: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The ended session */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Session"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

@@ -110,7 +110,7 @@ if ARG.withGame == '1' then
   game_entry, lseq, gepoch = create_game_v2(${createArg('prefix')}, ${createArg('tag')}, KEY.game, KEY.moves,
     ${createArg('id')}, ${createArg('head')}, ${createArg('version')}, ${createArg('status')}, ${createArg('kind')},
     ${createArg('listingEpoch')}, ${createArg('shard')}, ${createArg('moves')}, ${createArg('clock')},
-    argv_from(g + ${createGame.argNames.length + 1}, #ARGV))
+    ${createArg('listed')}, argv_from(g + ${createGame.argNames.length + 1}, #ARGV))
   if game_entry == false then return {'game-exists'} end
 end
 redis.call('HSET', KEY.challenge, 'doc', ARG.doc, 'version', ARG.version)

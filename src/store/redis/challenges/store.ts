@@ -12,7 +12,8 @@ import type {
 } from '../../store';
 import { msOf, involved, wholeNumber } from '../games/arguments';
 import { mergeDue } from '../clocks';
-import { createGameArguments, type RedisGameStore } from '../games/store';
+import { createGameArguments } from '../games/arguments';
+import type { RedisGameStore } from '../games/store';
 import { ALL_SHARDS, shardOf, shardTag, type Keys } from '../keys';
 import { gameParts, outboxFields, parseBefores, type AccountPart, type IndexOp } from '../relay/relay';
 import { createChallenge, updateChallenge } from './scripts';

@@ -13,6 +13,7 @@ import type { ChannelFanout } from '../client';
 import { readFeed } from '../lua';
 import { appendAccount } from '../relay/scripts';
 import { Keys } from '../keys';
+import { AppFeedForwarder } from './forwarder';
 
 /** The epochs as feed_epoch keeps them (JSON [[id, since], …], newest first). */
 export function epochsOf(json: string): FeedEpoch[] {
@@ -21,10 +22,13 @@ export function epochsOf(json: string): FeedEpoch[] {
 
 /**
  * Per-account feeds: one stream each, trimmed by age on append, published live, with epochs that
- * change when the Redis behind them comes back older (see FEED_EPOCH in lua.ts).
+ * change when the Redis behind them comes back older (see FEED_EPOCH in lua.ts). App feeds are
+ * feeds of an owner id (ports/feed.ts), filled by the forwarder (forwarder.ts).
  */
 export class RedisEventFeed implements EventFeed {
   private readonly keys: Keys;
+  /** Carries app accounts' events to their app feeds (createRedisStorage starts it). */
+  readonly forwarder: AppFeedForwarder;
 
   constructor(
     private readonly redis: Redis,
@@ -32,9 +36,19 @@ export class RedisEventFeed implements EventFeed {
     private readonly fanout: ChannelFanout,
     private readonly options: FeedOptions = {},
     private readonly publish: 'PUBLISH' | 'SPUBLISH' = 'PUBLISH',
-    /** The webhook keys an account's events mark (the webhook store's layout). */
+    /** Told what goes wrong in the forwarder's background passes (it retries by itself). */
+    onError?: (error: unknown) => void,
   ) {
     this.keys = new Keys(prefix);
+    this.forwarder = new AppFeedForwarder(redis, this.keys, this, {
+      feed: options,
+      publish: this.publish,
+      ...(onError ? { onError } : {}),
+    });
+  }
+
+  forwardApps(): Promise<void> {
+    return this.forwarder.forward();
   }
 
   /** Appends to each account's feed in its own step (one shard each). */
@@ -45,12 +59,18 @@ export class RedisEventFeed implements EventFeed {
         notices: noticesArgument(
           notices.filter((n) => n.to.includes(account)),
           this.options,
+          account,
         ),
         candidate: epochCandidate(),
         publish: this.publish,
         live: this.keys.feedChannel(account),
       });
     }
+  }
+
+  async erase(account: string): Promise<void> {
+    // One slot (the account's shard): one command.
+    await this.redis.del(this.keys.feed(account), this.keys.feedSeq(account), this.keys.feedEpoch(account));
   }
 
   async read(account: string, after: number, limit: number): Promise<FeedPage> {
@@ -66,6 +86,7 @@ export class RedisEventFeed implements EventFeed {
         seq: parseInt(id, 10),
         // Entries written before epochs have none: they belong to the current one's history.
         epoch: value.epoch ?? epoch,
+        ...(value.account !== undefined ? { account: value.account } : {}),
         type: value.type as FeedEventType,
         at: value.at as string,
         data: JSON.parse(value.data ?? '{}') as FeedEvent['data'],

@@ -11,7 +11,12 @@ import {
   type Notice,
   type StoredChallenge,
   type StoredGame,
+  clockIndexOf,
+  headOf,
+  publiclyListed,
 } from '../../store';
+import { shardOf, shardTag } from '../keys';
+import { createGame, LISTING_EPOCH_US } from './scripts';
 
 /** Epoch ms of an ISO time, as text for a script; throws before any write on a bad time. */
 export function msOf(iso: string, what: string): string {
@@ -26,12 +31,14 @@ export function epochCandidate(): string {
 }
 
 /**
- * Notices as append_to_feed (../feed/scripts.ts) reads them (one JSON argument): the notices, each with
+ * Notices as append_to_feed (../feed/scripts.ts) reads them (one JSON argument) for `account`'s
+ * feed: the account (an app account's events are marked for its app feed), the notices, each with
  * its trimming cutoff (its time less the feed retention), and an epoch id for feeds that begin one.
  */
-export function noticesArgument(notices: readonly Notice[], feed: FeedOptions = {}): string {
+export function noticesArgument(notices: readonly Notice[], feed: FeedOptions, account: string): string {
   const retentionMs = feed.retentionMs ?? FEED_RETENTION_MS;
   return JSON.stringify({
+    account,
     epoch: epochCandidate(),
     max: feed.maxEvents ?? FEED_MAX_EVENTS,
     notices: notices.map((n) => {
@@ -85,4 +92,28 @@ export function involved(challenge: StoredChallenge): string[] {
 export function wholeNumber(n: number): number {
   if (Number.isNaN(n) || n <= 0) return 0;
   return Math.min(Math.floor(n), Number.MAX_SAFE_INTEGER);
+}
+
+/** Whether a write puts the game in the public listings ('1': public and of the open pool). */
+export function listedArgument(game: StoredGame): '1' | '0' {
+  return publiclyListed(game) ? '1' : '0';
+}
+
+/** The create script's named arguments (its rest: the outbox fields). */
+export function createGameArguments(prefix: string, game: StoredGame): Parameters<typeof createGame.argv>[1] {
+  const shard = shardOf(game.id);
+  return {
+    prefix,
+    tag: shardTag(shard),
+    id: game.id,
+    head: JSON.stringify(headOf(game)),
+    version: game.version,
+    status: game.status,
+    kind: game.kind,
+    listingEpoch: String(LISTING_EPOCH_US),
+    shard,
+    moves: JSON.stringify(game.moves.map((m) => JSON.stringify(m))),
+    clock: clockIndexArgument(clockIndexOf(game)),
+    listed: listedArgument(game),
+  };
 }

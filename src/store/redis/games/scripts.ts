@@ -18,7 +18,9 @@ export const LISTING_EPOCH_US = Date.UTC(2025, 0, 1) * 1000;
  * shard's keys (shard_keys, lua-keys.ts), `c` the clock spec (clockSpec()).
  */
 const GAME_INDEXES = `${SHARD_KEYS_LUA}
-local function shard_listings(pt, kind, status, lseq, id)
+local function shard_listings(pt, kind, status, lseq, id, listed)
+  -- Only a publicly listed game (publiclyListed in ports/games.ts) is in the shard's listings.
+  if listed ~= '1' then return end
   redis.call('ZADD', listing_key(pt, nil, nil), lseq, id)
   redis.call('ZADD', listing_key(pt, kind, nil), lseq, id)
   for _, other in ipairs({${GAME_STATUSES.map((s) => `'${s}'`).join(', ')}}) do
@@ -83,7 +85,7 @@ end
  * clocks, outbox entry. Returns the outbox entry id ('' for none).
  */
 const CREATE_GAME_V2 = `${GAME_INDEXES}
-local function create_game_v2(p, tag, key, moves_key, id, head, version, status, kind, epoch, shard, moves, clock, fields)
+local function create_game_v2(p, tag, key, moves_key, id, head, version, status, kind, epoch, shard, moves, clock, listed, fields)
   if redis.call('EXISTS', key) == 1 then return false end
   local pt = shard_keys(p, tag)
   local n = redis.call('INCR', pt.listingSeq)
@@ -92,7 +94,7 @@ local function create_game_v2(p, tag, key, moves_key, id, head, version, status,
   local lseq = string.format('%.0f', us * 8 + (n % 8))
   redis.call('HSET', key, 'head', head, 'version', version, 'status', status, 'kind', kind, 'lseq', lseq)
   for _, m in ipairs(cjson.decode(moves)) do redis.call('RPUSH', moves_key, m) end
-  shard_listings(pt, kind, status, lseq, id)
+  shard_listings(pt, kind, status, lseq, id, listed)
   game_clock(pt, key, id, cjson.decode(clock))
   -- Only a game with accounts has outbox entries, so only it needs an epoch (two INFOs a write).
   local game = ''
@@ -103,7 +105,8 @@ end
 
 /**
  * Create a game. `prefix` and `tag` (the game's shard's) for shard_keys; `listingEpoch`: the listing
- * base; `moves`: JSON list of move JSON; `clock`: the clock spec; the rest: the outbox fields.
+ * base; `moves`: JSON list of move JSON; `clock`: the clock spec; `listed`: '1' for a game in the
+ * shard's listings (publiclyListed); the rest: the outbox fields.
  * Returns {1, outbox id, listing score, game epoch} or {0} (id taken).
  */
 export const createGame = script<[number, string?, string?, string?]>()({
@@ -121,12 +124,13 @@ export const createGame = script<[number, string?, string?, string?]>()({
     'shard',
     'moves',
     'clock',
+    'listed',
   ],
   rest: true,
   lua: `${CREATE_GAME_V2}
 local fields = {}
 for i = REST, #ARGV do fields[#fields + 1] = ARGV[i] end
-local entry, lseq, epoch = create_game_v2(ARG.prefix, ARG.tag, KEY.game, KEY.moves, ARG.id, ARG.head, ARG.version, ARG.status, ARG.kind, ARG.listingEpoch, ARG.shard, ARG.moves, ARG.clock, fields)
+local entry, lseq, epoch = create_game_v2(ARG.prefix, ARG.tag, KEY.game, KEY.moves, ARG.id, ARG.head, ARG.version, ARG.status, ARG.kind, ARG.listingEpoch, ARG.shard, ARG.moves, ARG.clock, ARG.listed, fields)
 if entry == false then return {0} end
 return {1, entry, lseq, epoch}
 `,
@@ -139,8 +143,8 @@ return {1, entry, lseq, epoch}
  * change (head and move), append the outbox entry; a finished game's moves are packed into the hash.
  * `idem`: the idempotency record; `total`: moves in total; `move`: the new move ('' for none);
  * `idempotent`: '1'/'0'; `publish`: the publish command; `clock`: the clock spec; `packed`: packed
- * moves (a finished game), every move as a JSON list (a packed game reopened), or ''; the rest: the
- * outbox fields.
+ * moves (a finished game), every move as a JSON list (a packed game reopened), or ''; `listed`: '1'
+ * for a game in the shard's listings (publiclyListed); the rest: the outbox fields.
  * Returns {'updated', outbox id, listing score, game epoch}, {'replayed', fingerprint, head, moves}, {'conflict', version},
  * {'missing'}, {'moves', count} (the stored moves are not those the write extends) or {'unpack'}
  * (ask again with every move).
@@ -166,6 +170,7 @@ export const updateGame = script<[string, ...Array<string | number>]>()({
     'publish',
     'clock',
     'packed',
+    'listed',
   ],
   rest: true,
   lua: `${GAME_INDEXES}
@@ -206,7 +211,7 @@ if ARG.idempotent == '1' then
   redis.call('EXPIRE', KEY.idem, ARG.ttl)
 end
 local pt = shard_keys(ARG.prefix, ARG.tag)
-if h[2] ~= ARG.status then shard_listings(pt, ARG.kind, ARG.status, h[3], ARG.id) end
+if h[2] ~= ARG.status then shard_listings(pt, ARG.kind, ARG.status, h[3], ARG.id, ARG.listed) end
 game_clock(pt, KEY.game, ARG.id, cjson.decode(ARG.clock))
 redis.call(ARG.publish, ARG.channel, '{"game":' .. ARG.head .. ',"move":' .. move .. '}')
 if ARG.packed ~= '' and string.sub(ARG.packed, 1, 1) ~= '[' and not h[4] then

@@ -3,7 +3,6 @@ import type { Side } from '../../../engines/types';
 import {
   IDEMPOTENCY_TTL_SECONDS,
   accountEffectsOf,
-  clockIndexOf,
   headOf,
   type GameHead,
   type MoveRecord,
@@ -24,9 +23,9 @@ import {
   type MovePage,
   type StoredMoveDetails,
 } from '../../store';
-import { clockIndexArgument } from './arguments';
+import { clockIndexArgument, createGameArguments, listedArgument } from './arguments';
 import type { ChannelFanout } from '../client';
-import { createGame, LISTING_EPOCH_US, readGame, reserveGame, updateGame } from './scripts';
+import { createGame, readGame, reserveGame, updateGame } from './scripts';
 import { ALL_SHARDS, Keys, shardOf, shardTag } from '../keys';
 import {
   OutboxRelay,
@@ -329,6 +328,7 @@ export class RedisGameStore implements GameStore {
             publish: this.publish,
             clock: clockIndexArgument(effects.clock),
             packed: moves,
+            listed: listedArgument(next),
           },
           fields,
         ),
@@ -379,24 +379,6 @@ export class RedisGameStore implements GameStore {
     await this.relay.stop();
     await this.redis.quit().catch(() => this.redis.disconnect());
   }
-}
-
-/** The create script's named arguments (its rest: the outbox fields). */
-export function createGameArguments(prefix: string, game: StoredGame): Parameters<typeof createGame.argv>[1] {
-  const shard = shardOf(game.id);
-  return {
-    prefix,
-    tag: shardTag(shard),
-    id: game.id,
-    head: JSON.stringify(headOf(game)),
-    version: game.version,
-    status: game.status,
-    kind: game.kind,
-    listingEpoch: String(LISTING_EPOCH_US),
-    shard,
-    moves: JSON.stringify(game.moves.map((m) => JSON.stringify(m))),
-    clock: clockIndexArgument(clockIndexOf(game)),
-  };
 }
 
 /**
@@ -471,7 +453,12 @@ export class RedisEventBus implements GameEventBus {
     private readonly fanout: ChannelFanout,
     private readonly channelOf: (gameId: string) => string,
     private readonly revocations: string,
+    private readonly announce: (hash: string) => Promise<void>,
   ) {}
+
+  announceRevocation(hash: string): Promise<void> {
+    return this.announce(hash);
+  }
 
   async subscribe(
     gameId: string,

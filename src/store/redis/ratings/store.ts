@@ -1,5 +1,7 @@
 import type Redis from 'ioredis';
 import {
+  appOfAccountId,
+  OPEN_APP,
   RATING_HISTORY_MAX,
   initialRating,
   isRanked,
@@ -18,6 +20,8 @@ import {
 } from '../../store';
 import { epochCandidate, noticesArgument } from '../games/arguments';
 import { Keys } from '../keys';
+import { setFieldIf } from '../lua';
+import { ACCOUNT_KINDS } from '../../../vocabulary';
 import { rank, readBoard, recordRating } from './scripts';
 
 /** Compare-and-set attempts of one result (each loses only to another result of the same account). */
@@ -88,7 +92,7 @@ export class RedisRatingStore implements RatingStore {
           rating: JSON.stringify(after),
           entry: JSON.stringify(entry),
           historyMax: RATING_HISTORY_MAX,
-          notices: noticesArgument([ratingNotice(update)], this.feed),
+          notices: noticesArgument([ratingNotice(update)], this.feed, result.account),
           candidate: epochCandidate(),
           publish: this.publish,
           live: this.keys.feedChannel(result.account),
@@ -106,7 +110,7 @@ export class RedisRatingStore implements RatingStore {
 
   private async rank(result: RatingResult, rating: StoredRating): Promise<void> {
     if (rating.version === 0) return;
-    const [board, entries] = this.keys.leaderboard(result.perf, result.category);
+    const [board, entries] = this.keys.leaderboard(result.perf, result.category, result.pool);
     const entry: BoardEntry = {
       v: rating.version,
       account: result.account,
@@ -144,13 +148,33 @@ export class RedisRatingStore implements RatingStore {
     return { items, next: raw.length > count && last ? last.n : null };
   }
 
+  async renameAccount(account: string, name: string): Promise<void> {
+    const perfs = await this.redis.hkeys(this.keys.ratings(account));
+    // Its boards are its pool's: the open pool's, or (an island app's account) its app's.
+    const pools = [...new Set([OPEN_APP, appOfAccountId(account)])];
+    for (const perf of perfs) {
+      for (const [category, pool] of ACCOUNT_KINDS.flatMap((c) => pools.map((p) => [c, p] as const))) {
+        const [, entries] = this.keys.leaderboard(perf, category, pool);
+        for (let attempt = 0; ; attempt++) {
+          const read = await this.redis.hget(entries, account);
+          if (!read) break;
+          const next = JSON.stringify({ ...(JSON.parse(read) as BoardEntry), name });
+          if ((await setFieldIf.run(this.redis, { hash: entries }, { field: account, read, next })) === 1)
+            break;
+          if (attempt >= 10) throw new Error(`leaderboard entry of ${account} kept changing`);
+        }
+      }
+    }
+  }
+
   async leaderboard(
     perf: string,
     category: AccountKind,
     limit: number,
     offset = 0,
+    pool?: string,
   ): Promise<LeaderboardPage> {
-    const [board, entries] = this.keys.leaderboard(perf, category);
+    const [board, entries] = this.keys.leaderboard(perf, category, pool);
     const from = Math.max(0, Math.floor(offset));
     const [raw, size] = await readBoard.run(
       this.redis,

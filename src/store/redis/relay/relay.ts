@@ -70,7 +70,7 @@ export function outboxFields(entry: OutboxEntry, feed: FeedOptions): string[] {
   if (entry.parts.length === 0) return [];
   const fields = [entry.origin, String(entry.version), String(entry.before)];
   for (const part of entry.parts) {
-    fields.push(part.account, noticesArgument(part.notices, feed), JSON.stringify(part.ops));
+    fields.push(part.account, noticesArgument(part.notices, feed, part.account), JSON.stringify(part.ops));
   }
   return fields;
 }
@@ -186,6 +186,8 @@ export class OutboxRelay {
   private readonly again = new Set<number>();
   private timer: NodeJS.Timeout | undefined;
   private readonly leaseMs: number;
+  /** Background work that starts and stops with the relay (the app-feed forwarder, its next stage). */
+  private readonly attached: Array<{ start(): void; stop(): Promise<void> }> = [];
 
   constructor(
     private readonly redis: Redis,
@@ -370,9 +372,16 @@ export class OutboxRelay {
     await Promise.all([...this.draining.values()]);
   }
 
+  /** Starts `worker` with the relay's start() (at once if started) and stops it with stop(). */
+  attach(worker: { start(): void; stop(): Promise<void> }): void {
+    this.attached.push(worker);
+    if (this.timer) worker.start();
+  }
+
   /** Sweeps every `intervalMs` until stop(). */
   start(intervalMs = 1000): void {
     if (this.timer) return;
+    for (const worker of this.attached) worker.start();
     const tick = () => {
       this.sweep()
         .catch((error: unknown) => this.options.onError?.(error))
@@ -387,7 +396,7 @@ export class OutboxRelay {
     const timer = this.timer;
     this.timer = undefined;
     if (timer) clearTimeout(timer);
-    await Promise.all([...this.draining.values()]);
+    await Promise.all([...this.draining.values(), ...this.attached.map((worker) => worker.stop())]);
   }
 }
 

@@ -41,8 +41,8 @@ export class RedisTournamentStore implements TournamentStore {
   private doc(id: string): string {
     return this.games.keys.tournament(id);
   }
-  private listing(shard: number, status?: TournamentStatus): string {
-    return this.games.keys.tournamentListing(shard, status);
+  private listing(shard: number, status?: TournamentStatus, pool?: string): string {
+    return this.games.keys.tournamentListing(shard, status, pool);
   }
   private memberOf(account: string): string {
     return this.games.keys.tournamentsOf(account);
@@ -76,7 +76,11 @@ export class RedisTournamentStore implements TournamentStore {
     const shard = shardOf(t.id);
     const created = await createTournament.run(
       this.redis,
-      { doc: this.doc(t.id), all: this.listing(shard), listing: this.listing(shard, t.status) },
+      {
+        doc: this.doc(t.id),
+        all: this.listing(shard, undefined, t.pool),
+        listing: this.listing(shard, t.status, t.pool),
+      },
       { json: JSON.stringify(t), version: t.version, status: t.status, seq, id: t.id },
     );
     if (created !== 1) throw new Error(`tournament ${t.id} exists`);
@@ -108,11 +112,11 @@ export class RedisTournamentStore implements TournamentStore {
       this.redis,
       {
         doc: this.doc(next.id),
-        all: this.listing(shard),
-        open: this.listing(shard, 'open'),
-        ongoing: this.listing(shard, 'ongoing'),
-        finished: this.listing(shard, 'finished'),
-        cancelled: this.listing(shard, 'cancelled'),
+        all: this.listing(shard, undefined, next.pool),
+        open: this.listing(shard, 'open', next.pool),
+        ongoing: this.listing(shard, 'ongoing', next.pool),
+        finished: this.listing(shard, 'finished', next.pool),
+        cancelled: this.listing(shard, 'cancelled', next.pool),
       },
       {
         expected: expectedVersion,
@@ -132,9 +136,14 @@ export class RedisTournamentStore implements TournamentStore {
     return { status: 'updated' };
   }
 
-  async list(status: TournamentStatus | undefined, limit: number, before?: number): Promise<TournamentPage> {
+  async list(
+    status: TournamentStatus | undefined,
+    limit: number,
+    before?: number,
+    pool?: string,
+  ): Promise<TournamentPage> {
     return this.page(
-      ALL_SHARDS.map((shard) => this.listing(shard, status)),
+      ALL_SHARDS.map((shard) => this.listing(shard, status, pool)),
       (t) => status === undefined || t.status === status,
       limit,
       before,
