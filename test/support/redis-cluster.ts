@@ -222,6 +222,14 @@ export function sharedClusterNodes(): string[] {
 }
 
 /** Deletes every key under `prefix` on every master (SCAN per node, one UNLINK per key: keys of different slots). */
+/** The ports of the Cluster's masters that hold slots (seeds: `host:port`). */
+export async function clusterMasterPorts(seeds: readonly string[]): Promise<number[]> {
+  const ports = seeds.map((seed) => Number(seed.split(':').pop()));
+  return (await readTopology(ports))
+    .filter((n) => n.role === 'master' && n.slots.length > 0)
+    .map((n) => n.port);
+}
+
 export async function deleteClusterPrefix(seeds: readonly string[], prefix: string): Promise<void> {
   const ports = seeds.map((seed) => Number(seed.split(':').pop()));
   const masters = (await readTopology(ports)).filter((n) => n.role === 'master' && n.slots.length > 0);
