@@ -1,7 +1,6 @@
 import { Arg, Ctx, ID, Int, Mutation, Query, Resolver, Root, Subscription } from 'type-graphql';
 import type { DeliveryAttempt as DeliveryAttemptView, FeedEvent as FeedEventView } from '../../service/types';
 import type { CreatedWebhook as CreatedWebhookView, WebhookView } from '../../service/delivery/webhooks';
-import type { FeedCursor } from '../../service/delivery/feed';
 import { FeedEvent, FeedPage } from './account-types';
 import {
   credentialOf,
@@ -10,7 +9,7 @@ import {
   withoutNulls,
   type GraphQLContext,
 } from './context';
-import { followFeed } from './watch';
+import { cursorOf, subscribeFeed } from './feed.resolver';
 import { CreatedWebhook, CreateWebhookInput, DeliveryAttempt, DeliveryLog, Webhook } from './webhook-types';
 
 // An app's delivery (#30): its feed (every event of every account of the app, each naming its
@@ -18,14 +17,6 @@ import { CreatedWebhook, CreateWebhookInput, DeliveryAttempt, DeliveryLog, Webho
 // Thin: each field is one service call, as the account's (feed.resolver.ts, webhook.resolver.ts).
 
 const APP = 'App key with the scope app:webhooks, without Boardhost-Account.';
-
-function cursorOf(
-  after: number | null | undefined,
-  epoch: string | null | undefined,
-): FeedCursor | undefined {
-  if (after === null || after === undefined) return undefined;
-  return epoch === null || epoch === undefined ? { after } : { after, epoch };
-}
 
 @Resolver(() => Webhook)
 export class AppDeliveryResolver {
@@ -50,14 +41,7 @@ export class AppDeliveryResolver {
   @Subscription(() => FeedEvent, {
     name: 'appEvents',
     description: `The app feed's events, each exactly once and in order: those after \`after\` first, then live ones. ${APP}`,
-    subscribe: ({ args, context }) => {
-      const ctx = context as GraphQLContext;
-      const cursor = cursorOf(
-        args.after as number | null | undefined,
-        args.epoch as string | null | undefined,
-      );
-      return followFeed(ctx.services.appFeed, credentialOf(ctx), cursor);
-    },
+    subscribe: subscribeFeed((services) => services.appFeed),
   })
   appEventsFeed(
     @Root() event: FeedEventView,

@@ -3,17 +3,28 @@ import type { FeedEvent as FeedEventView } from '../../service/types';
 import { FeedEvent, FeedPage } from './account-types';
 import { credentialOf, type GraphQLContext } from './context';
 import { followFeed } from './watch';
-import type { FeedCursor } from '../../service/delivery/feed';
+import type { FeedCursor, FeedService } from '../../service/delivery/feed';
+import type { Services } from '../../service';
 
 const EPOCH_ARG =
   'The epoch of the last event seen: with it, a store that came back older is detected (FEED_EPOCH_CHANGED).';
 
-function cursorOf(
+/** A feed cursor from nullable `after`/`epoch` arguments (no `after`: none). */
+export function cursorOf(
   after: number | null | undefined,
   epoch: string | null | undefined,
 ): FeedCursor | undefined {
   if (after === null || after === undefined) return undefined;
   return epoch === null || epoch === undefined ? { after } : { after, epoch };
+}
+
+/** A subscription's `subscribe` following the feed `pick` chooses (the account's, the app's) from `after`/`epoch`. */
+export function subscribeFeed(pick: (services: Services) => FeedService) {
+  return ({ args, context }: { args: Record<string, unknown>; context: unknown }) => {
+    const ctx = context as GraphQLContext;
+    const cursor = cursorOf(args.after as number | null | undefined, args.epoch as string | null | undefined);
+    return followFeed(pick(ctx.services), credentialOf(ctx), cursor);
+  };
 }
 
 /** The caller's account feed: a page to poll, or a subscription that resumes. */
@@ -40,14 +51,7 @@ export class FeedResolver {
       'each exactly once and in order: those after `after` first, then live ones. ' +
       'Fails with EVENTS_EXPIRED when those events were trimmed, FEED_EPOCH_CHANGED when the event store ' +
       'came back older than events seen (also mid-stream).',
-    subscribe: ({ args, context }) => {
-      const ctx = context as GraphQLContext;
-      const cursor = cursorOf(
-        args.after as number | null | undefined,
-        args.epoch as string | null | undefined,
-      );
-      return followFeed(ctx.services.feed, credentialOf(ctx), cursor);
-    },
+    subscribe: subscribeFeed((services) => services.feed),
   })
   eventsFeed(
     @Root() event: FeedEventView,

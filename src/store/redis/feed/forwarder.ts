@@ -11,6 +11,7 @@ import {
   type FeedOptions,
 } from '../../store';
 import { epochCandidate, msOf } from '../games/arguments';
+import { Ticker } from '../ticker';
 import { dueShards, shardOf, type Keys } from '../keys';
 import { appendAppFeed, holdLease, settleAppFeed } from './scripts';
 
@@ -57,7 +58,7 @@ function parseMark(mark: string | null): { epoch: string | null; seq: number } {
 export class AppFeedForwarder {
   private running: Promise<void> | undefined;
   private next: Promise<void> | undefined;
-  private timer: NodeJS.Timeout | undefined;
+  private readonly ticker: Ticker;
   private readonly leaseMs: number;
 
   constructor(
@@ -67,6 +68,10 @@ export class AppFeedForwarder {
     private readonly options: ForwarderOptions,
   ) {
     this.leaseMs = options.leaseMs ?? 10_000;
+    this.ticker = new Ticker(
+      () => this.forward(),
+      (error) => this.options.onError?.(error),
+    );
   }
 
   /**
@@ -89,21 +94,11 @@ export class AppFeedForwarder {
 
   /** Forwards every `intervalMs` until stop(). */
   start(intervalMs = 250): void {
-    if (this.timer) return;
-    const tick = () => {
-      this.forward()
-        .catch((error: unknown) => this.options.onError?.(error))
-        .finally(() => {
-          if (this.timer) this.timer = setTimeout(tick, intervalMs).unref();
-        });
-    };
-    this.timer = setTimeout(tick, intervalMs).unref();
+    this.ticker.start(intervalMs);
   }
 
   async stop(): Promise<void> {
-    const timer = this.timer;
-    this.timer = undefined;
-    if (timer) clearTimeout(timer);
+    this.ticker.stop();
     await this.running?.catch(() => undefined);
   }
 

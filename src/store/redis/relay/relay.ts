@@ -10,6 +10,7 @@ import {
 import { epochCandidate, noticesArgument } from '../games/arguments';
 import type Redis from 'ioredis';
 import { ALL_SHARDS, shardOf, type Keys } from '../keys';
+import { Ticker } from '../ticker';
 import { advanceOutbox, relayAccount, releaseOutbox } from './scripts';
 
 // The relay of the outbox (docs/data-model.md): entries written by a shard's scripts are applied
@@ -184,7 +185,7 @@ const BATCH = 100;
 export class OutboxRelay {
   private readonly draining = new Map<number, Promise<void>>();
   private readonly again = new Set<number>();
-  private timer: NodeJS.Timeout | undefined;
+  private readonly ticker: Ticker;
   private readonly leaseMs: number;
   /** Background work that starts and stops with the relay (the app-feed forwarder, its next stage). */
   private readonly attached: Array<{ start(): void; stop(): Promise<void> }> = [];
@@ -195,6 +196,10 @@ export class OutboxRelay {
     private readonly options: RelayOptions,
   ) {
     this.leaseMs = options.leaseMs ?? 10_000;
+    this.ticker = new Ticker(
+      () => this.sweep(),
+      (error) => this.options.onError?.(error),
+    );
   }
 
   /** Applies one account's part of an entry: 'applied', 'dup', 'gap', or with `resync` 'resynced' for a gap. */
@@ -375,27 +380,17 @@ export class OutboxRelay {
   /** Starts `worker` with the relay's start() (at once if started) and stops it with stop(). */
   attach(worker: { start(): void; stop(): Promise<void> }): void {
     this.attached.push(worker);
-    if (this.timer) worker.start();
+    if (this.ticker.started) worker.start();
   }
 
   /** Sweeps every `intervalMs` until stop(). */
   start(intervalMs = 1000): void {
-    if (this.timer) return;
+    if (!this.ticker.start(intervalMs)) return;
     for (const worker of this.attached) worker.start();
-    const tick = () => {
-      this.sweep()
-        .catch((error: unknown) => this.options.onError?.(error))
-        .finally(() => {
-          if (this.timer) this.timer = setTimeout(tick, intervalMs).unref();
-        });
-    };
-    this.timer = setTimeout(tick, intervalMs).unref();
   }
 
   async stop(): Promise<void> {
-    const timer = this.timer;
-    this.timer = undefined;
-    if (timer) clearTimeout(timer);
+    this.ticker.stop();
     await Promise.all([...this.draining.values(), ...this.attached.map((worker) => worker.stop())]);
   }
 }
