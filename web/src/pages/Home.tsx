@@ -1,10 +1,11 @@
 // `/`: the five games, each with a picture of its start (POST /kinds/{kind}/start, which stores
-// nothing) and links to its rules and to a new game of it.
+// nothing) and links to its rules and to a new game of it; a short form to play the computer.
 import { useEffect, useState } from 'preact/hooks';
 import { Board } from '../board/Board';
 import type { Kind } from '../api/client';
 import { Link } from '../router';
 import { describeStart, useKinds, type KindInfo, type KindStart } from './kinds';
+import { PlayComputerForm } from './PlayComputer';
 import './pages.css';
 
 function KindCard({ kind }: { kind: KindInfo }) {
@@ -53,6 +54,7 @@ export function Home() {
         <Link href="/games">watch games being played</Link>.
       </p>
       {error ? <p role="alert">Could not read the games: {error}</p> : null}
+      {kinds ? <PlayComputerForm kinds={kinds} /> : null}
       {kinds ? (
         <ul class="kind-list">
           {kinds.map((k) => (

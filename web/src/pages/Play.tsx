@@ -2,7 +2,7 @@
 // the account signed in in this browser (session.ts), a spectator's otherwise. The board, live over the game's stream; moves entered by clicking among the API's legal
 // moves; clocks, the move list, the result, a seat's actions and the record to download.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, auth, problemText, type Board as BoardData, type Game, type Move } from '../api/client';
+import { api, auth, type Board as BoardData, type Game, type Move } from '../api/client';
 import { Board, Legend } from '../board/Board';
 import type { BoardMarks } from '../board/types';
 import { kindName } from './kinds';
@@ -10,6 +10,9 @@ import { gameLink, seatFromHash } from '../links';
 import { Actions, idempotencyKey } from '../play/Actions';
 import { Clocks } from '../play/Clocks';
 import { clickPit, clickSquare, gridChoices, moveSquares, pitId } from '../play/moves';
+import { Players } from '../play/Players';
+import { ProblemMessage } from '../play/ProblemMessage';
+import { describeProblem, type ShownProblem } from '../play/problems';
 import { resultText } from '../play/state';
 import { useGame } from '../play/useGame';
 import { useLocation } from '../router';
@@ -95,7 +98,7 @@ export function Play({ id }: { id: string }) {
   const [flipChoice, setFlipChoice] = useState<boolean>();
   const flipped = flipChoice ?? me?.seat === 1;
   const setFlipped = (value: boolean) => setFlipChoice(value);
-  const [message, setMessage] = useState<string>();
+  const [message, setMessage] = useState<ShownProblem>();
   const [busy, setBusy] = useState(false);
   const sowing = useSowing(game);
 
@@ -150,9 +153,9 @@ export function Play({ id }: { id: string }) {
         headers: auth(me.token),
       });
       if (data) accept(data);
-      else setMessage(problemText(problem));
+      else setMessage(describeProblem(problem));
     } catch (e) {
-      setMessage(String(e));
+      setMessage(describeProblem(e));
     } finally {
       setBusy(false);
       setPath([]);
@@ -181,6 +184,7 @@ export function Play({ id }: { id: string }) {
       <h1>
         {kindName(game.kind)} <span class="game-id">{game.id}</span>
       </h1>
+      <Players game={game} mySeat={me?.seat} />
       <p class="role">
         {me ? `You play ${seatNames[me.seat] ?? `seat ${me.seat}`}.` : 'You are watching.'}{' '}
         {live ? <span class="live">Live</span> : null}
@@ -227,11 +231,7 @@ export function Play({ id }: { id: string }) {
           {game.drawOffer !== null && game.status === 'ongoing' ? (
             <p class="draw-offer">{`${seatNames[game.drawOffer] ?? ''} offers a draw.`}</p>
           ) : null}
-          {message ? (
-            <p role="alert" class="error">
-              {message}
-            </p>
-          ) : null}
+          {message ? <ProblemMessage problem={message} /> : null}
           <Clocks game={game} />
           {me ? (
             <Actions game={game} seat={me.seat} token={me.token} onGame={accept} onError={setMessage} />
