@@ -4,7 +4,7 @@
 import type { AnyEngine } from '../../engines/engine';
 import { other, type Outcome, type Side } from '../../engines/types';
 import type { MoveRecord, StoredGame } from '../../store/store';
-import { DAY_MS, turnStart } from '../time/clock';
+import { abandonClaimAt, DAY_MS } from '../time/clock';
 import { GameError } from '../errors';
 import { applyMove, notYourTurn, positionFields } from './rules';
 import type { GameCommand } from './commands';
@@ -104,7 +104,7 @@ function noDrawOffer(): GameError {
 
 /**
  * The player to wait in an unlimited game wins (reason `abandoned`), or draws, once the opponent to
- * move has not moved for the abandon period since its turn began: CLAIM_TOO_EARLY (with
+ * move has not moved for the abandon period since its turn began (StoredGame.turnStartedAt): CLAIM_TOO_EARLY (with
  * `claimableAt`) before; NO_VICTORY_CLAIM / NO_DRAW_CLAIM in games with a time control (their
  * deadlines end them) or on one's own turn.
  */
@@ -127,7 +127,8 @@ function claimAbandoned(
   }
   if (game.toMove !== other(seat))
     throw refuse('an abandoned game can be claimed only while the opponent is to move');
-  const claimableAt = turnStart(game) + abandonClaimMs;
+  // The game view's claimableAt says the same instant (view.ts).
+  const claimableAt = abandonClaimAt(game, abandonClaimMs) as number;
   if (Date.parse(at) < claimableAt) {
     const when = new Date(claimableAt).toISOString();
     throw new GameError('CLAIM_TOO_EARLY', `The opponent may still move; a claim is possible from ${when}`, {

@@ -20,14 +20,7 @@ import { GameError } from '../errors';
 import { GameMoves } from './moves';
 import { applyMove, engineFor, kindFor, positionFields, withDetails } from './rules';
 import { GameTime } from '../time/game-time';
-import {
-  toGameHeadView,
-  toGameView,
-  toMoveView,
-  type GameHeadView,
-  type GameView,
-  type MoveView,
-} from './view';
+import { toMoveView, type GameHeadView, type GameView, type MoveView } from './view';
 import { GameWatchers, type GameUpdate } from './watch';
 import { DEFAULT_ABANDON_CLAIM_MS } from './decide';
 import { Deadlines } from './timing';
@@ -220,7 +213,7 @@ export class GameService {
     return {
       stored: game,
       answer: {
-        game: toGameView(engine, game),
+        game: this.writer.view(engine, game),
         seatTokens: tokens.map((t, seat) => ({
           seat,
           name: engine.seatNames[seat] as string,
@@ -314,12 +307,12 @@ export class GameService {
   /** The public view of a stored game (moves a store compacted get their details back). */
   view(game: StoredGame): GameView {
     const engine = this.engineFor(game.kind);
-    return toGameView(engine, withDetails(engine, game));
+    return this.writer.view(engine, withDetails(engine, game));
   }
 
   /** The public view of a game without its moves: O(1) in the length of the game. */
   headView(game: GameHead): GameHeadView {
-    return toGameHeadView(this.engineFor(game.kind), game);
+    return this.writer.headView(this.engineFor(game.kind), game);
   }
 
   /** The public view of one move of `game`. */
@@ -407,7 +400,7 @@ export class GameService {
     const state = this.writer.restore(engine, game);
     const { next, notation, details } = applyMove(engine, game, state, move);
     const after = positionFields(engine, next);
-    const view = toGameHeadView(engine, {
+    const view = this.writer.headView(engine, {
       ...game,
       ...after,
       status: after.outcome ? 'finished' : 'ongoing',

@@ -1,4 +1,4 @@
-import type { SeatRecord, StoredGame, TimeControl, VacationWindow } from '../../store/store';
+import type { GameHead, SeatRecord, StoredGame, TimeControl, VacationWindow } from '../../store/store';
 import type { GameClock } from '../../store/store';
 
 // The arithmetic of time controls, without I/O: every time field of a game (clock, deadlineAt,
@@ -28,6 +28,8 @@ export interface Timing {
   readonly deadlineAt: string | null;
   readonly reminderAt: string | null;
   readonly seats: readonly SeatRecord[];
+  /** Ongoing unlimited games: when the turn of the side to move began (see StoredGame); else undefined. */
+  readonly turnStartedAt?: string | undefined;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -67,7 +69,35 @@ export function turnStart(game: StoredGame): number {
   return Date.parse(game.moves[game.moves.length - 1]?.at ?? game.createdAt);
 }
 
-function timeControlOf(game: StoredGame): TimeControl {
+/**
+ * When the player waiting in an ongoing unlimited game may claim it abandoned (epoch ms): the abandon
+ * period after the turn of the side to move began; null for games with a time control (their
+ * deadlines end them) and finished ones. A head without `turnStartedAt` (written before it existed)
+ * counts from its last move, or from the last write when its moves are not at hand.
+ */
+export function abandonClaimAt(game: GameHead | StoredGame, abandonClaimMs: number): number | null {
+  if (game.status !== 'ongoing' || game.toMove === null || timeControlOf(game).type !== 'unlimited')
+    return null;
+  const since =
+    game.turnStartedAt !== undefined
+      ? Date.parse(game.turnStartedAt)
+      : 'moves' in game
+        ? turnStart(game)
+        : Date.parse(game.ply === 0 ? game.createdAt : game.updatedAt);
+  return since + abandonClaimMs;
+}
+
+/** The turn start a write at `at` from `before` to `after` stores (StoredGame.turnStartedAt). */
+function turnStartedAt(before: StoredGame, after: StoredGame, at: number): string | undefined {
+  if (after.status !== 'ongoing' || after.toMove === null || timeControlOf(after).type !== 'unlimited') {
+    return undefined;
+  }
+  // A move (or anything else that changes the ply) starts a turn now; other writes keep it.
+  if (after.ply !== before.ply) return iso(at);
+  return before.turnStartedAt ?? iso(turnStart(before));
+}
+
+function timeControlOf(game: Pick<StoredGame, 'timeControl'>): TimeControl {
   return game.timeControl ?? { type: 'unlimited' };
 }
 
@@ -138,7 +168,10 @@ export function retime(
   vacations: Vacations,
   timedOut = false,
 ): Timing {
-  return timing(after, clockAfter(before, after, at, timedOut), at, vacations);
+  return {
+    ...timing(after, clockAfter(before, after, at, timedOut), at, vacations),
+    turnStartedAt: turnStartedAt(before, after, at),
+  };
 }
 
 /** The time fields of a new game starting at `at`: the first mover's clock runs from the start. */

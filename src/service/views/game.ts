@@ -171,6 +171,16 @@ export const Game = z
           'When the side to move runs out of time (realtime: flags; correspondence: the move deadline, ' +
           'later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.',
       }),
+    claimableAt: z
+      .string()
+      .nullable()
+      .openapi({
+        format: 'date-time',
+        description:
+          'Games without a time control: from when the player waiting (not to move) may claim the game ' +
+          'abandoned (claimVictory or claimDraw): the abandon period (ABANDON_CLAIM_DAYS) after the turn of ' +
+          'the side to move began. Null for games with a time control (their deadlines end them) and once over.',
+      }),
     createdAt: dateTime(),
     updatedAt: dateTime(),
   })

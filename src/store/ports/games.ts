@@ -102,6 +102,12 @@ export interface StoredGame {
   readonly deadlineAt?: string | null;
   /** Correspondence: when the side to move gets `game.deadline_soon` (ISO); null otherwise. */
   readonly reminderAt?: string | null;
+  /**
+   * Ongoing unlimited games: when the side to move's turn began (ISO: the last move, a change of the
+   * ply, or the start); the player waiting may claim an abandoned game from it plus the abandon period.
+   * Absent otherwise (and on documents written before it existed).
+   */
+  readonly turnStartedAt?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }

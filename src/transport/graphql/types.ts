@@ -140,6 +140,7 @@ export class Game {
   timeControl!: TimeControl;
   @Field(() => GameClock, { nullable: true, description: game.clock }) clock!: GameClock | null;
   @Field(() => String, { nullable: true, description: game.deadlineAt }) deadlineAt!: string | null;
+  @Field(() => String, { nullable: true, description: game.claimableAt }) claimableAt!: string | null;
   @Field(() => String, { description: game.createdAt }) createdAt!: string;
   @Field(() => String, { description: game.updatedAt }) updatedAt!: string;
 }

@@ -2552,6 +2552,11 @@ export interface components {
              * @description When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.
              */
             deadlineAt: string | null;
+            /**
+             * Format: date-time
+             * @description Games without a time control: from when the player waiting (not to move) may claim the game abandoned (claimVictory or claimDraw): the abandon period (ABANDON_CLAIM_DAYS) after the turn of the side to move began. Null for games with a time control (their deadlines end them) and once over.
+             */
+            claimableAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2836,6 +2841,11 @@ export interface components {
              * @description When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.
              */
             deadlineAt: string | null;
+            /**
+             * Format: date-time
+             * @description Games without a time control: from when the player waiting (not to move) may claim the game abandoned (claimVictory or claimDraw): the abandon period (ABANDON_CLAIM_DAYS) after the turn of the side to move began. Null for games with a time control (their deadlines end them) and once over.
+             */
+            claimableAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
