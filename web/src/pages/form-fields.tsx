@@ -73,14 +73,15 @@ export function OptionFields(props: {
         const fallback = kind.defaults[name];
         const label = title(name, schema);
         const choices = enumChoices(schema);
+        // The hint: the schema's description, then the range and the default in words.
         const range =
           schema.type === 'integer' || schema.type === 'number'
-            ? `${schema.minimum ?? ''}–${schema.maximum ?? ''}, default ${fallback === undefined ? '—' : String(fallback)}`
+            ? `From ${schema.minimum ?? ''} to ${schema.maximum ?? ''}${fallback === undefined ? '' : `, default ${String(fallback)}`}.`
             : undefined;
         const defaultLabel = choices?.find((c) => c.value === String(fallback))?.label;
-        const hint = [schema.description, range, defaultLabel ? `default ${defaultLabel}` : undefined]
+        const hint = [schema.description, range, defaultLabel ? `Default: ${defaultLabel}.` : undefined]
           .filter(Boolean)
-          .join('; ');
+          .join(' ');
         const hintId = `${id}-hint`;
         const described = hint ? { 'aria-describedby': hintId } : {};
         const small = hint ? <small id={hintId}>{hint}</small> : null;

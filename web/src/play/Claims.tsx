@@ -5,11 +5,6 @@ import { useEffect, useState } from 'preact/hooks';
 import type { Game } from '../api/client';
 import { claimOpens } from './problems';
 
-/** When the seat waiting may claim (null: no claim possible now); tolerant of a server without it. */
-export function claimableAtOf(game: Game): string | null {
-  return (game as { claimableAt?: string | null }).claimableAt ?? null;
-}
-
 /** The current time, re-read every `everyMs` and once at `at` (when given). */
 function useNow(everyMs: number, at: number | undefined): number {
   const [now, setNow] = useState(Date.now());
@@ -35,7 +30,8 @@ export function Claims(props: {
   readonly onClaim: (what: 'victory' | 'draw') => void;
 }) {
   const { game, seat, busy, onClaim } = props;
-  const claimableAt = claimableAtOf(game);
+  // When the seat waiting may claim; null while no claim is possible (a clock, or one's own turn).
+  const claimableAt = game.claimableAt;
   const at = claimableAt === null ? undefined : Date.parse(claimableAt);
   const now = useNow(at !== undefined && at - Date.now() < 120_000 ? 1000 : 30_000, at);
   if (game.status !== 'ongoing' || game.toMove === seat || at === undefined) return null;
