@@ -80,6 +80,15 @@ describe('playing the computer in the playground', () => {
       expect(start.seats[1].account).toBe('ai-level-1');
       if (short.position) expect(start.initialPosition).not.toBeNull();
       if (kind === 'kalah') {
+        // The rows and stores are named on the board, and in their accessible names.
+        expect(await page.locator('svg.board .row-labels text').allTextContents()).toEqual([
+          'south store',
+          'south houses',
+          'north store',
+          'north houses',
+        ]);
+        await page.getByRole('img', { name: '0 seeds, north store' }).waitFor();
+        await page.getByRole('button', { name: '2 seeds, south house 1, can sow' }).waitFor();
         expect(await pg.axe(page)).toEqual([]);
         await pg.screenshot(page, 'computer-kalah-start');
       }
@@ -97,13 +106,17 @@ describe('playing the computer in the playground', () => {
   );
 
   it('starts a game against the computer from the home page', async () => {
-    const page = await pg.page('home-ai');
+    // On a phone-sized screen: the form and the game page fit its width.
+    const page = await pg.page('home-ai', { viewport: { width: 360, height: 740 } });
+    const fitsWidth = () =>
+      page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
     await page.goto(`${pg.url}/`);
     const form = page.getByRole('region', { name: 'Play the computer' });
     await form.getByRole('combobox', { name: 'Game' }).selectOption('oware');
     await form.getByRole('combobox', { name: 'Computer level' }).selectOption('2');
     await form.getByRole('combobox', { name: 'You play' }).selectOption('north');
     expect(await pg.axe(page)).toEqual([]);
+    expect(await fitsWidth()).toBe(true);
     await form.getByRole('button', { name: 'Play the computer' }).click();
     await page.waitForURL(/\/play\/[A-Za-z0-9_-]{12}#seat=.*&side=1$/);
     await page.getByRole('list', { name: 'Players' }).getByText('Computer, level 2').waitFor();
@@ -113,6 +126,9 @@ describe('playing the computer in the playground', () => {
     // The computer (south) moves first, by itself; then the player may move.
     await page.locator('svg.board .selectable').first().waitFor({ timeout: 20_000 });
     expect((await apiGame(pg, game.id)).ply).toBe(1);
+    expect(await fitsWidth()).toBe(true);
+    expect(await pg.axe(page)).toEqual([]);
+    await pg.screenshot(page, 'computer-oware-phone');
   }, 60_000);
 
   it('as an account, plays the computer with its account (named), and sends a rated challenge', async () => {
@@ -185,15 +201,23 @@ describe('playing the computer in the playground', () => {
     await alert.locator('details code').getByText('INVALID_POSITION').waitFor();
     expect(await pg.axe(page)).toEqual([]);
     expect(new URL(page.url()).pathname).toBe('/new');
-    // Chromium logs the refused requests (the preview's and the start's); nothing else.
+
+    // A game page of an id no game has says so in words.
+    await page.goto(`${pg.url}/play/AAAAAAAAAAAA`);
+    const missing = page.getByRole('alert');
+    await missing.getByText('There is no game with this id: check the link.').waitFor();
+    await missing.getByText('Details').click();
+    await missing.locator('code').getByText('GAME_NOT_FOUND').waitFor();
+    // Chromium logs the refused requests (the preview's, the start's, the game's); nothing else.
     const logged = pg.errors.splice(0);
     expect(logged.length).toBeGreaterThan(0);
-    expect(logged.filter((e) => !e.includes('status of 400 (Bad Request)'))).toEqual([]);
+    expect(logged.filter((e) => !/status of (400 \(Bad Request\)|404 \(Not Found\))/.test(e))).toEqual([]);
   });
 });
 
 /** The page's document inside page functions (the tests compile without DOM types). */
 declare const document: {
+  documentElement: { scrollWidth: number; clientWidth: number };
   querySelectorAll(selector: string): { length: number };
   querySelector(selector: string): unknown;
 };

@@ -109,7 +109,7 @@ export function Play({ id }: { id: string }) {
     return (
       <section>
         <h1>Game {id}</h1>
-        <p role="alert">{error}</p>
+        <ProblemMessage problem={error} />
       </section>
     );
   }

@@ -1,11 +1,12 @@
 // A game, live: loaded once, then followed over its Server-Sent Events stream until it is over.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, problemText, type Game } from '../api/client';
+import { api, type Game } from '../api/client';
+import { describeProblem, type ShownProblem } from './problems';
 import { applyGame, applyUpdate, type StreamUpdate } from './state';
 
 export interface LiveGame {
   readonly game: Game | undefined;
-  readonly error: string | undefined;
+  readonly error: ShownProblem | undefined;
   /** True while the stream is open. */
   readonly live: boolean;
   /**
@@ -17,7 +18,7 @@ export interface LiveGame {
 
 export function useGame(id: string): LiveGame {
   const [game, setGame] = useState<Game>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<ShownProblem>();
   const [live, setLive] = useState(false);
   const current = useRef<Game | undefined>(undefined);
   const [stale, setStale] = useState(0);
@@ -48,7 +49,7 @@ export function useGame(id: string): LiveGame {
       const { data, error: problem } = await api.GET('/api/v1/games/{id}', { params: { path: { id } } });
       if (stopped) return;
       if (data) accept(data);
-      else setError(problemText(problem));
+      else setError(describeProblem(problem));
       return data;
     };
     const open = () => {
@@ -92,7 +93,7 @@ export function useGame(id: string): LiveGame {
       .then((loaded) => {
         if (loaded) open();
       })
-      .catch((e: unknown) => setError(String(e)));
+      .catch((e: unknown) => setError(describeProblem(e)));
     return () => {
       stopped = true;
       clearTimeout(retry);
