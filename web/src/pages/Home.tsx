@@ -49,8 +49,9 @@ export function Home() {
     <>
       <h1>Boardhost playground</h1>
       <p>
-        Five two-player board games, played over Boardhost’s public API. Pick a game to read its rules, start
-        a game and share its seat links, or <Link href="/account">play as an account</Link>. You can also{' '}
+        Five two-player board games, played over Boardhost’s public API. Play the computer right here, pick a
+        game to read its rules, start a game and share its seat links, or{' '}
+        <Link href="/account">play as an account</Link>. You can also{' '}
         <Link href="/games">watch games being played</Link>.
       </p>
       {error ? <p role="alert">Could not read the games: {error}</p> : null}
