@@ -100,7 +100,7 @@ export const CreateAccountBody = z
     kind: z.enum(ACCOUNT_KINDS).optional().openapi({ description: 'Default: human' }),
   })
   .strict()
-  .openapi('CreateAccountBody', { example: { username: 'ada', kind: 'human' } });
+  .openapi('CreateAccountBody', { example: { username: 'alan', kind: 'human' } });
 
 export const SignedUp = z
   .object({

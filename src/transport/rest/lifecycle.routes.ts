@@ -28,7 +28,10 @@ const AccountIdParams = z.object({
     .string()
     .min(1)
     .max(200)
-    .openapi({ description: 'The account id (open accounts: the username)', example: 'ada' }),
+    .openapi({
+      description: 'The account id (open accounts: the username)',
+      example: 'app_3f9c0a7d21b84e65.9f3e2d1c0b4a5968',
+    }),
 });
 const ReasonBody = z
   .object({

@@ -3286,7 +3286,7 @@ export interface components {
         };
         /**
          * @example {
-         *       "username": "ada",
+         *       "username": "alan",
          *       "kind": "human"
          *     }
          */
