@@ -100,7 +100,7 @@ export const CreateAccountBody = z
     kind: z.enum(ACCOUNT_KINDS).optional().openapi({ description: 'Default: human' }),
   })
   .strict()
-  .openapi('CreateAccountBody');
+  .openapi('CreateAccountBody', { example: { username: 'alan', kind: 'human' } });
 
 export const SignedUp = z
   .object({
@@ -122,7 +122,9 @@ export const CreateTokenBody = z
     }),
   })
   .strict()
-  .openapi('CreateTokenBody');
+  .openapi('CreateTokenBody', {
+    example: { label: 'scoreboard', scopes: ['game:read'], expiresInSeconds: 2_592_000 },
+  });
 
 export const BotPolicyBody = z
   .object({
@@ -135,7 +137,14 @@ export const BotPolicyBody = z
     maxGames: z.number().int().optional().openapi({ description: '1–1000, default 10' }),
   })
   .strict()
-  .openapi('BotPolicyBody');
+  .openapi('BotPolicyBody', {
+    example: {
+      kinds: ['kalah', 'oware'],
+      timeControls: ['realtime', 'correspondence'],
+      options: { kalah: { seeds: [4, 6] } },
+      maxGames: 20,
+    },
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Time controls, challenges and seeks.
@@ -148,7 +157,7 @@ export const ChallengeId = z
 export const SeekId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{12}$/)
-  .openapi({ description: 'Seek id (12 characters)' });
+  .openapi({ description: 'Seek id (12 characters)', example: 'sK7mP2xQ9dLw' });
 
 export const Challenge = z
   .object({
@@ -224,12 +233,21 @@ export const CreateChallengeBody = z
     visibility: GameVisibility.optional(),
   })
   .strict()
-  .openapi('CreateChallengeBody');
+  .openapi('CreateChallengeBody', {
+    example: {
+      to: 'grace',
+      kind: 'kalah',
+      options: { seeds: 4 },
+      timeControl: { type: 'correspondence', daysPerMove: 3 },
+      starts: 'challenger',
+      rated: true,
+    },
+  });
 
 export const DeclineBody = z
   .object({ reason: z.enum(DECLINE_REASONS).optional().openapi({ description: 'Default: generic' }) })
   .strict()
-  .openapi('DeclineBody');
+  .openapi('DeclineBody', { example: { reason: 'later' } });
 
 export const Seek = z
   .object({
@@ -270,7 +288,9 @@ export const CreateSeekBody = z
     visibility: GameVisibility.optional(),
   })
   .strict()
-  .openapi('CreateSeekBody');
+  .openapi('CreateSeekBody', {
+    example: { kind: 'oware', timeControl: { type: 'realtime', initialSeconds: 300, incrementSeconds: 3 } },
+  });
 
 // ---------------------------------------------------------------------------------------------
 // The account event feed.

@@ -122,7 +122,9 @@ export const CreateAppBody = z
     settings: AppSettingsInput.optional(),
   })
   .strict()
-  .openapi('CreateAppBody');
+  .openapi('CreateAppBody', {
+    example: { name: 'Acme Games', settings: { sharedPool: false, quotas: { requestsPerSecond: 50 } } },
+  });
 
 export const CreatedApp = z
   .object({
@@ -141,7 +143,9 @@ export const UpdateAppBody = z
       .openapi({ description: 'true disables the app (its keys and sessions are refused)' }),
   })
   .strict()
-  .openapi('UpdateAppBody', { example: { disabled: true } });
+  .openapi('UpdateAppBody', {
+    example: { name: 'Acme Games (staging)', settings: { quotas: { requestsPerSecond: 100 } } },
+  });
 
 export const CreateAppKeyBody = z
   .object({
@@ -149,7 +153,7 @@ export const CreateAppKeyBody = z
     scopes: z.array(AppKeyScope).min(1).optional().openapi({ description: 'Default: every scope' }),
   })
   .strict()
-  .openapi('CreateAppKeyBody');
+  .openapi('CreateAppKeyBody', { example: { label: 'backend', scopes: ['app:accounts', 'app:sessions'] } });
 
 export const AppUsage = z
   .object({
@@ -220,7 +224,9 @@ export const EnsureAppAccountBody = z
     kind: z.enum(ACCOUNT_KINDS).optional().openapi({ description: 'Default: human' }),
   })
   .strict()
-  .openapi('EnsureAppAccountBody', { example: { username: 'ada', displayName: 'Ada L.' } });
+  .openapi('EnsureAppAccountBody', {
+    example: { username: 'ada', displayName: 'Ada L.', metadata: { tier: 'gold' } },
+  });
 
 export const UpdateAppAccountBody = z
   .object({
@@ -231,7 +237,7 @@ export const UpdateAppAccountBody = z
       .openapi({ description: 'Replaces the metadata whole; null removes it' }),
   })
   .strict()
-  .openapi('UpdateAppAccountBody', { example: { username: 'ada2' } });
+  .openapi('UpdateAppAccountBody', { example: { username: 'ada2', displayName: 'Ada Lovelace' } });
 
 export const AppAccountsQuery = z
   .object({

@@ -11,7 +11,10 @@ import { json, parse, problems, PUBLIC, readerCredentialOf, type RestRoute } fro
 const Kind = z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` });
 const SpeedParam = z
   .enum(SPEEDS)
-  .openapi({ description: 'realtime (clocks) or correspondence (days per move, unlimited)' });
+  .openapi({
+    description: 'realtime (clocks) or correspondence (days per move, unlimited)',
+    example: 'correspondence',
+  });
 
 const PerfRating = z
   .object({
@@ -84,7 +87,10 @@ const HistoryQuery = z.object({
     .openapi({ type: 'integer', description: '`next` of the previous page' }),
 });
 const LeaderboardQuery = z.object({
-  category: z.enum(LEADERBOARD_CATEGORIES).optional().openapi({ description: 'Default human' }),
+  category: z
+    .enum(LEADERBOARD_CATEGORIES)
+    .optional()
+    .openapi({ description: 'Default human', example: 'human' }),
   limit: pageLimit(20),
   cursor: z.string().max(16).optional().openapi({ description: '`next` of the previous page' }),
 });

@@ -23,7 +23,7 @@ export function pageLimit(byDefault: number, max = 100) {
     .min(1)
     .max(max)
     .optional()
-    .openapi({ type: 'integer', description: `1–${max}, default ${byDefault}` });
+    .openapi({ type: 'integer', description: `1–${max}, default ${byDefault}`, example: byDefault });
 }
 
 // The game's shapes and their descriptions are the service's view schemas (src/service/views):
@@ -115,7 +115,8 @@ export const StartPosition = z.string().openapi({
     "Start from this position, in the game's notation (see GET /kinds), instead of the standard start. " +
     'Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. ' +
     'A game from a position is never rated.',
-  example: 'W:WKc3:Ba7,b8,Kh8',
+  // A Kalah position (the kind the other examples name): South sowed house 3 into its store and moves again.
+  example: '4,4,0,5,5,5/1/4,4,4,4,4,4/0 S',
 });
 
 /** Who may read a game (see GAME_VISIBILITIES). */
@@ -139,7 +140,9 @@ export const CreateGameBody = z
     visibility: GameVisibility.optional(),
   })
   .strict()
-  .openapi('CreateGameBody');
+  .openapi('CreateGameBody', {
+    example: { kind: 'kalah', options: { seeds: 4, houses: 6 }, first: 'south', visibility: 'public' },
+  });
 
 export const CreatedGame = z
   .object({
@@ -156,17 +159,20 @@ export const MoveBody = z
     expectedVersion: z.number().int().min(0).optional().openapi({ description: 'Same as If-Match' }),
   })
   .strict()
-  .openapi('MoveBody');
+  .openapi('MoveBody', { example: { move: '3', expectedVersion: 0 } });
 
 export const ValidateBody = z
   .object({ move: z.string().min(1).max(200) })
   .strict()
-  .openapi('ValidateBody');
+  .openapi('ValidateBody', { example: { move: '3' } });
 
 export const ActionBody = z
-  .object({ expectedVersion: z.number().int().min(0).optional() })
+  .object({
+    expectedVersion: z.number().int().min(0).optional().openapi({ description: 'Same as If-Match' }),
+  })
   .strict()
-  .openapi('ActionBody');
+  // No version in the example: the action applies to whatever version the game is at.
+  .openapi('ActionBody', { example: {} });
 
 export const ListQuery = z
   .object({
@@ -174,9 +180,9 @@ export const ListQuery = z
       .string()
       .max(64)
       .optional()
-      .openapi({ description: 'Only games with a seat held by this username' }),
-    kind: z.string().optional(),
-    status: z.enum(GAME_STATUSES).optional(),
+      .openapi({ description: 'Only games with a seat held by this username', example: 'ada' }),
+    kind: z.string().optional().openapi({ example: 'kalah' }),
+    status: z.enum(GAME_STATUSES).optional().openapi({ example: 'ongoing' }),
     after: z.string().max(64).optional().openapi({ description: '`next` of the previous page' }),
     limit: pageLimit(20),
   })
@@ -274,7 +280,7 @@ export const StartBody = z
     position: StartPosition.optional(),
   })
   .strict()
-  .openapi('StartBody');
+  .openapi('StartBody', { example: { options: { seeds: 5 }, first: 'north' } });
 
 export const KindStart = z
   .object({

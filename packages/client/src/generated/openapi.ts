@@ -2717,7 +2717,10 @@ export interface components {
             }[];
         };
         TournamentSummary: {
-            /** @description Tournament id (12 characters) */
+            /**
+             * @description Tournament id (12 characters)
+             * @example tN4vB8cX1zQe
+             */
             id: string;
             name: string;
             /** @enum {string} */
@@ -2851,6 +2854,18 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "level": 3,
+         *       "options": {
+         *         "houses": 6,
+         *         "seeds": 4
+         *       },
+         *       "color": "south",
+         *       "rated": false
+         *     }
+         */
         AiChallengeBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -2880,10 +2895,13 @@ export interface components {
             color?: string;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
-            /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
+            /**
+             * @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED
+             * @example false
+             */
             rated?: boolean;
         };
         TimeControlInput: {
@@ -2905,6 +2923,18 @@ export interface components {
                 token: string;
             }[];
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "level": 3,
+         *       "options": {
+         *         "houses": 6,
+         *         "seeds": 4
+         *       },
+         *       "seat": "south",
+         *       "rated": false
+         *     }
+         */
         AiGameBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -2934,10 +2964,13 @@ export interface components {
             seat?: string;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
-            /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
+            /**
+             * @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED
+             * @example false
+             */
             rated?: boolean;
         };
         Analysis: {
@@ -2962,6 +2995,13 @@ export interface components {
             nodes: number;
             timeMs: number;
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "position": "4,4,0,5,5,5/1/4,4,4,4,4,4/0 S",
+         *       "depth": 6
+         *     }
+         */
         AnalysisBody: {
             /**
              * @description Required without gameId
@@ -3051,6 +3091,14 @@ export interface components {
             toMoveName: string;
             legalMoves: string[];
         };
+        /**
+         * @example {
+         *       "options": {
+         *         "seeds": 5
+         *       },
+         *       "first": "north"
+         *     }
+         */
         StartBody: {
             /**
              * @example {
@@ -3067,10 +3115,21 @@ export interface components {
             first?: string | number;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "options": {
+         *         "seeds": 4,
+         *         "houses": 6
+         *       },
+         *       "first": "south",
+         *       "visibility": "public"
+         *     }
+         */
         CreateGameBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -3092,7 +3151,7 @@ export interface components {
             first?: string | number;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /** @description Default: unlimited */
@@ -3130,16 +3189,29 @@ export interface components {
             result: components["schemas"]["GameResult"] | null;
             details: components["schemas"]["MoveDetails"] | null;
         };
+        /**
+         * @example {
+         *       "move": "3"
+         *     }
+         */
         ValidateBody: {
             move: string;
         };
+        /**
+         * @example {
+         *       "move": "3",
+         *       "expectedVersion": 0
+         *     }
+         */
         MoveBody: {
             /** @example 3 */
             move: string;
             /** @description Same as If-Match */
             expectedVersion?: number;
         };
+        /** @example {} */
         ActionBody: {
+            /** @description Same as If-Match */
             expectedVersion?: number;
         };
         MovePage: {
@@ -3212,6 +3284,12 @@ export interface components {
              */
             lastUsedAt: string | null;
         };
+        /**
+         * @example {
+         *       "username": "alan",
+         *       "kind": "human"
+         *     }
+         */
         CreateAccountBody: {
             /**
              * @description 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case
@@ -3224,6 +3302,27 @@ export interface components {
              */
             kind?: "human" | "bot";
         };
+        /**
+         * @example {
+         *       "kinds": [
+         *         "kalah",
+         *         "oware"
+         *       ],
+         *       "timeControls": [
+         *         "realtime",
+         *         "correspondence"
+         *       ],
+         *       "options": {
+         *         "kalah": {
+         *           "seeds": [
+         *             4,
+         *             6
+         *           ]
+         *         }
+         *       },
+         *       "maxGames": 20
+         *     }
+         */
         BotPolicyBody: {
             /** @description Default: every hosted kind */
             kinds?: string[];
@@ -3250,6 +3349,15 @@ export interface components {
         TokenList: {
             items: components["schemas"]["Token"][];
         };
+        /**
+         * @example {
+         *       "label": "scoreboard",
+         *       "scopes": [
+         *         "game:read"
+         *       ],
+         *       "expiresInSeconds": 2592000
+         *     }
+         */
         CreateTokenBody: {
             label?: string;
             /** @description Each must be among the scopes of the token making the request */
@@ -3283,10 +3391,30 @@ export interface components {
             /** Format: date-time */
             until: string;
         };
+        /**
+         * @example {
+         *       "days": 7
+         *     }
+         */
         VacationBody: {
             /** @description Whole days from now, 1–14 and within the days left */
             days: number;
         };
+        /**
+         * @example {
+         *       "to": "grace",
+         *       "kind": "kalah",
+         *       "options": {
+         *         "seeds": 4
+         *       },
+         *       "timeControl": {
+         *         "type": "correspondence",
+         *         "daysPerMove": 3
+         *       },
+         *       "starts": "challenger",
+         *       "rated": true
+         *     }
+         */
         CreateChallengeBody: {
             /**
              * @description Direct challenge: the username challenged
@@ -3307,7 +3435,7 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /**
@@ -3326,6 +3454,11 @@ export interface components {
             /** @description Pass as `before` for the next page; null on the last page */
             next: number | null;
         };
+        /**
+         * @example {
+         *       "reason": "later"
+         *     }
+         */
         DeclineBody: {
             /**
              * @description Default: generic
@@ -3334,7 +3467,10 @@ export interface components {
             reason?: "generic" | "later" | "kind" | "options" | "timeControl" | "tooManyGames";
         };
         Seek: {
-            /** @description Seek id (12 characters) */
+            /**
+             * @description Seek id (12 characters)
+             * @example sK7mP2xQ9dLw
+             */
             id: string;
             account: string;
             /** @enum {string} */
@@ -3357,6 +3493,16 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        /**
+         * @example {
+         *       "kind": "oware",
+         *       "timeControl": {
+         *         "type": "realtime",
+         *         "initialSeconds": 300,
+         *         "incrementSeconds": 3
+         *       }
+         *     }
+         */
         CreateSeekBody: {
             /** @example oware */
             kind: string;
@@ -3366,7 +3512,7 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             /**
              * @description Seek a game from this position (the game's notation); it pairs only with seeks for the same position
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /** @description 10 s to 1 day, default 1 hour */
@@ -3437,6 +3583,22 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "pairs": [
+         *         [
+         *           "bhp_tokenOfAdaWithChallengeWrite",
+         *           "bhp_tokenOfGraceWithChallengeWrite"
+         *         ]
+         *       ],
+         *       "kind": "kalah",
+         *       "timeControl": {
+         *         "type": "correspondence",
+         *         "daysPerMove": 2
+         *       },
+         *       "rated": true
+         *     }
+         */
         CreateBulkBody: {
             /** @description 1 to 500 games, each the API tokens (bhp_…) of its two players: first seat, second seat. Each token must be valid and hold challenge:write (its account consents to the game); an account may be in one pair only */
             pairs: string[][];
@@ -3452,7 +3614,7 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /** @description Rated games (default false; never from a position) */
@@ -3472,7 +3634,10 @@ export interface components {
         PendingDelivery: {
             /** @description The event being retried */
             seq: number;
-            /** @description Delivery id (a UUID; the Boardhost-Delivery header) */
+            /**
+             * @description Delivery id (a UUID; the Boardhost-Delivery header)
+             * @example 6f1c2a9e-3b4d-4c5e-9f70-8a1b2c3d4e5f
+             */
             deliveryId: string;
             /** @description Failed attempts so far */
             attempts: number;
@@ -3499,6 +3664,17 @@ export interface components {
             /** @description The event being retried, if any */
             pending: components["schemas"]["PendingDelivery"] | null;
         };
+        /**
+         * @example {
+         *       "url": "https://bot.example.com/boardhost/events",
+         *       "events": [
+         *         "challenge.received",
+         *         "game.started",
+         *         "game.moved",
+         *         "game.finished"
+         *       ]
+         *     }
+         */
         CreateWebhookBody: {
             /**
              * @description http or https URL that receives a POST per event. Its host must resolve to public addresses only (unless the server allows private ones); no credentials, no #fragment. Redirects are not followed.
@@ -3522,7 +3698,10 @@ export interface components {
         DeliveryAttempt: {
             /** @description Place in the endpoint’s log (1, 2, 3…) */
             n: number;
-            /** @description Delivery id (a UUID; the Boardhost-Delivery header) */
+            /**
+             * @description Delivery id (a UUID; the Boardhost-Delivery header)
+             * @example 6f1c2a9e-3b4d-4c5e-9f70-8a1b2c3d4e5f
+             */
             deliveryId: string;
             /** @description The event’s seq in the account feed; skipped entries: the first passed over */
             seq: number;
@@ -3607,6 +3786,16 @@ export interface components {
                 reason?: string;
             }[];
         };
+        /**
+         * @example {
+         *       "seed": "my-bot-1",
+         *       "count": 2,
+         *       "answers": [
+         *         "4,4,0,5,5,5/1/4,4,4,4,4,4/0 S",
+         *         "0,5,5,5,5,4/0/4,4,4,4,4,4/0 N"
+         *       ]
+         *     }
+         */
         VerificationAnswers: {
             /**
              * @description Any 1–64 of A-Z a-z 0-9 . _ -: the same seed poses the same set
@@ -3631,6 +3820,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "url": "https://bot.example/move"
+         *     }
+         */
         PushEndpointBody: {
             /**
              * @description https; a public address
@@ -3641,7 +3835,10 @@ export interface components {
             secret?: string;
         };
         Tournament: {
-            /** @description Tournament id (12 characters) */
+            /**
+             * @description Tournament id (12 characters)
+             * @example tN4vB8cX1zQe
+             */
             id: string;
             name: string;
             /** @enum {string} */
@@ -3709,6 +3906,21 @@ export interface components {
                 number
             ] | null;
         };
+        /**
+         * @example {
+         *       "name": "Kalah Friday",
+         *       "kind": "kalah",
+         *       "timeControl": {
+         *         "type": "realtime",
+         *         "initialSeconds": 180,
+         *         "incrementSeconds": 2
+         *       },
+         *       "format": "swiss",
+         *       "rounds": 5,
+         *       "rated": true,
+         *       "maxPlayers": 16
+         *     }
+         */
         CreateTournamentBody: {
             /**
              * @description 1 to 80 characters
@@ -3751,7 +3963,10 @@ export interface components {
             next: number | null;
         };
         Standings: {
-            /** @description Tournament id (12 characters) */
+            /**
+             * @description Tournament id (12 characters)
+             * @example tN4vB8cX1zQe
+             */
             tournament: string;
             /** @enum {string} */
             status: "open" | "ongoing" | "finished" | "cancelled";
@@ -3930,7 +4145,10 @@ export interface components {
         /**
          * @example {
          *       "username": "ada",
-         *       "displayName": "Ada L."
+         *       "displayName": "Ada L.",
+         *       "metadata": {
+         *         "tier": "gold"
+         *       }
          *     }
          */
         EnsureAppAccountBody: {
@@ -3961,7 +4179,8 @@ export interface components {
         };
         /**
          * @example {
-         *       "username": "ada2"
+         *       "username": "ada2",
+         *       "displayName": "Ada Lovelace"
          *     }
          */
         UpdateAppAccountBody: {
@@ -4028,6 +4247,17 @@ export interface components {
              */
             lastUsedAt: string | null;
         };
+        /**
+         * @example {
+         *       "name": "Acme Games",
+         *       "settings": {
+         *         "sharedPool": false,
+         *         "quotas": {
+         *           "requestsPerSecond": 50
+         *         }
+         *       }
+         *     }
+         */
         CreateAppBody: {
             /** @example Acme Games */
             name: string;
@@ -4058,7 +4288,12 @@ export interface components {
         };
         /**
          * @example {
-         *       "disabled": true
+         *       "name": "Acme Games (staging)",
+         *       "settings": {
+         *         "quotas": {
+         *           "requestsPerSecond": 100
+         *         }
+         *       }
          *     }
          */
         UpdateAppBody: {
@@ -4067,6 +4302,15 @@ export interface components {
             /** @description true disables the app (its keys and sessions are refused) */
             disabled?: boolean;
         };
+        /**
+         * @example {
+         *       "label": "backend",
+         *       "scopes": [
+         *         "app:accounts",
+         *         "app:sessions"
+         *       ]
+         *     }
+         */
         CreateAppKeyBody: {
             /** @example backend */
             label?: string;
@@ -4205,6 +4449,15 @@ export interface components {
             /** @description Neither revoked nor expired, and the key that minted it not revoked */
             active: boolean;
         };
+        /**
+         * @example {
+         *       "scopes": [
+         *         "game:read",
+         *         "game:play"
+         *       ],
+         *       "label": "iPhone"
+         *     }
+         */
         CreateSessionBody: {
             /**
              * @description Among the key's account scopes, fitting the account (bot:play for bots, game:play for people); omitted: all of them that fit
@@ -4223,6 +4476,11 @@ export interface components {
         SessionList: {
             items: components["schemas"]["Session"][];
         };
+        /**
+         * @example {
+         *       "refreshToken": "bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA"
+         *     }
+         */
         RefreshSessionBody: {
             /** @example bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA */
             refreshToken: string;
