@@ -8,6 +8,8 @@
 //
 // An operation added to the document fails here until it has examples and a line in SETUPS, e.g.
 //   offerTakeback: (w) => w.seatGame({ moves: ['1'] }),
+//   offerRematch: (w) => w.accountGame({ finished: true }),
+//   acceptSeek: (w) => w.seek(),
 import { appHarness, type Running } from '../support/app';
 import { signUp, type TestAccount } from '../support/accounts';
 import { newApp, type TestApp } from '../support/apps';
@@ -70,8 +72,22 @@ class World {
     return signUp(this.run.app, label, 'human');
   }
 
-  /** A new Kalah game held by seat tokens (south, north), after `moves`; seat `seat`'s token acts. */
-  async seatGame(options: { moves?: string[]; seat?: 0 | 1 } = {}): Promise<Setup & { tokens: string[] }> {
+  /** POST `path` (under /api/v1) with `token`: 2xx expected; the answer's body. */
+  post(path: string, token: string, body: Json = {}): Promise<any> {
+    return this.api.call('post', `/api/v1${path}`, { token, body }).then((answer) => {
+      if (answer.status >= 300)
+        throw new Error(`POST ${path}: ${answer.status} ${JSON.stringify(answer.body)}`);
+      return answer.body;
+    });
+  }
+
+  /**
+   * A new Kalah game held by seat tokens (south, north), after `moves`, ended by north's resignation
+   * when `finished`; seat `seat`'s token acts.
+   */
+  async seatGame(
+    options: { moves?: string[]; seat?: 0 | 1; finished?: boolean } = {},
+  ): Promise<Setup & { tokens: string[] }> {
     const created = await this.ok(201, 'post', '/games', { body: { kind: 'kalah' } });
     const id = created.game.id as string;
     const tokens = created.seatTokens.map((t: { token: string }) => t.token) as string[];
@@ -79,7 +95,33 @@ class World {
       const { toMove } = await this.ok(200, 'get', `/games/${id}`);
       await this.ok(200, 'post', `/games/${id}/moves`, { token: tokens[toMove], body: { move } });
     }
+    if (options.finished) await this.post(`/games/${id}/resign`, tokens[1]!);
     return { path: { id }, token: tokens[options.seat ?? 0], tokens };
+  }
+
+  /**
+   * A new Kalah game of ada (south) and grace (a challenge accepted), after `moves`, ended by grace's
+   * resignation when `finished`; ada's token acts.
+   */
+  async accountGame(options: { moves?: string[]; finished?: boolean } = {}): Promise<Setup> {
+    const challenge = await this.post('/challenges', this.ada.token, {
+      to: this.grace.username,
+      kind: 'kalah',
+      starts: 'challenger',
+    });
+    const { gameId: id } = await this.post(`/challenges/${challenge.id}/accept`, this.grace.token);
+    for (const [i, move] of (options.moves ?? []).entries()) {
+      await this.post(`/games/${id}/moves`, i % 2 === 0 ? this.ada.token : this.grace.token, { move });
+    }
+    if (options.finished) await this.post(`/games/${id}/resign`, this.grace.token);
+    return { path: { id }, token: this.ada.token };
+  }
+
+  /** A waiting seek of a new account (Congkak, unlimited: no other seek matches it); ada's token acts. */
+  async seek(): Promise<Setup & { owner: TestAccount }> {
+    const owner = await this.account('seeker');
+    const made = await this.post('/seeks', owner.token, { kind: 'congkak' });
+    return { path: { id: made.id }, token: this.ada.token, owner };
   }
 
   /** A seat game where north offered a draw: south answers it. */
@@ -241,12 +283,12 @@ const SETUPS: Record<string, (w: World) => Promise<Setup>> = {
   describeStart: none,
   createGame: none,
   listGames: none,
-  getGame: (w) => w.seatGame(),
+  getGame: (w) => w.seatGame({ finished: true }),
   listLegalMoves: (w) => w.seatGame(),
   validateMove: (w) => w.seatGame(),
   submitMove: (w) => w.seatGame(),
   listMoves: (w) => w.seatGame({ moves: ['1', '1'] }),
-  resignGame: (w) => w.seatGame(),
+  resignGame: (w) => w.accountGame({ moves: ['1'] }),
   offerDraw: (w) => w.seatGame(),
   acceptDraw: (w) => w.drawOffered(),
   declineDraw: (w) => w.drawOffered(),
@@ -254,7 +296,7 @@ const SETUPS: Record<string, (w: World) => Promise<Setup>> = {
   claimDraw: (w) => w.seatGame({ moves: ['1'] }),
   claimVictory: (w) => w.seatGame({ moves: ['1'] }),
   abortGame: (w) => w.seatGame(),
-  exportGame: (w) => w.seatGame({ moves: ['1'] }),
+  exportGame: (w) => w.accountGame({ moves: ['1'], finished: true }),
   streamGame: async (w) => ({ ...(await w.seatGame()), token: null, stream: 'text/event-stream' }),
   getTv: none,
   streamTv: async () => ({ stream: 'application/x-ndjson' }),
@@ -282,11 +324,8 @@ const SETUPS: Record<string, (w: World) => Promise<Setup>> = {
   cancelChallenge: (w) => w.challenge('ada'),
   createSeek: async () => ({ status: 201 }),
   cancelSeek: async (w) => {
-    const seek = await w.api.expectStatus(201, 'post', '/api/v1/seeks', {
-      token: w.grace.token,
-      body: { kind: 'congkak' },
-    });
-    return { path: { id: seek.id }, token: w.grace.token };
+    const seek = await w.seek();
+    return { path: seek.path!, token: seek.owner.token };
   },
   listBlocks: none,
   blockAccount: async (w) => ({ path: { username: (await w.account('blocked')).username } }),

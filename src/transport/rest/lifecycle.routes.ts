@@ -24,14 +24,10 @@ const ExternalIdParams = z.object({
     .openapi({ description: 'The app’s own id for its user', example: 'user-42' }),
 });
 const AccountIdParams = z.object({
-  accountId: z
-    .string()
-    .min(1)
-    .max(200)
-    .openapi({
-      description: 'The account id (open accounts: the username)',
-      example: 'app_3f9c0a7d21b84e65.9f3e2d1c0b4a5968',
-    }),
+  accountId: z.string().min(1).max(200).openapi({
+    description: 'The account id (open accounts: the username)',
+    example: 'app_3f9c0a7d21b84e65.9f3e2d1c0b4a5968',
+  }),
 });
 const ReasonBody = z
   .object({

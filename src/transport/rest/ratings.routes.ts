@@ -9,12 +9,10 @@ import { json, parse, problems, PUBLIC, readerCredentialOf, type RestRoute } fro
 // and the leaderboards of each perf, bots and humans apart.
 
 const Kind = z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` });
-const SpeedParam = z
-  .enum(SPEEDS)
-  .openapi({
-    description: 'realtime (clocks) or correspondence (days per move, unlimited)',
-    example: 'correspondence',
-  });
+const SpeedParam = z.enum(SPEEDS).openapi({
+  description: 'realtime (clocks) or correspondence (days per move, unlimited)',
+  example: 'correspondence',
+});
 
 const PerfRating = z
   .object({

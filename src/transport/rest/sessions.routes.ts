@@ -94,7 +94,9 @@ const RefreshBody = z
     refreshToken: z.string().max(200).openapi({ example: 'bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA' }),
   })
   .strict()
-  .openapi('RefreshSessionBody', { example: { refreshToken: 'bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA' } });
+  .openapi('RefreshSessionBody', {
+    example: { refreshToken: 'bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA' },
+  });
 
 const SessionList = z.object({ items: z.array(SessionView) }).openapi('SessionList');
 
