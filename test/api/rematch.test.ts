@@ -319,5 +319,9 @@ describe.each<StoreKind>(['memory', 'redis'])('rematch on %s', (store) => {
     expect(game.seats.map((s: { account: string }) => s.account)).toEqual([b.id, a.id]);
     const old = await ok(run.url, a.token, `query($id: ID!) { game(id: $id) { ${GAME_FIELDS} } }`, { id });
     expect(old.game.rematch.game).toBe(game.id);
+    // The finished game's later versions rated nothing again: one rating.updated each.
+    for (const who of [a, b]) {
+      expect((await events(who, 'rating.updated')).map((e) => e.data.game)).toEqual([id]);
+    }
   });
 });
