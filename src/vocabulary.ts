@@ -107,6 +107,13 @@ export const LEADERBOARD_CATEGORIES = ['human', 'bot'] as const satisfies readon
 export const GAME_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 export type GameVisibility = (typeof GAME_VISIBILITIES)[number];
 
+/**
+ * What a rematch request answers (docs/rematch.md): offered (the offer stands), accepted (the new
+ * game started), declined (the opponent's offer declined).
+ */
+export const REMATCH_STATUSES = ['offered', 'accepted', 'declined'] as const;
+export type RematchStatus = (typeof REMATCH_STATUSES)[number];
+
 // --- Challenges and bulk pairings ---------------------------------------------------------------
 
 /** Where a challenge stands. */

@@ -164,6 +164,13 @@ describe.each<StoreKind>(['memory', 'redis'])('rematch on %s', (store) => {
     expect([again.status, again.body.status]).toEqual([201, 'accepted']);
     expect(again.body.game.seats.map((s: { account: string }) => s.account)).toEqual(['ai-level-1', a.id]);
     expect(again.body.game.kind).toBe('oware');
+    // The AI, south now, moves first: its feed heard of the game, and the turn driver plays it.
+    let ply = 0;
+    for (let i = 0; i < 100 && ply === 0; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      ply = (await rest(run, a, 'GET', `/games/${again.body.game.id}`)).body.ply;
+    }
+    expect(ply).toBe(1);
 
     const created = await call(run, 'POST', '/games/ai', { kind: 'kalah', level: 2, seat: 'south' });
     expect(created.status).toBe(201);

@@ -13,6 +13,7 @@
 // held by seat tokens. Seat-token games get new seat tokens derived (HMAC under the server key)
 // from the old seats' token hashes: each holder receives its own by presenting its old token.
 import { other, type Side } from '../../engines/types';
+import type { RematchStatus } from '../../vocabulary';
 import type { GameLimit, Notice, RematchRecord, Storage, StoredAccount, StoredGame } from '../../store/store';
 import { authorizeSeat, hashToken, type Authenticator, type Caller, type Credential } from '../accounts/auth';
 import { refuseRestricted } from '../accounts/restricted';
@@ -35,7 +36,7 @@ export type RematchAction = 'offer' | 'accept' | 'decline';
 
 /** What a rematch request answers. */
 export interface RematchAnswer {
-  readonly status: 'offered' | 'accepted' | 'declined';
+  readonly status: RematchStatus;
   /** The new game once accepted; null otherwise. */
   readonly game: GameView | null;
   /** A caller holding its seat by a seat token: its seat in the new game and that seat's token. */

@@ -1,7 +1,9 @@
 import { Arg, Ctx, Field, ID, Mutation, ObjectType, Resolver } from 'type-graphql';
 import type { RematchAnswer as Answer } from '../../service/game/rematch';
 import type { GameView } from '../../service/game/view';
+import type { RematchStatus } from '../../vocabulary';
 import { credentialOf, type GraphQLContext } from './context';
+import { RematchStatusEnum } from './enums';
 import { Game, SeatToken } from './types';
 
 // Rematches of finished games (docs/rematch.md): the same service calls as REST's
@@ -9,12 +11,12 @@ import { Game, SeatToken } from './types';
 
 @ObjectType({ description: 'What a rematch request answers.' })
 export class RematchAnswer {
-  @Field(() => String, {
+  @Field(() => RematchStatusEnum, {
     description:
       'offered: your offer stands (the opponent hears rematch.offered); accepted: the new game started ' +
       '(both hear its game.started); declined: the opponent’s offer is declined.',
   })
-  status!: string;
+  status!: RematchStatus;
   @Field(() => Game, { nullable: true, description: 'The new game once accepted; null otherwise.' })
   game!: GameView | null;
   @Field(() => SeatToken, {

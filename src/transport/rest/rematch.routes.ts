@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { REMATCH_STATUSES } from '../../vocabulary';
 import type { Services } from '../../service';
 import type { RematchAnswer as Answer } from '../../service/game/rematch';
 import { credentialOf, json, parse, problems, seatSecurity, type RestRoute } from './route';
@@ -9,7 +10,7 @@ import * as S from './schemas';
 
 export const RematchAnswer = z
   .object({
-    status: z.enum(['offered', 'accepted', 'declined']).openapi({
+    status: z.enum(REMATCH_STATUSES).openapi({
       description:
         '`offered`: your offer stands (the opponent hears rematch.offered); `accepted`: the new game ' +
         'started (both hear its game.started); `declined`: the opponent’s offer is declined',
