@@ -4,6 +4,7 @@
 // seat-token games give each holder its new token; refusals change nothing.
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, call, gql, rest, type Running, type StoreKind } from '../support/app';
+import { openGameStream } from '../support/game-stream';
 import { ok } from '../support/graphql';
 import { rematchIdOf } from '../../src/service/game/rematch';
 
@@ -52,8 +53,13 @@ describe.each<StoreKind>(['memory', 'redis'])('rematch on %s', (store) => {
       timeControl: { type: 'correspondence', daysPerMove: 2 },
     });
 
+    // A watcher of the finished game (a game page) sees the offer and, later, the link live.
+    const stream = await openGameStream(run.url, id);
+    await stream.until((m) => m.type === 'end');
     const offered = await rest(run, a, 'POST', `/games/${id}/rematch`);
     expect([offered.status, offered.body]).toEqual([201, { status: 'offered', game: null }]);
+    const live = await stream.until((m) => m.type === 'update' && m.data.game.rematch.offeredBy === 0);
+    expect(live.data.move).toBeNull();
     const old = (await rest(run, a, 'GET', `/games/${id}`)).body;
     expect([old.rematch, old.rematchOf]).toEqual([{ offeredBy: 0, declinedBy: null, game: null }, null]);
     // Offering again changes nothing; the opponent heard of it once.
@@ -84,6 +90,8 @@ describe.each<StoreKind>(['memory', 'redis'])('rematch on %s', (store) => {
     expect(game.toMove).toBe(0); // the same first seat: b, who moved second, moves first
     const after = (await rest(run, a, 'GET', `/games/${id}`)).body;
     expect(after.rematch).toEqual({ offeredBy: null, declinedBy: null, game: game.id });
+    await stream.until((m) => m.type === 'update' && m.data.game.rematch.game === game.id);
+    stream.close();
     for (const who of [a, b]) {
       const started = (await events(who, 'game.started')).filter((e) => e.data.game.id === game.id);
       expect(started.map((e) => e.data.game.rematchOf)).toEqual([id]);
