@@ -307,6 +307,53 @@ describe.each<StoreKind>(['memory', 'redis'])('rematch on %s', (store) => {
     expect([accepted.status, accepted.body.game.rematchOf]).toEqual([201, ch.body.id]);
   });
 
+  it('seat tokens: both holders accept at once — one game, each its own token; the daily quota counts it', async () => {
+    const created = await call(run, 'POST', '/games', { kind: 'oware' });
+    const [t0, t1] = created.body.seatTokens.map((s: { token: string }) => ({
+      authorization: `Bearer ${s.token}`,
+    }));
+    const id = created.body.game.id as string;
+    await call(run, 'POST', `/games/${id}/resign`, undefined, t1);
+    const answers = await Promise.all(
+      [t0, t1, t0, t1].map((auth) => call(run, 'POST', `/games/${id}/rematch`, undefined, auth)),
+    );
+    // One offer was stored first; whatever the order, every accepted answer names one game.
+    const accepted = answers.filter((r) => r.body.status === 'accepted');
+    expect(accepted.length).toBeGreaterThanOrEqual(1);
+    expect(new Set(accepted.map((r) => r.body.game.id))).toEqual(new Set([rematchIdOf(id)]));
+    // Each holder asking again gets its own seat and token: one game, two seats.
+    const [r0, r1] = await Promise.all([
+      call(run, 'POST', `/games/${id}/rematch/accept`, undefined, t0),
+      call(run, 'POST', `/games/${id}/rematch/accept`, undefined, t1),
+    ]);
+    expect([r0.body.game.id, r1.body.game.id]).toEqual([rematchIdOf(id), rematchIdOf(id)]);
+    expect([r0.body.seatToken.seat, r1.body.seatToken.seat]).toEqual([1, 0]);
+    for (const answer of accepted) {
+      const mine = answer.body.seatToken.seat === 1 ? r0 : r1;
+      expect(answer.body.seatToken.token).toBe(mine.body.seatToken.token);
+    }
+
+    const strict = await harness.start(store, {
+      app: {
+        quotas: {
+          gamesPerIpPerDay: 1,
+          ongoingGamesPerAccount: 10,
+          tokensPerAccount: 10,
+          accountsPerIpPerDay: 10,
+        },
+      },
+    });
+    const one = await call(strict, 'POST', '/games', { kind: 'kalah' });
+    const auth = { authorization: `Bearer ${one.body.seatTokens[0].token}` };
+    await call(strict, 'POST', `/games/${one.body.game.id}/abort`, undefined, auth);
+    await call(strict, 'POST', `/games/${one.body.game.id}/rematch`, undefined, {
+      authorization: `Bearer ${one.body.seatTokens[1].token}`,
+    });
+    const refused = await call(strict, 'POST', `/games/${one.body.game.id}/rematch/accept`, undefined, auth);
+    expect([refused.status, refused.body.code]).toEqual([429, 'QUOTA_EXCEEDED']);
+    expect(await strict.storage.games.get(rematchIdOf(one.body.game.id))).toBeUndefined();
+  });
+
   it('GraphQL: offerRematch, acceptRematch, declineRematch and the game fields; rated stays rated', async () => {
     const a = await signUp(run.app, 'rmn', 'human');
     const b = await signUp(run.app, 'rmo', 'human');
