@@ -107,6 +107,13 @@ export const LEADERBOARD_CATEGORIES = ['human', 'bot'] as const satisfies readon
 export const GAME_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 export type GameVisibility = (typeof GAME_VISIBILITIES)[number];
 
+/**
+ * What a rematch request answers (docs/rematch.md): offered (the offer stands), accepted (the new
+ * game started), declined (the opponent's offer declined).
+ */
+export const REMATCH_STATUSES = ['offered', 'accepted', 'declined'] as const;
+export type RematchStatus = (typeof REMATCH_STATUSES)[number];
+
 // --- Challenges and bulk pairings ---------------------------------------------------------------
 
 /** Where a challenge stands. */
@@ -164,6 +171,8 @@ export const FEED_EVENT_TYPES = [
   'game.moved',
   'draw.offered',
   'draw.declined',
+  'rematch.offered',
+  'rematch.declined',
   'game.finished',
   'game.deadline_soon',
   'game.updated',
@@ -251,6 +260,13 @@ export const GAME_ERROR_CODES = {
   GAME_OVER: 409,
   /** No draw offer is pending, or the offer is one's own. */
   NO_DRAW_OFFER: 409,
+  /**
+   * No rematch of this game (`reason`): `ongoing` (not finished yet), `source` (a tournament or bulk
+   * game), `blocked` (one player blocked the other), `declined` (the opponent declined your offer).
+   */
+  REMATCH_NOT_ALLOWED: 409,
+  /** No rematch offer of the opponent stands (none made, one's own, declined, or accepted already). */
+  NO_REMATCH_OFFER: 409,
   /** The game ended by timeout (`result`), possibly just now: the deadline passed before the action. */
   TIMEOUT: 409,
   /** The account is on vacation already (`until`); end it first. */

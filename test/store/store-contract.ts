@@ -241,6 +241,63 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       expect(await storage.games.get(game.id)).toEqual(game);
     });
 
+    it('writes a finished game again without a move (its rematch record): moves, listing and fields kept', async () => {
+      const [a, b] = [uid('a'), uid('b')];
+      const game = sampleGame({
+        seats: [
+          { seat: 0, name: 'south', account: a },
+          { seat: 1, name: 'north', account: b },
+        ],
+        seatTokenHashes: ['', ''],
+      });
+      await storage.games.create(game);
+      const moved = advanced(game);
+      expect(await updateGame(storage.games, moved, 0)).toEqual({ status: 'updated' });
+      const over: StoredGame = {
+        ...moved,
+        version: 2,
+        status: 'finished',
+        toMove: null,
+        legalMoves: [],
+        outcome: { winner: 0, reason: 'resignation' },
+      };
+      expect(await updateGame(storage.games, over, 1)).toEqual({ status: 'updated' });
+      const offered: StoredGame = {
+        ...over,
+        version: 3,
+        rematch: { offeredBy: 1, declinedBy: null, game: null },
+      };
+      expect(await updateGame(storage.games, offered, 2)).toEqual({ status: 'updated' });
+      // A stale write of the record loses; the stored one stands.
+      const stale: StoredGame = {
+        ...over,
+        version: 3,
+        rematch: { offeredBy: 0, declinedBy: null, game: null },
+      };
+      expect(await updateGame(storage.games, stale, 2)).toEqual({ status: 'conflict', currentVersion: 3 });
+      const read = await storage.games.get(game.id);
+      expect(read?.rematch).toEqual({ offeredBy: 1, declinedBy: null, game: null });
+      expect([read?.version, read?.status, read?.moves.map((m) => m.notation)]).toEqual([
+        3,
+        'finished',
+        ['3'],
+      ]);
+      expect(
+        (await storage.games.list({ account: b, status: 'finished' }, 10)).items.map((g) => g.id),
+      ).toEqual([game.id]);
+      // The rematch: of two creates of one id at once, one stores it, the other is refused.
+      const rematch = sampleGame({
+        rematchOf: game.id,
+        seats: [...game.seats].reverse() as StoredGame['seats'],
+      });
+      const results = await Promise.allSettled([
+        storage.games.create(rematch),
+        storage.games.create(rematch),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(await storage.games.get(rematch.id)).toEqual(rematch);
+    });
+
     it('keeps the initial position of a game from a position, through create, update and a challenge', async () => {
       const initialPosition = 'W:WKa1,Kc1:BKf8,Kh8:D28,0,0';
       const game = sampleGame({ kind: 'russian-draughts', initialPosition, position: initialPosition });

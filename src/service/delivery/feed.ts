@@ -12,6 +12,7 @@ import {
 import type { Authenticator, Credential } from '../accounts/auth';
 import { GameError, toGameError } from '../errors';
 import type { GameHeadView, MoveView } from '../game/view';
+import { rematchNotices } from '../game/rematch-rules';
 
 /** Events read from the store per round trip while catching up. */
 const PAGE = 500;
@@ -63,6 +64,7 @@ export function gameNotices(
   if (before.status === 'ongoing' && after.status === 'finished') {
     notice('game.finished', { game, result: game.result });
   }
+  notices.push(...rematchNotices(before, after, game, at));
   if (notices.length === 0 && after.version !== before.version) notice('game.updated', { game });
   return notices;
 }

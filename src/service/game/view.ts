@@ -103,6 +103,12 @@ export function toGameHeadView(
     board: engine.board(state.value),
     legalMoves: game.legalMoves,
     drawOffer: game.drawOffer,
+    rematch: {
+      offeredBy: game.rematch?.offeredBy ?? null,
+      declinedBy: game.rematch?.declinedBy ?? null,
+      game: game.rematch?.game ?? null,
+    },
+    rematchOf: game.rematchOf ?? null,
     timeControl: game.timeControl ?? { type: 'unlimited' },
     clock: game.clock
       ? {

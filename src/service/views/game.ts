@@ -123,6 +123,25 @@ export const GameClock = z
       'Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt',
   });
 
+/** A finished game's rematch (docs/rematch.md). */
+export const RematchState = z
+  .object({
+    offeredBy: z.number().int().nullable().openapi({ description: 'The seat whose rematch offer stands' }),
+    declinedBy: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'The seat that declined the last rematch offer' }),
+    game: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The rematch, once accepted: the new game’s id; null before' }),
+  })
+  .openapi('RematchState', {
+    description:
+      'A finished game’s rematch: who offers, who declined, the new game once accepted (all null before any offer)',
+  });
+
 export const Game = z
   .object({
     id: GameId,
@@ -160,6 +179,10 @@ export const Game = z
     legalMoves: z.array(z.string()),
     moves: z.array(Move),
     drawOffer: z.number().int().nullable().openapi({ description: 'The seat with a standing draw offer' }),
+    rematch: RematchState,
+    rematchOf: z.string().nullable().openapi({
+      description: 'A rematch: the id of the finished game it was offered from; null otherwise',
+    }),
     timeControl: TimeControl,
     clock: orNull(GameClock).openapi({ description: 'Realtime games: the clocks; null otherwise' }),
     deadlineAt: z

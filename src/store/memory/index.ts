@@ -1,5 +1,5 @@
 import { createLimiter } from '../limiter';
-import type { FeedOptions, Storage } from '../store';
+import type { FeedOptions, RateLimiter, Storage } from '../store';
 import { MemoryAccountStore } from './accounts';
 import { MemoryAppStore } from './apps';
 import { MemoryBlockStore } from './blocks';
@@ -37,6 +37,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
   const ratings = new MemoryRatingStore(feed);
   const games = new MemoryGameStore(events, feed, now, ratings);
   const accounts = new MemoryAccountStore((hash) => events.revoked(hash));
+  const limiters = new Map<string, RateLimiter>();
   return {
     name: 'memory',
     games,
@@ -55,6 +56,13 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     tournaments: new MemoryTournamentStore(feed),
     ratings,
     idempotency: new MemoryIdempotencyStore(now),
-    limiter: (options) => createLimiter(options),
+    // One limiter per name and limits, as Redis keys them: every service counting a quota under
+    // the same name (GameService, AiGames, RematchService count 'games') shares one count.
+    limiter: (options) => {
+      const key = `${options.name}\u0000${options.points}\u0000${options.windowSeconds}`;
+      let limiter = limiters.get(key);
+      if (!limiter) limiters.set(key, (limiter = createLimiter(options)));
+      return limiter;
+    },
   };
 }

@@ -44,6 +44,16 @@ export interface GameSource {
   readonly round?: number;
 }
 
+/**
+ * A finished game's rematch: the seat whose offer stands, the seat that declined the last offer, and
+ * the new game once accepted (its id derives from the finished game's: service/game/rematch.ts).
+ */
+export interface RematchRecord {
+  readonly offeredBy: Side | null;
+  readonly declinedBy: Side | null;
+  readonly game: string | null;
+}
+
 /** The stored game: one self-describing JSON document (see DESIGN.md). */
 export interface StoredGame {
   readonly id: string;
@@ -94,6 +104,10 @@ export interface StoredGame {
   readonly moves: readonly MoveRecord[];
   /** A pending draw offer by that seat. */
   readonly drawOffer: Side | null;
+  /** A finished game's rematch (service/game/rematch.ts): the offer, the refusal, the new game. Absent: none yet. */
+  readonly rematch?: RematchRecord;
+  /** A rematch: the finished game it was offered from. */
+  readonly rematchOf?: string;
   /** Chosen at creation; absent on documents written before time controls existed (= unlimited). */
   readonly timeControl?: TimeControl;
   /** Realtime games: both clocks (absent or null otherwise). */

@@ -222,6 +222,8 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'game.moved': 'game, move (notation), seat, played (the Move, with details)',
   'draw.offered': 'game, by (seat)',
   'draw.declined': 'game, by (seat)',
+  'rematch.offered': 'game (the finished one), by (the seat offering); to the opponent',
+  'rematch.declined': 'game (the finished one), by (the seat declining); to the offerer',
   'game.finished': 'game, result',
   'game.deadline_soon': 'game, seat (to move), deadlineAt; only to the account to move',
   'game.updated': 'game; a new version no other event names, e.g. a vacation moved the deadline',

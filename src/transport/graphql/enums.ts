@@ -6,6 +6,7 @@ import {
   GAME_VISIBILITIES,
   kindIds,
   GAME_STATUSES,
+  REMATCH_STATUSES,
   OUTCOME_REASONS,
   TIME_CONTROL_TYPES,
 } from '../../vocabulary';
@@ -38,6 +39,7 @@ export const BoardFamilyEnum = enumOf(
   "How a kind's moves are described and its board drawn.",
 );
 export const GameStatusEnum = enumOf(GAME_STATUSES, 'GameStatus', 'Whether a game goes on.');
+export const RematchStatusEnum = enumOf(REMATCH_STATUSES, 'RematchStatus', 'What a rematch request did.');
 export const OutcomeReasonEnum = enumOf(OUTCOME_REASONS, 'OutcomeReason', 'Why a game ended.');
 export const TimeControlTypeEnum = enumOf(
   TIME_CONTROL_TYPES,

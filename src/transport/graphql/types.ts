@@ -111,6 +111,14 @@ export class GameClock {
   @Field(() => String, { nullable: true, description: clock.runningSince }) runningSince!: string | null;
 }
 
+const rematch = docs(Views.RematchState);
+@ObjectType({ description: doc(Views.RematchState) })
+export class RematchState {
+  @Field(() => Int, { nullable: true, description: rematch.offeredBy }) offeredBy!: number | null;
+  @Field(() => Int, { nullable: true, description: rematch.declinedBy }) declinedBy!: number | null;
+  @Field(() => String, { nullable: true, description: rematch.game }) game!: string | null;
+}
+
 const game = docs(Views.Game);
 @ObjectType({
   description:
@@ -136,6 +144,8 @@ export class Game {
   @Field(() => [String], { description: game.legalMoves }) legalMoves!: string[];
   // moves(after, limit) and lastMove: field resolvers (game.resolver.ts).
   @Field(() => Int, { nullable: true, description: game.drawOffer }) drawOffer!: number | null;
+  @Field(() => RematchState, { description: game.rematch }) rematch!: RematchState;
+  @Field(() => String, { nullable: true, description: game.rematchOf }) rematchOf!: string | null;
   @Field(() => TimeControl, { description: 'Chosen at creation (by challenge, seek or createGame).' })
   timeControl!: TimeControl;
   @Field(() => GameClock, { nullable: true, description: game.clock }) clock!: GameClock | null;
