@@ -2108,7 +2108,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect */
+        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect; `chat` (no id) per chat message, when the caller may read the chat */
         GameStreamEvent: {
             /** @constant */
             event: "game";
@@ -2123,6 +2123,10 @@ export interface components {
             data: components["schemas"]["GameStreamUpdate"];
         } | {
             /** @constant */
+            event: "chat";
+            data: components["schemas"]["ChatMessage"];
+        } | {
+            /** @constant */
             event: "end";
             data: Record<string, never>;
         } | {
@@ -2134,7 +2138,7 @@ export interface components {
             event: "error";
             data: components["schemas"]["Problem"];
         };
-        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version */
+        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `chat` per chat message, when the caller may read the chat */
         GameStreamLine: {
             /** @constant */
             type: "game";
@@ -2144,6 +2148,10 @@ export interface components {
             type: "update";
             game: components["schemas"]["GameHead"];
             move: components["schemas"]["Move"] | null;
+        } | {
+            /** @constant */
+            type: "chat";
+            message: components["schemas"]["ChatMessage"];
         } | {
             /** @constant */
             type: "end";
