@@ -26,7 +26,8 @@ import {
 import { stripUnsafe } from '../accounts/names';
 import { aiLevelOf } from '../bots/ai-games';
 import { GameError } from '../errors';
-import { readerOf } from './audience';
+import { checkRead, gameNotFound, readerOf } from './audience';
+import { assertGameId } from './cursors';
 import type { GameService } from './service';
 
 /** The longest message, in characters (code points), after cleaning and trimming. */
@@ -290,7 +291,11 @@ export class ChatService {
   /** The game as the caller may read it, refused when chat is off for it (server, app, game). */
   private async open(gameId: string, credential: Credential): Promise<StoredGame> {
     if (!this.enabled) throw disabled('server', 'Chat is off on this server');
-    const game = await this.games.readable(gameId, credential);
+    // The game as stored (chat needs its seats and audience, not its moves' details: no replay).
+    assertGameId(gameId);
+    const game = await this.storage.games.get(gameId);
+    if (!game) throw gameNotFound(gameId);
+    await checkRead(this.auth, game, credential);
     const app = game.app ?? OPEN_APP;
     if (app !== OPEN_APP && (await this.storage.apps.getApp(app))?.settings.chat === false) {
       throw disabled('app', 'Chat is off for the games of this app');
