@@ -103,8 +103,15 @@ describe.each<StoreKind>(['memory', 'redis'])('chat modes on %s', (store) => {
     });
     expect(((await changed.json()) as { settings: { chat: boolean } }).settings.chat).toBe(true);
     expect((await send(run, a, appGame.id)).status).toBe(201);
-    // A new app's default: on.
+    // A new app's default: on; so for an app stored before chat (no `chat` in its settings).
     expect((await run.app.services.apps.getApp((await newApp(run.app)).id)).settings.chat).toBe(true);
+    const older = await newApp(run.app);
+    const stored = (await run.storage.apps.getApp(older.id))!;
+    const { chat: _chat, ...before } = stored.settings;
+    await run.storage.apps.saveApp({ ...stored, settings: before });
+    expect((await run.app.services.apps.getApp(older.id)).settings.chat).toBe(true);
+    const olderGame = await gameWith(run, { accounts: [a.id, b.id], app: older.id });
+    expect((await send(run, a, olderGame.id)).status).toBe(201);
   });
 
   it('refuses everyone in a game whose mode is off', async () => {
