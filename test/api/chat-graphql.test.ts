@@ -6,6 +6,8 @@ import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, type Running, type StoreKind, wsClient } from '../support/app';
 import { challengeGame } from '../support/clocks';
 import { failure, ok } from '../support/graphql';
+import { uniquePrefix } from '../support/redis';
+import { readStream } from '../support/stream-reader';
 import { CHAT_RATE_MESSAGES, CHAT_TEXT_MAX } from '../../src/service/game/chat';
 
 const harness = appHarness();
@@ -153,4 +155,28 @@ describe.each<StoreKind>(['memory', 'redis'])('chat over GraphQL on %s', (store)
     const page = await ok(run.url, undefined, LIST, { id: created.game.id, seatToken: north!.token });
     expect(page.gameChat.items).toEqual([sent]);
   });
+});
+
+it('delivers a message sent on one node to the subscribers and streams of another (one Redis)', async () => {
+  const prefix = uniquePrefix('chat-nodes');
+  const one = await harness.start('redis', prefix);
+  const two = await harness.start('redis', prefix);
+  const [a, b] = [await signUp(one.app, 'na', 'human'), await signUp(one.app, 'nb')];
+  const game = await challengeGame(one, a, b);
+  const first = (await ok(one.url, a.token, SEND, { id: game.id, text: 'first' })).sendChat;
+  const live = follow(two, b.token, game.id, '0');
+  const stream = await readStream(`${two.url}/api/v1/games/${game.id}/stream`, {
+    ...b.auth,
+    accept: 'application/x-ndjson',
+  });
+  try {
+    expect(await live.next()).toEqual(first);
+    await stream.next();
+    const second = (await ok(one.url, a.token, SEND, { id: game.id, text: 'across' })).sendChat;
+    expect(await live.next()).toEqual(second);
+    expect(await stream.next()).toEqual({ type: 'chat', message: second });
+  } finally {
+    stream.close();
+    await live.close();
+  }
 });
