@@ -1,3 +1,4 @@
+import { CHAT_PAGE_DEFAULT } from '../../service/game/chat';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import {
   getOperationAST,
@@ -80,6 +81,7 @@ export const LIST_SIZES: Readonly<Record<string, number>> = {
   'Query.myTournaments': 20,
   'Query.myBlocks': 50,
   'Query.leaderboard': 20,
+  'Query.gameChat': CHAT_PAGE_DEFAULT,
   'Account.ratingHistory': 50,
   // Without `limit`, every move of the game: at most the longest move limit.
   'Game.moves': longestMoveLimit(),
