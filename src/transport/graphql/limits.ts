@@ -1,4 +1,3 @@
-import { CHAT_PAGE_DEFAULT } from '../../service/game/chat';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import {
   getOperationAST,
@@ -26,6 +25,7 @@ import { MAX_BULK_PAIRS } from '../../service/challenges/bulks';
 import { GameError } from '../../service/errors';
 import { MAX_PLAYERS, MAX_SWISS_ROUNDS } from '../../service/tournaments/service';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../service/delivery/webhooks';
+import { CHAT_PAGE_DEFAULT } from '../../service/game/chat';
 
 // The limits every GraphQL operation must pass, over HTTP and over graphql-ws alike: tokens while
 // parsing, then depth, aliases and directives while validating, then cost once the operation and its
