@@ -4,7 +4,7 @@
 // hidden as the game, webhooks of chat.message through the feed, and the retention in time.
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, rest, type Running, type StoreKind } from '../support/app';
-import { newApp } from '../support/apps';
+import { appAccount, newApp } from '../support/apps';
 import { challengeGame } from '../support/clocks';
 import { failure, ok } from '../support/graphql';
 import { readStream } from '../support/stream-reader';
@@ -170,6 +170,17 @@ describe.each<StoreKind>(['memory', 'redis'])('chat modes on %s', (store) => {
     expect((await list(run, b, game.id)).body.items.map((m: { text: string }) => m.text)).toEqual([
       'between us',
     ]);
+  });
+
+  it('forgets an erased account’s messages in its games', async () => {
+    const app = await newApp(run.app);
+    const [one, two] = [await appAccount(run.storage, app, 'one'), await appAccount(run.storage, app, 'two')];
+    const as = (id: string) => ({ auth: app.as(id) }) as unknown as TestAccount;
+    const game = await gameWith(run, { accounts: [one.id, two.id], app: app.id });
+    expect((await send(run, as(one.id), game.id, 'mine')).body.name).toBe(one.username);
+    const kept = (await send(run, as(two.id), game.id, 'theirs')).body;
+    await run.app.services.lifecycle.erase({ operator: true, accountId: one.id });
+    expect((await list(run, as(two.id), game.id)).body.items).toEqual([kept]);
   });
 
   it('sends chat.message to the other seat’s webhooks through its feed', async () => {

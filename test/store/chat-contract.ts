@@ -71,6 +71,28 @@ export function describeChatContract(storage: () => Storage): void {
     expect(await s.chat.mutedSeats(g)).toEqual([]);
   });
 
+  it('forgets one account’s messages of a game, keeping the others, their ids and the retention', async () => {
+    const s = storage();
+    const [g, other] = [gameId(), gameId()];
+    const by = (account: string, text: string): ChatDraft => ({
+      ...draft(g, text, 1),
+      account,
+      name: account,
+    });
+    await s.chat.append(by('erased', 'one'), { keep: 10, ttlMs: 400 });
+    await s.chat.append(by('stays', 'two'), { keep: 10, ttlMs: 400 });
+    await s.chat.append(by('erased', 'three'), { keep: 10, ttlMs: 400 });
+    await s.chat.append({ ...draft(other, 'elsewhere'), account: 'erased' }, LONG);
+    expect(await s.chat.forget(g, 'erased')).toBe(2);
+    expect(await s.chat.forget(g, 'erased')).toBe(0);
+    expect(await s.chat.forget(gameId(), 'erased')).toBe(0);
+    expect((await s.chat.list(g, 10)).map((m) => [m.id, m.text])).toEqual([['2', 'two']]);
+    expect((await s.chat.append(by('stays', 'four'), { keep: 10, ttlMs: 400 })).id).toBe('4');
+    expect((await s.chat.list(other, 10)).map((m) => m.text)).toEqual(['elsewhere']);
+    await sleep(600);
+    expect(await s.chat.list(g, 10)).toEqual([]);
+  });
+
   it('records mutes per seat, says whether anything changed, and signals messages and mutes live', async () => {
     const s = storage();
     const g = gameId();

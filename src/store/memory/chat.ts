@@ -51,6 +51,14 @@ export class MemoryChatStore implements ChatStore {
     return true;
   }
 
+  async forget(game: string, account: string): Promise<number> {
+    const chat = this.live(game);
+    if (!chat) return 0;
+    const before = chat.messages.length;
+    chat.messages = chat.messages.filter((m) => m.account !== account);
+    return before - chat.messages.length;
+  }
+
   async mutedSeats(game: string): Promise<number[]> {
     return [...(this.live(game)?.muted ?? [])].sort((a, b) => a - b);
   }

@@ -47,6 +47,8 @@ export interface ChatStore {
    * as the chat (`ttlMs` from now); tells the subscribers. False when nothing changed.
    */
   setMute(game: string, seat: number, muted: boolean, ttlMs: number): Promise<boolean>;
+  /** Removes the messages of `account` from the game's chat (an erased account's); how many went. */
+  forget(game: string, account: string): Promise<number>;
   /** The seats of the game that mute the others, ascending. */
   mutedSeats(game: string): Promise<number[]>;
   /**

@@ -51,3 +51,25 @@ end
 return changed
 `,
 });
+
+/** Removes the messages of `account` from the list, which keeps its TTL. Returns how many went. */
+export const forgetChat = script<number>()({
+  name: 'boardhostChatForget',
+  keys: ['messages'],
+  args: ['account'],
+  lua: `
+local kept = {}
+local removed = 0
+for _, json in ipairs(redis.call('LRANGE', KEY.messages, 0, -1)) do
+  if cjson.decode(json).account == ARG.account then removed = removed + 1 else kept[#kept + 1] = json end
+end
+if removed == 0 then return 0 end
+local ttl = redis.call('PTTL', KEY.messages)
+redis.call('DEL', KEY.messages)
+if #kept > 0 then
+  redis.call('RPUSH', KEY.messages, unpack(kept))
+  if ttl > 0 then redis.call('PEXPIRE', KEY.messages, ttl) end
+end
+return removed
+`,
+});

@@ -9,7 +9,7 @@ import {
 } from '../../store';
 import type { ChannelFanout } from '../client';
 import { Keys } from '../keys';
-import { appendChat, muteChat } from './scripts';
+import { appendChat, forgetChat, muteChat } from './scripts';
 
 // A game's chat, in the game's slot: `p chat:{s}:g` (list of message JSON, oldest first, the newest
 // CHAT_KEEP_MESSAGES kept), `p chatseq:{s}:g` (the count: the last id), `p chatmute:{s}:g` (set of
@@ -62,6 +62,10 @@ export class RedisChatStore implements ChatStore {
       channel: this.keys.chatChannel(game),
     });
     return changed === 1;
+  }
+
+  forget(game: string, account: string): Promise<number> {
+    return forgetChat.run(this.redis, { messages: this.keys.chat(game) }, { account });
   }
 
   async mutedSeats(game: string): Promise<number[]> {
