@@ -31,6 +31,8 @@ const TOOLS = [
   'accept_draw',
   'decline_draw',
   'rematch',
+  'send_chat',
+  'read_chat',
   'get_ratings',
   'get_leaderboard',
   'list_tournaments',
