@@ -11,6 +11,7 @@ import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
 import { challengeRoutes } from './challenges.routes';
 import { clockRoutes } from './clocks.routes';
+import { lobbyRoutes } from './lobby.routes';
 import { gameRoutes } from './games.routes';
 import { tvRoutes } from './tv.routes';
 import { sendProblem } from './problem';
@@ -40,6 +41,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...accountRoutes(services, streams),
     ...clockRoutes(services, streams),
     ...challengeRoutes(services),
+    ...lobbyRoutes(services, streams),
     ...blockRoutes(services),
     ...bulkRoutes(services),
     ...webhookRoutes(services),
