@@ -25,6 +25,7 @@ import { describeAppFeedContract } from './app-feed-contract';
 import { describeAppContract } from './app-contract';
 import { describeErasureContract } from './erasure-contract';
 import { describeBlockContract } from './block-contract';
+import { describeLobbyContract } from './lobby-contract';
 import { describeBulkContract } from './bulk-contract';
 import { describeKindContract } from './kind-contract';
 import { describeTournamentContract } from './tournament-contract';
@@ -230,6 +231,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     describeBulkContract(() => storage);
     describeKindContract(() => storage);
     describeAppFeedContract(() => storage);
+    describeLobbyContract(() => storage);
 
     it('answers ping', async () => {
       await expect(storage.games.ping()).resolves.toBeUndefined();
