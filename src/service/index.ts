@@ -127,6 +127,8 @@ export interface ServiceOptions {
   readonly bulks?: BulkOptions;
   /** The tournament director's lease and batch. */
   readonly tournaments?: DirectorOptions;
+  /** How many waiting seeks a live lobby sends when it opens (default LOBBY_SNAPSHOT_MAX). */
+  readonly lobbySnapshotMax?: number;
 }
 
 export function createServices(
@@ -184,7 +186,7 @@ export function createServices(
     challenges,
     blocks: new BlockService(storage, auth, challenges, now, quotas, pools),
     seeks,
-    lobby: new LobbyService(storage, auth, games, seeks, now, quotas, pools),
+    lobby: new LobbyService(storage, auth, games, seeks, now, quotas, pools, options.lobbySnapshotMax),
     bulks: new BulkService(
       storage,
       auth,
