@@ -317,8 +317,8 @@ export class LobbyService {
     const views: LobbySeekView[] = [];
     for (const seek of seeks) {
       const entry = byId.get(seek.account);
-      // An erased seeker's seek is not shown (it cannot be taken).
-      if (!entry?.account) continue;
+      // An erased or restricted seeker's seek is not shown (it cannot be taken).
+      if (!entry?.account || (entry.account.status ?? 'active') !== 'active') continue;
       const rating = ratingAt(entry.ratings[perfOf(seek)], entry.account.kind, at);
       views.push({
         ...seekView(seek, null),
