@@ -3,7 +3,8 @@
 // removed).
 import { signUp, type TestAccount } from '../support/accounts';
 import { appHarness, wsClient, type Running, type StoreKind } from '../support/app';
-import { failure, gqlAs, ok } from '../support/graphql';
+import { failure, gqlAs, ok, subscriptionFailure } from '../support/graphql';
+import { readStream } from '../support/stream-reader';
 
 const harness = appHarness();
 afterAll(() => harness.stopAll());
@@ -136,6 +137,28 @@ describe.each<StoreKind>(['memory', 'redis'])('the lobby over GraphQL on the %s 
       });
     } finally {
       await iterator.return?.();
+      await client.dispose();
+    }
+  });
+
+  it('counts the lobby subscription in the open-stream caps, with the REST streams', async () => {
+    const capped = await harness.start(store, {
+      app: { streams: { perIp: 1, perToken: 10, maxBufferBytes: 1 << 20 } },
+    });
+    const first = await readStream(`${capped.url}/api/v1/seeks/stream`, { accept: 'application/x-ndjson' });
+    const client = wsClient(capped.url);
+    try {
+      expect(await first.next(5000)).toMatchObject({ type: 'ready' });
+      const refused = await subscriptionFailure(
+        (async () => {
+          const result = await client.iterate({ query: 'subscription { lobby { type } }' }).next();
+          if (result.value?.errors) throw result.value.errors;
+          return result;
+        })(),
+      );
+      expect(refused.code).toBe('TOO_MANY_STREAMS');
+    } finally {
+      first.close();
       await client.dispose();
     }
   });
