@@ -337,4 +337,24 @@ describe.each<StoreKind>(['memory', 'redis'])('the lobby over REST on the %s sto
     );
     await request(run.url).delete(`/api/v1/seeks/${openSeek.body.id}`).set(open.auth).expect(204);
   });
+
+  it("hides a suspended seeker's seek, and refuses a suspended accepter", async () => {
+    const island = await newApp(run.app);
+    const tag = Math.random().toString(36).slice(2, 8);
+    const [x, y, z] = await Promise.all(
+      ['x', 'y', 'z'].map((label) => appAccount(run.storage, island, `${label}-${tag}`)),
+    );
+    const suspend = (label: string) =>
+      post(`/app/accounts/${label}-${tag}/suspend`, island.auth, { reason: 'test' }).expect(200);
+    const fromX = await post('/seeks', island.as(x!.id), uniqueSeek()).expect(201);
+    const fromZ = await post('/seeks', island.as(z!.id), uniqueSeek()).expect(201);
+    await suspend('x');
+    const page = await get('/seeks?limit=100', island.as(y!.id)).expect(200);
+    expect(page.body.items.map((s: { id: string }) => s.id)).toEqual([fromZ.body.id]);
+    expectProblem(await post(`/seeks/${fromX.body.id}/accept`, island.as(y!.id)), 404, 'SEEK_NOT_FOUND');
+    await suspend('y');
+    expectProblem(await post(`/seeks/${fromZ.body.id}/accept`, island.as(y!.id)), 403, 'ACCOUNT_RESTRICTED');
+    // Z's seek still waits.
+    expect((await get('/seeks?limit=100', island.as(z!.id)).expect(200)).body.items).toHaveLength(1);
+  });
 });
