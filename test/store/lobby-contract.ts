@@ -90,6 +90,36 @@ export function describeLobbyContract(storage: () => Storage): void {
       expect(await s.seeks.listSeeks(uid('empty'), { now, limit: 10 })).toEqual({ items: [] });
     });
 
+    it('pages through many seeks of one millisecond, and finds the few a filter keeps far down', async () => {
+      const s = storage();
+      const lobby = uid('lobby');
+      const [account, pool] = [uid('a'), uid('pool')];
+      const t = Date.now();
+      // One account's seeks never pair with each other: 130 waiting seeks posted in one millisecond.
+      const seeks = Array.from({ length: 130 }, () => seekOf(account, pool, lobby, t));
+      for (const seek of seeks) await s.seeks.matchOrAdd(seek, iso(t));
+      const ordered = [...seeks].sort((x, y) => (x.id < y.id ? -1 : 1));
+      const now = iso(t + 1);
+      const seen: StoredSeek[] = [];
+      let page = await s.seeks.listSeeks(lobby, { now, limit: 40 });
+      seen.push(...page.items);
+      while (page.next) {
+        page = await s.seeks.listSeeks(lobby, { now, limit: 40, after: page.next });
+        seen.push(...page.items);
+      }
+      expect(seen.map((x) => x.id)).toEqual(ordered.map((x) => x.id));
+      const last = new Set(ordered.slice(-3).map((x) => x.id));
+      const few = await s.seeks.listSeeks(lobby, { now, limit: 2, where: (x) => last.has(x.id) });
+      expect(few.items.map((x) => x.id)).toEqual(ordered.slice(-3, -1).map((x) => x.id));
+      const rest = await s.seeks.listSeeks(lobby, {
+        now,
+        limit: 2,
+        after: few.next!,
+        where: (x) => last.has(x.id),
+      });
+      expect(rest).toEqual({ items: ordered.slice(-1) });
+    });
+
     it('leaves out matched, removed and expired seeks', async () => {
       const s = storage();
       const lobby = uid('lobby');

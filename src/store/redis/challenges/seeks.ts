@@ -121,49 +121,52 @@ export class RedisSeekStore implements SeekStore {
     const key = this.keys.lobby(lobby);
     const now = Date.parse(options.now);
     const items: StoredSeek[] = [];
-    let after = options.after ? { ms: Date.parse(options.after.createdAt), id: options.after.id } : undefined;
-    for (;;) {
-      // Oldest first; members of equal score come in id order (ids have one length), so the cursor's
-      // own millisecond is read again and what is not after it skipped.
-      const chunk = await this.redis.zrangebyscore(
-        key,
-        after ? after.ms : '-inf',
-        '+inf',
-        'WITHSCORES',
-        'LIMIT',
-        0,
-        LOBBY_SCAN_CHUNK,
-      );
-      const entries: { member: string; id: string; sha: string; ms: number }[] = [];
-      for (let i = 0; i < chunk.length; i += 2) {
-        const member = chunk[i] as string;
-        const [id = '', sha = ''] = member.split('|');
-        const ms = Number(chunk[i + 1]);
-        if (after && ms === after.ms && id <= after.id) continue;
-        entries.push({ member, id, sha, ms });
-      }
+    /** Keeps the listed seeks of `entries` (in order); true once the page is full and one more exists. */
+    const take = async (entries: readonly LobbyEntry[]): Promise<boolean> => {
       // Single-key reads, one per seek (a Cluster spreads them over their slots).
       const docs = await Promise.all(entries.map((e) => this.redis.hget(this.keys.seek(e.sha, e.id), 'doc')));
       const gone: string[] = [];
+      let full = false;
       for (const [i, entry] of entries.entries()) {
         const doc = docs[i];
         const seek = doc ? (JSON.parse(doc) as StoredSeek) : undefined;
-        if (!seek || Date.parse(seek.expiresAt) <= now) {
-          if (!seek) gone.push(entry.member);
-          continue;
-        }
+        if (!seek) gone.push(entry.member);
+        if (!seek || Date.parse(seek.expiresAt) <= now) continue;
         if (options.where && !options.where(seek)) continue;
         if (items.length === options.limit) {
-          if (gone.length > 0) await this.redis.zrem(key, ...gone);
-          const last = items[items.length - 1] as StoredSeek;
-          return { items, next: { createdAt: last.createdAt, id: last.id } };
+          full = true;
+          break;
         }
         items.push(seek);
       }
       if (gone.length > 0) await this.redis.zrem(key, ...gone);
-      const tail = entries[entries.length - 1];
-      if (chunk.length < 2 * LOBBY_SCAN_CHUNK || !tail) return { items };
-      after = { ms: tail.ms, id: tail.id };
+      return full;
+    };
+    /** The rest of a millisecond after `after` (members of one score come in id order: ids have one length). */
+    const restOf = async (after: { ms: number; id: string }): Promise<LobbyEntry[]> =>
+      entriesOf(await this.redis.zrangebyscore(key, after.ms, after.ms, 'WITHSCORES')).filter(
+        (e) => e.id > after.id,
+      );
+    const page = (): LobbyPage => {
+      const last = items[items.length - 1] as StoredSeek;
+      return { items, next: { createdAt: last.createdAt, id: last.id } };
+    };
+    let lower = '-inf';
+    if (options.after) {
+      const after = { ms: Date.parse(options.after.createdAt), id: options.after.id };
+      if (await take(await restOf(after))) return page();
+      lower = `(${after.ms}`;
+    }
+    // Oldest first, a chunk at a time; each chunk's last millisecond is read whole before the next.
+    for (;;) {
+      const chunk = entriesOf(
+        await this.redis.zrangebyscore(key, lower, '+inf', 'WITHSCORES', 'LIMIT', 0, LOBBY_SCAN_CHUNK),
+      );
+      if (await take(chunk)) return page();
+      const tail = chunk[chunk.length - 1];
+      if (chunk.length < LOBBY_SCAN_CHUNK || !tail) return { items };
+      if (await take(await restOf(tail))) return page();
+      lower = `(${tail.ms}`;
     }
   }
 
@@ -197,6 +200,25 @@ export class RedisSeekStore implements SeekStore {
   private async announce(seek: StoredSeek, change: LobbyChange): Promise<void> {
     await this.redis.call(this.publish, this.keys.lobby(seek.lobby ?? OPEN_APP), JSON.stringify(change));
   }
+}
+
+/** An entry of a lobby index: `<seek id>|<its pool's sha1>` and its createdAt (ms). */
+interface LobbyEntry {
+  readonly member: string;
+  readonly id: string;
+  readonly sha: string;
+  readonly ms: number;
+}
+
+/** The entries of a ZRANGEBYSCORE … WITHSCORES answer. */
+function entriesOf(reply: readonly string[]): LobbyEntry[] {
+  const entries: LobbyEntry[] = [];
+  for (let i = 0; i < reply.length; i += 2) {
+    const member = reply[i] as string;
+    const [id = '', sha = ''] = member.split('|');
+    entries.push({ member, id, sha, ms: Number(reply[i + 1]) });
+  }
+  return entries;
 }
 
 /** A pool's key part: pools are free text, hashed they make a key of fixed shape. */
