@@ -26,6 +26,7 @@ import { describeAppContract } from './app-contract';
 import { describeErasureContract } from './erasure-contract';
 import { describeBlockContract } from './block-contract';
 import { describeChatContract } from './chat-contract';
+import { describeLobbyContract } from './lobby-contract';
 import { describeBulkContract } from './bulk-contract';
 import { describeKindContract } from './kind-contract';
 import { describeTournamentContract } from './tournament-contract';
@@ -231,6 +232,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     describeBulkContract(() => storage);
     describeKindContract(() => storage);
     describeAppFeedContract(() => storage);
+    describeLobbyContract(() => storage);
 
     it('answers ping', async () => {
       await expect(storage.games.ping()).resolves.toBeUndefined();

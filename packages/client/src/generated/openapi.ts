@@ -392,10 +392,6 @@ export interface paths {
          *
          *     A resumed stream (`after`, `Last-Event-ID`) also starts with the whole game, at its current version.
          *
-         *     When the caller may read the game's chat (GET /games/{id}/chat), its messages from now on come between the versions:
-         *     SSE event `chat` (no id, data = a ChatMessage), NDJSON `{"type":"chat","message":{…}}` (a seat that muted the chat gets
-         *     only its own). Messages sent while disconnected: read them with GET /games/{id}/chat?after=<the last message id>.
-         *
          *     No version is ever skipped silently: if versions were lost on the way to this server (its connection to the store
          *     dropped), the stream ends with an error frame (SSE `event: error`, NDJSON `{"type":"error","problem":…}`) whose
          *     problem has code UPDATES_LOST; reconnect to get the game as it is now.
@@ -406,54 +402,6 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/games/{id}/chat": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read the chat
-         * @description The game’s messages, oldest first: the newest `limit` (default 50), or with `after` (a message id) the first `limit` after it. A game keeps its newest 200 messages, for 30 days after the last one. The seats read it (mode `everyone`: whoever may read the game; a private game’s chat is as hidden as the game: 404 GAME_NOT_FOUND). A seat that muted the others gets only its own messages (`muted`: true). Chat is off (403 CHAT_DISABLED, `by`) when the server runs with CHAT=off (`server`), the game’s app sets `chat: false` (`app`), the game’s chat mode is `off` (`game`), or the mode is `seats` (the default) and the caller holds no seat (`spectators`).
-         */
-        get: operations["listChat"];
-        put?: never;
-        /**
-         * Send a chat message
-         * @description A seat (its seat token or its account’s token), or in chat mode `everyone` any account that may read the game, writes to the game’s chat, also after the game ended. The text is 1–280 characters once trimmed; control and bidi characters are removed (400 INVALID_INPUT when nothing is left or it is too long). At most 5 messages per 10 s per sender and game (429 RATE_LIMITED, Retry-After). The message goes to the game stream’s readers and, as the feed event chat.message, to the other seats’ accounts unless they muted the chat. Chat is off (403 CHAT_DISABLED, `by`) when the server runs with CHAT=off (`server`), the game’s app sets `chat: false` (`app`), the game’s chat mode is `off` (`game`), or the mode is `seats` (the default) and the caller holds no seat (`spectators`).
-         */
-        post: operations["sendChat"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/games/{id}/chat/mute": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        /**
-         * Mute the others in the chat
-         * @description The caller’s seat stops receiving the others’ messages in this game: they are left out of its list, its game stream and its feed (no chat.message). Idempotent; only a seat mutes (403 FORBIDDEN).
-         */
-        put: operations["muteChat"];
-        post?: never;
-        /**
-         * Unmute the chat
-         * @description The caller’s seat receives the others’ messages again (those sent meanwhile too, in the list). Idempotent.
-         */
-        delete: operations["unmuteChat"];
         options?: never;
         head?: never;
         patch?: never;
@@ -875,7 +823,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The lobby: waiting seeks
+         * @description The waiting, unexpired seeks of the caller's pool (an account's or app's; anonymous: the open pool), oldest first, a page at a time, each with its seeker’s username and rating in the seek’s perf. Seeks of accounts the caller blocks, or that block it, are left out. Public.
+         */
+        get: operations["listSeeks"];
         put?: never;
         /**
          * Seek a game
@@ -903,6 +855,55 @@ export interface paths {
          * @description Only one's own. 404 SEEK_NOT_FOUND once matched or expired. Needs an API token with the scope challenge:write.
          */
         delete: operations["cancelSeek"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/seeks/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lobby, live (Server-Sent Events or NDJSON)
+         * @description The lobby live: the waiting seeks of the caller's pool (up to 100, oldest first) as
+         *     `seek.added`, then `ready` (`listed`: how many, `more`: whether more wait than were sent), then each seek added and each
+         *     one sent that is removed (`reason`: matched, canceled, or expired at its expiresAt). Filters as GET /seeks. Counted in
+         *     the open-stream caps (TOO_MANY_STREAMS). The Accept header chooses the form (the default is SSE):
+         *
+         *     - `text/event-stream`: event `seek.added` (data = the LobbySeek), `seek.removed` (data = `{"id":…,"reason":…}`),
+         *       `ready` (data = `{"listed":n,"more":false}`), a `: keep-alive` comment every 15 s, `shutdown`, and `error` (a
+         *       problem; UPDATES_LOST when changes were lost on the way: open it again).
+         *     - `application/x-ndjson`: `{"type":"seek.added","seek":{…}}`, `{"type":"seek.removed","id":…,"reason":…}`,
+         *       `{"type":"ready","listed":n,"more":false}`, empty keep-alive lines, `{"type":"shutdown"}`.
+         */
+        get: operations["streamSeeks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/seeks/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a listed seek
+         * @description Another account takes a waiting seek: the game starts at once (`game.started` in both feeds) and the answer is the seek, matched, with its game. Of two accepters one gets the game, the other 404 SEEK_NOT_FOUND (as for a seek matched, withdrawn or expired). 403 FORBIDDEN for one’s own seek, BLOCKED when either account blocks the other, RATING_OUT_OF_RANGE when the caller’s rating in the seek's perf is outside its range; 409 TOO_MANY_GAMES. Needs an API token with the scope challenge:write.
+         */
+        post: operations["acceptSeek"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2108,7 +2109,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect; `chat` (no id) per chat message, when the caller may read the chat */
+        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect */
         GameStreamEvent: {
             /** @constant */
             event: "game";
@@ -2123,10 +2124,6 @@ export interface components {
             data: components["schemas"]["GameStreamUpdate"];
         } | {
             /** @constant */
-            event: "chat";
-            data: components["schemas"]["ChatMessage"];
-        } | {
-            /** @constant */
             event: "end";
             data: Record<string, never>;
         } | {
@@ -2138,7 +2135,7 @@ export interface components {
             event: "error";
             data: components["schemas"]["Problem"];
         };
-        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `chat` per chat message, when the caller may read the chat */
+        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version */
         GameStreamLine: {
             /** @constant */
             type: "game";
@@ -2148,10 +2145,6 @@ export interface components {
             type: "update";
             game: components["schemas"]["GameHead"];
             move: components["schemas"]["Move"] | null;
-        } | {
-            /** @constant */
-            type: "chat";
-            message: components["schemas"]["ChatMessage"];
         } | {
             /** @constant */
             type: "end";
@@ -2173,6 +2166,62 @@ export interface components {
             /** @constant */
             event: "shutdown";
             data: Record<string, never>;
+        };
+        /** @description One Server-Sent Event of the live lobby, its `data` parsed as JSON: `seek.added` (a LobbySeek) for each waiting seek, `ready` once those waiting at the start were sent, `seek.removed` (matched, canceled, expired), `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST): reconnect */
+        LobbyStreamEvent: {
+            /** @constant */
+            event: "seek.added";
+            data: components["schemas"]["LobbySeek"];
+        } | {
+            /** @constant */
+            event: "seek.removed";
+            data: {
+                /** @description The seek */
+                id: string;
+                /** @enum {unknown} */
+                reason: "matched" | "canceled" | "expired";
+            };
+        } | {
+            /** @constant */
+            event: "ready";
+            data: {
+                /** @description How many waiting seeks were sent before it */
+                listed: number;
+                /** @description More seeks wait than were sent */
+                more: boolean;
+            };
+        } | {
+            /** @constant */
+            event: "shutdown";
+            data: Record<string, never>;
+        } | {
+            /** @constant */
+            event: "error";
+            data: components["schemas"]["Problem"];
+        };
+        /** @description One line of the NDJSON live lobby (see LobbyStreamEvent) */
+        LobbyStreamLine: {
+            /** @constant */
+            type: "seek.added";
+            seek: components["schemas"]["LobbySeek"];
+        } | {
+            /** @constant */
+            type: "seek.removed";
+            /** @description The seek */
+            id: string;
+            /** @enum {unknown} */
+            reason: "matched" | "canceled" | "expired";
+        } | {
+            /** @constant */
+            type: "ready";
+            /** @description How many waiting seeks were sent before it */
+            listed: number;
+            /** @description More seeks wait than were sent */
+            more: boolean;
+        } | components["schemas"]["StreamShutdown"] | {
+            /** @constant */
+            type: "error";
+            problem: components["schemas"]["Problem"];
         };
         /** @description One Server-Sent Event of the games of chosen accounts, its `data` parsed as JSON: `game.started` or `game.finished` with the game head; `shutdown` when the server stops */
         AccountGamesEvent: {
@@ -2505,22 +2554,6 @@ export interface components {
                 /** @description The new rating is provisional (RD ≥ 110) */
                 provisional: boolean;
             };
-        } | {
-            /** @description 1, 2, 3… per account, without gaps */
-            seq: number;
-            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
-            epoch: string;
-            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
-            account?: string;
-            /** @enum {string} */
-            type: "chat.message";
-            /** Format: date-time */
-            at: string;
-            /** @description A chat message of one of my games, sent by another seat or a spectator (not to its author, not to a seat that muted the chat) */
-            data: {
-                game: components["schemas"]["GameHead"];
-                message: components["schemas"]["ChatMessage"];
-            };
         };
         Challenge: {
             /**
@@ -2801,37 +2834,10 @@ export interface components {
             rounds: number;
         };
         /**
-         * @example {
-         *       "id": "3",
-         *       "game": "x3fT9qL2mN8a",
-         *       "seat": 0,
-         *       "account": "alice",
-         *       "name": "alice",
-         *       "text": "good luck!",
-         *       "at": "2026-03-01T12:00:00.000Z"
-         *     }
-         */
-        ChatMessage: {
-            /** @description The game’s count of messages ("1", "2", …): pass as `after` */
-            id: string;
-            /** @description The game id */
-            game: string;
-            /** @description The author’s seat; null for a spectator */
-            seat: number | null;
-            /** @description The author’s account id; null for a seat held by a seat token */
-            account: string | null;
-            /** @description The author’s username, or the seat’s name for a seat-token seat */
-            name: string;
-            /** @description 1–280 characters, control and bidi characters removed */
-            text: string;
-            /** Format: date-time */
-            at: string;
-        };
-        /**
          * @description What a feed event is about; `data` depends on it
          * @enum {string}
          */
-        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated" | "chat.message";
+        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated";
         /** @description The first line of a feed stream (NDJSON); SSE: `event: ready` */
         FeedReady: {
             /** @enum {string} */
@@ -2870,7 +2876,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "CHAT_DISABLED" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "RATING_OUT_OF_RANGE" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -3241,51 +3247,6 @@ export interface components {
             /** @description Pass as `after` for the next page (the ply of the last move here); null: this is the last page */
             next: number | null;
         };
-        /**
-         * @example {
-         *       "text": "good luck!"
-         *     }
-         */
-        SendChatBody: {
-            /** @description 1–280 characters once trimmed; control and bidi characters are removed (line breaks become spaces) */
-            text: string;
-        };
-        /**
-         * @example {
-         *       "items": [
-         *         {
-         *           "id": "3",
-         *           "game": "x3fT9qL2mN8a",
-         *           "seat": 0,
-         *           "account": "alice",
-         *           "name": "alice",
-         *           "text": "good luck!",
-         *           "at": "2026-03-01T12:00:00.000Z"
-         *         }
-         *       ],
-         *       "muted": false
-         *     }
-         */
-        ChatPage: {
-            /** @description Oldest first */
-            items: components["schemas"]["ChatMessage"][];
-            /** @description The caller’s seat mutes the others (their messages are left out) */
-            muted: boolean;
-        };
-        /**
-         * @example {
-         *       "game": "x3fT9qL2mN8a",
-         *       "seat": 1,
-         *       "muted": true
-         *     }
-         */
-        ChatMute: {
-            game: string;
-            /** @description The caller’s seat */
-            seat: number;
-            /** @description The seat mutes the others’ messages in this game */
-            muted: boolean;
-        };
         TvChannel: {
             /** @example kalah */
             kind: string;
@@ -3486,6 +3447,7 @@ export interface components {
             /** @description A seek for a rated game */
             rated: boolean;
             visibility: components["schemas"]["GameVisibility"] & unknown;
+            ratingRange: components["schemas"]["RatingRange"];
             /** @enum {string} */
             status: "waiting" | "matched";
             /** @description matched: the new game; waiting: null */
@@ -3495,6 +3457,11 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        /** @description The opponent ratings admitted; null: any */
+        RatingRange: {
+            min: number | null;
+            max: number | null;
+        } | null;
         CreateSeekBody: {
             /** @example oware */
             kind: string;
@@ -3512,6 +3479,33 @@ export interface components {
             /** @description A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks */
             rated?: boolean;
             visibility?: components["schemas"]["GameVisibility"];
+            ratingRange?: components["schemas"]["RatingRangeInput"];
+        };
+        /**
+         * @description The opponent ratings a seek admits, absolute, in the seek's perf (kind and speed). Pairing honours both seeks' ranges; accepting a listed seek needs a rating inside it
+         * @example {
+         *       "min": 1300,
+         *       "max": 1700
+         *     }
+         */
+        RatingRangeInput: {
+            /** @description The lowest opponent rating admitted (0–4000) */
+            min?: number | null;
+            /** @description The highest opponent rating admitted (0–4000) */
+            max?: number | null;
+        };
+        LobbyPage: {
+            items: components["schemas"]["LobbySeek"][];
+            /** @description Pass as `after` for the next page; null on the last page */
+            next: string | null;
+        };
+        LobbySeek: components["schemas"]["Seek"] & {
+            /** @description The seeker's username */
+            username: string;
+            /** @description The seeker's rating in the seek's perf (kind and speed), now */
+            rating: number;
+            /** @description The rating is provisional (few or old rated games) */
+            provisional: boolean;
         };
         /**
          * @example {
@@ -3644,7 +3638,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to deliver; omitted: every type */
-            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated" | "chat.message")[];
+            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated")[];
             /** @description The signing secret, 16–200 visible ASCII characters; omitted: the server makes one (whsec_…) */
             secret?: string;
         };
@@ -4010,8 +4004,6 @@ export interface components {
              * @example 2592000
              */
             refreshSeconds: number;
-            /** @description Its games have chat (default true; false: chat answers 403 CHAT_DISABLED, `by` app) */
-            chat: boolean;
         };
         AppQuotas: {
             /**
@@ -4192,7 +4184,6 @@ export interface components {
             };
             sessionSeconds?: number;
             refreshSeconds?: number;
-            chat?: boolean;
         };
         AppList: {
             items: components["schemas"]["App"][];
@@ -6288,321 +6279,6 @@ export interface operations {
             503: components["responses"]["StoreUnavailable"];
         };
     };
-    listChat: {
-        parameters: {
-            query?: {
-                /** @description A message id: the messages after it (default: the newest `limit`) */
-                after?: string;
-                /** @description 1–200, default 50 */
-                limit?: number;
-            };
-            header?: never;
-            path: {
-                /** @description Game id (12 characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description A page of the chat */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChatPage"];
-                };
-            };
-            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["StoreUnavailable"];
-        };
-    };
-    sendChat: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Game id (12 characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["SendChatBody"];
-            };
-        };
-        responses: {
-            /** @description The message as kept */
-            201: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChatMessage"];
-                };
-            };
-            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
-            413: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
-            415: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["StoreUnavailable"];
-        };
-    };
-    muteChat: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Game id (12 characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The seat’s mute now */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChatMute"];
-                };
-            };
-            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["StoreUnavailable"];
-        };
-    };
-    unmuteChat: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description Game id (12 characters) */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The seat’s mute now */
-            200: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["ChatMute"];
-                };
-            };
-            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
-            400: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
-            401: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
-            403: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            /** @description Not found */
-            404: {
-                headers: {
-                    RateLimit: components["headers"]["RateLimit"];
-                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/problem+json": components["schemas"]["Problem"];
-                };
-            };
-            429: components["responses"]["RateLimited"];
-            503: components["responses"]["StoreUnavailable"];
-        };
-    };
     getTv: {
         parameters: {
             query?: never;
@@ -8125,6 +7801,54 @@ export interface operations {
             503: components["responses"]["StoreUnavailable"];
         };
     };
+    listSeeks: {
+        parameters: {
+            query?: {
+                /** @description Only seeks of this kind */
+                kind?: string;
+                /** @description Only seeks of this time control type */
+                timeControl?: "unlimited" | "realtime" | "correspondence";
+                /** @description true: only rated seeks; false: only casual ones */
+                rated?: "true" | "false";
+                /** @description Only seeks whose rating range admits this rating */
+                rating?: number;
+                /** @description 1–100, default 20 */
+                limit?: number;
+                /** @description A previous page's `next` */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of waiting seeks */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyPage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
     createSeek: {
         parameters: {
             query?: never;
@@ -8300,6 +8024,136 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    streamSeeks: {
+        parameters: {
+            query?: {
+                /** @description Only seeks of this kind */
+                kind?: string;
+                /** @description Only seeks of this time control type */
+                timeControl?: "unlimited" | "realtime" | "correspondence";
+                /** @description true: only rated seeks; false: only casual ones */
+                rated?: "true" | "false";
+                /** @description Only seeks whose rating range admits this rating */
+                rating?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waiting seeks, then each change */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["LobbyStreamEvent"];
+                    "application/x-ndjson": components["schemas"]["LobbyStreamLine"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    acceptSeek: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1–128 of A-Z a-z 0-9 . _ : -) answers the first answer and creates nothing more, for 24 h; the same key with another body is refused with IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Seek id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seek, matched, and its game */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Seek"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
