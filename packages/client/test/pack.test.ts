@@ -46,8 +46,8 @@ function npm(cwd: string, ...args: string[]): string {
 /** Packs the package at `from` into dir/tarballs; the tarball's path. */
 function pack(from: string, ...flags: string[]): string {
   const out = npm(from, 'pack', '--json', '--pack-destination', join(dir, 'tarballs'), ...flags);
-  const [{ filename }] = JSON.parse(out.slice(out.indexOf('['))) as { filename: string }[];
-  return join(dir, 'tarballs', filename);
+  const [packed] = JSON.parse(out.slice(out.indexOf('['))) as { filename: string }[];
+  return join(dir, 'tarballs', packed!.filename);
 }
 
 /** Where node would find package `name` from `from` (its directory, as a real path). */

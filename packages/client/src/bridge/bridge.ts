@@ -195,6 +195,11 @@ export async function runBridge(options: BridgeOptions): Promise<void> {
             if (c.destination === me && c.status === 'open') await accept(c.id);
           const query = { account: me, status: 'ongoing' as const, limit: 100 };
           for (const game of (await ok(api.GET('/api/v1/games', { params: { query } }))).items) seen(game);
+          // The answers to our challenges may have been among the events lost.
+          for (const id of [...open]) {
+            const path = { id };
+            await answered(await ok(api.GET('/api/v1/challenges/{id}', { params: { path } })));
+          }
         }
         if (options.challenge && !challenged) {
           await challenge();
