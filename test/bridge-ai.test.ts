@@ -140,7 +140,10 @@ it('a challenge declined later (by a person, through the feed) is logged, and th
     id = (await app.services.challenges.listOpen({ token: gamma.token })).items[0]?.id;
     return id !== undefined;
   });
-  // Nothing else is going on: the bridge has been waiting for gamma's answer, not exiting.
+  // Nothing else is going on: the bridge says it waits for gamma's answer, and does not exit.
+  await until(() =>
+    a.out.stderr.includes(`challenge ${id} to ${gamma.username} (kalah): waiting for an answer`),
+  );
   expect(a.out.stderr).not.toMatch(/declined/);
   await app.services.challenges.decline({ token: gamma.token }, id!, 'later');
   expect(await a.exit).toBe(3);

@@ -14,22 +14,22 @@ import {
 } from '../index';
 import type { components } from '../generated/openapi';
 import { sleep } from '../http';
-import { challengeTarget, declinedLine } from './challenge';
+import { challengeHead, challengeTarget, declinedLine, refusal } from './challenge';
 import { Engine, type Log } from './engine';
 
 type BotPolicy = components['schemas']['BotPolicyBody'];
 
 /**
- * What runBridge rejects with when a challenge it sent was declined and it had nothing left to
- * play (no game going on, no challenge of its own still open): the games it was asked for
- * cannot all come. The CLI exits with status 3.
+ * What runBridge rejects with when a challenge it sent was declined (or expired unanswered) and it
+ * had nothing left to play (no game going on, no challenge of its own still open): the games it
+ * was asked for cannot all come. The CLI exits with status 3.
  */
 export class ChallengeDeclined extends Error {
   override readonly name = 'ChallengeDeclined';
   constructor(readonly declined: readonly Challenge[]) {
     super(
       `stopping: ${declined.length} challenge${declined.length === 1 ? ' was' : 's were'} declined ` +
-        `(${declined.map((c) => c.declineReason ?? 'generic').join(', ')}) and nothing is left to play`,
+        `(${declined.map(refusal).join(', ')}) and nothing is left to play`,
     );
   }
 }
@@ -80,13 +80,18 @@ export async function runBridge(options: BridgeOptions): Promise<void> {
   let finished = 0;
   let challenged = false;
   const open = new Set<string>(); // the challenges sent and not answered yet
-  const declined = new Map<string, Challenge>(); // the challenges sent and declined
+  const declined = new Map<string, Challenge>(); // the challenges sent and declined (or expired)
 
   /** A challenge sent: declined ones are logged (once each); accepted ones' games are played. */
   async function answered(challenge: Challenge) {
-    if (challenge.status === 'open') return void open.add(challenge.id);
-    if (!open.delete(challenge.id) && challenge.status !== 'declined') return;
-    if (challenge.status === 'declined' && !declined.has(challenge.id)) {
+    if (challenge.status === 'open') {
+      if (open.has(challenge.id)) return;
+      open.add(challenge.id);
+      return log(`${challengeHead(challenge)}: waiting for an answer`);
+    }
+    const refused = challenge.status === 'declined' || challenge.status === 'expired';
+    if (!open.delete(challenge.id) && !refused) return;
+    if (refused && !declined.has(challenge.id)) {
       declined.set(challenge.id, challenge);
       log(declinedLine(challenge));
     } else if (challenge.gameId) {

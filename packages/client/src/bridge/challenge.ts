@@ -41,9 +41,24 @@ const REASONS: Record<DeclineReason, string> = {
   tooManyGames: 'is playing its most games',
 };
 
-/** The log line of a declined challenge: `challenge <id> to <user> (<kind>) declined: <reason> (<meaning>)`. */
+/** How the log names a challenge: `challenge <id> to <user> (<kind>)`. */
+export function challengeHead(challenge: Challenge): string {
+  return `challenge ${challenge.id} to ${challenge.destination ?? 'anyone'} (${challenge.kind})`;
+}
+
+/** Why a challenge will not become a game: its decline reason, or `expired`. */
+export function refusal(challenge: Challenge): string {
+  return challenge.status === 'expired' ? 'expired' : (challenge.declineReason ?? 'generic');
+}
+
+/**
+ * The log line of a challenge that will not become a game: `challenge <id> to <user> (<kind>)
+ * declined: <reason> (<meaning>)`, or `… expired unanswered`.
+ */
 export function declinedLine(challenge: Challenge): string {
-  const reason = challenge.declineReason ?? 'generic';
   const to = challenge.destination ?? 'anyone';
-  return `challenge ${challenge.id} to ${to} (${challenge.kind}) declined: ${reason} (${to} ${REASONS[reason]})`;
+  const head = challengeHead(challenge);
+  if (challenge.status === 'expired') return `${head} expired unanswered`;
+  const reason = challenge.declineReason ?? 'generic';
+  return `${head} declined: ${reason} (${to} ${REASONS[reason]})`;
 }
