@@ -39,6 +39,8 @@ const TOOLS = [
   'get_tournament',
   'join_tournament',
   'leave_tournament',
+  'play_ai',
+  'analyze',
 ];
 
 async function agent(run: Running, who: TestAccount): Promise<Client> {

@@ -171,8 +171,11 @@ export class AiGames {
     return async (game, legalMoves, timeLeftMs, stored) => {
       const owner = aiOwnerOf(stored);
       if (!this.pool.hasTurnRoom(owner)) {
-        this.wait(owner, game.id, aiUsername(level));
-        throw new TurnDeferred();
+        // Waits once the driver has let go of the turn; room may have come meanwhile: resume.
+        throw new TurnDeferred(() => {
+          this.wait(owner, game.id, aiUsername(level));
+          this.resume(owner);
+        });
       }
       const budget = levelBudget(level, game.kind).timeMs;
       const timeMs =
