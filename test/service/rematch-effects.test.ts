@@ -3,6 +3,7 @@
 // nothing of a finished game's indexes changes (no ratings again, no TV, no deadline).
 import { Authenticator } from '../../src/service/accounts/auth';
 import { effectsOf } from '../../src/service/game/effects';
+import { DEFAULT_ABANDON_CLAIM_MS } from '../../src/service/game/decide';
 import { rematchNotices } from '../../src/service/game/rematch-rules';
 import { GameService } from '../../src/service/game/service';
 import { toGameHeadView } from '../../src/service/game/view';
@@ -44,7 +45,7 @@ const withRecord = (game: StoredGame, rematch: RematchRecord): StoredGame => ({
 });
 
 function effects(before: StoredGame, after: StoredGame) {
-  return effectsOf(before, after, { game: toGameHeadView(engine, after), move: null });
+  return effectsOf(before, after, { game: toGameHeadView(engine, after, DEFAULT_ABANDON_CLAIM_MS), move: null });
 }
 
 describe('a finished game’s rematch record', () => {
@@ -79,7 +80,7 @@ describe('a finished game’s rematch record', () => {
   it('a seat held by a seat token hears nothing (it has no feed)', () => {
     const over = finishedGame([null, null]);
     const offered = withRecord(over, { offeredBy: 0, declinedBy: null, game: null });
-    const head = toGameHeadView(engine, offered);
+    const head = toGameHeadView(engine, offered, DEFAULT_ABANDON_CLAIM_MS);
     expect(rematchNotices(over, offered, head, offered.updatedAt)).toEqual([]);
   });
 });

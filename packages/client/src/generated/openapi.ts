@@ -392,6 +392,10 @@ export interface paths {
          *
          *     A resumed stream (`after`, `Last-Event-ID`) also starts with the whole game, at its current version.
          *
+         *     When the caller may read the game's chat (GET /games/{id}/chat), its messages from now on come between the versions:
+         *     SSE event `chat` (no id, data = a ChatMessage), NDJSON `{"type":"chat","message":{…}}` (a seat that muted the chat gets
+         *     only its own). Messages sent while disconnected: read them with GET /games/{id}/chat?after=<the last message id>.
+         *
          *     No version is ever skipped silently: if versions were lost on the way to this server (its connection to the store
          *     dropped), the stream ends with an error frame (SSE `event: error`, NDJSON `{"type":"error","problem":…}`) whose
          *     problem has code UPDATES_LOST; reconnect to get the game as it is now.
@@ -402,6 +406,114 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer a rematch (accepts the opponent’s offer; against the AI: at once)
+         * @description Offers a rematch of the finished game: 201 `{"status":"offered","game":null}`. When the opponent’s offer stands, or the opponent is the built-in AI, it is accepted at once: 201 `{"status":"accepted","game":<the new Game>}`. Only on a finished game (else 409 REMATCH_NOT_ALLOWED `ongoing`), by one of its seats, not for tournament or bulk games (`source`) nor between players of whom one blocked the other (`blocked`). The rematch has the same kind, options, start, time control, rated flag, visibility and app, each player in the other seat (who moved second moves first), and counts as a game start (ongoing-games caps, daily quotas, restricted accounts). At most one rematch per game, whatever the races: a repeated offer or accept answers the same new game. Needs the seat token of a seat or an API token of the account holding it (game:play or bot:play).
+         */
+        post: operations["offerRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/rematch/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the opponent’s rematch offer
+         * @description Starts the rematch: 201 `{"status":"accepted","game":<the new Game>}`; again, the same game. 409 NO_REMATCH_OFFER without the opponent’s offer. Only on a finished game (else 409 REMATCH_NOT_ALLOWED `ongoing`), by one of its seats, not for tournament or bulk games (`source`) nor between players of whom one blocked the other (`blocked`). The rematch has the same kind, options, start, time control, rated flag, visibility and app, each player in the other seat (who moved second moves first), and counts as a game start (ongoing-games caps, daily quotas, restricted accounts). At most one rematch per game, whatever the races: a repeated offer or accept answers the same new game. Needs the seat token of a seat or an API token of the account holding it (game:play or bot:play).
+         */
+        post: operations["acceptRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/rematch/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the opponent’s rematch offer
+         * @description The offer is withdrawn and the offerer hears rematch.declined; it may not offer again in this (409 REMATCH_NOT_ALLOWED `declined`), you still may. 409 NO_REMATCH_OFFER without the opponent’s offer. Only on a finished game (else 409 REMATCH_NOT_ALLOWED `ongoing`), by one of its seats, not for tournament or bulk games (`source`) nor between players of whom one blocked the other (`blocked`). The rematch has the same kind, options, start, time control, rated flag, visibility and app, each player in the other seat (who moved second moves first), and counts as a game start (ongoing-games caps, daily quotas, restricted accounts). At most one rematch per game, whatever the races: a repeated offer or accept answers the same new game. Needs the seat token of a seat or an API token of the account holding it (game:play or bot:play).
+         */
+        post: operations["declineRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the chat
+         * @description The game’s messages, oldest first: the newest `limit` (default 50), or with `after` (a message id) the first `limit` after it. A game keeps its newest 200 messages, for 30 days after the last one. The seats read it (mode `everyone`: whoever may read the game; a private game’s chat is as hidden as the game: 404 GAME_NOT_FOUND). A seat that muted the others gets only its own messages (`muted`: true). Chat is off (403 CHAT_DISABLED, `by`) when the server runs with CHAT=off (`server`), the game’s app sets `chat: false` (`app`), the game’s chat mode is `off` (`game`), or the mode is `seats` (the default) and the caller holds no seat (`spectators`).
+         */
+        get: operations["listChat"];
+        put?: never;
+        /**
+         * Send a chat message
+         * @description A seat (its seat token or its account’s token), or in chat mode `everyone` any account that may read the game, writes to the game’s chat, also after the game ended. The text is 1–280 characters once trimmed; control and bidi characters are removed (400 INVALID_INPUT when nothing is left or it is too long). At most 5 messages per 10 s per sender and game (429 RATE_LIMITED, Retry-After). The message goes to the game stream’s readers and, as the feed event chat.message, to the other seats’ accounts unless they muted the chat. Chat is off (403 CHAT_DISABLED, `by`) when the server runs with CHAT=off (`server`), the game’s app sets `chat: false` (`app`), the game’s chat mode is `off` (`game`), or the mode is `seats` (the default) and the caller holds no seat (`spectators`).
+         */
+        post: operations["sendChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/chat/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mute the others in the chat
+         * @description The caller’s seat stops receiving the others’ messages in this game: they are left out of its list, its game stream and its feed (no chat.message). Idempotent; only a seat mutes (403 FORBIDDEN).
+         */
+        put: operations["muteChat"];
+        post?: never;
+        /**
+         * Unmute the chat
+         * @description The caller’s seat receives the others’ messages again (those sent meanwhile too, in the list). Idempotent.
+         */
+        delete: operations["unmuteChat"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2109,7 +2221,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect */
+        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect; `chat` (no id) per chat message, when the caller may read the chat */
         GameStreamEvent: {
             /** @constant */
             event: "game";
@@ -2124,6 +2236,10 @@ export interface components {
             data: components["schemas"]["GameStreamUpdate"];
         } | {
             /** @constant */
+            event: "chat";
+            data: components["schemas"]["ChatMessage"];
+        } | {
+            /** @constant */
             event: "end";
             data: Record<string, never>;
         } | {
@@ -2135,7 +2251,7 @@ export interface components {
             event: "error";
             data: components["schemas"]["Problem"];
         };
-        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version */
+        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `chat` per chat message, when the caller may read the chat */
         GameStreamLine: {
             /** @constant */
             type: "game";
@@ -2145,6 +2261,10 @@ export interface components {
             type: "update";
             game: components["schemas"]["GameHead"];
             move: components["schemas"]["Move"] | null;
+        } | {
+            /** @constant */
+            type: "chat";
+            message: components["schemas"]["ChatMessage"];
         } | {
             /** @constant */
             type: "end";
@@ -2438,6 +2558,38 @@ export interface components {
             /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
             account?: string;
             /** @enum {string} */
+            type: "rematch.offered";
+            /** Format: date-time */
+            at: string;
+            /** @description A rematch of the finished game `game` is offered by the seat `by` (to the opponent) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "rematch.declined";
+            /** Format: date-time */
+            at: string;
+            /** @description The seat `by` declined the rematch of `game` (to the offerer) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
             type: "game.finished";
             /** Format: date-time */
             at: string;
@@ -2554,6 +2706,22 @@ export interface components {
                 /** @description The new rating is provisional (RD ≥ 110) */
                 provisional: boolean;
             };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "chat.message";
+            /** Format: date-time */
+            at: string;
+            /** @description A chat message of one of my games, sent by another seat or a spectator (not to its author, not to a seat that muted the chat) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                message: components["schemas"]["ChatMessage"];
+            };
         };
         Challenge: {
             /**
@@ -2653,6 +2821,9 @@ export interface components {
             legalMoves: string[];
             /** @description The seat with a standing draw offer */
             drawOffer: number | null;
+            rematch: components["schemas"]["RematchState"];
+            /** @description A rematch: the id of the finished game it was offered from; null otherwise */
+            rematchOf: string | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
             clock: components["schemas"]["GameClock"] | null;
@@ -2661,6 +2832,11 @@ export interface components {
              * @description When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.
              */
             deadlineAt: string | null;
+            /**
+             * Format: date-time
+             * @description Games without a time control: from when the player waiting (not to move) may claim the game abandoned (claimVictory or claimDraw): the abandon period (ABANDON_CLAIM_DAYS) after the turn of the side to move began. Null for games with a time control (their deadlines end them) and once over.
+             */
+            claimableAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2721,6 +2897,15 @@ export interface components {
                 side?: number;
                 squares: string[];
             }[];
+        };
+        /** @description A finished game’s rematch: who offers, who declined, the new game once accepted (all null before any offer) */
+        RematchState: {
+            /** @description The seat whose rematch offer stands */
+            offeredBy: number | null;
+            /** @description The seat that declined the last rematch offer */
+            declinedBy: number | null;
+            /** @description The rematch, once accepted: the new game’s id; null before */
+            game: string | null;
         };
         /** @description Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt */
         GameClock: {
@@ -2821,7 +3006,10 @@ export interface components {
             }[];
         };
         TournamentSummary: {
-            /** @description Tournament id (12 characters) */
+            /**
+             * @description Tournament id (12 characters)
+             * @example tN4vB8cX1zQe
+             */
             id: string;
             name: string;
             /** @enum {string} */
@@ -2834,10 +3022,37 @@ export interface components {
             rounds: number;
         };
         /**
+         * @example {
+         *       "id": "3",
+         *       "game": "x3fT9qL2mN8a",
+         *       "seat": 0,
+         *       "account": "alice",
+         *       "name": "alice",
+         *       "text": "good luck!",
+         *       "at": "2026-03-01T12:00:00.000Z"
+         *     }
+         */
+        ChatMessage: {
+            /** @description The game’s count of messages ("1", "2", …): pass as `after` */
+            id: string;
+            /** @description The game id */
+            game: string;
+            /** @description The author’s seat; null for a spectator */
+            seat: number | null;
+            /** @description The author’s account id; null for a seat held by a seat token */
+            account: string | null;
+            /** @description The author’s username, or the seat’s name for a seat-token seat */
+            name: string;
+            /** @description 1–280 characters, control and bidi characters removed */
+            text: string;
+            /** Format: date-time */
+            at: string;
+        };
+        /**
          * @description What a feed event is about; `data` depends on it
          * @enum {string}
          */
-        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated";
+        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "rematch.offered" | "rematch.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated" | "chat.message";
         /** @description The first line of a feed stream (NDJSON); SSE: `event: ready` */
         FeedReady: {
             /** @enum {string} */
@@ -2876,7 +3091,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "RATING_OUT_OF_RANGE" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "REMATCH_NOT_ALLOWED" | "NO_REMATCH_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "RATING_OUT_OF_RANGE" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "CHAT_DISABLED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -2937,6 +3152,9 @@ export interface components {
             moves: components["schemas"]["Move"][];
             /** @description The seat with a standing draw offer */
             drawOffer: number | null;
+            rematch: components["schemas"]["RematchState"];
+            /** @description A rematch: the id of the finished game it was offered from; null otherwise */
+            rematchOf: string | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
             clock: components["schemas"]["GameClock"] | null;
@@ -2945,11 +3163,28 @@ export interface components {
              * @description When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.
              */
             deadlineAt: string | null;
+            /**
+             * Format: date-time
+             * @description Games without a time control: from when the player waiting (not to move) may claim the game abandoned (claimVictory or claimDraw): the abandon period (ABANDON_CLAIM_DAYS) after the turn of the side to move began. Null for games with a time control (their deadlines end them) and once over.
+             */
+            claimableAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "level": 3,
+         *       "options": {
+         *         "houses": 6,
+         *         "seeds": 4
+         *       },
+         *       "color": "south",
+         *       "rated": false
+         *     }
+         */
         AiChallengeBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -2979,10 +3214,13 @@ export interface components {
             color?: string;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
-            /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
+            /**
+             * @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED
+             * @example false
+             */
             rated?: boolean;
         };
         TimeControlInput: {
@@ -3004,6 +3242,18 @@ export interface components {
                 token: string;
             }[];
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "level": 3,
+         *       "options": {
+         *         "houses": 6,
+         *         "seeds": 4
+         *       },
+         *       "seat": "south",
+         *       "rated": false
+         *     }
+         */
         AiGameBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -3033,10 +3283,13 @@ export interface components {
             seat?: string;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
-            /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
+            /**
+             * @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED
+             * @example false
+             */
             rated?: boolean;
         };
         Analysis: {
@@ -3061,6 +3314,13 @@ export interface components {
             nodes: number;
             timeMs: number;
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "position": "4,4,0,5,5,5/1/4,4,4,4,4,4/0 S",
+         *       "depth": 6
+         *     }
+         */
         AnalysisBody: {
             /**
              * @description Required without gameId
@@ -3150,6 +3410,14 @@ export interface components {
             toMoveName: string;
             legalMoves: string[];
         };
+        /**
+         * @example {
+         *       "options": {
+         *         "seeds": 5
+         *       },
+         *       "first": "north"
+         *     }
+         */
         StartBody: {
             /**
              * @example {
@@ -3166,10 +3434,21 @@ export interface components {
             first?: string | number;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "options": {
+         *         "seeds": 4,
+         *         "houses": 6
+         *       },
+         *       "first": "south",
+         *       "visibility": "public"
+         *     }
+         */
         CreateGameBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -3191,7 +3470,7 @@ export interface components {
             first?: string | number;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /** @description Default: unlimited */
@@ -3229,16 +3508,29 @@ export interface components {
             result: components["schemas"]["GameResult"] | null;
             details: components["schemas"]["MoveDetails"] | null;
         };
+        /**
+         * @example {
+         *       "move": "3"
+         *     }
+         */
         ValidateBody: {
             move: string;
         };
+        /**
+         * @example {
+         *       "move": "3",
+         *       "expectedVersion": 0
+         *     }
+         */
         MoveBody: {
             /** @example 3 */
             move: string;
             /** @description Same as If-Match */
             expectedVersion?: number;
         };
+        /** @example {} */
         ActionBody: {
+            /** @description Same as If-Match */
             expectedVersion?: number;
         };
         MovePage: {
@@ -3246,6 +3538,66 @@ export interface components {
             items: components["schemas"]["Move"][];
             /** @description Pass as `after` for the next page (the ply of the last move here); null: this is the last page */
             next: number | null;
+        };
+        RematchAnswer: {
+            /**
+             * @description `offered`: your offer stands (the opponent hears rematch.offered); `accepted`: the new game started (both hear its game.started); `declined`: the opponent’s offer is declined
+             * @enum {string}
+             */
+            status: "offered" | "accepted" | "declined";
+            /** @description The new game once accepted; null otherwise */
+            game: components["schemas"]["Game"] | null;
+            /** @description A seat held by a seat token: your seat in the new game and its secret token (each player receives its own by asking with its old token: offer or accept again) */
+            seatToken?: {
+                seat: number;
+                name: string;
+                token: string;
+            };
+        };
+        /**
+         * @example {
+         *       "text": "good luck!"
+         *     }
+         */
+        SendChatBody: {
+            /** @description 1–280 characters once trimmed; control and bidi characters are removed (line breaks become spaces) */
+            text: string;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "3",
+         *           "game": "x3fT9qL2mN8a",
+         *           "seat": 0,
+         *           "account": "alice",
+         *           "name": "alice",
+         *           "text": "good luck!",
+         *           "at": "2026-03-01T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "muted": false
+         *     }
+         */
+        ChatPage: {
+            /** @description Oldest first */
+            items: components["schemas"]["ChatMessage"][];
+            /** @description The caller’s seat mutes the others (their messages are left out) */
+            muted: boolean;
+        };
+        /**
+         * @example {
+         *       "game": "x3fT9qL2mN8a",
+         *       "seat": 1,
+         *       "muted": true
+         *     }
+         */
+        ChatMute: {
+            game: string;
+            /** @description The caller’s seat */
+            seat: number;
+            /** @description The seat mutes the others’ messages in this game */
+            muted: boolean;
         };
         TvChannel: {
             /** @example kalah */
@@ -3311,6 +3663,12 @@ export interface components {
              */
             lastUsedAt: string | null;
         };
+        /**
+         * @example {
+         *       "username": "alan",
+         *       "kind": "human"
+         *     }
+         */
         CreateAccountBody: {
             /**
              * @description 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case
@@ -3323,6 +3681,27 @@ export interface components {
              */
             kind?: "human" | "bot";
         };
+        /**
+         * @example {
+         *       "kinds": [
+         *         "kalah",
+         *         "oware"
+         *       ],
+         *       "timeControls": [
+         *         "realtime",
+         *         "correspondence"
+         *       ],
+         *       "options": {
+         *         "kalah": {
+         *           "seeds": [
+         *             4,
+         *             6
+         *           ]
+         *         }
+         *       },
+         *       "maxGames": 20
+         *     }
+         */
         BotPolicyBody: {
             /** @description Default: every hosted kind */
             kinds?: string[];
@@ -3349,6 +3728,15 @@ export interface components {
         TokenList: {
             items: components["schemas"]["Token"][];
         };
+        /**
+         * @example {
+         *       "label": "scoreboard",
+         *       "scopes": [
+         *         "game:read"
+         *       ],
+         *       "expiresInSeconds": 2592000
+         *     }
+         */
         CreateTokenBody: {
             label?: string;
             /** @description Each must be among the scopes of the token making the request */
@@ -3382,10 +3770,30 @@ export interface components {
             /** Format: date-time */
             until: string;
         };
+        /**
+         * @example {
+         *       "days": 7
+         *     }
+         */
         VacationBody: {
             /** @description Whole days from now, 1–14 and within the days left */
             days: number;
         };
+        /**
+         * @example {
+         *       "to": "grace",
+         *       "kind": "kalah",
+         *       "options": {
+         *         "seeds": 4
+         *       },
+         *       "timeControl": {
+         *         "type": "correspondence",
+         *         "daysPerMove": 3
+         *       },
+         *       "starts": "challenger",
+         *       "rated": true
+         *     }
+         */
         CreateChallengeBody: {
             /**
              * @description Direct challenge: the username challenged
@@ -3406,7 +3814,7 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /**
@@ -3425,6 +3833,11 @@ export interface components {
             /** @description Pass as `before` for the next page; null on the last page */
             next: number | null;
         };
+        /**
+         * @example {
+         *       "reason": "later"
+         *     }
+         */
         DeclineBody: {
             /**
              * @description Default: generic
@@ -3433,7 +3846,10 @@ export interface components {
             reason?: "generic" | "later" | "kind" | "options" | "timeControl" | "tooManyGames";
         };
         Seek: {
-            /** @description Seek id (12 characters) */
+            /**
+             * @description Seek id (12 characters)
+             * @example sK7mP2xQ9dLw
+             */
             id: string;
             account: string;
             /** @enum {string} */
@@ -3462,6 +3878,16 @@ export interface components {
             min: number | null;
             max: number | null;
         } | null;
+        /**
+         * @example {
+         *       "kind": "oware",
+         *       "timeControl": {
+         *         "type": "realtime",
+         *         "initialSeconds": 300,
+         *         "incrementSeconds": 3
+         *       }
+         *     }
+         */
         CreateSeekBody: {
             /** @example oware */
             kind: string;
@@ -3471,7 +3897,7 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             /**
              * @description Seek a game from this position (the game's notation); it pairs only with seeks for the same position
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /** @description 10 s to 1 day, default 1 hour */
@@ -3569,6 +3995,22 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "pairs": [
+         *         [
+         *           "bhp_tokenOfAdaWithChallengeWrite",
+         *           "bhp_tokenOfGraceWithChallengeWrite"
+         *         ]
+         *       ],
+         *       "kind": "kalah",
+         *       "timeControl": {
+         *         "type": "correspondence",
+         *         "daysPerMove": 2
+         *       },
+         *       "rated": true
+         *     }
+         */
         CreateBulkBody: {
             /** @description 1 to 500 games, each the API tokens (bhp_…) of its two players: first seat, second seat. Each token must be valid and hold challenge:write (its account consents to the game); an account may be in one pair only */
             pairs: string[][];
@@ -3584,7 +4026,7 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /** @description Rated games (default false; never from a position) */
@@ -3604,7 +4046,10 @@ export interface components {
         PendingDelivery: {
             /** @description The event being retried */
             seq: number;
-            /** @description Delivery id (a UUID; the Boardhost-Delivery header) */
+            /**
+             * @description Delivery id (a UUID; the Boardhost-Delivery header)
+             * @example 6f1c2a9e-3b4d-4c5e-9f70-8a1b2c3d4e5f
+             */
             deliveryId: string;
             /** @description Failed attempts so far */
             attempts: number;
@@ -3631,6 +4076,17 @@ export interface components {
             /** @description The event being retried, if any */
             pending: components["schemas"]["PendingDelivery"] | null;
         };
+        /**
+         * @example {
+         *       "url": "https://bot.example.com/boardhost/events",
+         *       "events": [
+         *         "challenge.received",
+         *         "game.started",
+         *         "game.moved",
+         *         "game.finished"
+         *       ]
+         *     }
+         */
         CreateWebhookBody: {
             /**
              * @description http or https URL that receives a POST per event. Its host must resolve to public addresses only (unless the server allows private ones); no credentials, no #fragment. Redirects are not followed.
@@ -3638,7 +4094,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to deliver; omitted: every type */
-            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated")[];
+            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "rematch.offered" | "rematch.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated" | "chat.message")[];
             /** @description The signing secret, 16–200 visible ASCII characters; omitted: the server makes one (whsec_…) */
             secret?: string;
         };
@@ -3654,7 +4110,10 @@ export interface components {
         DeliveryAttempt: {
             /** @description Place in the endpoint’s log (1, 2, 3…) */
             n: number;
-            /** @description Delivery id (a UUID; the Boardhost-Delivery header) */
+            /**
+             * @description Delivery id (a UUID; the Boardhost-Delivery header)
+             * @example 6f1c2a9e-3b4d-4c5e-9f70-8a1b2c3d4e5f
+             */
             deliveryId: string;
             /** @description The event’s seq in the account feed; skipped entries: the first passed over */
             seq: number;
@@ -3739,6 +4198,16 @@ export interface components {
                 reason?: string;
             }[];
         };
+        /**
+         * @example {
+         *       "seed": "my-bot-1",
+         *       "count": 2,
+         *       "answers": [
+         *         "4,4,0,5,5,5/1/4,4,4,4,4,4/0 S",
+         *         "0,5,5,5,5,4/0/4,4,4,4,4,4/0 N"
+         *       ]
+         *     }
+         */
         VerificationAnswers: {
             /**
              * @description Any 1–64 of A-Z a-z 0-9 . _ -: the same seed poses the same set
@@ -3763,6 +4232,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "url": "https://bot.example/move"
+         *     }
+         */
         PushEndpointBody: {
             /**
              * @description https; a public address
@@ -3773,7 +4247,10 @@ export interface components {
             secret?: string;
         };
         Tournament: {
-            /** @description Tournament id (12 characters) */
+            /**
+             * @description Tournament id (12 characters)
+             * @example tN4vB8cX1zQe
+             */
             id: string;
             name: string;
             /** @enum {string} */
@@ -3841,6 +4318,21 @@ export interface components {
                 number
             ] | null;
         };
+        /**
+         * @example {
+         *       "name": "Kalah Friday",
+         *       "kind": "kalah",
+         *       "timeControl": {
+         *         "type": "realtime",
+         *         "initialSeconds": 180,
+         *         "incrementSeconds": 2
+         *       },
+         *       "format": "swiss",
+         *       "rounds": 5,
+         *       "rated": true,
+         *       "maxPlayers": 16
+         *     }
+         */
         CreateTournamentBody: {
             /**
              * @description 1 to 80 characters
@@ -3883,7 +4375,10 @@ export interface components {
             next: number | null;
         };
         Standings: {
-            /** @description Tournament id (12 characters) */
+            /**
+             * @description Tournament id (12 characters)
+             * @example tN4vB8cX1zQe
+             */
             tournament: string;
             /** @enum {string} */
             status: "open" | "ongoing" | "finished" | "cancelled";
@@ -4004,6 +4499,8 @@ export interface components {
              * @example 2592000
              */
             refreshSeconds: number;
+            /** @description Its games have chat (default true; false: chat answers 403 CHAT_DISABLED, `by` app) */
+            chat: boolean;
         };
         AppQuotas: {
             /**
@@ -4062,7 +4559,10 @@ export interface components {
         /**
          * @example {
          *       "username": "ada",
-         *       "displayName": "Ada L."
+         *       "displayName": "Ada L.",
+         *       "metadata": {
+         *         "tier": "gold"
+         *       }
          *     }
          */
         EnsureAppAccountBody: {
@@ -4093,7 +4593,8 @@ export interface components {
         };
         /**
          * @example {
-         *       "username": "ada2"
+         *       "username": "ada2",
+         *       "displayName": "Ada Lovelace"
          *     }
          */
         UpdateAppAccountBody: {
@@ -4160,6 +4661,17 @@ export interface components {
              */
             lastUsedAt: string | null;
         };
+        /**
+         * @example {
+         *       "name": "Acme Games",
+         *       "settings": {
+         *         "sharedPool": false,
+         *         "quotas": {
+         *           "requestsPerSecond": 50
+         *         }
+         *       }
+         *     }
+         */
         CreateAppBody: {
             /** @example Acme Games */
             name: string;
@@ -4184,13 +4696,19 @@ export interface components {
             };
             sessionSeconds?: number;
             refreshSeconds?: number;
+            chat?: boolean;
         };
         AppList: {
             items: components["schemas"]["App"][];
         };
         /**
          * @example {
-         *       "disabled": true
+         *       "name": "Acme Games (staging)",
+         *       "settings": {
+         *         "quotas": {
+         *           "requestsPerSecond": 100
+         *         }
+         *       }
          *     }
          */
         UpdateAppBody: {
@@ -4199,6 +4717,15 @@ export interface components {
             /** @description true disables the app (its keys and sessions are refused) */
             disabled?: boolean;
         };
+        /**
+         * @example {
+         *       "label": "backend",
+         *       "scopes": [
+         *         "app:accounts",
+         *         "app:sessions"
+         *       ]
+         *     }
+         */
         CreateAppKeyBody: {
             /** @example backend */
             label?: string;
@@ -4337,6 +4864,15 @@ export interface components {
             /** @description Neither revoked nor expired, and the key that minted it not revoked */
             active: boolean;
         };
+        /**
+         * @example {
+         *       "scopes": [
+         *         "game:read",
+         *         "game:play"
+         *       ],
+         *       "label": "iPhone"
+         *     }
+         */
         CreateSessionBody: {
             /**
              * @description Among the key's account scopes, fitting the account (bot:play for bots, game:play for people); omitted: all of them that fit
@@ -4355,6 +4891,11 @@ export interface components {
         SessionList: {
             items: components["schemas"]["Session"][];
         };
+        /**
+         * @example {
+         *       "refreshToken": "bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA"
+         *     }
+         */
         RefreshSessionBody: {
             /** @example bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA */
             refreshToken: string;
@@ -6255,6 +6796,567 @@ export interface operations {
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
             400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    offerRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Offered, or accepted with the new game */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    acceptRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the new game */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    declineRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Declined */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listChat: {
+        parameters: {
+            query?: {
+                /** @description A message id: the messages after it (default: the newest `limit`) */
+                after?: string;
+                /** @description 1–200, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the chat */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatPage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    sendChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendChatBody"];
+            };
+        };
+        responses: {
+            /** @description The message as kept */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    muteChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat’s mute now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    unmuteChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat’s mute now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
