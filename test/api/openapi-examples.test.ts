@@ -124,6 +124,13 @@ class World {
     return { path: { id: made.id }, token: this.ada.token, owner };
   }
 
+  /** Ada and grace's finished game where grace offered a rematch: ada answers it. */
+  async rematchOffered(): Promise<Setup> {
+    const game = await this.accountGame({ finished: true });
+    await this.post(`/games/${game.path!.id}/rematch`, this.grace.token);
+    return game;
+  }
+
   /** A seat game where north offered a draw: south answers it. */
   async drawOffered(): Promise<Setup> {
     const game = await this.seatGame();
@@ -317,6 +324,19 @@ const SETUPS: Record<string, (w: World) => Promise<Setup>> = {
   endVacation: none,
   // Challenges, seeks, blocks, bulk pairings.
   createChallenge: none,
+  // Rematch: ada and grace's finished game; grace offered first where ada answers.
+  offerRematch: (w) => w.accountGame({ finished: true }),
+  acceptRematch: (w) => w.rematchOffered(),
+  declineRematch: (w) => w.rematchOffered(),
+  // Chat: a seat of a seat-token game (chat mode seats) writes, reads and mutes.
+  sendChat: (w) => w.seatGame(),
+  listChat: (w) => w.seatGame(),
+  muteChat: (w) => w.seatGame(),
+  unmuteChat: (w) => w.seatGame(),
+  // The lobby.
+  listSeeks: none,
+  streamSeeks: async () => ({ stream: 'text/event-stream' }),
+  acceptSeek: (w) => w.seek(),
   listChallenges: none,
   getChallenge: (w) => w.challenge(),
   acceptChallenge: (w) => w.challenge(),
