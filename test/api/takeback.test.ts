@@ -227,4 +227,57 @@ describe.each<StoreKind>(['memory', 'redis'])('takebacks on the %s store', (stor
       expect(event.data).toMatchObject({ plies: 2, game: { version: taken.version, ply: 0 } });
     }
   });
+
+  it('carries settings through challenges, seeks and AI games (REST and GraphQL)', async () => {
+    const ann = await signUp(run.app, 'ann', 'human');
+    const bob = await signUp(run.app, 'bob', 'human');
+    const challenge = await restAs(run)
+      .post('/challenges', ann, {
+        to: bob.username,
+        kind: 'oware',
+        settings: { takeback: false, chat: 'off' },
+      })
+      .expect(201);
+    expect(challenge.body.settings).toEqual({ takeback: false, chat: 'off' });
+    const accepted = await restAs(run).post(`/challenges/${challenge.body.id}/accept`, bob).expect(200);
+    expect((await gameOf(run, accepted.body.gameId)).settings).toEqual({ takeback: false, chat: 'off' });
+    const viaGraphql = await ok(
+      run.url,
+      ann.token,
+      `mutation { createChallenge(input: { to: "${bob.username}", kind: "oware", settings: { chat: everyone } }) { id settings { takeback chat } } }`,
+    );
+    expect(viaGraphql.createChallenge.settings).toEqual({ takeback: true, chat: 'everyone' });
+    // Two seeks: the game takes the stricter of each setting.
+    const kind = 'congkak';
+    const first = await restAs(run)
+      .post('/seeks', ann, { kind, settings: { chat: 'everyone' } })
+      .expect(201);
+    expect(first.body.settings).toEqual({ takeback: true, chat: 'everyone' });
+    const second = await ok(
+      run.url,
+      bob.token,
+      `mutation { createSeek(input: { kind: "${kind}", settings: { takeback: false } }) { status settings { takeback chat } game { settings { takeback chat } } } }`,
+    );
+    expect(second.createSeek).toEqual({
+      status: 'matched',
+      settings: { takeback: false, chat: 'seats' },
+      game: { settings: { takeback: false, chat: 'seats' } },
+    });
+    // Against the AI: both routes take settings.
+    const vsAi = await restAs(run)
+      .post('/challenges/ai', ann, { kind: 'oware', level: 1, settings: { chat: 'off' } })
+      .expect(201);
+    expect(vsAi.body.settings).toEqual({ takeback: true, chat: 'off' });
+    const seatGame = await ok(
+      run.url,
+      undefined,
+      'mutation { createAiGame(input: { kind: "oware", level: 1, settings: { takeback: false } }) { game { settings { takeback chat } } } }',
+    );
+    expect(seatGame.createAiGame.game.settings).toEqual({ takeback: false, chat: 'seats' });
+    expectProblem(
+      await restAs(run).post('/games/ai', null, { kind: 'oware', level: 1, settings: { chat: 'loud' } }),
+      400,
+      'INVALID_INPUT',
+    );
+  });
 });

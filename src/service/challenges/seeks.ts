@@ -25,6 +25,14 @@ import { parseTimeControl, timeControlKey, type TimeControlInput } from '../time
 import { feature } from '../game/tv';
 import type { GameVisibility, SeekStatus } from '../../vocabulary';
 import { stricter, visibilityOf } from '../game/audience';
+import {
+  settingsFields,
+  settingsOf,
+  settingsView,
+  stricterSettings,
+  type GameSettingsInput,
+  type GameSettingsView,
+} from '../game/settings';
 
 const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
 
@@ -40,6 +48,8 @@ export interface CreateSeekInput {
   readonly rated?: boolean | null;
   /** Who may read the game (public, unlisted, private; default public): the stricter of the two seeks'. */
   readonly visibility?: string | null;
+  /** What the game allows (takebacks, chat): the stricter of the two seeks'. */
+  readonly settings?: GameSettingsInput | null;
 }
 
 export interface SeekView {
@@ -54,6 +64,8 @@ export interface SeekView {
   readonly rated: boolean;
   /** Who may read the game it makes (the stricter of the two matched seeks'). */
   readonly visibility: GameVisibility;
+  /** What the seek asked the game to allow (a match's game: the stricter of the two seeks'). */
+  readonly settings: GameSettingsView;
   /** waiting: no partner yet; matched: `game` is the new game. */
   readonly status: SeekStatus;
   readonly game: GameView | null;
@@ -112,6 +124,7 @@ export class SeekService {
       ...(initialPosition === undefined ? {} : { initialPosition }),
       ...(rated ? { rated: true } : {}),
       ...(visibility === 'public' ? {} : { visibility }),
+      ...settingsFields(settingsOf(input.settings, rated)),
       // Seeks from a position pair only with seeks from the same (canonical) position, rated ones
       // only with rated ones.
       pool:
@@ -168,6 +181,7 @@ export class SeekService {
         appOf(account),
         stricter(seek.visibility ?? 'public', partner.visibility ?? 'public'),
       ),
+      settings: stricterSettings(seek.settings, partner.settings),
     });
     const view = this.games.view(game);
     await this.games.countCreated(account.id);
@@ -224,6 +238,7 @@ function seekView(seek: StoredSeek, game: GameView | null): SeekView {
     initialPosition: seek.initialPosition ?? null,
     rated: seek.rated === true,
     visibility: seek.visibility ?? 'public',
+    settings: settingsView(seek),
     status: game ? 'matched' : 'waiting',
     game,
     createdAt: seek.createdAt,

@@ -61,6 +61,27 @@ export function settingsOf(input: unknown, rated = false): StoredGameSettings | 
   return Object.keys(settings).length === 0 ? undefined : settings;
 }
 
+/** Chat modes from the most open to the strictest. */
+const OPENNESS: readonly ChatMode[] = ['everyone', 'seats', 'off'];
+
+/**
+ * The settings of a game two seeks agreed on: the stricter of each (takebacks only if both allow
+ * them, the stricter chat mode), as the game's visibility is the stricter of the two.
+ */
+export function stricterSettings(
+  a: StoredGameSettings | undefined,
+  b: StoredGameSettings | undefined,
+): StoredGameSettings | undefined {
+  const modes: ChatMode[] = [a?.chat ?? 'seats', b?.chat ?? 'seats'];
+  const chat = OPENNESS[Math.max(...modes.map((mode) => OPENNESS.indexOf(mode)))] as ChatMode;
+  const takeback = a?.takeback === false || b?.takeback === false;
+  const settings: StoredGameSettings = {
+    ...(takeback ? { takeback: false as const } : {}),
+    ...(chat === 'seats' ? {} : { chat }),
+  };
+  return Object.keys(settings).length === 0 ? undefined : settings;
+}
+
 /** The fields a new game document records for `settings` (none for the defaults). */
 export function settingsFields(settings: StoredGameSettings | undefined): { settings?: StoredGameSettings } {
   return settings === undefined ? {} : { settings };

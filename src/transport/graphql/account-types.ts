@@ -14,7 +14,14 @@ import {
   GameVisibilityEnum,
   TimeControlTypeEnum,
 } from './enums';
-import { Game, START_POSITION, TimeControl, TimeControlInput } from './types';
+import {
+  Game,
+  GameSettings,
+  GameSettingsInput,
+  START_POSITION,
+  TimeControl,
+  TimeControlInput,
+} from './types';
 
 export { TimeControlInput };
 
@@ -129,6 +136,7 @@ export class Challenge {
   gameId!: string | null;
   @Field(() => Boolean, { description: 'The game it makes is rated.' }) rated!: boolean;
   @Field(() => GameVisibilityEnum, { description: 'Who may read the game it makes.' }) visibility!: string;
+  @Field(() => GameSettings, { description: 'What the game it makes allows.' }) settings!: GameSettings;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
   @Field(() => String) expiresAt!: string;
@@ -164,6 +172,7 @@ export class CreateChallengeInput {
   rated?: boolean | null;
   @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
   visibility?: string | null;
+  @Field(() => GameSettingsInput, { nullable: true }) settings?: GameSettingsInput | null;
 }
 
 @ObjectType({ description: 'A wish to play anyone: two compatible seeks make a game.' })
@@ -183,6 +192,10 @@ export class Seek {
     description: 'Who may read the game (matched: the stricter of the two seeks).',
   })
   visibility!: string;
+  @Field(() => GameSettings, {
+    description: "What the seek asks the game to allow (a match's game: the stricter of the two seeks').",
+  })
+  settings!: GameSettings;
   @Field(() => String, { description: 'waiting, or matched (then `game` is the new game).' })
   status!: string;
   @Field(() => Game, { nullable: true }) game!: Game | null;
@@ -209,6 +222,7 @@ export class CreateSeekInput {
   rated?: boolean | null;
   @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
   visibility?: string | null;
+  @Field(() => GameSettingsInput, { nullable: true }) settings?: GameSettingsInput | null;
 }
 
 /** What each event type carries in `data` (a Record, so a new type cannot go undocumented). */

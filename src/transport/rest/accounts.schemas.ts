@@ -18,6 +18,8 @@ import {
   Move,
   orNull,
   GameVisibility,
+  GameSettings,
+  GameSettingsInput,
   StartPosition,
   TimeControl,
   TimeControlInput,
@@ -176,6 +178,7 @@ export const Challenge = z
     gameId: z.string().nullable().openapi({ description: 'The game the accepted challenge became' }),
     rated: z.boolean().openapi({ description: 'The game it makes is rated' }),
     visibility: GameVisibility,
+    settings: GameSettings.openapi({ description: 'What the game it makes allows' }),
     createdAt: DateTime,
     updatedAt: DateTime,
     expiresAt: DateTime,
@@ -222,6 +225,7 @@ export const CreateChallengeBody = z
         'A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED',
     }),
     visibility: GameVisibility.optional(),
+    settings: GameSettingsInput.optional(),
   })
   .strict()
   .openapi('CreateChallengeBody');
@@ -246,6 +250,9 @@ export const Seek = z
     visibility: GameVisibility.openapi({
       description: 'Who may read the game (matched: the stricter of the two seeks)',
     }),
+    settings: GameSettings.openapi({
+      description: "What the seek asks the game to allow (a match's game: the stricter of the two seeks')",
+    }),
     status: z.enum(SEEK_STATUSES),
     game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
@@ -268,6 +275,10 @@ export const CreateSeekBody = z
         'A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks',
     }),
     visibility: GameVisibility.optional(),
+    settings: GameSettingsInput.optional().openapi({
+      description:
+        'What the game allows; a match takes the stricter of the two seeks’ (takebacks only if both allow)',
+    }),
   })
   .strict()
   .openapi('CreateSeekBody');

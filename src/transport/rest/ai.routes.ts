@@ -42,6 +42,7 @@ export const AiChallengeBody = z
     rated: z.boolean().optional().openapi({
       description: 'AI games are casual: true is refused with 422 RATED_NOT_ALLOWED',
     }),
+    settings: S.GameSettingsInput.optional(),
   })
   .strict()
   .openapi('AiChallengeBody');
@@ -61,6 +62,7 @@ export const AiGameBody = z
     rated: z.boolean().optional().openapi({
       description: 'AI games are casual: true is refused with 422 RATED_NOT_ALLOWED',
     }),
+    settings: S.GameSettingsInput.optional(),
   })
   .strict()
   .openapi('AiGameBody');

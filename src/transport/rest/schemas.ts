@@ -41,6 +41,8 @@ export {
   Game,
   GamePage,
   MoveCheck,
+  GameSettings,
+  TakebackOffer,
 } from '../../service/views/game';
 export {
   MoveDetails,

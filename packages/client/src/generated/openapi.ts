@@ -2595,6 +2595,7 @@ export interface components {
             /** @description The game it makes is rated */
             rated: boolean;
             visibility: components["schemas"]["GameVisibility"];
+            settings: components["schemas"]["GameSettings"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2623,6 +2624,16 @@ export interface components {
          * @enum {string}
          */
         GameVisibility: "public" | "unlisted" | "private";
+        /** @description What the game it makes allows */
+        GameSettings: {
+            /** @description Seats may ask to take back moves (never in rated games; default true in casual ones) */
+            takeback: boolean;
+            /**
+             * @description Who may chat: seats (the two players, the default), everyone (players and readers with an account), off
+             * @enum {string}
+             */
+            chat: "seats" | "everyone" | "off";
+        };
         /** @description A Game without `moves`: the same fields, O(1) in the length of the game. The moves are in GET /games/{id} and, a page at a time, GET /games/{id}/moves */
         GameHead: {
             /**
@@ -2653,7 +2664,7 @@ export interface components {
             initialPosition: string | null;
             /** @description A rated game: its result changes both accounts' ratings once, when it ends */
             rated: boolean;
-            settings: components["schemas"]["GameSettings"];
+            settings: components["schemas"]["GameSettings"] & unknown;
             board: components["schemas"]["Board"];
             legalMoves: string[];
             /** @description The seat with a standing draw offer */
@@ -2705,16 +2716,6 @@ export interface components {
             reason: "lion-captured" | "no-moves" | "bare-lions" | "threefold-repetition" | "kings-only-15" | "three-kings-vs-one" | "endgame-30-60" | "long-diagonal" | "small-material" | "majority" | "cannot-feed" | "row-empty" | "resignation" | "agreement" | "timeout" | "aborted" | "abandoned" | "banned" | "move-limit";
             /** @description Final score where the game has one (mancala) */
             score: number[] | null;
-        };
-        /** @description What a game allows, chosen at creation */
-        GameSettings: {
-            /** @description Seats may ask to take back moves (never in rated games; default true in casual ones) */
-            takeback: boolean;
-            /**
-             * @description Who may chat: seats (the two players, the default), everyone (players and readers with an account), off
-             * @enum {string}
-             */
-            chat: "seats" | "everyone" | "off";
         };
         Board: {
             /** @enum {string} */
@@ -2956,7 +2957,7 @@ export interface components {
             initialPosition: string | null;
             /** @description A rated game: its result changes both accounts' ratings once, when it ends */
             rated: boolean;
-            settings: components["schemas"]["GameSettings"];
+            settings: components["schemas"]["GameSettings"] & unknown;
             board: components["schemas"]["Board"];
             legalMoves: string[];
             moves: components["schemas"]["Move"][];
@@ -3011,6 +3012,7 @@ export interface components {
             position?: string;
             /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
             rated?: boolean;
+            settings?: components["schemas"]["GameSettingsInput"];
         };
         TimeControlInput: {
             /** @enum {string} */
@@ -3021,6 +3023,22 @@ export interface components {
             incrementSeconds?: number;
             /** @description correspondence: 1–14 */
             daysPerMove?: number;
+        };
+        /**
+         * @description What the game allows; omitted fields take their defaults
+         * @example {
+         *       "takeback": false,
+         *       "chat": "everyone"
+         *     }
+         */
+        GameSettingsInput: {
+            /** @description Seats may ask to take back moves (default true; rated games never allow it, and refuse true here) */
+            takeback?: boolean;
+            /**
+             * @description Who may chat: seats (the two players, the default), everyone (players and readers with an account), off
+             * @enum {string}
+             */
+            chat?: "seats" | "everyone" | "off";
         };
         CreatedGame: {
             game: components["schemas"]["Game"];
@@ -3065,6 +3083,7 @@ export interface components {
             position?: string;
             /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
             rated?: boolean;
+            settings?: components["schemas"]["GameSettingsInput"];
         };
         Analysis: {
             kind: string;
@@ -3225,22 +3244,6 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             visibility?: components["schemas"]["GameVisibility"];
             settings?: components["schemas"]["GameSettingsInput"];
-        };
-        /**
-         * @description What the game allows; omitted fields take their defaults
-         * @example {
-         *       "takeback": false,
-         *       "chat": "everyone"
-         *     }
-         */
-        GameSettingsInput: {
-            /** @description Seats may ask to take back moves (default true; rated games never allow it, and refuse true here) */
-            takeback?: boolean;
-            /**
-             * @description Who may chat: seats (the two players, the default), everyone (players and readers with an account), off
-             * @enum {string}
-             */
-            chat?: "seats" | "everyone" | "off";
         };
         GamePage: {
             items: components["schemas"]["Game"][];
@@ -3463,6 +3466,7 @@ export interface components {
             /** @description A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED */
             rated?: boolean;
             visibility?: components["schemas"]["GameVisibility"];
+            settings?: components["schemas"]["GameSettingsInput"];
         };
         ChallengeList: {
             items: components["schemas"]["Challenge"][];
@@ -3491,6 +3495,7 @@ export interface components {
             /** @description A seek for a rated game */
             rated: boolean;
             visibility: components["schemas"]["GameVisibility"] & unknown;
+            settings: components["schemas"]["GameSettings"] & unknown;
             /** @enum {string} */
             status: "waiting" | "matched";
             /** @description matched: the new game; waiting: null */
@@ -3517,6 +3522,7 @@ export interface components {
             /** @description A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks */
             rated?: boolean;
             visibility?: components["schemas"]["GameVisibility"];
+            settings?: components["schemas"]["GameSettingsInput"] & unknown;
         };
         /**
          * @example {
