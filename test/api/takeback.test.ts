@@ -3,7 +3,7 @@
 // (takeback, chat) on create. Both stores, both transports.
 import request from 'supertest';
 import { signUp, type TestAccount } from '../support/accounts';
-import { appHarness, type Running, type StoreKind } from '../support/app';
+import { appHarness, wsClient, type Running, type StoreKind } from '../support/app';
 import { challengeGame, feedOf, gameOf, passingMove, restAs } from '../support/clocks';
 import { openGameStream } from '../support/game-stream';
 import { failure, ok } from '../support/graphql';
@@ -165,6 +165,14 @@ describe.each<StoreKind>(['memory', 'redis'])('takebacks on the %s store', (stor
     expect(game.settings).toEqual({ takeback: true, chat: 'off' });
     const [south, north] = seatTokens.map((t: { token: string }) => t.token);
     const auth = (seat: number) => ({ Authorization: `Bearer ${seat === 0 ? south : north}` });
+    const client = wsClient(run.url);
+    const updates = client.iterate<{ gameUpdated: { version: number; ply: number; moves: unknown[] } }>({
+      query:
+        'subscription ($id: ID!) { gameUpdated(id: $id) { version ply moves { ply notation } lastMove { ply } } }',
+      variables: { id: game.id },
+    });
+    const next = async () => (await updates.next()).value.data!.gameUpdated;
+    expect(await next()).toMatchObject({ version: 0, moves: [] });
     await play(game.id, auth, 2);
     const action = (name: string, token: string) =>
       `mutation { ${name}(id: "${game.id}", seatToken: "${token}") { ${GAME} } }`;
@@ -175,6 +183,17 @@ describe.each<StoreKind>(['memory', 'redis'])('takebacks on the %s store', (stor
     const accepted = await ok(run.url, undefined, action('acceptTakeback', south));
     expect(accepted.acceptTakeback).toMatchObject({ ply: 1, toMove: 1, takebackOffer: null });
     expect(accepted.acceptTakeback.moves).toHaveLength(1);
+    // The subscriber's versions, in order: two moves, the offer, the takeback with the shorter list.
+    const seen = [await next(), await next(), await next(), await next()];
+    expect(seen.map((u) => [u.version, u.ply, u.moves.length])).toEqual([
+      [1, 1, 1],
+      [2, 2, 2],
+      [3, 2, 2],
+      [4, 1, 1],
+    ]);
+    expect(seen[3]).toMatchObject({ moves: accepted.acceptTakeback.moves, lastMove: { ply: 1 } });
+    await updates.return?.();
+    await client.dispose();
     // North's only move is gone: nothing of its own to take back.
     const again = await failure(run.url, undefined, action('offerTakeback', north));
     expect(again).toMatchObject({ code: 'TAKEBACK_NOT_ALLOWED', reason: 'nothing' });
