@@ -12,6 +12,8 @@ import { turnStartOf, type GameClock } from '../../store/store';
 //   the game). The side to move flags at runningSince + its remaining time.
 // - correspondence: each move has `daysPerMove` days, from the server time of the previous move
 //   (or the start). The clock of the account to move stands still during its vacations.
+// - A takeback gives no time back: the running clock is charged what it ran (no increment) and the
+//   turn of the side to move starts at the takeback (`turnStartedAt`), for deadlines and claims.
 // - A deadline reached means a loss by timeout. The rules (docs/rules) say nothing of a
 //   draw when the opponent cannot possibly win, so a timeout is always a loss.
 
