@@ -114,6 +114,23 @@ export type GameVisibility = (typeof GAME_VISIBILITIES)[number];
 export const REMATCH_STATUSES = ['offered', 'accepted', 'declined'] as const;
 export type RematchStatus = (typeof REMATCH_STATUSES)[number];
 
+// --- Per-game settings ---------------------------------------------------------------------------
+
+/**
+ * Who may chat in a game (its `settings.chat`, chosen at creation). seats (the default): the two
+ * players; everyone: the players and every account that may read the game; off: nobody.
+ */
+export const CHAT_MODES = ['seats', 'everyone', 'off'] as const;
+export type ChatMode = (typeof CHAT_MODES)[number];
+
+/**
+ * Why a takeback is refused (TAKEBACK_NOT_ALLOWED `reason`): rated (rated games never allow one),
+ * forbidden (the game's settings.takeback is false), nothing (the asker has no move to take back),
+ * offered (the asker's own offer is pending).
+ */
+export const TAKEBACK_REFUSALS = ['rated', 'forbidden', 'nothing', 'offered'] as const;
+export type TakebackRefusal = (typeof TAKEBACK_REFUSALS)[number];
+
 // --- Challenges and bulk pairings ---------------------------------------------------------------
 
 /** Where a challenge stands. */
@@ -181,6 +198,9 @@ export const FEED_EVENT_TYPES = [
   'draw.declined',
   'rematch.offered',
   'rematch.declined',
+  'takeback.offered',
+  'takeback.declined',
+  'game.taken_back',
   'game.finished',
   'game.deadline_soon',
   'game.updated',
@@ -276,6 +296,13 @@ export const GAME_ERROR_CODES = {
   REMATCH_NOT_ALLOWED: 409,
   /** No rematch offer of the opponent stands (none made, one's own, declined, or accepted already). */
   NO_REMATCH_OFFER: 409,
+  /**
+   * No takeback here (`reason`, one of TAKEBACK_REFUSALS): a rated game, a game whose settings
+   * forbid it, no move of the asker's to take back, or the asker's own offer pending.
+   */
+  TAKEBACK_NOT_ALLOWED: 409,
+  /** No takeback offer of the opponent's is pending (a move since cleared it, or there never was one). */
+  NO_TAKEBACK_OFFER: 409,
   /** The game ended by timeout (`result`), possibly just now: the deadline passed before the action. */
   TIMEOUT: 409,
   /** The account is on vacation already (`until`); end it first. */

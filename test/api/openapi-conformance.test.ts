@@ -226,6 +226,20 @@ async function scenario(
     resigned.id,
     1,
   ]);
+  // Takebacks: offered, declined, refused without an offer, offered again and accepted.
+  const takenBack = await newGame('oware');
+  await firstMove(takenBack);
+  const asked = await ok(200, 'post', `/api/v1/games/${takenBack.id}/takeback/offer`, {
+    token: takenBack.tokens[0],
+  });
+  expect(asked.takebackOffer).toEqual({ seat: 0, plies: 1 });
+  await ok(200, 'post', `/api/v1/games/${takenBack.id}/takeback/decline`, { token: takenBack.tokens[1] });
+  await ok(409, 'post', `/api/v1/games/${takenBack.id}/takeback/accept`, { token: takenBack.tokens[1] });
+  await ok(200, 'post', `/api/v1/games/${takenBack.id}/takeback/offer`, { token: takenBack.tokens[0] });
+  const back = await ok(200, 'post', `/api/v1/games/${takenBack.id}/takeback/accept`, {
+    token: takenBack.tokens[1],
+  });
+  expect(back).toMatchObject({ ply: 0, moves: [] });
 
   const page = await ok(200, 'get', '/api/v1/games?limit=2');
   expect(page.next).toEqual(expect.any(String));

@@ -33,6 +33,9 @@ const TOOLS = [
   'rematch',
   'send_chat',
   'read_chat',
+  'offer_takeback',
+  'accept_takeback',
+  'decline_takeback',
   'get_ratings',
   'get_leaderboard',
   'list_tournaments',
@@ -216,6 +219,27 @@ describe.each<StoreKind>(['memory', 'redis'])('MCP over Streamable HTTP (%s stor
     expect(over.game.result).toMatchObject({ winner: 'south', reason: 'resignation' });
     const late = await call(a, 'play_move', { gameId: resigned, move: '1' });
     expect(late.body).toMatchObject({ code: 'GAME_OVER', legalMoves: [] });
+  });
+
+  test('takebacks through the tools', async () => {
+    const a = await agent(run, alice);
+    const b = await agent(run, bob);
+    const gameId = await challengeAndAccept(a, b, bob.username);
+    const start = await run.app.services.games.getGame(gameId);
+    const first = start.legalMoves.find((m) => m !== undefined) as string;
+    const moved = await must(a, 'play_move', { gameId, move: first });
+    const refused = await call(b, 'offer_takeback', { gameId });
+    expect(refused.body).toMatchObject({ code: 'TAKEBACK_NOT_ALLOWED', reason: 'nothing' });
+    const asked = await must(a, 'offer_takeback', { gameId });
+    expect(asked.game).toMatchObject({
+      takebackOfferedBy: 'south',
+      settings: { takeback: true, chat: 'seats' },
+    });
+    expect((await must(b, 'decline_takeback', { gameId })).game.takebackOfferedBy).toBeNull();
+    await must(a, 'offer_takeback', { gameId });
+    const taken = await must(b, 'accept_takeback', { gameId });
+    expect(taken.game).toMatchObject({ ply: 0, toMove: 'south', takebackOfferedBy: null, lastMoves: [] });
+    expect(taken.game.version).toBe(moved.game.version + 4);
   });
 
   test('decline and cancel challenges', async () => {

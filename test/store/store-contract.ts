@@ -2,6 +2,8 @@
 import {
   FEED_MAX_EVENTS,
   FEED_RETENTION_MS,
+  accountEffectsOf,
+  clockIndexOf,
   featuredScore,
   type FeedEvent,
   type GameChange,
@@ -453,6 +455,58 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       expect(replayed.record.response.version).toBe(game.version + 3);
       expect(replayed.record.response.moves.map((m) => m.notation)).toEqual(['1', '2', '3']);
       expect((await storage.games.idempotencyRecord(game.id, 'k4'))?.response.moves).toHaveLength(5);
+    });
+
+    it('drops the moves after a ply only for a takeback (effects.truncate), and publishes the shorter version', async () => {
+      const game = sampleGame();
+      await storage.games.create(game);
+      let current = game;
+      for (let i = 0; i < 4; i++) {
+        const next = advanced(current, String(i + 1));
+        expect(await updateGame(storage.games, next, current.version)).toEqual({ status: 'updated' });
+        current = next;
+      }
+      const shorter = (count: number): StoredGame => ({
+        ...current,
+        version: current.version + 1,
+        ply: count,
+        moves: current.moves.slice(0, count),
+      });
+      // Without the takeback's word, a write with fewer moves is refused and changes nothing.
+      await expect(updateGame(storage.games, shorter(2), current.version)).rejects.toThrow();
+      expect(await storage.games.get(game.id)).toEqual(current);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { updates } = await collect(storage, game.id, 2);
+      const clock = clockIndexOf(shorter(2));
+      const takeback = (next: StoredGame, expected: number) =>
+        storage.games.update(next, expected, undefined, {
+          notices: [],
+          accounts: accountEffectsOf(next, [], clock),
+          clock,
+          truncate: true,
+        });
+      expect(await takeback(shorter(2), current.version)).toEqual({ status: 'updated' });
+      expect(await storage.games.get(game.id)).toEqual(shorter(2));
+      expect((await storage.games.moves(game.id, 0, 10))?.items.map((m) => m.notation)).toEqual(['1', '2']);
+      // Play goes on after it; and a takeback to the start leaves no move at all.
+      const replayed = advanced(shorter(2), '9');
+      expect(await updateGame(storage.games, replayed, replayed.version - 1)).toEqual({ status: 'updated' });
+      expect((await storage.games.get(game.id))?.moves.map((m) => m.notation)).toEqual(['1', '2', '9']);
+      const none = { ...replayed, version: replayed.version + 1, ply: 0, moves: [] };
+      expect(await takeback(none, replayed.version)).toEqual({ status: 'updated' });
+      expect(await storage.games.get(game.id)).toEqual(none);
+      expect(await storage.games.moves(game.id, 0, 10)).toEqual({ items: [], next: null });
+      // The bus carries each version's head, its ply below the moves held before, and no move.
+      const changes = await updates;
+      expect(changes.map((c) => [c.game.version, c.game.ply, c.move?.notation ?? null])).toEqual([
+        [current.version + 1, 2, null],
+        [replayed.version, 3, '9'],
+      ]);
+      // A stale takeback is a conflict like any write.
+      expect(await takeback(shorter(1), current.version)).toEqual({
+        status: 'conflict',
+        currentVersion: none.version,
+      });
     });
 
     it('lists newest first with filters and a cursor that pages through every match once', async () => {

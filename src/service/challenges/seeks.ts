@@ -26,6 +26,14 @@ import { feature } from '../game/tv';
 import type { GameVisibility, SeekStatus } from '../../vocabulary';
 import { stricter, visibilityOf } from '../game/audience';
 import { parseRatingRange, type RatingRangeInput } from './rating-range';
+import {
+  settingsFields,
+  settingsOf,
+  settingsView,
+  stricterSettings,
+  type GameSettingsInput,
+  type GameSettingsView,
+} from '../game/settings';
 
 export const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
 
@@ -43,6 +51,8 @@ export interface CreateSeekInput {
   readonly visibility?: string | null;
   /** The opponent ratings admitted (absolute, in the seek's perf); pairing honours both seeks' ranges. */
   readonly ratingRange?: RatingRangeInput | null;
+  /** What the game allows (takebacks, chat): the stricter of the two seeks'. */
+  readonly settings?: GameSettingsInput | null;
 }
 
 export interface SeekView {
@@ -59,6 +69,8 @@ export interface SeekView {
   readonly visibility: GameVisibility;
   /** The opponent ratings the seeker admits (null: any; a null bound: open on that side). */
   readonly ratingRange: { readonly min: number | null; readonly max: number | null } | null;
+  /** What the seek asked the game to allow (a match's game: the stricter of the two seeks'). */
+  readonly settings: GameSettingsView;
   /** waiting: no partner yet; matched: `game` is the new game. */
   readonly status: SeekStatus;
   readonly game: GameView | null;
@@ -125,6 +137,7 @@ export class SeekService {
       ...(initialPosition === undefined ? {} : { initialPosition }),
       ...(rated ? { rated: true } : {}),
       ...(visibility === 'public' ? {} : { visibility }),
+      ...settingsFields(settingsOf(input.settings, rated)),
       // Seeks from a position pair only with seeks from the same (canonical) position, rated ones
       // only with rated ones.
       pool:
@@ -187,6 +200,7 @@ export class SeekService {
         appOf(account),
         stricter(seek.visibility ?? 'public', partner.visibility ?? 'public'),
       ),
+      settings: stricterSettings(seek.settings, partner.settings),
     });
     const view = this.games.view(game);
     await this.games.countCreated(account.id);
@@ -246,6 +260,7 @@ export function seekView(seek: StoredSeek, game: GameView | null): SeekView {
     ratingRange: seek.ratingRange
       ? { min: seek.ratingRange.min ?? null, max: seek.ratingRange.max ?? null }
       : null,
+    settings: settingsView(seek),
     status: game ? 'matched' : 'waiting',
     game,
     createdAt: seek.createdAt,

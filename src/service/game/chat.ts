@@ -29,6 +29,8 @@ import { GameError } from '../errors';
 import { checkRead, gameNotFound, readerOf } from './audience';
 import { assertGameId } from './cursors';
 import type { GameService } from './service';
+import { settingsView } from './settings';
+import type { ChatMode } from '../../vocabulary';
 
 /** The longest message, in characters (code points), after cleaning and trimming. */
 export const CHAT_TEXT_MAX = 280;
@@ -44,9 +46,7 @@ export const CHAT_RETENTION_MS = CHAT_RETENTION_DAYS * 24 * 60 * 60 * 1000;
 /** Messages a page of the list holds unless `limit` says otherwise (1–CHAT_KEEP_MESSAGES). */
 export const CHAT_PAGE_DEFAULT = 50;
 
-/** Who may chat in a game (the game's `settings.chat`; default seats). */
-export type ChatMode = 'seats' | 'everyone' | 'off';
-const MODES: readonly ChatMode[] = ['seats', 'everyone', 'off'];
+export type { ChatMode } from '../../vocabulary';
 
 /** What turned a game's chat off for the caller: CHAT_DISABLED's `by`. */
 export const CHAT_DISABLED_BY = ['server', 'app', 'game', 'spectators'] as const;
@@ -73,13 +73,9 @@ export interface ChatOptions {
   readonly enabled?: boolean;
 }
 
-/**
- * The game's chat mode. TODO(merge with takeback): read the typed `game.settings?.chat` once
- * StoredGame has `settings`; until then it is read defensively.
- */
+/** The game's chat mode (its `settings.chat`; default seats). */
 export function chatModeOf(game: StoredGame): ChatMode {
-  const mode = (game as { settings?: { chat?: string } }).settings?.chat ?? 'seats';
-  return (MODES as readonly string[]).includes(mode) ? (mode as ChatMode) : 'seats';
+  return settingsView(game).chat;
 }
 
 /** The text as kept: unsafe characters stripped (breaks made spaces), trimmed, 1–CHAT_TEXT_MAX characters. */

@@ -5,6 +5,7 @@ import { GameError } from '../errors';
 import { abandonClaimAt } from '../time/clock';
 import type * as Views from '../views/game';
 import { taggedDetails } from '../views/move-details';
+import { settingsView } from './settings';
 import type { ViewOf } from '../views/schema';
 
 // The views' shapes and descriptions are declared once, as schemas (./views/game.ts); these types
@@ -50,8 +51,29 @@ export function toGameView(engine: AnyEngine, game: StoredGame, abandonClaimMs: 
 
 /** The head view with its moves, in the order of the GameView document (moves after legalMoves). */
 export function withMoves(head: GameHeadView, moves: readonly MoveView[]): GameView {
-  const { drawOffer, timeControl, clock, deadlineAt, claimableAt, createdAt, updatedAt, ...start } = head;
-  return { ...start, moves, drawOffer, timeControl, clock, deadlineAt, claimableAt, createdAt, updatedAt };
+  const {
+    drawOffer,
+    takebackOffer,
+    timeControl,
+    clock,
+    deadlineAt,
+    claimableAt,
+    createdAt,
+    updatedAt,
+    ...start
+  } = head;
+  return {
+    ...start,
+    moves,
+    drawOffer,
+    takebackOffer,
+    timeControl,
+    clock,
+    deadlineAt,
+    claimableAt,
+    createdAt,
+    updatedAt,
+  };
 }
 
 /**
@@ -100,6 +122,7 @@ export function toGameHeadView(
     position: game.position,
     initialPosition: game.initialPosition ?? null,
     rated: game.rated === true,
+    settings: settingsView(game),
     board: engine.board(state.value),
     legalMoves: game.legalMoves,
     drawOffer: game.drawOffer,
@@ -109,6 +132,9 @@ export function toGameHeadView(
       game: game.rematch?.game ?? null,
     },
     rematchOf: game.rematchOf ?? null,
+    takebackOffer: game.takebackOffer
+      ? { seat: game.takebackOffer.seat, plies: game.ply - game.takebackOffer.toPly }
+      : null,
     timeControl: game.timeControl ?? { type: 'unlimited' },
     clock: game.clock
       ? {

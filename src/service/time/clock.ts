@@ -1,5 +1,5 @@
 import type { GameHead, SeatRecord, StoredGame, TimeControl, VacationWindow } from '../../store/store';
-import type { GameClock } from '../../store/store';
+import { turnStartOf, type GameClock } from '../../store/store';
 
 // The arithmetic of time controls, without I/O: every time field of a game (clock, deadlineAt,
 // reminderAt, seats[].vacationUntil) is computed here from the game, the time of the write and
@@ -12,6 +12,8 @@ import type { GameClock } from '../../store/store';
 //   the game). The side to move flags at runningSince + its remaining time.
 // - correspondence: each move has `daysPerMove` days, from the server time of the previous move
 //   (or the start). The clock of the account to move stands still during its vacations.
+// - A takeback gives no time back: the running clock is charged what it ran (no increment) and the
+//   turn of the side to move starts at the takeback (`turnStartedAt`), for deadlines and claims.
 // - A deadline reached means a loss by timeout. The rules (docs/rules) say nothing of a
 //   draw when the opponent cannot possibly win, so a timeout is always a loss.
 
@@ -64,9 +66,9 @@ export function windowAt(windows: readonly VacationWindow[], at: number): Vacati
   return windows.find((w) => Date.parse(w.from) <= at && at < Date.parse(w.until));
 }
 
-/** When the turn of the side to move began: the last move, or the start. */
+/** When the turn of the side to move began: the last move, or the start, or a takeback (turnStartOf). */
 export function turnStart(game: StoredGame): number {
-  return Date.parse(game.moves[game.moves.length - 1]?.at ?? game.createdAt);
+  return turnStartOf(game);
 }
 
 /**
@@ -89,9 +91,10 @@ export function abandonClaimAt(game: GameHead | StoredGame, abandonClaimMs: numb
 
 /** The turn start a write at `at` from `before` to `after` stores (StoredGame.turnStartedAt). */
 function turnStartedAt(before: StoredGame, after: StoredGame, at: number): string | undefined {
-  if (after.status !== 'ongoing' || after.toMove === null || timeControlOf(after).type !== 'unlimited') {
-    return undefined;
-  }
+  if (after.status !== 'ongoing' || after.toMove === null) return undefined;
+  // Timed games keep only a takeback's turn start (decide sets it; the next move clears it): their
+  // moves' times say when other turns began.
+  if (timeControlOf(after).type !== 'unlimited') return after.turnStartedAt;
   // A move (or anything else that changes the ply) starts a turn now; other writes keep it.
   if (after.ply !== before.ply) return iso(at);
   return before.turnStartedAt ?? iso(turnStart(before));
@@ -119,14 +122,18 @@ export function clockAfter(
   const remaining: [number, number] = [previous.remainingMs[0], previous.remainingMs[1]];
   const running = before.status === 'ongoing' ? before.toMove : null;
   const moved = after.ply > before.ply;
+  // A takeback gives no time back: the running clock is charged what it ran (no increment), and
+  // the turn of the side to move now starts at the takeback.
+  const takenBack = after.ply < before.ply;
   let runningSince = previous.runningSince;
   if (running !== null && runningSince !== null) {
     const elapsed = Math.max(0, at - Date.parse(runningSince));
     if (timedOut) remaining[running] = 0;
     else if (moved)
       remaining[running] = Math.max(0, remaining[running] - elapsed) + tc.incrementSeconds * 1000;
-    else if (after.status !== 'ongoing') remaining[running] = Math.max(0, remaining[running] - elapsed);
-    if (moved) runningSince = iso(at);
+    else if (after.status !== 'ongoing' || takenBack)
+      remaining[running] = Math.max(0, remaining[running] - elapsed);
+    if (moved || takenBack) runningSince = iso(at);
   }
   return { remainingMs: remaining, runningSince: after.status === 'ongoing' ? runningSince : null };
 }

@@ -1,4 +1,4 @@
-import { GAME_STATUSES, kindIds, OUTCOME_REASONS } from '../../vocabulary';
+import { CHAT_MODES, GAME_STATUSES, kindIds, OUTCOME_REASONS } from '../../vocabulary';
 import { MoveDetails } from './move-details';
 import { orNull, z } from './schema';
 
@@ -142,6 +142,29 @@ export const RematchState = z
       'A finished game’s rematch: who offers, who declined, the new game once accepted (all null before any offer)',
   });
 
+/** What a game allows, chosen at creation (settings input of every create). */
+export const GameSettings = z
+  .object({
+    takeback: z.boolean().openapi({
+      description: 'Seats may ask to take back moves (never in rated games; default true in casual ones)',
+    }),
+    chat: z.enum(CHAT_MODES).openapi({
+      description:
+        'Who may chat: seats (the two players, the default), everyone (players and readers with an account), off',
+    }),
+  })
+  .openapi('GameSettings', { description: 'What a game allows, chosen at creation' });
+
+/** A pending takeback offer. */
+export const TakebackOffer = z
+  .object({
+    seat: z.number().int().openapi({ description: 'The seat that asks' }),
+    plies: z.number().int().openapi({
+      description: "How many plies would leave the move list: the asker's last move and every one after it",
+    }),
+  })
+  .openapi('TakebackOffer', { description: 'A pending takeback offer; any move clears it' });
+
 export const Game = z
   .object({
     id: GameId,
@@ -175,6 +198,7 @@ export const Game = z
     rated: z.boolean().openapi({
       description: "A rated game: its result changes both accounts' ratings once, when it ends",
     }),
+    settings: GameSettings,
     board: Board,
     legalMoves: z.array(z.string()),
     moves: z.array(Move),
@@ -182,6 +206,10 @@ export const Game = z
     rematch: RematchState,
     rematchOf: z.string().nullable().openapi({
       description: 'A rematch: the id of the finished game it was offered from; null otherwise',
+    }),
+    takebackOffer: orNull(TakebackOffer).openapi({
+      description:
+        'A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none',
     }),
     timeControl: TimeControl,
     clock: orNull(GameClock).openapi({ description: 'Realtime games: the clocks; null otherwise' }),

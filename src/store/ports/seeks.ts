@@ -1,4 +1,5 @@
 import type { GameKind, Options } from '../../engines/types';
+import type { StoredGameSettings } from './games';
 import type { TimeControl } from './time-control';
 import type { GameVisibility, SeekRemovalReason } from '../../vocabulary';
 
@@ -23,6 +24,8 @@ export interface StoredSeek {
   readonly rated?: boolean;
   /** Who may read the game it becomes (absent: public); a match takes the stricter of the two seeks'. */
   readonly visibility?: GameVisibility;
+  /** What the game allows (absent: the defaults); a match takes the stricter of the two seeks'. */
+  readonly settings?: StoredGameSettings;
   /** Seeks with equal pools are compatible (kind, canonical options, time control and start position). */
   readonly pool: string;
   /** The lobby it is listed in: the seeker's app pool (absent: the open pool, OPEN_APP). */

@@ -14,7 +14,14 @@ import {
   GameVisibilityEnum,
   TimeControlTypeEnum,
 } from './enums';
-import { Game, START_POSITION, TimeControl, TimeControlInput } from './types';
+import {
+  Game,
+  GameSettings,
+  GameSettingsInput,
+  START_POSITION,
+  TimeControl,
+  TimeControlInput,
+} from './types';
 import { RatingRange, RatingRangeInput } from './rating-range-types';
 
 export { TimeControlInput };
@@ -130,6 +137,7 @@ export class Challenge {
   gameId!: string | null;
   @Field(() => Boolean, { description: 'The game it makes is rated.' }) rated!: boolean;
   @Field(() => GameVisibilityEnum, { description: 'Who may read the game it makes.' }) visibility!: string;
+  @Field(() => GameSettings, { description: 'What the game it makes allows.' }) settings!: GameSettings;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
   @Field(() => String) expiresAt!: string;
@@ -165,6 +173,7 @@ export class CreateChallengeInput {
   rated?: boolean | null;
   @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
   visibility?: string | null;
+  @Field(() => GameSettingsInput, { nullable: true }) settings?: GameSettingsInput | null;
 }
 
 @ObjectType({ description: 'A wish to play anyone: two compatible seeks make a game.' })
@@ -186,6 +195,10 @@ export class Seek {
   visibility!: string;
   @Field(() => RatingRange, { nullable: true, description: 'The opponent ratings admitted; null: any.' })
   ratingRange!: RatingRange | null;
+  @Field(() => GameSettings, {
+    description: "What the seek asks the game to allow (a match's game: the stricter of the two seeks').",
+  })
+  settings!: GameSettings;
   @Field(() => String, { description: 'waiting, or matched (then `game` is the new game).' })
   status!: string;
   @Field(() => Game, { nullable: true }) game!: Game | null;
@@ -218,6 +231,7 @@ export class CreateSeekInput {
       "The opponent ratings admitted (absolute, in the seek's perf); pairing honours both seeks' ranges.",
   })
   ratingRange?: RatingRangeInput | null;
+  @Field(() => GameSettingsInput, { nullable: true }) settings?: GameSettingsInput | null;
 }
 
 /** What each event type carries in `data` (a Record, so a new type cannot go undocumented). */
@@ -233,6 +247,9 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'draw.declined': 'game, by (seat)',
   'rematch.offered': 'game (the finished one), by (the seat offering); to the opponent',
   'rematch.declined': 'game (the finished one), by (the seat declining); to the offerer',
+  'takeback.offered': 'game, by (seat); only to the opponent of the seat that offers',
+  'takeback.declined': 'game, by (the seat that declined); only to the seat whose offer it was',
+  'game.taken_back': 'game (the shortened move list: query its moves), plies (how many were taken back)',
   'game.finished': 'game, result',
   'game.deadline_soon': 'game, seat (to move), deadlineAt; only to the account to move',
   'game.updated': 'game; a new version no other event names, e.g. a vacation moved the deadline',

@@ -19,6 +19,8 @@ import {
   Move,
   orNull,
   GameVisibility,
+  GameSettings,
+  GameSettingsInput,
   StartPosition,
   TimeControl,
   TimeControlInput,
@@ -187,6 +189,7 @@ export const Challenge = z
     gameId: z.string().nullable().openapi({ description: 'The game the accepted challenge became' }),
     rated: z.boolean().openapi({ description: 'The game it makes is rated' }),
     visibility: GameVisibility,
+    settings: GameSettings.openapi({ description: 'What the game it makes allows' }),
     createdAt: DateTime,
     updatedAt: DateTime,
     expiresAt: DateTime,
@@ -233,6 +236,7 @@ export const CreateChallengeBody = z
         'A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED',
     }),
     visibility: GameVisibility.optional(),
+    settings: GameSettingsInput.optional(),
   })
   .strict()
   .openapi('CreateChallengeBody', {
@@ -267,6 +271,9 @@ export const Seek = z
       description: 'Who may read the game (matched: the stricter of the two seeks)',
     }),
     ratingRange: RatingRange.nullable().openapi({ description: 'The opponent ratings admitted; null: any' }),
+    settings: GameSettings.openapi({
+      description: "What the seek asks the game to allow (a match's game: the stricter of the two seeks')",
+    }),
     status: z.enum(SEEK_STATUSES),
     game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
@@ -290,6 +297,10 @@ export const CreateSeekBody = z
     }),
     visibility: GameVisibility.optional(),
     ratingRange: RatingRangeInput.optional(),
+    settings: GameSettingsInput.optional().openapi({
+      description:
+        'What the game allows; a match takes the stricter of the two seeks’ (takebacks only if both allow)',
+    }),
   })
   .strict()
   .openapi('CreateSeekBody', {
@@ -358,6 +369,31 @@ export const FeedEvent = z
       z.object({ game: GameHead, by: z.number().int() }).openapi({
         description: 'The seat `by` declined the rematch of `game` (to the offerer)',
       }),
+    ),
+    envelope(
+      'takeback.offered',
+      z
+        .object({ game: GameHead, by: z.number().int().openapi({ description: 'The seat that offers' }) })
+        .openapi({ description: 'A takeback offer, to the opponent of the seat that offers' }),
+    ),
+    envelope(
+      'takeback.declined',
+      z
+        .object({ game: GameHead, by: z.number().int().openapi({ description: 'The seat that declined' }) })
+        .openapi({ description: 'A takeback offer declined, to the seat whose offer it was' }),
+    ),
+    envelope(
+      'game.taken_back',
+      z
+        .object({
+          game: GameHead,
+          plies: z.number().int().openapi({ description: 'How many plies left the move list' }),
+        })
+        .openapi({
+          description:
+            'Moves were taken back (to both seats): the game is at `game.ply`, its moves after it are gone ' +
+            '(read them again: GET /games/{id}/moves)',
+        }),
     ),
     envelope('game.finished', z.object({ game: GameHead, result: GameResult })),
     envelope(

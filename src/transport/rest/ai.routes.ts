@@ -43,6 +43,7 @@ export const AiChallengeBody = z
       description: 'AI games are casual: true is refused with 422 RATED_NOT_ALLOWED',
       example: false,
     }),
+    settings: S.GameSettingsInput.optional(),
   })
   .strict()
   .openapi('AiChallengeBody', {
@@ -65,6 +66,7 @@ export const AiGameBody = z
       description: 'AI games are casual: true is refused with 422 RATED_NOT_ALLOWED',
       example: false,
     }),
+    settings: S.GameSettingsInput.optional(),
   })
   .strict()
   .openapi('AiGameBody', {
