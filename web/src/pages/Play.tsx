@@ -9,6 +9,7 @@ import { kindName } from './kinds';
 import { gameLink, seatFromHash } from '../links';
 import { Actions, idempotencyKey } from '../play/Actions';
 import { Clocks } from '../play/Clocks';
+import { GameChat, SocialActions } from '../play/Social';
 import { clickPit, clickSquare, gridChoices, moveSquares, pitId } from '../play/moves';
 import { resultText } from '../play/state';
 import { useGame } from '../play/useGame';
@@ -80,7 +81,7 @@ function useSowing(game: Game | undefined): { board: BoardData; pulse: string } 
 
 export function Play({ id }: { id: string }) {
   const { hash } = useLocation();
-  const { game, error, live, accept } = useGame(id);
+  const { game, error, live, accept, onChat } = useGame(id);
   const seatAccounts = game?.seats.map((s) => s.account).join(' ');
   const me = useMemo(() => {
     const fromLink = seatFromHash(hash);
@@ -236,6 +237,7 @@ export function Play({ id }: { id: string }) {
           {me ? (
             <Actions game={game} seat={me.seat} token={me.token} onGame={accept} onError={setMessage} />
           ) : null}
+          <SocialActions game={game} me={me} onGame={accept} />
           <h2>Moves</h2>
           {game.moves.length === 0 ? <p>No moves yet.</p> : null}
           <ol class="moves" aria-label="Moves">
@@ -255,6 +257,7 @@ export function Play({ id }: { id: string }) {
             <br />
             Spectator link: <a href={gameLink(game.id)}>{gameLink(game.id)}</a>
           </p>
+          <GameChat game={game} me={me} live={live} onChat={onChat} />
         </aside>
       </div>
     </section>

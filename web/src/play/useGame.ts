@@ -1,6 +1,7 @@
 // A game, live: loaded once, then followed over its Server-Sent Events stream until it is over.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, problemText, type Game } from '../api/client';
+import type { ChatMessage } from './Chat';
 import { applyGame, applyUpdate, type StreamUpdate } from './state';
 
 export interface LiveGame {
@@ -13,6 +14,8 @@ export interface LiveGame {
    * head and the move, applied as a stream update. Ignored if the stream is already past it.
    */
   readonly accept: (answer: Game | StreamUpdate) => void;
+  /** Listens to the stream's chat messages (play/Chat.tsx); returns the way to stop. */
+  readonly onChat: (listener: (message: ChatMessage) => void) => () => void;
 }
 
 export function useGame(id: string): LiveGame {
@@ -21,6 +24,11 @@ export function useGame(id: string): LiveGame {
   const [live, setLive] = useState(false);
   const current = useRef<Game | undefined>(undefined);
   const [stale, setStale] = useState(0);
+  const chatListeners = useRef(new Set<(message: ChatMessage) => void>());
+  const onChat = useCallback((listener: (message: ChatMessage) => void) => {
+    chatListeners.current.add(listener);
+    return () => void chatListeners.current.delete(listener);
+  }, []);
   const accept = useCallback((answer: Game | StreamUpdate) => {
     if ('moves' in answer) {
       current.current = applyGame(current.current, answer);
@@ -68,6 +76,10 @@ export function useGame(id: string): LiveGame {
           setGame(next);
         }
       });
+      source.addEventListener('chat', (event) => {
+        const message = JSON.parse((event as MessageEvent<string>).data) as ChatMessage;
+        for (const listener of chatListeners.current) listener(message);
+      });
       // The game is over: the server closes the stream, which must not be reopened.
       source.addEventListener('end', () => close());
       // The server stops, or says the stream failed (a problem such as UPDATES_LOST): start afresh.
@@ -100,5 +112,5 @@ export function useGame(id: string): LiveGame {
     };
   }, [id, accept]);
 
-  return { game, error, live, accept };
+  return { game, error, live, accept, onChat };
 }
