@@ -280,7 +280,7 @@ export function LobbyPage() {
         <h2 id="seeks-heading">Open seeks</h2>
         <form class="row filters" onSubmit={(e) => e.preventDefault()} aria-label="Filter seeks">
           <div class="field">
-            <label for="filter-kind">Game</label>
+            <label for="filter-kind">Filter by game</label>
             <select
               id="filter-kind"
               value={filter.kind ?? ''}
@@ -295,7 +295,7 @@ export function LobbyPage() {
             </select>
           </div>
           <div class="field">
-            <label for="filter-time">Time control</label>
+            <label for="filter-time">Filter by time control</label>
             <select
               id="filter-time"
               value={filter.timeControl ?? ''}
@@ -313,7 +313,7 @@ export function LobbyPage() {
             </select>
           </div>
           <div class="field">
-            <label for="filter-rated">Rated</label>
+            <label for="filter-rated">Filter rated or casual</label>
             <select
               id="filter-rated"
               value={filter.rated === undefined ? '' : String(filter.rated)}
