@@ -2,7 +2,7 @@
 // opponent's reply, if any); the other accepts or declines. The offer and the shortened game arrive
 // over the game's stream like any other version; the answers here are whole games, since a
 // takeback shortens the move list.
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, auth, type Game } from '../api/client';
 import { idempotencyKey } from './Actions';
 import { socialProblem } from './social';
@@ -24,6 +24,15 @@ export function Takeback(props: {
   const { game, seat, token, onGame } = props;
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
+  const [declined, setDeclined] = useState(false);
+  // The view keeps no "declined": an own offer gone while the moves stayed is one.
+  const before = useRef(game);
+  useEffect(() => {
+    const was = before.current;
+    before.current = game;
+    if (was.takebackOffer?.seat === seat && !game.takebackOffer && game.ply === was.ply) setDeclined(true);
+    else if (game.takebackOffer || game.ply !== was.ply) setDeclined(false);
+  }, [game.version]);
   if (game.status !== 'ongoing' || !game.settings.takeback) return null;
   const other = 1 - seat;
   const otherName = game.seats[other]?.name ?? 'The opponent';
@@ -75,6 +84,7 @@ export function Takeback(props: {
           Ask to take back
         </button>
       )}
+      {declined && !offer ? <span>{`${otherName} declined the takeback.`}</span> : null}
       {problem ? (
         <p role="alert" class="error">
           {problem}
