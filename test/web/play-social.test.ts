@@ -45,6 +45,7 @@ describe('the game page: takeback, chat and rematch', () => {
     expect(await pg.axe(black)).toEqual([]);
     await pg.screenshot(black, 'social-takeback-offered');
     await black.getByRole('button', { name: 'Decline takeback' }).click();
+    await white.getByText('black declined the takeback.').waitFor();
     await white.getByRole('button', { name: 'Ask to take back' }).waitFor();
     expect((await apiGame(pg, game.id)).ply).toBe(2);
 
