@@ -107,6 +107,23 @@ export const LEADERBOARD_CATEGORIES = ['human', 'bot'] as const satisfies readon
 export const GAME_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 export type GameVisibility = (typeof GAME_VISIBILITIES)[number];
 
+// --- Per-game settings ---------------------------------------------------------------------------
+
+/**
+ * Who may chat in a game (its `settings.chat`, chosen at creation). seats (the default): the two
+ * players; everyone: the players and every account that may read the game; off: nobody.
+ */
+export const CHAT_MODES = ['seats', 'everyone', 'off'] as const;
+export type ChatMode = (typeof CHAT_MODES)[number];
+
+/**
+ * Why a takeback is refused (TAKEBACK_NOT_ALLOWED `reason`): rated (rated games never allow one),
+ * forbidden (the game's settings.takeback is false), nothing (the asker has no move to take back),
+ * offered (the asker's own offer is pending).
+ */
+export const TAKEBACK_REFUSALS = ['rated', 'forbidden', 'nothing', 'offered'] as const;
+export type TakebackRefusal = (typeof TAKEBACK_REFUSALS)[number];
+
 // --- Challenges and bulk pairings ---------------------------------------------------------------
 
 /** Where a challenge stands. */
@@ -164,6 +181,9 @@ export const FEED_EVENT_TYPES = [
   'game.moved',
   'draw.offered',
   'draw.declined',
+  'takeback.offered',
+  'takeback.declined',
+  'game.taken_back',
   'game.finished',
   'game.deadline_soon',
   'game.updated',
@@ -251,6 +271,13 @@ export const GAME_ERROR_CODES = {
   GAME_OVER: 409,
   /** No draw offer is pending, or the offer is one's own. */
   NO_DRAW_OFFER: 409,
+  /**
+   * No takeback here (`reason`, one of TAKEBACK_REFUSALS): a rated game, a game whose settings
+   * forbid it, no move of the asker's to take back, or the asker's own offer pending.
+   */
+  TAKEBACK_NOT_ALLOWED: 409,
+  /** No takeback offer of the opponent's is pending (a move since cleared it, or there never was one). */
+  NO_TAKEBACK_OFFER: 409,
   /** The game ended by timeout (`result`), possibly just now: the deadline passed before the action. */
   TIMEOUT: 409,
   /** The account is on vacation already (`until`); end it first. */

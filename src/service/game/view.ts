@@ -4,6 +4,7 @@ import type { GameHead, MoveRecord, StoredGame } from '../../store/store';
 import { GameError } from '../errors';
 import type * as Views from '../views/game';
 import { taggedDetails } from '../views/move-details';
+import { settingsView } from './settings';
 import type { ViewOf } from '../views/schema';
 
 // The views' shapes and descriptions are declared once, as schemas (./views/game.ts); these types
@@ -49,8 +50,8 @@ export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
 
 /** The head view with its moves, in the order of the GameView document (moves after legalMoves). */
 export function withMoves(head: GameHeadView, moves: readonly MoveView[]): GameView {
-  const { drawOffer, timeControl, clock, deadlineAt, createdAt, updatedAt, ...start } = head;
-  return { ...start, moves, drawOffer, timeControl, clock, deadlineAt, createdAt, updatedAt };
+  const { drawOffer, takebackOffer, timeControl, clock, deadlineAt, createdAt, updatedAt, ...start } = head;
+  return { ...start, moves, drawOffer, takebackOffer, timeControl, clock, deadlineAt, createdAt, updatedAt };
 }
 
 /** The public view of a game without its moves: the same fields as toGameView, but `moves`. */
@@ -95,9 +96,13 @@ export function toGameHeadView(
     position: game.position,
     initialPosition: game.initialPosition ?? null,
     rated: game.rated === true,
+    settings: settingsView(game),
     board: engine.board(state.value),
     legalMoves: game.legalMoves,
     drawOffer: game.drawOffer,
+    takebackOffer: game.takebackOffer
+      ? { seat: game.takebackOffer.seat, plies: game.ply - game.takebackOffer.toPly }
+      : null,
     timeControl: game.timeControl ?? { type: 'unlimited' },
     clock: game.clock
       ? {

@@ -1,5 +1,5 @@
 import type { SeatRecord, StoredGame, TimeControl, VacationWindow } from '../../store/store';
-import type { GameClock } from '../../store/store';
+import { turnStartOf, type GameClock } from '../../store/store';
 
 // The arithmetic of time controls, without I/O: every time field of a game (clock, deadlineAt,
 // reminderAt, seats[].vacationUntil) is computed here from the game, the time of the write and
@@ -62,9 +62,9 @@ export function windowAt(windows: readonly VacationWindow[], at: number): Vacati
   return windows.find((w) => Date.parse(w.from) <= at && at < Date.parse(w.until));
 }
 
-/** When the turn of the side to move began: the last move, or the start. */
+/** When the turn of the side to move began: the last move, or the start, or a takeback (turnStartOf). */
 export function turnStart(game: StoredGame): number {
-  return Date.parse(game.moves[game.moves.length - 1]?.at ?? game.createdAt);
+  return turnStartOf(game);
 }
 
 function timeControlOf(game: StoredGame): TimeControl {
@@ -89,14 +89,18 @@ export function clockAfter(
   const remaining: [number, number] = [previous.remainingMs[0], previous.remainingMs[1]];
   const running = before.status === 'ongoing' ? before.toMove : null;
   const moved = after.ply > before.ply;
+  // A takeback gives no time back: the running clock is charged what it ran (no increment), and
+  // the turn of the side to move now starts at the takeback.
+  const takenBack = after.ply < before.ply;
   let runningSince = previous.runningSince;
   if (running !== null && runningSince !== null) {
     const elapsed = Math.max(0, at - Date.parse(runningSince));
     if (timedOut) remaining[running] = 0;
     else if (moved)
       remaining[running] = Math.max(0, remaining[running] - elapsed) + tc.incrementSeconds * 1000;
-    else if (after.status !== 'ongoing') remaining[running] = Math.max(0, remaining[running] - elapsed);
-    if (moved) runningSince = iso(at);
+    else if (after.status !== 'ongoing' || takenBack)
+      remaining[running] = Math.max(0, remaining[running] - elapsed);
+    if (moved || takenBack) runningSince = iso(at);
   }
   return { remainingMs: remaining, runningSince: after.status === 'ongoing' ? runningSince : null };
 }

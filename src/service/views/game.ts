@@ -1,4 +1,4 @@
-import { GAME_STATUSES, kindIds, OUTCOME_REASONS } from '../../vocabulary';
+import { CHAT_MODES, GAME_STATUSES, kindIds, OUTCOME_REASONS } from '../../vocabulary';
 import { MoveDetails } from './move-details';
 import { orNull, z } from './schema';
 
@@ -123,6 +123,29 @@ export const GameClock = z
       'Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt',
   });
 
+/** What a game allows, chosen at creation (settings input of every create). */
+export const GameSettings = z
+  .object({
+    takeback: z.boolean().openapi({
+      description: 'Seats may ask to take back moves (never in rated games; default true in casual ones)',
+    }),
+    chat: z.enum(CHAT_MODES).openapi({
+      description:
+        'Who may chat: seats (the two players, the default), everyone (players and readers with an account), off',
+    }),
+  })
+  .openapi('GameSettings', { description: 'What a game allows, chosen at creation' });
+
+/** A pending takeback offer. */
+export const TakebackOffer = z
+  .object({
+    seat: z.number().int().openapi({ description: 'The seat that asks' }),
+    plies: z.number().int().openapi({
+      description: "How many plies would leave the move list: the asker's last move and every one after it",
+    }),
+  })
+  .openapi('TakebackOffer', { description: 'A pending takeback offer; any move clears it' });
+
 export const Game = z
   .object({
     id: GameId,
@@ -156,10 +179,15 @@ export const Game = z
     rated: z.boolean().openapi({
       description: "A rated game: its result changes both accounts' ratings once, when it ends",
     }),
+    settings: GameSettings,
     board: Board,
     legalMoves: z.array(z.string()),
     moves: z.array(Move),
     drawOffer: z.number().int().nullable().openapi({ description: 'The seat with a standing draw offer' }),
+    takebackOffer: orNull(TakebackOffer).openapi({
+      description:
+        'A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none',
+    }),
     timeControl: TimeControl,
     clock: orNull(GameClock).openapi({ description: 'Realtime games: the clocks; null otherwise' }),
     deadlineAt: z

@@ -1,6 +1,7 @@
 import { registerEnumType } from 'type-graphql';
 import {
   BOARD_FAMILIES,
+  CHAT_MODES,
   CHALLENGE_STATUSES,
   DECLINE_REASONS,
   GAME_VISIBILITIES,
@@ -46,6 +47,11 @@ export const TimeControlTypeEnum = enumOf(
 );
 export const ChallengeStatusEnum = enumOf(CHALLENGE_STATUSES, 'ChallengeStatus', 'Where a challenge stands.');
 export const DeclineReasonEnum = enumOf(DECLINE_REASONS, 'DeclineReason', 'Why a challenge was declined.');
+export const ChatModeEnum = enumOf(
+  CHAT_MODES,
+  'ChatMode',
+  'Who may chat in a game: seats (the two players), everyone (players and readers with an account), off.',
+);
 export const GameVisibilityEnum = enumOf(
   GAME_VISIBILITIES,
   'GameVisibility',

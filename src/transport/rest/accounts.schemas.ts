@@ -323,6 +323,31 @@ export const FeedEvent = z
     ),
     envelope('draw.offered', z.object({ game: GameHead, by: z.number().int() })),
     envelope('draw.declined', z.object({ game: GameHead, by: z.number().int() })),
+    envelope(
+      'takeback.offered',
+      z
+        .object({ game: GameHead, by: z.number().int().openapi({ description: 'The seat that offers' }) })
+        .openapi({ description: 'A takeback offer, to the opponent of the seat that offers' }),
+    ),
+    envelope(
+      'takeback.declined',
+      z
+        .object({ game: GameHead, by: z.number().int().openapi({ description: 'The seat that declined' }) })
+        .openapi({ description: 'A takeback offer declined, to the seat whose offer it was' }),
+    ),
+    envelope(
+      'game.taken_back',
+      z
+        .object({
+          game: GameHead,
+          plies: z.number().int().openapi({ description: 'How many plies left the move list' }),
+        })
+        .openapi({
+          description:
+            'Moves were taken back (to both seats): the game is at `game.ply`, its moves after it are gone ' +
+            '(read them again: GET /games/{id}/moves)',
+        }),
+    ),
     envelope('game.finished', z.object({ game: GameHead, result: GameResult })),
     envelope(
       'game.updated',

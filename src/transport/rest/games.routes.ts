@@ -62,7 +62,9 @@ const StreamQuery = z
 const GAME_STREAM_DESCRIPTION = `The game now, then every change in order, until the game is over. The first message is the whole
 game (\`game\`, a Game); every later one (\`update\`) is the new version's head (a GameHead: the Game without \`moves\`)
 and \`move\`, the move that made it (a Move; null for a version no move made: a draw offer, a resignation, a timeout…).
-Its moves are those of the previous version plus \`move\`, so a message costs the same however long the game is. With
+Its moves are those of the previous version plus \`move\`, so a message costs the same however long the game is. A
+version whose moves were taken back (a takeback: its \`ply\` below the previous one's) comes whole (\`game\`): its
+move list replaces the one the client holds. With
 \`?full=1\` every message is the whole game (\`game\`), as for clients that want whole documents. The Accept header
 chooses the form (the default is SSE):
 

@@ -69,7 +69,7 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
   schema('GameStreamEvent', {
     description:
       'One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, ' +
-      'with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is ' +
+      'with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version; `end` once the game is ' +
       'finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect',
     oneOf: [
       sse({ const: 'game' }, ref('schemas', 'Game'), 'The game version'),
@@ -81,7 +81,7 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
   });
   schema('GameStreamLine', {
     description:
-      'One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; ' +
+      'One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; ' +
       '`update` (the head and the move) per later version',
     oneOf: [
       {

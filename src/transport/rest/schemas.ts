@@ -7,6 +7,7 @@ import {
   GAME_STATUSES,
   TIME_CONTROL_TYPES,
   GAME_VISIBILITIES,
+  CHAT_MODES,
 } from '../../vocabulary';
 import { Board, Game, GameId, GameHead as GameHeadView, Move } from '../../service/views/game';
 import { orNull } from '../../service/views/schema';
@@ -126,6 +127,24 @@ export const GameVisibility = z.enum(GAME_VISIBILITIES).openapi('GameVisibility'
     "app's key and the accounts the app invites as spectators (to anyone else it answers 404 GAME_NOT_FOUND)",
 });
 
+/** What a new game allows (every create takes it; rematches copy it). */
+export const GameSettingsInput = z
+  .object({
+    takeback: z.boolean().optional().openapi({
+      description:
+        'Seats may ask to take back moves (default true; rated games never allow it, and refuse true here)',
+    }),
+    chat: z.enum(CHAT_MODES).optional().openapi({
+      description:
+        'Who may chat: seats (the two players, the default), everyone (players and readers with an account), off',
+    }),
+  })
+  .strict()
+  .openapi('GameSettingsInput', {
+    description: 'What the game allows; omitted fields take their defaults',
+    example: { takeback: false, chat: 'everyone' },
+  });
+
 export const CreateGameBody = z
   .object({
     kind: z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` }),
@@ -137,6 +156,7 @@ export const CreateGameBody = z
     position: StartPosition.optional(),
     timeControl: orNull(TimeControlInput).optional().openapi({ description: 'Default: unlimited' }),
     visibility: GameVisibility.optional(),
+    settings: GameSettingsInput.optional(),
   })
   .strict()
   .openapi('CreateGameBody');

@@ -212,7 +212,7 @@ const GAME_FRAMES: Record<
 /**
  * One game as a stream: now, then every version after `after` (undefined: all), then `end`. The
  * first message is the whole game; each later one is the version's head and the move that made it
- * (O(1) in the length of the game), or with `full` the whole game again. Each message is encoded
+ * (O(1) in the length of the game), or with `full` (and after a takeback) the whole game again. Each message is encoded
  * once per node, format and form (see GameUpdate). When versions were lost on the way to this node,
  * it ends with an error frame (UPDATES_LOST): the client reconnects and gets the game as it is now.
  */
@@ -238,7 +238,8 @@ export async function streamGame(
     id,
     (update) => {
       if (after !== undefined && update.version <= after) return;
-      const whole = full || first;
+      // A takeback shortened the move list: the whole game, so that the client's list shrinks too.
+      const whole = full || first || update.takenBack;
       first = false;
       send(
         whole

@@ -346,6 +346,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/takeback/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to take back your last move
+         * @description A takeback removes the asker's last move and every move after it (in mancala also the extra moves it chained just before), one version on; the asker is to move again, its turn (clock, deadline) starting at the takeback, no time given back. Casual games only, unless created with settings.takeback false. Offering while the opponent's offer stands accepts it; against the built-in AI the offer is accepted at once. 409 TAKEBACK_NOT_ALLOWED (`reason`: rated, forbidden (settings.takeback false), nothing (no move of yours to take back), offered (your offer is pending)), GAME_OVER once the game is over. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
+         */
+        post: operations["offerTakeback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/takeback/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the opponent's takeback offer
+         * @description A takeback removes the asker's last move and every move after it (in mancala also the extra moves it chained just before), one version on; the asker is to move again, its turn (clock, deadline) starting at the takeback, no time given back. Casual games only, unless created with settings.takeback false. 409 NO_TAKEBACK_OFFER when the opponent has none pending (a move since cleared it). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
+         */
+        post: operations["acceptTakeback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/takeback/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the opponent's takeback offer
+         * @description 409 NO_TAKEBACK_OFFER when the opponent has none pending. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
+         */
+        post: operations["declineTakeback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{id}/export": {
         parameters: {
             query?: never;
@@ -378,7 +438,9 @@ export interface paths {
          * @description The game now, then every change in order, until the game is over. The first message is the whole
          *     game (`game`, a Game); every later one (`update`) is the new version's head (a GameHead: the Game without `moves`)
          *     and `move`, the move that made it (a Move; null for a version no move made: a draw offer, a resignation, a timeout…).
-         *     Its moves are those of the previous version plus `move`, so a message costs the same however long the game is. With
+         *     Its moves are those of the previous version plus `move`, so a message costs the same however long the game is. A
+         *     version whose moves were taken back (a takeback: its `ply` below the previous one's) comes whole (`game`): its
+         *     move list replaces the one the client holds. With
          *     `?full=1` every message is the whole game (`game`), as for clients that want whole documents. The Accept header
          *     chooses the form (the default is SSE):
          *
@@ -2056,7 +2118,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect */
+        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect */
         GameStreamEvent: {
             /** @constant */
             event: "game";
@@ -2082,7 +2144,7 @@ export interface components {
             event: "error";
             data: components["schemas"]["Problem"];
         };
-        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version */
+        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version */
         GameStreamLine: {
             /** @constant */
             type: "game";
@@ -2329,6 +2391,57 @@ export interface components {
             /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
             account?: string;
             /** @enum {string} */
+            type: "takeback.offered";
+            /** Format: date-time */
+            at: string;
+            /** @description A takeback offer, to the opponent of the seat that offers */
+            data: {
+                game: components["schemas"]["GameHead"];
+                /** @description The seat that offers */
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "takeback.declined";
+            /** Format: date-time */
+            at: string;
+            /** @description A takeback offer declined, to the seat whose offer it was */
+            data: {
+                game: components["schemas"]["GameHead"];
+                /** @description The seat that declined */
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "game.taken_back";
+            /** Format: date-time */
+            at: string;
+            /** @description Moves were taken back (to both seats): the game is at `game.ply`, its moves after it are gone (read them again: GET /games/{id}/moves) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                /** @description How many plies left the move list */
+                plies: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
             type: "game.finished";
             /** Format: date-time */
             at: string;
@@ -2540,10 +2653,13 @@ export interface components {
             initialPosition: string | null;
             /** @description A rated game: its result changes both accounts' ratings once, when it ends */
             rated: boolean;
+            settings: components["schemas"]["GameSettings"];
             board: components["schemas"]["Board"];
             legalMoves: string[];
             /** @description The seat with a standing draw offer */
             drawOffer: number | null;
+            /** @description A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none */
+            takebackOffer: components["schemas"]["TakebackOffer"] | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
             clock: components["schemas"]["GameClock"] | null;
@@ -2590,6 +2706,16 @@ export interface components {
             /** @description Final score where the game has one (mancala) */
             score: number[] | null;
         };
+        /** @description What a game allows, chosen at creation */
+        GameSettings: {
+            /** @description Seats may ask to take back moves (never in rated games; default true in casual ones) */
+            takeback: boolean;
+            /**
+             * @description Who may chat: seats (the two players, the default), everyone (players and readers with an account), off
+             * @enum {string}
+             */
+            chat: "seats" | "everyone" | "off";
+        };
         Board: {
             /** @enum {string} */
             type: "mancala";
@@ -2612,6 +2738,13 @@ export interface components {
                 side?: number;
                 squares: string[];
             }[];
+        };
+        /** @description A pending takeback offer; any move clears it */
+        TakebackOffer: {
+            /** @description The seat that asks */
+            seat: number;
+            /** @description How many plies would leave the move list: the asker's last move and every one after it */
+            plies: number;
         };
         /** @description Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt */
         GameClock: {
@@ -2728,7 +2861,7 @@ export interface components {
          * @description What a feed event is about; `data` depends on it
          * @enum {string}
          */
-        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated";
+        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated";
         /** @description The first line of a feed stream (NDJSON); SSE: `event: ready` */
         FeedReady: {
             /** @enum {string} */
@@ -2767,7 +2900,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TAKEBACK_NOT_ALLOWED" | "NO_TAKEBACK_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -2823,11 +2956,14 @@ export interface components {
             initialPosition: string | null;
             /** @description A rated game: its result changes both accounts' ratings once, when it ends */
             rated: boolean;
+            settings: components["schemas"]["GameSettings"];
             board: components["schemas"]["Board"];
             legalMoves: string[];
             moves: components["schemas"]["Move"][];
             /** @description The seat with a standing draw offer */
             drawOffer: number | null;
+            /** @description A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none */
+            takebackOffer: components["schemas"]["TakebackOffer"] | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
             clock: components["schemas"]["GameClock"] | null;
@@ -3088,6 +3224,23 @@ export interface components {
             /** @description Default: unlimited */
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             visibility?: components["schemas"]["GameVisibility"];
+            settings?: components["schemas"]["GameSettingsInput"];
+        };
+        /**
+         * @description What the game allows; omitted fields take their defaults
+         * @example {
+         *       "takeback": false,
+         *       "chat": "everyone"
+         *     }
+         */
+        GameSettingsInput: {
+            /** @description Seats may ask to take back moves (default true; rated games never allow it, and refuse true here) */
+            takeback?: boolean;
+            /**
+             * @description Who may chat: seats (the two players, the default), everyone (players and readers with an account), off
+             * @enum {string}
+             */
+            chat?: "seats" | "everyone" | "off";
         };
         GamePage: {
             items: components["schemas"]["Game"][];
@@ -3496,7 +3649,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to deliver; omitted: every type */
-            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated")[];
+            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated")[];
             /** @description The signing secret, 16–200 visible ASCII characters; omitted: the server makes one (whsec_…) */
             secret?: string;
         };
@@ -5896,6 +6049,360 @@ export interface operations {
         };
     };
     abortGame: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version the client expects, e.g. "3" */
+                "if-match"?: string;
+                /** @description Retries with the same key act once (24 h) */
+                "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
+            };
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionBody"];
+            };
+        };
+        responses: {
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    offerTakeback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version the client expects, e.g. "3" */
+                "if-match"?: string;
+                /** @description Retries with the same key act once (24 h) */
+                "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
+            };
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionBody"];
+            };
+        };
+        responses: {
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    acceptTakeback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version the client expects, e.g. "3" */
+                "if-match"?: string;
+                /** @description Retries with the same key act once (24 h) */
+                "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
+            };
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionBody"];
+            };
+        };
+        responses: {
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    declineTakeback: {
         parameters: {
             query?: never;
             header?: {
