@@ -184,6 +184,8 @@ export const FEED_EVENT_TYPES = [
   'takeback.offered',
   'takeback.declined',
   'game.taken_back',
+  'rematch.offered',
+  'rematch.declined',
   'game.finished',
   'game.deadline_soon',
   'game.updated',
@@ -278,6 +280,13 @@ export const GAME_ERROR_CODES = {
   TAKEBACK_NOT_ALLOWED: 409,
   /** No takeback offer of the opponent's is pending (a move since cleared it, or there never was one). */
   NO_TAKEBACK_OFFER: 409,
+  /**
+   * No rematch of this game (`reason`): `ongoing` (not finished yet), `source` (a tournament or bulk
+   * game), `blocked` (one player blocked the other), `declined` (the opponent declined your offer).
+   */
+  REMATCH_NOT_ALLOWED: 409,
+  /** No rematch offer of the opponent stands (none made, one's own, declined, or accepted already). */
+  NO_REMATCH_OFFER: 409,
   /** The game ended by timeout (`result`), possibly just now: the deadline passed before the action. */
   TIMEOUT: 409,
   /** The account is on vacation already (`until`); end it first. */

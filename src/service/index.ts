@@ -21,6 +21,7 @@ import { appFeedOwnerOf, FeedService } from './delivery/feed';
 import type { GameWriter } from './game/writer';
 import { GameListService } from './game/lists';
 import { GameService } from './game/service';
+import { RematchService } from './game/rematch';
 import { DEFAULT_QUOTAS, type Quotas } from './accounts/quotas';
 import { RatingService } from './ratings/service';
 import { SeekService } from './challenges/seeks';
@@ -40,6 +41,8 @@ export interface Services {
   readonly games: GameService;
   /** Every write of a game's seats, as commands (game/commands.ts): what the transports call. */
   readonly writer: GameWriter;
+  /** Rematches of finished games: offer, accept, decline (see game/rematch.ts). */
+  readonly rematch: RematchService;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
   /** Private games' spectators, invited by the game's app (see game/spectators.ts). */
@@ -165,6 +168,7 @@ export function createServices(
       pools,
     ),
     writer: games.writer,
+    rematch: new RematchService(storage, auth, games, now, quotas),
     lists: new GameListService(storage, auth, games),
     spectators: new GameSpectators(storage, auth, games),
     tv: new TvService(storage, games),

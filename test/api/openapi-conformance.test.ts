@@ -192,6 +192,18 @@ async function scenario(
   await ok(200, 'post', `/api/v1/games/${resigned.id}/resign`, { token: resigned.tokens[0] });
   const aborted = await newGame('congkak');
   await ok(200, 'post', `/api/v1/games/${aborted.id}/abort`, { token: aborted.tokens[1] });
+  // A rematch (docs/rematch.md): offered, declined, offered by the other seat and accepted.
+  await ok(201, 'post', `/api/v1/games/${resigned.id}/rematch`, { token: resigned.tokens[0] });
+  await ok(200, 'post', `/api/v1/games/${resigned.id}/rematch/decline`, { token: resigned.tokens[1] });
+  await ok(201, 'post', `/api/v1/games/${resigned.id}/rematch`, { token: resigned.tokens[1] });
+  const rematch = await ok(201, 'post', `/api/v1/games/${resigned.id}/rematch/accept`, {
+    token: resigned.tokens[0],
+  });
+  expect([rematch.status, rematch.game.rematchOf, rematch.seatToken.seat]).toEqual([
+    'accepted',
+    resigned.id,
+    1,
+  ]);
 
   const page = await ok(200, 'get', '/api/v1/games?limit=2');
   expect(page.next).toEqual(expect.any(String));

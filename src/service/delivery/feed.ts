@@ -12,6 +12,7 @@ import {
 import type { Authenticator, Credential } from '../accounts/auth';
 import { GameError, toGameError } from '../errors';
 import type { GameHeadView, MoveView } from '../game/view';
+import { rematchNotices } from '../game/rematch-rules';
 
 /** Events read from the store per round trip while catching up. */
 const PAGE = 500;
@@ -67,6 +68,7 @@ export function gameNotices(
   if (before.status === 'ongoing' && after.status === 'finished') {
     notice('game.finished', { game, result: game.result });
   }
+  notices.push(...rematchNotices(before, after, game, at));
   // Every account hears of every version: those no event above names get `game.updated`.
   const told = new Set(notices.flatMap((n) => n.to));
   const untold = to.filter((account) => !told.has(account));

@@ -103,6 +103,12 @@ export function toGameHeadView(
     takebackOffer: game.takebackOffer
       ? { seat: game.takebackOffer.seat, plies: game.ply - game.takebackOffer.toPly }
       : null,
+    rematch: {
+      offeredBy: game.rematch?.offeredBy ?? null,
+      declinedBy: game.rematch?.declinedBy ?? null,
+      game: game.rematch?.game ?? null,
+    },
+    rematchOf: game.rematchOf ?? null,
     timeControl: game.timeControl ?? { type: 'unlimited' },
     clock: game.clock
       ? {

@@ -146,6 +146,25 @@ export const TakebackOffer = z
   })
   .openapi('TakebackOffer', { description: 'A pending takeback offer; any move clears it' });
 
+/** A finished game's rematch (docs/rematch.md). */
+export const RematchState = z
+  .object({
+    offeredBy: z.number().int().nullable().openapi({ description: 'The seat whose rematch offer stands' }),
+    declinedBy: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'The seat that declined the last rematch offer' }),
+    game: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The rematch, once accepted: the new game’s id; null before' }),
+  })
+  .openapi('RematchState', {
+    description:
+      'A finished game’s rematch: who offers, who declined, the new game once accepted (all null before any offer)',
+  });
+
 export const Game = z
   .object({
     id: GameId,
@@ -187,6 +206,10 @@ export const Game = z
     takebackOffer: orNull(TakebackOffer).openapi({
       description:
         'A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none',
+    }),
+    rematch: RematchState,
+    rematchOf: z.string().nullable().openapi({
+      description: 'A rematch: the id of the finished game it was offered from; null otherwise',
     }),
     timeControl: TimeControl,
     clock: orNull(GameClock).openapi({ description: 'Realtime games: the clocks; null otherwise' }),

@@ -61,6 +61,16 @@ export interface TakebackOffer {
   readonly toPly: number;
 }
 
+/**
+ * A finished game's rematch: the seat whose offer stands, the seat that declined the last offer, and
+ * the new game once accepted (its id derives from the finished game's: service/game/rematch.ts).
+ */
+export interface RematchRecord {
+  readonly offeredBy: Side | null;
+  readonly declinedBy: Side | null;
+  readonly game: string | null;
+}
+
 /** The stored game: one self-describing JSON document (see DESIGN.md). */
 export interface StoredGame {
   readonly id: string;
@@ -122,6 +132,10 @@ export interface StoredGame {
   readonly turnStartedAt?: string;
   /** How many takebacks the game has had (absent: none); a turn after one is a new turn (reminders). */
   readonly takebacks?: number;
+  /** A finished game's rematch (service/game/rematch.ts): the offer, the refusal, the new game. Absent: none yet. */
+  readonly rematch?: RematchRecord;
+  /** A rematch: the finished game it was offered from. */
+  readonly rematchOf?: string;
   /** Chosen at creation; absent on documents written before time controls existed (= unlimited). */
   readonly timeControl?: TimeControl;
   /** Realtime games: both clocks (absent or null otherwise). */

@@ -225,6 +225,8 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'takeback.offered': 'game, by (seat); only to the opponent of the seat that offers',
   'takeback.declined': 'game, by (the seat that declined); only to the seat whose offer it was',
   'game.taken_back': 'game (the shortened move list: query its moves), plies (how many were taken back)',
+  'rematch.offered': 'game (the finished one), by (the seat offering); to the opponent',
+  'rematch.declined': 'game (the finished one), by (the seat declining); to the offerer',
   'game.finished': 'game, result',
   'game.deadline_soon': 'game, seat (to move), deadlineAt; only to the account to move',
   'game.updated': 'game; a new version no other event names, e.g. a vacation moved the deadline',

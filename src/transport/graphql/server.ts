@@ -19,6 +19,7 @@ import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits 
 // Import order is schema order: games first.
 import { AiResolver } from './ai.resolver';
 import { GameResolver } from './game.resolver';
+import { RematchResolver } from './rematch.resolver';
 import { AccountResolver } from './account.resolver';
 import { AppResolver } from './app.resolver';
 import { BlockResolver } from './block.resolver';
@@ -42,6 +43,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: [
       GameResolver,
+      RematchResolver,
       LifecycleResolver,
       AccountResolver,
       ChallengeResolver,

@@ -138,6 +138,14 @@ export class GameSettingsInput {
   chat?: ChatMode | null;
 }
 
+const rematch = docs(Views.RematchState);
+@ObjectType({ description: doc(Views.RematchState) })
+export class RematchState {
+  @Field(() => Int, { nullable: true, description: rematch.offeredBy }) offeredBy!: number | null;
+  @Field(() => Int, { nullable: true, description: rematch.declinedBy }) declinedBy!: number | null;
+  @Field(() => String, { nullable: true, description: rematch.game }) game!: string | null;
+}
+
 const game = docs(Views.Game);
 @ObjectType({
   description:
@@ -166,6 +174,8 @@ export class Game {
   @Field(() => Int, { nullable: true, description: game.drawOffer }) drawOffer!: number | null;
   @Field(() => TakebackOffer, { nullable: true, description: game.takebackOffer })
   takebackOffer!: TakebackOffer | null;
+  @Field(() => RematchState, { description: game.rematch }) rematch!: RematchState;
+  @Field(() => String, { nullable: true, description: game.rematchOf }) rematchOf!: string | null;
   @Field(() => TimeControl, { description: 'Chosen at creation (by challenge, seek or createGame).' })
   timeControl!: TimeControl;
   @Field(() => GameClock, { nullable: true, description: game.clock }) clock!: GameClock | null;

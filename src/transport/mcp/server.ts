@@ -10,6 +10,7 @@ import { registerChallengeTools } from './challenge-tools';
 import { registerCompetitionTools } from './competition-tools';
 import type { McpContext } from './context';
 import { registerGameTools } from './game-tools';
+import { registerRematchTools } from './rematch-tools';
 
 // The Model Context Protocol at /mcp: Streamable HTTP in its stateless form. Each POST carries
 // JSON-RPC messages and is answered with JSON (no session, no server-sent stream), so any node can
@@ -49,6 +50,7 @@ export function createMcpServer(ctx: McpContext, version = '0.1.0'): McpServer {
   const server = new McpServer({ name: 'boardhost', version }, { instructions: MCP_INSTRUCTIONS });
   registerChallengeTools(server, ctx);
   registerGameTools(server, ctx);
+  registerRematchTools(server, ctx);
   registerCompetitionTools(server, ctx);
   return server;
 }

@@ -348,6 +348,18 @@ export const FeedEvent = z
             '(read them again: GET /games/{id}/moves)',
         }),
     ),
+    envelope(
+      'rematch.offered',
+      z.object({ game: GameHead, by: z.number().int() }).openapi({
+        description: 'A rematch of the finished game `game` is offered by the seat `by` (to the opponent)',
+      }),
+    ),
+    envelope(
+      'rematch.declined',
+      z.object({ game: GameHead, by: z.number().int() }).openapi({
+        description: 'The seat `by` declined the rematch of `game` (to the offerer)',
+      }),
+    ),
     envelope('game.finished', z.object({ game: GameHead, result: GameResult })),
     envelope(
       'game.updated',

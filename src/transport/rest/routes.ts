@@ -17,6 +17,7 @@ import { sendProblem } from './problem';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
 import { pushRoutes } from './push.routes';
+import { rematchRoutes } from './rematch.routes';
 import { tournamentRoutes } from './tournaments.routes';
 import { ratingRoutes } from './ratings.routes';
 import { lifecycleRoutes } from './lifecycle.routes';
@@ -36,6 +37,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     // Before the game routes: /games/ai and /challenges/ai are not ids.
     ...aiRoutes(services),
     ...gameRoutes(services, streams),
+    ...rematchRoutes(services),
     ...tvRoutes(services, streams),
     ...accountRoutes(services, streams),
     ...clockRoutes(services, streams),

@@ -469,6 +469,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer a rematch (accepts the opponent’s offer; against the AI: at once)
+         * @description Offers a rematch of the finished game: 201 `{"status":"offered","game":null}`. When the opponent’s offer stands, or the opponent is the built-in AI, it is accepted at once: 201 `{"status":"accepted","game":<the new Game>}`. Only on a finished game (else 409 REMATCH_NOT_ALLOWED `ongoing`), by one of its seats, not for tournament or bulk games (`source`) nor between players of whom one blocked the other (`blocked`). The rematch has the same kind, options, start, time control, rated flag, visibility and app, each player in the other seat (who moved second moves first), and counts as a game start (ongoing-games caps, daily quotas, restricted accounts). At most one rematch per game, whatever the races: a repeated offer or accept answers the same new game. Needs the seat token of a seat or an API token of the account holding it (game:play or bot:play).
+         */
+        post: operations["offerRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/rematch/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the opponent’s rematch offer
+         * @description Starts the rematch: 201 `{"status":"accepted","game":<the new Game>}`; again, the same game. 409 NO_REMATCH_OFFER without the opponent’s offer. Only on a finished game (else 409 REMATCH_NOT_ALLOWED `ongoing`), by one of its seats, not for tournament or bulk games (`source`) nor between players of whom one blocked the other (`blocked`). The rematch has the same kind, options, start, time control, rated flag, visibility and app, each player in the other seat (who moved second moves first), and counts as a game start (ongoing-games caps, daily quotas, restricted accounts). At most one rematch per game, whatever the races: a repeated offer or accept answers the same new game. Needs the seat token of a seat or an API token of the account holding it (game:play or bot:play).
+         */
+        post: operations["acceptRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/rematch/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the opponent’s rematch offer
+         * @description The offer is withdrawn and the offerer hears rematch.declined; it may not offer again in this (409 REMATCH_NOT_ALLOWED `declined`), you still may. 409 NO_REMATCH_OFFER without the opponent’s offer. Only on a finished game (else 409 REMATCH_NOT_ALLOWED `ongoing`), by one of its seats, not for tournament or bulk games (`source`) nor between players of whom one blocked the other (`blocked`). The rematch has the same kind, options, start, time control, rated flag, visibility and app, each player in the other seat (who moved second moves first), and counts as a game start (ongoing-games caps, daily quotas, restricted accounts). At most one rematch per game, whatever the races: a repeated offer or accept answers the same new game. Needs the seat token of a seat or an API token of the account holding it (game:play or bot:play).
+         */
+        post: operations["declineRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/tv/{kind}": {
         parameters: {
             query?: never;
@@ -2442,6 +2502,38 @@ export interface components {
             /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
             account?: string;
             /** @enum {string} */
+            type: "rematch.offered";
+            /** Format: date-time */
+            at: string;
+            /** @description A rematch of the finished game `game` is offered by the seat `by` (to the opponent) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "rematch.declined";
+            /** Format: date-time */
+            at: string;
+            /** @description The seat `by` declined the rematch of `game` (to the offerer) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
             type: "game.finished";
             /** Format: date-time */
             at: string;
@@ -2660,6 +2752,9 @@ export interface components {
             drawOffer: number | null;
             /** @description A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none */
             takebackOffer: components["schemas"]["TakebackOffer"] | null;
+            rematch: components["schemas"]["RematchState"];
+            /** @description A rematch: the id of the finished game it was offered from; null otherwise */
+            rematchOf: string | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
             clock: components["schemas"]["GameClock"] | null;
@@ -2745,6 +2840,15 @@ export interface components {
             seat: number;
             /** @description How many plies would leave the move list: the asker's last move and every one after it */
             plies: number;
+        };
+        /** @description A finished game’s rematch: who offers, who declined, the new game once accepted (all null before any offer) */
+        RematchState: {
+            /** @description The seat whose rematch offer stands */
+            offeredBy: number | null;
+            /** @description The seat that declined the last rematch offer */
+            declinedBy: number | null;
+            /** @description The rematch, once accepted: the new game’s id; null before */
+            game: string | null;
         };
         /** @description Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt */
         GameClock: {
@@ -2861,7 +2965,7 @@ export interface components {
          * @description What a feed event is about; `data` depends on it
          * @enum {string}
          */
-        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated";
+        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "rematch.offered" | "rematch.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated";
         /** @description The first line of a feed stream (NDJSON); SSE: `event: ready` */
         FeedReady: {
             /** @enum {string} */
@@ -2900,7 +3004,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TAKEBACK_NOT_ALLOWED" | "NO_TAKEBACK_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TAKEBACK_NOT_ALLOWED" | "NO_TAKEBACK_OFFER" | "REMATCH_NOT_ALLOWED" | "NO_REMATCH_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -2964,6 +3068,9 @@ export interface components {
             drawOffer: number | null;
             /** @description A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none */
             takebackOffer: components["schemas"]["TakebackOffer"] | null;
+            rematch: components["schemas"]["RematchState"];
+            /** @description A rematch: the id of the finished game it was offered from; null otherwise */
+            rematchOf: string | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
             clock: components["schemas"]["GameClock"] | null;
@@ -3290,6 +3397,21 @@ export interface components {
             items: components["schemas"]["Move"][];
             /** @description Pass as `after` for the next page (the ply of the last move here); null: this is the last page */
             next: number | null;
+        };
+        RematchAnswer: {
+            /**
+             * @description `offered`: your offer stands (the opponent hears rematch.offered); `accepted`: the new game started (both hear its game.started); `declined`: the opponent’s offer is declined
+             * @enum {string}
+             */
+            status: "offered" | "accepted" | "declined";
+            /** @description The new game once accepted; null otherwise */
+            game: components["schemas"]["Game"] | null;
+            /** @description A seat held by a seat token: your seat in the new game and its secret token (each player receives its own by asking with its old token: offer or accept again) */
+            seatToken?: {
+                seat: number;
+                name: string;
+                token: string;
+            };
         };
         TvChannel: {
             /** @example kalah */
@@ -3649,7 +3771,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to deliver; omitted: every type */
-            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated")[];
+            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "rematch.offered" | "rematch.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated")[];
             /** @description The signing secret, 16–200 visible ASCII characters; omitted: the server makes one (whsec_…) */
             secret?: string;
         };
@@ -6631,6 +6753,252 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    offerRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Offered, or accepted with the new game */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    acceptRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the new game */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    declineRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Declined */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
