@@ -194,6 +194,7 @@ export const FEED_EVENT_TYPES = [
   'tournament.finished',
   'tournament.cancelled',
   'rating.updated',
+  'chat.message',
 ] as const;
 export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
 
@@ -409,6 +410,11 @@ export const GAME_ERROR_CODES = {
   ACCOUNT_REQUIRED: 400,
   /** The app has as many keys, webhooks, sessions or accounts as allowed (`what`, `max`). */
   APP_LIMIT_REACHED: 409,
+  /**
+   * Chat is off for this game: `by` says who turned it off (`server`: CHAT=off, `app`: the app's
+   * setting, `game`: the game's chat mode, `spectators`: the game's chat is for its seats only).
+   */
+  CHAT_DISABLED: 403,
   /** The game store cannot be reached; retry later. */
   STORE_UNAVAILABLE: 503,
   /** A bug: the server failed. */

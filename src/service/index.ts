@@ -8,6 +8,7 @@ import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
 import { LifecycleService } from './apps/lifecycle';
 import { GameSpectators } from './game/spectators';
+import { ChatService } from './game/chat';
 import { SessionService } from './apps/sessions';
 import { AppOrigins } from './apps/origins';
 import { AppAccountService } from './apps/accounts';
@@ -49,6 +50,8 @@ export interface Services {
   readonly spectators: GameSpectators;
   /** TV: each kind's featured game, followed live (one follower per kind and node). */
   readonly tv: TvService;
+  /** Each game's chat: messages, mutes, delivery (see game/chat.ts). */
+  readonly chat: ChatService;
   /** The games of chosen accounts, live (start and end only: public). */
   readonly accountGames: AccountGames;
   readonly accounts: AccountService;
@@ -111,6 +114,8 @@ export interface ServiceOptions {
   readonly quotas?: Quotas;
   /** false: open sign-up is closed (SIGNUP_CLOSED); default true. */
   readonly openSignup?: boolean;
+  /** false: chat is off on this server (CHAT=off: CHAT_DISABLED, `by` server); default true. */
+  readonly chat?: boolean;
   /** Open streams per address and per account/token, and the stalled-reader bound (DEFAULT_STREAM_LIMITS). */
   readonly streams?: StreamLimits;
   /** Told of failures nobody waits for (a token's last-use write, a turn the driver failed to play). */
@@ -172,6 +177,7 @@ export function createServices(
     lists: new GameListService(storage, auth, games),
     spectators: new GameSpectators(storage, auth, games),
     tv: new TvService(storage, games),
+    chat: new ChatService(storage, auth, games, now, { enabled: options.chat ?? true }),
     accountGames: new AccountGames(storage, auth, pools),
     accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true, pools),
     apps: new AppService(storage, now),

@@ -118,6 +118,28 @@ async function scenario(
   expect((await ok(200, 'post', `/api/v1/games/${kalah}/draw/accept`, { token: south })).status).toBe(
     'finished',
   );
+  // The chat (also after the end), and a chat message in the game stream, item by item.
+  // (A finished game's stream: the game, `end`, then the chat.)
+  const chatStream = await stream(`/api/v1/games/${kalah}/stream`, 'application/x-ndjson', north);
+  expect([(await chatStream.next()).type, (await chatStream.next()).type]).toEqual(['game', 'end']);
+  const said = await ok(201, 'post', `/api/v1/games/${kalah}/chat`, {
+    token: south,
+    body: { text: 'good game' },
+  });
+  expect(await chatStream.next()).toEqual({ type: 'chat', message: said });
+  chatStream.close();
+  const sseChat = await stream(`/api/v1/games/${kalah}/stream`, 'text/event-stream', south);
+  expect([(await sseChat.next()).event, (await sseChat.next()).event]).toEqual(['game', 'end']);
+  await ok(201, 'post', `/api/v1/games/${kalah}/chat`, { token: north, body: { text: 'thanks' } });
+  expect((await sseChat.next()).data.text).toBe('thanks');
+  sseChat.close();
+  expect((await ok(200, 'get', `/api/v1/games/${kalah}/chat?limit=1`, { token: north })).items).toHaveLength(
+    1,
+  );
+  await ok(403, 'get', `/api/v1/games/${kalah}/chat`);
+  await ok(400, 'post', `/api/v1/games/${kalah}/chat`, { token: south, body: { text: ' ' } });
+  expect((await ok(200, 'put', `/api/v1/games/${kalah}/chat/mute`, { token: north })).muted).toBe(true);
+  expect((await ok(200, 'delete', `/api/v1/games/${kalah}/chat/mute`, { token: north })).muted).toBe(false);
   expect(
     await ok(200, 'get', `/api/v1/games/${kalah}/export`, { headers: { accept: 'text/plain' } }),
   ).toEqual(expect.any(String));

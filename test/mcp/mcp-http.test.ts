@@ -30,6 +30,8 @@ const TOOLS = [
   'offer_draw',
   'accept_draw',
   'decline_draw',
+  'send_chat',
+  'read_chat',
   'get_ratings',
   'get_leaderboard',
   'list_tournaments',

@@ -25,6 +25,7 @@ import { describeAppFeedContract } from './app-feed-contract';
 import { describeAppContract } from './app-contract';
 import { describeErasureContract } from './erasure-contract';
 import { describeBlockContract } from './block-contract';
+import { describeChatContract } from './chat-contract';
 import { describeBulkContract } from './bulk-contract';
 import { describeKindContract } from './kind-contract';
 import { describeTournamentContract } from './tournament-contract';
@@ -1309,6 +1310,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     describe('webhooks', () => describeWebhookContract(() => storage));
     describe('tournaments', () => describeTournamentContract(() => storage));
     describe('blocks', () => describeBlockContract(() => storage));
+    describe('chat', () => describeChatContract(() => storage));
     describe('apps', () => describeAppContract(() => storage));
     describe('erasure', () => describeErasureContract(() => storage));
     describe('TV candidates', () => {

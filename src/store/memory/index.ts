@@ -5,6 +5,7 @@ import { MemoryAppStore } from './apps';
 import { MemoryBlockStore } from './blocks';
 import { MemoryBulkStore } from './bulks';
 import { MemoryChallengeStore } from './challenges';
+import { MemoryChatStore } from './chat';
 import { MemoryClockStore } from './clocks';
 import { MemoryFeaturedIndex } from './featured';
 import { MemoryEventFeed } from './feed';
@@ -21,6 +22,7 @@ export { MemoryAppStore } from './apps';
 export { MemoryBlockStore } from './blocks';
 export { MemoryBulkStore } from './bulks';
 export { MemoryChallengeStore } from './challenges';
+export { MemoryChatStore } from './chat';
 export { MemoryClockIndex, MemoryClockStore } from './clocks';
 export { MemoryEventFeed } from './feed';
 export { MemoryEventBus, MemoryGameStore } from './games';
@@ -47,6 +49,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     challenges: new MemoryChallengeStore(games, feed),
     seeks: new MemorySeekStore(),
     blocks: new MemoryBlockStore(),
+    chat: new MemoryChatStore(now),
     bulks: new MemoryBulkStore(),
     feed,
     featured: new MemoryFeaturedIndex(),

@@ -101,6 +101,22 @@ export class Keys {
   gameChannel(id: string): string {
     return this.of('updates', id);
   }
+  /** A game's chat (chat/store.ts), in the game's slot: the messages (list of JSON, oldest first). */
+  chat(id: string): string {
+    return this.of('chat', id);
+  }
+  /** The game's count of chat messages (the last message id). */
+  chatSeq(id: string): string {
+    return this.of('chatseq', id);
+  }
+  /** Set of the game's seats that mute the others' chat. */
+  chatMutes(id: string): string {
+    return this.of('chatmute', id);
+  }
+  /** The channel of the game's chat signals (messages, mutes). */
+  chatChannel(id: string): string {
+    return this.of('chatlive', id);
+  }
 
   // An account's keys (its shard).
   feed(account: string): string {

@@ -235,6 +235,7 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'tournament.finished': 'tournament, standings (rank, account, score)',
   'tournament.cancelled': 'tournament; fewer than minPlayers at the start time',
   'rating.updated': 'game, perf, before, after (ratings), provisional; a rated game counted',
+  'chat.message': 'game, message (a ChatMessage); to the seats other than its author, unless they muted the chat',
 };
 
 @ObjectType({ description: "An event of the caller's account feed: numbered 1, 2, 3… without gaps." })

@@ -34,6 +34,7 @@ import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
 import { LifecycleResolver } from './lifecycle.resolver';
 import { SpectatorResolver } from './spectator.resolver';
+import { ChatResolver } from './chat.resolver';
 import { SessionResolver } from './session.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
@@ -58,6 +59,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       TournamentResolver,
       RatingsResolver,
       SpectatorResolver,
+      ChatResolver,
       SessionResolver,
       AppResolver,
       detailResolver(() => Move),

@@ -7,6 +7,7 @@ import { credentialOf } from '../rest/route';
 import { sendProblem } from '../rest/problem';
 import { DEFAULT_RULES_DIR } from '../rest/rules';
 import { registerChallengeTools } from './challenge-tools';
+import { registerChatTools } from './chat-tools';
 import { registerCompetitionTools } from './competition-tools';
 import type { McpContext } from './context';
 import { registerGameTools } from './game-tools';
@@ -51,6 +52,7 @@ export function createMcpServer(ctx: McpContext, version = '0.1.0'): McpServer {
   registerChallengeTools(server, ctx);
   registerGameTools(server, ctx);
   registerRematchTools(server, ctx);
+  registerChatTools(server, ctx);
   registerCompetitionTools(server, ctx);
   return server;
 }

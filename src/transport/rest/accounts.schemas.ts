@@ -1,5 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { ChatMessage } from './chat.schemas';
 import {
   kindIds,
   ACCOUNT_KINDS,
@@ -397,6 +398,14 @@ export const FeedEvent = z
           provisional: z.boolean().openapi({ description: 'The new rating is provisional (RD ≥ 110)' }),
         })
         .openapi({ description: 'A rated game counted: once per game and account, after game.finished' }),
+    ),
+    envelope(
+      'chat.message',
+      z.object({ game: GameHead, message: ChatMessage }).openapi({
+        description:
+          'A chat message of one of my games, sent by another seat or a spectator (not to its author, not to a ' +
+          'seat that muted the chat)',
+      }),
     ),
   ])
   .openapi('FeedEvent', {

@@ -62,6 +62,9 @@ export const AppSettings = z
       .number()
       .int()
       .openapi({ description: 'Refresh token lifetime (3600–31536000)', example: 2592000 }),
+    chat: z.boolean().openapi({
+      description: 'Its games have chat (default true; false: chat answers 403 CHAT_DISABLED, `by` app)',
+    }),
   })
   .openapi('AppSettings');
 
@@ -79,6 +82,7 @@ export const AppSettingsInput = z
       .optional(),
     sessionSeconds: z.number().int().optional(),
     refreshSeconds: z.number().int().optional(),
+    chat: z.boolean().optional(),
   })
   .strict()
   .openapi('AppSettingsInput', {

@@ -78,6 +78,10 @@ chooses the form (the default is SSE):
 
 A resumed stream (\`after\`, \`Last-Event-ID\`) also starts with the whole game, at its current version.
 
+When the caller may read the game's chat (GET /games/{id}/chat), its messages from now on come between the versions:
+SSE event \`chat\` (no id, data = a ChatMessage), NDJSON \`{"type":"chat","message":{…}}\` (a seat that muted the chat gets
+only its own). Messages sent while disconnected: read them with GET /games/{id}/chat?after=<the last message id>.
+
 No version is ever skipped silently: if versions were lost on the way to this server (its connection to the store
 dropped), the stream ends with an error frame (SSE \`event: error\`, NDJSON \`{"type":"error","problem":…}\`) whose
 problem has code UPDATES_LOST; reconnect to get the game as it is now.
@@ -324,7 +328,16 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         const after = resumeAfter(req, format, query.after);
         const full = query.full === '1' || query.full === 'true';
         await holdStreamSlot(services.streamSlots, req, res);
-        await streamGame(service, id, { after, full }, res, streams, format, credentialOf(req));
+        await streamGame(
+          service,
+          id,
+          { after, full },
+          res,
+          streams,
+          format,
+          credentialOf(req),
+          services.chat,
+        );
       },
     },
   ];

@@ -70,10 +70,12 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
     description:
       'One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, ' +
       'with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version; `end` once the game is ' +
-      'finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect',
+      'finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect; ' +
+      '`chat` (no id) per chat message, when the caller may read the chat',
     oneOf: [
       sse({ const: 'game' }, ref('schemas', 'Game'), 'The game version'),
       sse({ const: 'update' }, ref('schemas', 'GameStreamUpdate'), 'The game version'),
+      sse({ const: 'chat' }, ref('schemas', 'ChatMessage')),
       sse({ const: 'end' }, empty),
       shutdown,
       error,
@@ -82,7 +84,7 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
   schema('GameStreamLine', {
     description:
       'One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; ' +
-      '`update` (the head and the move) per later version',
+      '`update` (the head and the move) per later version; `chat` per chat message, when the caller may read the chat',
     oneOf: [
       {
         type: 'object',
@@ -99,6 +101,12 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
           move: { oneOf: [ref('schemas', 'Move'), { type: 'null' }] },
         },
         required: ['type', 'game', 'move'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: { type: { const: 'chat' }, message: ref('schemas', 'ChatMessage') },
+        required: ['type', 'message'],
         additionalProperties: false,
       },
       {

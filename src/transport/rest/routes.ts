@@ -10,6 +10,7 @@ import { appGameRoutes } from './app-games.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
 import { challengeRoutes } from './challenges.routes';
+import { chatRoutes } from './chat.routes';
 import { clockRoutes } from './clocks.routes';
 import { gameRoutes } from './games.routes';
 import { tvRoutes } from './tv.routes';
@@ -38,6 +39,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...aiRoutes(services),
     ...gameRoutes(services, streams),
     ...rematchRoutes(services),
+    ...chatRoutes(services),
     ...tvRoutes(services, streams),
     ...accountRoutes(services, streams),
     ...clockRoutes(services, streams),

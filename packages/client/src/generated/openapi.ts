@@ -454,6 +454,10 @@ export interface paths {
          *
          *     A resumed stream (`after`, `Last-Event-ID`) also starts with the whole game, at its current version.
          *
+         *     When the caller may read the game's chat (GET /games/{id}/chat), its messages from now on come between the versions:
+         *     SSE event `chat` (no id, data = a ChatMessage), NDJSON `{"type":"chat","message":{…}}` (a seat that muted the chat gets
+         *     only its own). Messages sent while disconnected: read them with GET /games/{id}/chat?after=<the last message id>.
+         *
          *     No version is ever skipped silently: if versions were lost on the way to this server (its connection to the store
          *     dropped), the stream ends with an error frame (SSE `event: error`, NDJSON `{"type":"error","problem":…}`) whose
          *     problem has code UPDATES_LOST; reconnect to get the game as it is now.
@@ -524,6 +528,54 @@ export interface paths {
          */
         post: operations["declineRematch"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the chat
+         * @description The game’s messages, oldest first: the newest `limit` (default 50), or with `after` (a message id) the first `limit` after it. A game keeps its newest 200 messages, for 30 days after the last one. The seats read it (mode `everyone`: whoever may read the game; a private game’s chat is as hidden as the game: 404 GAME_NOT_FOUND). A seat that muted the others gets only its own messages (`muted`: true). Chat is off (403 CHAT_DISABLED, `by`) when the server runs with CHAT=off (`server`), the game’s app sets `chat: false` (`app`), the game’s chat mode is `off` (`game`), or the mode is `seats` (the default) and the caller holds no seat (`spectators`).
+         */
+        get: operations["listChat"];
+        put?: never;
+        /**
+         * Send a chat message
+         * @description A seat (its seat token or its account’s token), or in chat mode `everyone` any account that may read the game, writes to the game’s chat, also after the game ended. The text is 1–280 characters once trimmed; control and bidi characters are removed (400 INVALID_INPUT when nothing is left or it is too long). At most 5 messages per 10 s per sender and game (429 RATE_LIMITED, Retry-After). The message goes to the game stream’s readers and, as the feed event chat.message, to the other seats’ accounts unless they muted the chat. Chat is off (403 CHAT_DISABLED, `by`) when the server runs with CHAT=off (`server`), the game’s app sets `chat: false` (`app`), the game’s chat mode is `off` (`game`), or the mode is `seats` (the default) and the caller holds no seat (`spectators`).
+         */
+        post: operations["sendChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/chat/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mute the others in the chat
+         * @description The caller’s seat stops receiving the others’ messages in this game: they are left out of its list, its game stream and its feed (no chat.message). Idempotent; only a seat mutes (403 FORBIDDEN).
+         */
+        put: operations["muteChat"];
+        post?: never;
+        /**
+         * Unmute the chat
+         * @description The caller’s seat receives the others’ messages again (those sent meanwhile too, in the list). Idempotent.
+         */
+        delete: operations["unmuteChat"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2178,7 +2230,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect */
+        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect; `chat` (no id) per chat message, when the caller may read the chat */
         GameStreamEvent: {
             /** @constant */
             event: "game";
@@ -2193,6 +2245,10 @@ export interface components {
             data: components["schemas"]["GameStreamUpdate"];
         } | {
             /** @constant */
+            event: "chat";
+            data: components["schemas"]["ChatMessage"];
+        } | {
+            /** @constant */
             event: "end";
             data: Record<string, never>;
         } | {
@@ -2204,7 +2260,7 @@ export interface components {
             event: "error";
             data: components["schemas"]["Problem"];
         };
-        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version */
+        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version; `chat` per chat message, when the caller may read the chat */
         GameStreamLine: {
             /** @constant */
             type: "game";
@@ -2214,6 +2270,10 @@ export interface components {
             type: "update";
             game: components["schemas"]["GameHead"];
             move: components["schemas"]["Move"] | null;
+        } | {
+            /** @constant */
+            type: "chat";
+            message: components["schemas"]["ChatMessage"];
         } | {
             /** @constant */
             type: "end";
@@ -2650,6 +2710,22 @@ export interface components {
                 /** @description The new rating is provisional (RD ≥ 110) */
                 provisional: boolean;
             };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "chat.message";
+            /** Format: date-time */
+            at: string;
+            /** @description A chat message of one of my games, sent by another seat or a spectator (not to its author, not to a seat that muted the chat) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                message: components["schemas"]["ChatMessage"];
+            };
         };
         Challenge: {
             /**
@@ -2962,10 +3038,37 @@ export interface components {
             rounds: number;
         };
         /**
+         * @example {
+         *       "id": "3",
+         *       "game": "x3fT9qL2mN8a",
+         *       "seat": 0,
+         *       "account": "alice",
+         *       "name": "alice",
+         *       "text": "good luck!",
+         *       "at": "2026-03-01T12:00:00.000Z"
+         *     }
+         */
+        ChatMessage: {
+            /** @description The game’s count of messages ("1", "2", …): pass as `after` */
+            id: string;
+            /** @description The game id */
+            game: string;
+            /** @description The author’s seat; null for a spectator */
+            seat: number | null;
+            /** @description The author’s account id; null for a seat held by a seat token */
+            account: string | null;
+            /** @description The author’s username, or the seat’s name for a seat-token seat */
+            name: string;
+            /** @description 1–280 characters, control and bidi characters removed */
+            text: string;
+            /** Format: date-time */
+            at: string;
+        };
+        /**
          * @description What a feed event is about; `data` depends on it
          * @enum {string}
          */
-        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "rematch.offered" | "rematch.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated";
+        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "rematch.offered" | "rematch.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated" | "chat.message";
         /** @description The first line of a feed stream (NDJSON); SSE: `event: ready` */
         FeedReady: {
             /** @enum {string} */
@@ -3004,7 +3107,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TAKEBACK_NOT_ALLOWED" | "NO_TAKEBACK_OFFER" | "REMATCH_NOT_ALLOWED" | "NO_REMATCH_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TAKEBACK_NOT_ALLOWED" | "NO_TAKEBACK_OFFER" | "REMATCH_NOT_ALLOWED" | "NO_REMATCH_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "CHAT_DISABLED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -3413,6 +3516,51 @@ export interface components {
                 token: string;
             };
         };
+        /**
+         * @example {
+         *       "text": "good luck!"
+         *     }
+         */
+        SendChatBody: {
+            /** @description 1–280 characters once trimmed; control and bidi characters are removed (line breaks become spaces) */
+            text: string;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "3",
+         *           "game": "x3fT9qL2mN8a",
+         *           "seat": 0,
+         *           "account": "alice",
+         *           "name": "alice",
+         *           "text": "good luck!",
+         *           "at": "2026-03-01T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "muted": false
+         *     }
+         */
+        ChatPage: {
+            /** @description Oldest first */
+            items: components["schemas"]["ChatMessage"][];
+            /** @description The caller’s seat mutes the others (their messages are left out) */
+            muted: boolean;
+        };
+        /**
+         * @example {
+         *       "game": "x3fT9qL2mN8a",
+         *       "seat": 1,
+         *       "muted": true
+         *     }
+         */
+        ChatMute: {
+            game: string;
+            /** @description The caller’s seat */
+            seat: number;
+            /** @description The seat mutes the others’ messages in this game */
+            muted: boolean;
+        };
         TvChannel: {
             /** @example kalah */
             kind: string;
@@ -3771,7 +3919,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to deliver; omitted: every type */
-            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "rematch.offered" | "rematch.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated")[];
+            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "rematch.offered" | "rematch.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated" | "chat.message")[];
             /** @description The signing secret, 16–200 visible ASCII characters; omitted: the server makes one (whsec_…) */
             secret?: string;
         };
@@ -4137,6 +4285,8 @@ export interface components {
              * @example 2592000
              */
             refreshSeconds: number;
+            /** @description Its games have chat (default true; false: chat answers 403 CHAT_DISABLED, `by` app) */
+            chat: boolean;
         };
         AppQuotas: {
             /**
@@ -4317,6 +4467,7 @@ export interface components {
             };
             sessionSeconds?: number;
             refreshSeconds?: number;
+            chat?: boolean;
         };
         AppList: {
             items: components["schemas"]["App"][];
@@ -6999,6 +7150,321 @@ export interface operations {
             };
             /** @description Conflicts with the current state */
             409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listChat: {
+        parameters: {
+            query?: {
+                /** @description A message id: the messages after it (default: the newest `limit`) */
+                after?: string;
+                /** @description 1–200, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the chat */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatPage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    sendChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendChatBody"];
+            };
+        };
+        responses: {
+            /** @description The message as kept */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    muteChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat’s mute now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    unmuteChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat’s mute now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
