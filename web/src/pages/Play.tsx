@@ -81,7 +81,9 @@ function useSowing(game: Game | undefined): { board: BoardData; pulse: string } 
 
 export function Play({ id }: { id: string }) {
   const { hash } = useLocation();
-  const { game, error, live, accept, onChat } = useGame(id);
+  // The stream follows the game as this page's seat (so that it carries the chat), once known.
+  const [streamToken, setStreamToken] = useState(() => seatFromHash(hash)?.token);
+  const { game, error, live, accept, onChat } = useGame(id, streamToken);
   const seatAccounts = game?.seats.map((s) => s.account).join(' ');
   const me = useMemo(() => {
     const fromLink = seatFromHash(hash);
@@ -91,6 +93,7 @@ export function Play({ id }: { id: string }) {
     return account && seat ? { token: account.token, seat: seat.seat } : undefined;
     // Recomputed when the link or the seats' accounts change, not on every version.
   }, [hash, seatAccounts]);
+  useEffect(() => setStreamToken(me?.token), [me?.token]);
   const [path, setPath] = useState<readonly string[]>([]);
   // Until the person flips it, a seat sees its own side at the bottom.
   const [flipChoice, setFlipChoice] = useState<boolean>();

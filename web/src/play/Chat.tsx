@@ -41,20 +41,26 @@ export function Chat(props: {
   const last = useRef<string | undefined>(undefined);
   last.current = messages[messages.length - 1]?.id;
 
-  const load = async () => {
+  /** What came after the last message shown; `all`: the whole chat again (after a mute changed). */
+  const load = async (all = false) => {
+    const after = all ? undefined : last.current;
     const { data, error } = await api.GET('/api/v1/games/{id}/chat', {
-      params: { path: { id: game.id }, query: last.current ? { after: last.current } : {} },
+      params: { path: { id: game.id }, query: after ? { after } : {} },
       headers: auth(token),
     });
-    if (data) setMessages((old) => merge(old, data.items));
+    if (data) {
+      setMessages((old) => (all ? data.items : merge(old, data.items)));
+      setMuted(data.muted);
+    }
     else if (error) setProblem(socialProblem(error));
   };
   useEffect(() => subscribe((message) => setMessages((old) => merge(old, [message]))), [subscribe]);
-  // Everything so far once; then the stream, or (without one) a poll.
+  // Everything so far, and again whenever the stream (re)opens (what came while it was closed);
+  // then the stream, or without one a poll.
   useEffect(() => {
     if (readable) void load();
-  }, [readable, game.id]);
-  usePoll(load, SOCIAL_POLL_MS, readable && !live);
+  }, [readable, game.id, live]);
+  usePoll(() => load(), SOCIAL_POLL_MS, readable && !live);
 
   if (!readable) return null;
   const send = async (event: Event) => {
@@ -86,8 +92,8 @@ export function Chat(props: {
       : await api.PUT('/api/v1/games/{id}/chat/mute', params);
     if (!response.ok) return setProblem(socialProblem(error));
     setMuted(!muted);
-    // Muting hides the other seat's messages from the muter: show what the server now shows.
-    if (!muted) setMessages((old) => old.filter((m) => m.seat !== 1 - me.seat));
+    // Muting hides the others' messages from the muter (unmuting shows them): read what it now shows.
+    await load(true);
   };
 
   return (

@@ -1,6 +1,7 @@
 // A game, live: loaded once, then followed over its Server-Sent Events stream until it is over.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import { api, problemText, type Game } from '../api/client';
+import { openGameStream, type AuthorizedEventSource } from './authorized-stream';
 import type { ChatMessage } from './Chat';
 import { applyGame, applyUpdate, type StreamUpdate } from './state';
 
@@ -18,7 +19,8 @@ export interface LiveGame {
   readonly onChat: (listener: (message: ChatMessage) => void) => () => void;
 }
 
-export function useGame(id: string): LiveGame {
+/** `token`: a seat's, to follow the game as that seat (its stream then carries the chat too). */
+export function useGame(id: string, token?: string): LiveGame {
   const [game, setGame] = useState<Game>();
   const [error, setError] = useState<string>();
   const [live, setLive] = useState(false);
@@ -50,7 +52,7 @@ export function useGame(id: string): LiveGame {
 
   useEffect(() => {
     let stopped = false;
-    let source: EventSource | undefined;
+    let source: EventSource | AuthorizedEventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     const reload = async () => {
       const { data, error: problem } = await api.GET('/api/v1/games/{id}', { params: { path: { id } } });
@@ -61,7 +63,7 @@ export function useGame(id: string): LiveGame {
     };
     const open = () => {
       if (stopped) return;
-      source = new EventSource(`/api/v1/games/${encodeURIComponent(id)}/stream`);
+      source = openGameStream(`/api/v1/games/${encodeURIComponent(id)}/stream`, token);
       source.addEventListener('open', () => setLive(true));
       source.addEventListener('game', (event) => {
         accept(JSON.parse((event as MessageEvent<string>).data) as Game);
@@ -110,7 +112,7 @@ export function useGame(id: string): LiveGame {
       clearTimeout(retry);
       close();
     };
-  }, [id, accept]);
+  }, [id, accept, token]);
 
   return { game, error, live, accept, onChat };
 }
