@@ -69,15 +69,38 @@ describe('the game page: takeback, chat and rematch', () => {
     const south = await openAs(cy, game);
     const north = await openAs(dee, game, { width: 360, height: 740 });
 
-    await south.getByLabel('Message').fill('good luck!');
+    // During the game the messages come over the game's stream: the page does not ask for them.
+    const chatReads = { north: 0 };
+    north.on('request', (request) => {
+      if (request.method() === 'GET' && /\/chat(\?|$)/.test(request.url())) chatReads.north += 1;
+    });
+    await south.getByLabel('Your message').fill('good luck!');
     await south.getByRole('button', { name: 'Send' }).click();
     await north.locator('.chat-messages li', { hasText: 'good luck!' }).waitFor();
     expect(await chatLines(north)).toEqual([`${cy.username}: good luck!`]);
     expect(await chatLines(south)).toEqual(['You: good luck!']);
-    await north.getByLabel('Message').fill('you too');
+    await north.getByLabel('Your message').fill('you too');
     await north.getByRole('button', { name: 'Send' }).click();
     await south.locator('.chat-messages li', { hasText: 'you too' }).waitFor();
     expect(await chatLines(south)).toEqual(['You: good luck!', `${dee.username}: you too`]);
+    expect(chatReads.north).toBe(0);
+
+    // North mutes South: South's next message is hidden from North (page and API) until unmuted.
+    await north.getByRole('button', { name: 'Mute south' }).click();
+    await north.locator('button[aria-pressed="true"]', { hasText: 'Mute south' }).waitFor();
+    await south.getByLabel('Your message').fill('psst');
+    await south.getByRole('button', { name: 'Send' }).click();
+    await south.locator('.chat-messages li', { hasText: 'psst' }).waitFor();
+    const muted = await rest(pg, `/games/${game.id}/chat`, { token: dee.token });
+    expect([muted.body.muted, muted.body.items.map((m: any) => m.text)]).toEqual([true, ['you too']]);
+    expect(await chatLines(north)).toEqual(['You: you too']);
+    await north.getByRole('button', { name: 'Mute south' }).click();
+    await north.locator('.chat-messages li', { hasText: 'psst' }).waitFor();
+    expect(await chatLines(north)).toEqual([
+      `${cy.username}: good luck!`,
+      'You: you too',
+      `${cy.username}: psst`,
+    ]);
 
     // The phone fits, chat included; axe finds nothing serious.
     const fits = await north.evaluate(() => {
@@ -98,13 +121,14 @@ describe('the game page: takeback, chat and rematch', () => {
     await south.getByRole('button', { name: 'Resign' }).click();
     await south.getByRole('button', { name: 'Confirm resignation' }).click();
     await shownResult(north);
-    await north.getByLabel('Message').fill('well played');
+    await north.getByLabel('Your message').fill('well played');
     await north.getByRole('button', { name: 'Send' }).click();
     await south.locator('.chat-messages li', { hasText: 'well played' }).waitFor();
     const listed = await rest(pg, `/games/${game.id}/chat`, { token: cy.token });
     expect(listed.body.items.map((m: any) => [m.name, m.text])).toEqual([
       [cy.username, 'good luck!'],
       [dee.username, 'you too'],
+      [cy.username, 'psst'],
       [dee.username, 'well played'],
     ]);
   }, 60_000);

@@ -9,7 +9,7 @@ import { kindName } from './kinds';
 import { gameLink, seatFromHash } from '../links';
 import { Actions, idempotencyKey } from '../play/Actions';
 import { Clocks } from '../play/Clocks';
-import { GameChat, SocialActions } from '../play/Social';
+import { GameChat, SocialActions } from '../play/GameSocial';
 import { clickPit, clickSquare, gridChoices, moveSquares, pitId } from '../play/moves';
 import { resultText } from '../play/state';
 import { useGame } from '../play/useGame';

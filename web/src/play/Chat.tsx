@@ -91,8 +91,8 @@ export function Chat(props: {
       ? await api.DELETE('/api/v1/games/{id}/chat/mute', params)
       : await api.PUT('/api/v1/games/{id}/chat/mute', params);
     if (!response.ok) return setProblem(socialProblem(error));
-    setMuted(!muted);
-    // Muting hides the others' messages from the muter (unmuting shows them): read what it now shows.
+    // Muting hides the others' messages from the muter (unmuting shows them): read the chat again,
+    // with the mute as the server now has it.
     await load(true);
   };
 
@@ -103,7 +103,7 @@ export function Chat(props: {
       <ol class="chat-messages" aria-live="polite" aria-relevant="additions" aria-label="Chat messages">
         {messages.map((m) => (
           <li key={m.id} data-seat={m.seat === null ? 'spectator' : String(m.seat)}>
-            <strong>{m.seat !== null && m.seat === me?.seat ? 'You' : m.name}</strong>
+            <strong>{m.seat !== null && m.seat === me?.seat ? 'You' : m.name}</strong>:{' '}
             <span class="chat-text">{m.text}</span>
           </li>
         ))}
@@ -111,7 +111,7 @@ export function Chat(props: {
       {writable ? (
         <form class="chat-form row" onSubmit={(e) => void send(e)}>
           <label for="chat-text" class="visually-hidden">
-            Message
+            Your message
           </label>
           <input
             id="chat-text"
