@@ -149,6 +149,14 @@ export type ChallengeStart = (typeof CHALLENGE_STARTS)[number];
 export const SEEK_STATUSES = ['waiting', 'matched'] as const;
 export type SeekStatus = (typeof SEEK_STATUSES)[number];
 
+/** The live lobby's events (GET /seeks/stream, subscription lobby): a seek listed, a seek gone. */
+export const LOBBY_EVENT_TYPES = ['seek.added', 'seek.removed'] as const;
+export type LobbyEventType = (typeof LOBBY_EVENT_TYPES)[number];
+
+/** Why a seek left the lobby: paired into a game, withdrawn by its seeker, or past its expiresAt. */
+export const SEEK_REMOVAL_REASONS = ['matched', 'canceled', 'expired'] as const;
+export type SeekRemovalReason = (typeof SEEK_REMOVAL_REASONS)[number];
+
 /**
  * Where a bulk pairing stands. reserving: its accounts' places are being reserved (by the node that
  * holds its lease); scheduled: every place is reserved, its games are created at `startAt`;
@@ -360,6 +368,11 @@ export const GAME_ERROR_CODES = {
    * open challenges (no details: the answer says no more than that).
    */
   BLOCKED: 403,
+  /**
+   * The caller's rating in the seek's perf (`rating`) is outside the range the seeker admits (`min`,
+   * `max`; either may be null): it cannot take that seek.
+   */
+  RATING_OUT_OF_RANGE: 403,
   /** The account blocks as many accounts as allowed (`max`); unblock one first. */
   TOO_MANY_BLOCKS: 409,
   /** Revoking this token would leave the account no token that never expires and holds every scope. */

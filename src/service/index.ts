@@ -26,6 +26,7 @@ import { RematchService } from './game/rematch';
 import { DEFAULT_QUOTAS, type Quotas } from './accounts/quotas';
 import { RatingService } from './ratings/service';
 import { SeekService } from './challenges/seeks';
+import { LobbyService } from './challenges/lobby';
 import { PushBotService, type PushOptions } from './bots/push-bots';
 import { DEFAULT_STREAM_LIMITS, StreamSlots, type StreamLimits } from './delivery/stream-slots';
 import { TokenStreams } from './accounts/token-streams';
@@ -74,6 +75,8 @@ export interface Services {
   readonly blocks: BlockService;
   /** Seeks: paired with another account's seek for the same game. */
   readonly seeks: SeekService;
+  /** The waiting seeks listed, followed live and taken (challenges/lobby.ts). */
+  readonly lobby: LobbyService;
   /** Bulk pairings: many games between pairs of accounts in one all-or-nothing call (start() sweeps). */
   readonly bulks: BulkService;
   readonly feed: FeedService;
@@ -160,6 +163,7 @@ export function createServices(
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
   const challenges = new ChallengeService(storage, auth, games, now, quotas, pools);
+  const seeks = new SeekService(storage, auth, games, now, quotas, pools);
   const webhooks = new WebhookService(storage, auth, now, options.webhooks);
   return {
     games,
@@ -189,7 +193,8 @@ export function createServices(
     appAccounts: new AppAccountService(storage, auth, appUsage, now),
     challenges,
     blocks: new BlockService(storage, auth, challenges, now, quotas, pools),
-    seeks: new SeekService(storage, auth, games, now, quotas, pools),
+    seeks,
+    lobby: new LobbyService(storage, auth, games, seeks, now, quotas, pools),
     bulks: new BulkService(
       storage,
       auth,

@@ -25,8 +25,9 @@ import { parseTimeControl, timeControlKey, type TimeControlInput } from '../time
 import { feature } from '../game/tv';
 import type { GameVisibility, SeekStatus } from '../../vocabulary';
 import { stricter, visibilityOf } from '../game/audience';
+import { parseRatingRange, type RatingRangeInput } from './rating-range';
 
-const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
+export const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
 
 export interface CreateSeekInput {
   readonly kind: string;
@@ -40,6 +41,8 @@ export interface CreateSeekInput {
   readonly rated?: boolean | null;
   /** Who may read the game (public, unlisted, private; default public): the stricter of the two seeks'. */
   readonly visibility?: string | null;
+  /** The opponent ratings admitted (absolute, in the seek's perf); pairing honours both seeks' ranges. */
+  readonly ratingRange?: RatingRangeInput | null;
 }
 
 export interface SeekView {
@@ -54,6 +57,8 @@ export interface SeekView {
   readonly rated: boolean;
   /** Who may read the game it makes (the stricter of the two matched seeks'). */
   readonly visibility: GameVisibility;
+  /** The opponent ratings the seeker admits (null: any; a null bound: open on that side). */
+  readonly ratingRange: { readonly min: number | null; readonly max: number | null } | null;
   /** waiting: no partner yet; matched: `game` is the new game. */
   readonly status: SeekStatus;
   readonly game: GameView | null;
@@ -100,9 +105,17 @@ export class SeekService {
     const rated = ratedFlag(input.rated, initialPosition);
     const visibility = visibilityOf(input.visibility);
     const timeControl = parseTimeControl(input.timeControl);
+    const ratingRange = parseRatingRange(input.ratingRange);
     const at = this.now();
     // Seeks pair within the seeker's pool only (the open pool's keep the keys they always had).
     const pool = await this.pools.ofAccount(account.id);
+    // The seeker's rating in the perf now: what the ranges of the seeks it meets are held to.
+    const ratings = await seatRatings(
+      this.storage,
+      [account.id],
+      { kind: engine.kind, timeControl },
+      at.toISOString(),
+    );
     const seek: StoredSeek = {
       id: randomBytes(9).toString('base64url'),
       account: account.id,
@@ -119,6 +132,9 @@ export class SeekService {
         (initialPosition === undefined ? '' : `|position:${initialPosition}`) +
         (rated ? '|rated' : '') +
         (pool === OPEN_APP ? '' : `|pool:${pool}`),
+      ...(pool === OPEN_APP ? {} : { lobby: pool }),
+      rating: ratings.get(account.id)?.rating ?? 0,
+      ...(ratingRange ? { ratingRange } : {}),
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + seconds(input.expiresInSeconds, 10, DAY, 3600) * 1000).toISOString(),
     };
@@ -141,8 +157,11 @@ export class SeekService {
     throw new GameError('VERSION_CONFLICT', 'The seek pool is changing too fast; retry');
   }
 
-  /** The game of two matched seeks, stored with both players' caps; null when the partner is full. */
-  private async pairSeeks(
+  /**
+   * The game of two matched seeks, stored with both players' caps; null when the partner is full.
+   * `seek` is the newer side (its account is `account`), `partner` the one that waited.
+   */
+  async pairSeeks(
     account: StoredAccount,
     other: StoredAccount | undefined,
     seek: StoredSeek,
@@ -209,12 +228,12 @@ export class SeekService {
     const seen = seek && (await this.pools.sees(await this.pools.ofAccount(account.id), seek.account));
     if (!seek || !seen) throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
     if (seek.account !== account.id) throw new GameError('FORBIDDEN', 'This seek belongs to another account');
-    if (!(await this.storage.seeks.removeSeek(id)))
+    if (!(await this.storage.seeks.removeSeek(id, 'canceled')))
       throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
   }
 }
 
-function seekView(seek: StoredSeek, game: GameView | null): SeekView {
+export function seekView(seek: StoredSeek, game: GameView | null): SeekView {
   return {
     id: seek.id,
     account: seek.account,
@@ -224,6 +243,9 @@ function seekView(seek: StoredSeek, game: GameView | null): SeekView {
     initialPosition: seek.initialPosition ?? null,
     rated: seek.rated === true,
     visibility: seek.visibility ?? 'public',
+    ratingRange: seek.ratingRange
+      ? { min: seek.ratingRange.min ?? null, max: seek.ratingRange.max ?? null }
+      : null,
     status: game ? 'matched' : 'waiting',
     game,
     createdAt: seek.createdAt,

@@ -97,8 +97,10 @@ export { RedisWebhookStore } from './webhooks/store';
 //   p chat:{s}:g, p chatseq:{s}:g, p chatmute:{s}:g   a game's chat in its slot: messages (list), their
 //                           count, the seats that mute the others; channel p chatlive:{s}:g (chat/store.ts)
 //   p seeks:pool:{s}:q      list of waiting seek ids, oldest first
-//   p seek:{s}:k            hash: doc, account, expires, pool (q); s: the shard of q
+//   p seek:{s}:k            hash: doc, account, expires, pool (q), rating, min, max; s: the shard of q
 //   p seekat:{s}:k          q while k waits (expires an hour after the seek)
+//   p lobby:{lobby:<pool>}  sorted set k|q → createdAt ms: an app pool's listed seeks (its own slot);
+//                           also the channel of its changes
 //   p ratings:{s}:a         hash: perf → StoredRating JSON; p rated:{s}:a set of the games applied;
 //                           p ratinghist:{s}:a:<perf> list of history entries, newest first
 //   p leaderboard:{lb:<perf>:<category>}  sorted set account → rating (non-provisional), and
@@ -210,7 +212,7 @@ export function redisStorage(
     accounts,
     apps: new RedisAppStore(data, prefix, accounts, revocations),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
-    seeks: new RedisSeekStore(data, prefix),
+    seeks: new RedisSeekStore(data, prefix, fanout, publish),
     blocks: new RedisBlockStore(data, prefix),
     chat: new RedisChatStore(data, prefix, fanout, publish),
     bulks: new RedisBulkStore(data, prefix),

@@ -295,6 +295,14 @@ export class Keys {
   seekPoolOf(id: string): string {
     return this.of('seekat', id);
   }
+  /**
+   * A lobby (an app pool's waiting seeks, listed): a slot of its own, like a leaderboard. Sorted set
+   * `<seek id>|<its pool's sha1>` → createdAt (ms); the same name is its change channel's.
+   * `p lobby:{lobby:<pool>}` (the open pool's: `open`).
+   */
+  lobby(pool: string): string {
+    return `${this.prefix}lobby:{lobby:${pool}}`;
+  }
   /** Set of the account's webhook endpoint ids. */
   webhooksOf(account: string): string {
     return this.of('webhooks', account);

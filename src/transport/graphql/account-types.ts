@@ -15,6 +15,7 @@ import {
   TimeControlTypeEnum,
 } from './enums';
 import { Game, START_POSITION, TimeControl, TimeControlInput } from './types';
+import { RatingRange, RatingRangeInput } from './rating-range-types';
 
 export { TimeControlInput };
 
@@ -183,6 +184,8 @@ export class Seek {
     description: 'Who may read the game (matched: the stricter of the two seeks).',
   })
   visibility!: string;
+  @Field(() => RatingRange, { nullable: true, description: 'The opponent ratings admitted; null: any.' })
+  ratingRange!: RatingRange | null;
   @Field(() => String, { description: 'waiting, or matched (then `game` is the new game).' })
   status!: string;
   @Field(() => Game, { nullable: true }) game!: Game | null;
@@ -209,6 +212,12 @@ export class CreateSeekInput {
   rated?: boolean | null;
   @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
   visibility?: string | null;
+  @Field(() => RatingRangeInput, {
+    nullable: true,
+    description:
+      "The opponent ratings admitted (absolute, in the seek's perf); pairing honours both seeks' ranges.",
+  })
+  ratingRange?: RatingRangeInput | null;
 }
 
 /** What each event type carries in `data` (a Record, so a new type cannot go undocumented). */

@@ -25,6 +25,7 @@ import { AppResolver } from './app.resolver';
 import { BlockResolver } from './block.resolver';
 import { BulkResolver } from './bulk.resolver';
 import { ChallengeResolver } from './challenge.resolver';
+import { LobbyResolver } from './lobby.resolver';
 import { FeedResolver } from './feed.resolver';
 import { PushResolver } from './push.resolver';
 import { WebhookResolver } from './webhook.resolver';
@@ -48,6 +49,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       LifecycleResolver,
       AccountResolver,
       ChallengeResolver,
+      LobbyResolver,
       BlockResolver,
       BulkResolver,
       FeedResolver,

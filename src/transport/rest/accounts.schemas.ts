@@ -24,6 +24,7 @@ import {
   TimeControlInput,
 } from './schemas';
 import { TournamentEventData } from './tournaments.schemas';
+import { RatingRange, RatingRangeInput } from './rating-range.schemas';
 
 export { TimeControlInput };
 
@@ -247,6 +248,7 @@ export const Seek = z
     visibility: GameVisibility.openapi({
       description: 'Who may read the game (matched: the stricter of the two seeks)',
     }),
+    ratingRange: RatingRange.nullable().openapi({ description: 'The opponent ratings admitted; null: any' }),
     status: z.enum(SEEK_STATUSES),
     game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
     createdAt: DateTime,
@@ -269,6 +271,7 @@ export const CreateSeekBody = z
         'A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks',
     }),
     visibility: GameVisibility.optional(),
+    ratingRange: RatingRangeInput.optional(),
   })
   .strict()
   .openapi('CreateSeekBody');

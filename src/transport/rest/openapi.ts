@@ -6,6 +6,7 @@ import {
 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { RETRY_AFTER_SECONDS } from '../../service/errors';
+import { SEEK_REMOVAL_REASONS } from '../../vocabulary';
 import { problems, type RestRoute } from './route';
 import {
   FeedEpochChanged,
@@ -132,6 +133,65 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
       sse({ const: 'featured' }, ref('schemas', 'Game')),
       sse({ const: 'update' }, ref('schemas', 'GameStreamUpdate')),
       shutdown,
+    ],
+  });
+  const removed = {
+    type: 'object',
+    properties: {
+      id: { type: 'string', description: 'The seek' },
+      reason: { enum: [...SEEK_REMOVAL_REASONS] },
+    },
+    required: ['id', 'reason'],
+    additionalProperties: false,
+  };
+  const ready = {
+    type: 'object',
+    properties: {
+      listed: { type: 'integer', description: 'How many waiting seeks were sent before it' },
+      more: { type: 'boolean', description: 'More seeks wait than were sent' },
+    },
+    required: ['listed', 'more'],
+    additionalProperties: false,
+  };
+  schema('LobbyStreamEvent', {
+    description:
+      'One Server-Sent Event of the live lobby, its `data` parsed as JSON: `seek.added` (a LobbySeek) for each ' +
+      'waiting seek, `ready` once those waiting at the start were sent, `seek.removed` (matched, canceled, ' +
+      'expired), `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST): reconnect',
+    oneOf: [
+      sse({ const: 'seek.added' }, ref('schemas', 'LobbySeek')),
+      sse({ const: 'seek.removed' }, removed),
+      sse({ const: 'ready' }, ready),
+      shutdown,
+      error,
+    ],
+  });
+  schema('LobbyStreamLine', {
+    description: 'One line of the NDJSON live lobby (see LobbyStreamEvent)',
+    oneOf: [
+      {
+        type: 'object',
+        properties: { type: { const: 'seek.added' }, seek: ref('schemas', 'LobbySeek') },
+        required: ['type', 'seek'],
+        additionalProperties: false,
+      },
+      {
+        ...removed,
+        properties: { type: { const: 'seek.removed' }, ...removed.properties },
+        required: ['type', ...removed.required],
+      },
+      {
+        ...ready,
+        properties: { type: { const: 'ready' }, ...ready.properties },
+        required: ['type', ...ready.required],
+      },
+      ref('schemas', 'StreamShutdown'),
+      {
+        type: 'object',
+        properties: { type: { const: 'error' }, problem: ref('schemas', 'Problem') },
+        required: ['type', 'problem'],
+        additionalProperties: false,
+      },
     ],
   });
   schema('AccountGamesEvent', {

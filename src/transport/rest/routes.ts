@@ -12,6 +12,7 @@ import { blockRoutes } from './blocks.routes';
 import { challengeRoutes } from './challenges.routes';
 import { chatRoutes } from './chat.routes';
 import { clockRoutes } from './clocks.routes';
+import { lobbyRoutes } from './lobby.routes';
 import { gameRoutes } from './games.routes';
 import { tvRoutes } from './tv.routes';
 import { sendProblem } from './problem';
@@ -44,6 +45,7 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     ...accountRoutes(services, streams),
     ...clockRoutes(services, streams),
     ...challengeRoutes(services),
+    ...lobbyRoutes(services, streams),
     ...blockRoutes(services),
     ...bulkRoutes(services),
     ...webhookRoutes(services),

@@ -997,7 +997,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The lobby: waiting seeks
+         * @description The waiting, unexpired seeks of the caller's pool (an account's or app's; anonymous: the open pool), oldest first, a page at a time, each with its seeker’s username and rating in the seek’s perf. Seeks of accounts the caller blocks, or that block it, are left out. Public.
+         */
+        get: operations["listSeeks"];
         put?: never;
         /**
          * Seek a game
@@ -1025,6 +1029,55 @@ export interface paths {
          * @description Only one's own. 404 SEEK_NOT_FOUND once matched or expired. Needs an API token with the scope challenge:write.
          */
         delete: operations["cancelSeek"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/seeks/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lobby, live (Server-Sent Events or NDJSON)
+         * @description The lobby live: the waiting seeks of the caller's pool (up to 100, oldest first) as
+         *     `seek.added`, then `ready` (`listed`: how many, `more`: whether more wait than were sent), then each seek added and each
+         *     one sent that is removed (`reason`: matched, canceled, or expired at its expiresAt). Filters as GET /seeks. Counted in
+         *     the open-stream caps (TOO_MANY_STREAMS). The Accept header chooses the form (the default is SSE):
+         *
+         *     - `text/event-stream`: event `seek.added` (data = the LobbySeek), `seek.removed` (data = `{"id":…,"reason":…}`),
+         *       `ready` (data = `{"listed":n,"more":false}`), a `: keep-alive` comment every 15 s, `shutdown`, and `error` (a
+         *       problem; UPDATES_LOST when changes were lost on the way: open it again).
+         *     - `application/x-ndjson`: `{"type":"seek.added","seek":{…}}`, `{"type":"seek.removed","id":…,"reason":…}`,
+         *       `{"type":"ready","listed":n,"more":false}`, empty keep-alive lines, `{"type":"shutdown"}`.
+         */
+        get: operations["streamSeeks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/seeks/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a listed seek
+         * @description Another account takes a waiting seek: the game starts at once (`game.started` in both feeds) and the answer is the seek, matched, with its game. Of two accepters one gets the game, the other 404 SEEK_NOT_FOUND (as for a seek matched, withdrawn or expired). 403 FORBIDDEN for one’s own seek, BLOCKED when either account blocks the other, RATING_OUT_OF_RANGE when the caller’s rating in the seek's perf is outside its range; 409 TOO_MANY_GAMES. Needs an API token with the scope challenge:write.
+         */
+        post: operations["acceptSeek"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2296,6 +2349,62 @@ export interface components {
             event: "shutdown";
             data: Record<string, never>;
         };
+        /** @description One Server-Sent Event of the live lobby, its `data` parsed as JSON: `seek.added` (a LobbySeek) for each waiting seek, `ready` once those waiting at the start were sent, `seek.removed` (matched, canceled, expired), `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST): reconnect */
+        LobbyStreamEvent: {
+            /** @constant */
+            event: "seek.added";
+            data: components["schemas"]["LobbySeek"];
+        } | {
+            /** @constant */
+            event: "seek.removed";
+            data: {
+                /** @description The seek */
+                id: string;
+                /** @enum {unknown} */
+                reason: "matched" | "canceled" | "expired";
+            };
+        } | {
+            /** @constant */
+            event: "ready";
+            data: {
+                /** @description How many waiting seeks were sent before it */
+                listed: number;
+                /** @description More seeks wait than were sent */
+                more: boolean;
+            };
+        } | {
+            /** @constant */
+            event: "shutdown";
+            data: Record<string, never>;
+        } | {
+            /** @constant */
+            event: "error";
+            data: components["schemas"]["Problem"];
+        };
+        /** @description One line of the NDJSON live lobby (see LobbyStreamEvent) */
+        LobbyStreamLine: {
+            /** @constant */
+            type: "seek.added";
+            seek: components["schemas"]["LobbySeek"];
+        } | {
+            /** @constant */
+            type: "seek.removed";
+            /** @description The seek */
+            id: string;
+            /** @enum {unknown} */
+            reason: "matched" | "canceled" | "expired";
+        } | {
+            /** @constant */
+            type: "ready";
+            /** @description How many waiting seeks were sent before it */
+            listed: number;
+            /** @description More seeks wait than were sent */
+            more: boolean;
+        } | components["schemas"]["StreamShutdown"] | {
+            /** @constant */
+            type: "error";
+            problem: components["schemas"]["Problem"];
+        };
         /** @description One Server-Sent Event of the games of chosen accounts, its `data` parsed as JSON: `game.started` or `game.finished` with the game head; `shutdown` when the server stops */
         AccountGamesEvent: {
             /** @constant */
@@ -3107,7 +3216,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TAKEBACK_NOT_ALLOWED" | "NO_TAKEBACK_OFFER" | "REMATCH_NOT_ALLOWED" | "NO_REMATCH_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "CHAT_DISABLED" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TAKEBACK_NOT_ALLOWED" | "NO_TAKEBACK_OFFER" | "REMATCH_NOT_ALLOWED" | "NO_REMATCH_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "RATING_OUT_OF_RANGE" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "CHAT_DISABLED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -3761,6 +3870,7 @@ export interface components {
             /** @description A seek for a rated game */
             rated: boolean;
             visibility: components["schemas"]["GameVisibility"] & unknown;
+            ratingRange: components["schemas"]["RatingRange"];
             /** @enum {string} */
             status: "waiting" | "matched";
             /** @description matched: the new game; waiting: null */
@@ -3770,6 +3880,11 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        /** @description The opponent ratings admitted; null: any */
+        RatingRange: {
+            min: number | null;
+            max: number | null;
+        } | null;
         CreateSeekBody: {
             /** @example oware */
             kind: string;
@@ -3787,6 +3902,33 @@ export interface components {
             /** @description A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks */
             rated?: boolean;
             visibility?: components["schemas"]["GameVisibility"];
+            ratingRange?: components["schemas"]["RatingRangeInput"];
+        };
+        /**
+         * @description The opponent ratings a seek admits, absolute, in the seek's perf (kind and speed). Pairing honours both seeks' ranges; accepting a listed seek needs a rating inside it
+         * @example {
+         *       "min": 1300,
+         *       "max": 1700
+         *     }
+         */
+        RatingRangeInput: {
+            /** @description The lowest opponent rating admitted (0–4000) */
+            min?: number | null;
+            /** @description The highest opponent rating admitted (0–4000) */
+            max?: number | null;
+        };
+        LobbyPage: {
+            items: components["schemas"]["LobbySeek"][];
+            /** @description Pass as `after` for the next page; null on the last page */
+            next: string | null;
+        };
+        LobbySeek: components["schemas"]["Seek"] & {
+            /** @description The seeker's username */
+            username: string;
+            /** @description The seeker's rating in the seek's perf (kind and speed), now */
+            rating: number;
+            /** @description The rating is provisional (few or old rated games) */
+            provisional: boolean;
         };
         /**
          * @example {
@@ -9000,6 +9142,54 @@ export interface operations {
             503: components["responses"]["StoreUnavailable"];
         };
     };
+    listSeeks: {
+        parameters: {
+            query?: {
+                /** @description Only seeks of this kind */
+                kind?: string;
+                /** @description Only seeks of this time control type */
+                timeControl?: "unlimited" | "realtime" | "correspondence";
+                /** @description true: only rated seeks; false: only casual ones */
+                rated?: "true" | "false";
+                /** @description Only seeks whose rating range admits this rating */
+                rating?: number;
+                /** @description 1–100, default 20 */
+                limit?: number;
+                /** @description A previous page's `next` */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of waiting seeks */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyPage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
     createSeek: {
         parameters: {
             query?: never;
@@ -9175,6 +9365,136 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    streamSeeks: {
+        parameters: {
+            query?: {
+                /** @description Only seeks of this kind */
+                kind?: string;
+                /** @description Only seeks of this time control type */
+                timeControl?: "unlimited" | "realtime" | "correspondence";
+                /** @description true: only rated seeks; false: only casual ones */
+                rated?: "true" | "false";
+                /** @description Only seeks whose rating range admits this rating */
+                rating?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waiting seeks, then each change */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["LobbyStreamEvent"];
+                    "application/x-ndjson": components["schemas"]["LobbyStreamLine"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    acceptSeek: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1–128 of A-Z a-z 0-9 . _ : -) answers the first answer and creates nothing more, for 24 h; the same key with another body is refused with IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Seek id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seek, matched, and its game */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Seek"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
