@@ -1,28 +1,27 @@
-// The lobby's list of open seeks: a listing and the live events merged so that a seek is never shown
-// twice, and one an event removed never returns from a listing read before the removal.
-import { EMPTY_BOARD, seekAdded, seekOrder, seekRemoved, seeksListed } from '../../web/src/lobby/board';
+// The lobby's list of open seeks as the lobby stream changes it: seeks added and removed by id
+// (once each, whatever the order of the events), oldest first, `ready` and `more` kept.
+import { applyLobbyEvent, EMPTY_BOARD, seekOrder } from '../../web/src/lobby/board';
 
-const seek = (id: string, createdAt: string) => ({ id, createdAt, kind: 'kalah' }) as any;
+const added = (id: string, createdAt: string) =>
+  ({ event: 'seek.added', data: { id, createdAt, kind: 'kalah' } }) as any;
+const removed = (id: string) => ({ event: 'seek.removed', data: { id, reason: 'matched' } }) as const;
 
 describe('the lobby list', () => {
-  it('adds, removes and orders seeks by when they were posted', () => {
-    let board = seekAdded(EMPTY_BOARD, seek('b', '2026-01-01T00:00:02Z'));
-    board = seekAdded(board, seek('a', '2026-01-01T00:00:01Z'));
-    board = seekAdded(board, seek('a', '2026-01-01T00:00:01Z'));
-    expect(seekOrder(board).map((s) => s.id)).toEqual(['a', 'b']);
-    board = seekRemoved(board, 'a');
-    expect(seekOrder(board).map((s) => s.id)).toEqual(['b']);
-  });
-
-  it('keeps what events said over an older listing', () => {
-    // Opened: `x` was removed and `y` added before the listing (read earlier) arrives with x and z.
-    let board = seekRemoved(EMPTY_BOARD, 'x');
-    board = seekAdded(board, seek('y', '2026-01-01T00:00:03Z'));
-    board = seeksListed(board, [seek('x', '2026-01-01T00:00:01Z'), seek('z', '2026-01-01T00:00:02Z')]);
-    expect(seekOrder(board).map((s) => s.id)).toEqual(['z', 'y']);
-    // A later event for a listed seek still removes it, and a removed one is not added back.
-    board = seekRemoved(board, 'z');
-    board = seekAdded(board, seek('x', '2026-01-01T00:00:01Z'));
-    expect(seekOrder(board).map((s) => s.id)).toEqual(['y']);
+  it('adds and removes seeks by id, oldest first; ready says whether more wait', () => {
+    let board = [
+      added('b', '2026-01-01T00:00:02Z'),
+      added('a', '2026-01-01T00:00:01Z'),
+      { event: 'ready', data: { listed: 2, more: true } } as const,
+    ].reduce(applyLobbyEvent, EMPTY_BOARD);
+    expect([seekOrder(board).map((s) => s.id), board.ready, board.more]).toEqual([['a', 'b'], true, true]);
+    // The same seek twice is one line; a removal of an unknown seek changes nothing.
+    board = [added('c', '2026-01-01T00:00:03Z'), added('c', '2026-01-01T00:00:03Z'), removed('x')].reduce(
+      applyLobbyEvent,
+      board,
+    );
+    expect(seekOrder(board).map((s) => s.id)).toEqual(['a', 'b', 'c']);
+    board = applyLobbyEvent(board, removed('a'));
+    expect(seekOrder(board).map((s) => s.id)).toEqual(['b', 'c']);
+    expect(applyLobbyEvent(board, { event: 'shutdown', data: {} })).toBe(board);
   });
 });

@@ -32,24 +32,28 @@ describe('the lobby page', () => {
 
     // Ada posts a correspondence Oware seek with an option, from the form.
     await poster.getByLabel('Game', { exact: true }).selectOption('oware');
-    await poster.getByRole('spinbutton', { name: 'seeds' }).fill('3');
+    await poster.getByRole('spinbutton', { name: 'seeds' }).fill('5');
     await poster.getByLabel('Correspondence (days per move)').check();
     await poster.getByRole('button', { name: 'Post seek' }).click();
     await poster.getByText(/^Your seek is listed until/).waitFor();
     const seeks = (await rest(pg, '/seeks')).body.items;
     expect(seeks).toHaveLength(1);
     const seek = seeks[0];
-    expect(seek).toMatchObject({ kind: 'oware', options: { seeds: 3 }, username: ada.username });
+    expect(seek).toMatchObject({ kind: 'oware', options: { seeds: 5 }, username: ada.username });
     expect(seek.timeControl.type).toBe('correspondence');
 
     // Live in every lobby: Bob may accept it, Ada may withdraw it, the visitor only sees it.
     const line = (page: Page) => page.locator(`li[data-seek="${seek.id}"]`);
     const label = `Oware by ${ada.username}`;
-    await line(taker).getByRole('button', { name: `Accept ${label}` }).waitFor();
-    await line(poster).getByRole('button', { name: `Withdraw ${label}` }).waitFor();
+    await line(taker)
+      .getByRole('button', { name: `Accept ${label}` })
+      .waitFor();
+    await line(poster)
+      .getByRole('button', { name: `Withdraw ${label}` })
+      .waitFor();
     await line(visitor).waitFor();
     expect(await line(visitor).getByRole('button').count()).toBe(0);
-    expect(await line(taker).textContent()).toContain('d/move');
+    expect(await line(taker).textContent()).toMatch(/3 d\/move, casual, seeds 5\b/);
     // A filter for another game hides it; back to any game shows it again.
     await visitor.getByLabel('Filter by game').selectOption('congo');
     await live(visitor);
@@ -62,11 +66,13 @@ describe('the lobby page', () => {
     await pg.screenshot(taker, 'lobby-phone');
 
     // Bob accepts: his page opens the game as his seat; Ada's feed says her seek became a game.
-    await line(taker).getByRole('button', { name: `Accept ${label}` }).click();
+    await line(taker)
+      .getByRole('button', { name: `Accept ${label}` })
+      .click();
     await taker.waitForURL(/\/play\/[A-Za-z0-9_-]{12}#account&side=[01]$/);
     const gameId = /\/play\/([A-Za-z0-9_-]{12})#/.exec(taker.url())![1]!;
     const game = (await rest(pg, `/games/${gameId}`)).body;
-    expect(game).toMatchObject({ kind: 'oware', options: { seeds: 3 } });
+    expect(game).toMatchObject({ kind: 'oware', options: { seeds: 5 } });
     expect(taker.url()).toBe(`${pg.url}/play/${gameId}#account&side=${seatOf(game, bob)}`);
     await taker.getByText(`You play ${game.seats[seatOf(game, bob)].name}.`).waitFor();
     const started = poster.getByRole('link', { name: `play game ${gameId}` });
@@ -79,20 +85,37 @@ describe('the lobby page', () => {
     await poster.getByText(`You play ${game.seats[seatOf(game, ada)].name}.`).waitFor();
   }, 60_000);
 
-  it('withdraws a seek from the lobby; it leaves the other lobbies', async () => {
+  it('shows a rating range; an account outside it is told so; a withdrawn seek leaves the other lobbies', async () => {
     const cy = await newAccount(pg, 'cy');
+    const dan = await newAccount(pg, 'dan');
     const page = await accountPage(pg, cy);
-    const other = await pg.page('other');
+    const other = await accountPage(pg, dan);
     for (const p of [page, other]) {
       await p.goto(`${pg.url}/lobby`);
       await live(p);
     }
     await page.getByLabel('Rated game').check();
+    await page.getByLabel('Lowest rating (optional)').fill('1900');
     await page.getByRole('button', { name: 'Post seek' }).click();
     const line = (p: Page) => p.locator('li[data-seek]', { hasText: cy.username });
     await line(other).waitFor();
-    expect(await line(other).textContent()).toContain('rated');
-    await line(page).getByRole('button', { name: /^Withdraw/ }).click();
+    // Only what differs from the kind's defaults is listed (none here), then the range.
+    expect(await line(other).textContent()).toMatch(/unlimited, rated, opponents rated 1900–any/);
+    const seek = (await rest(pg, '/seeks')).body.items[0];
+    expect([seek.rated, seek.ratingRange]).toEqual([true, { min: 1900, max: null }]);
+    // Dan (a new account, rated about 1500) may not take it: the page says why, in words.
+    await line(other)
+      .getByRole('button', { name: /^Accept/ })
+      .click();
+    await line(other)
+      .getByText('Your rating is outside the range this seek admits. (RATING_OUT_OF_RANGE)')
+      .waitFor();
+    expect(await pg.axe(other)).toEqual([]);
+    // Chromium logs the refused request (403); nothing else.
+    expect(pg.errors.splice(0).filter((e) => !/status of 403 \(Forbidden\)/.test(e))).toEqual([]);
+    await line(page)
+      .getByRole('button', { name: /^Withdraw/ })
+      .click();
     await line(other).waitFor({ state: 'detached' });
     expect((await rest(pg, '/seeks')).body.items).toEqual([]);
   }, 40_000);

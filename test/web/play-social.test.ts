@@ -151,7 +151,11 @@ describe('the game page: takeback, chat and rematch', () => {
     expect(await pg.axe(black)).toEqual([]);
     await black.getByRole('button', { name: 'Decline rematch' }).click();
     await white.getByText('black declined the rematch.').waitFor();
-    expect((await apiGame(pg, game.id)).rematch).toMatchObject({ offeredBy: null, declinedBy: 1, game: null });
+    expect((await apiGame(pg, game.id)).rematch).toMatchObject({
+      offeredBy: null,
+      declinedBy: 1,
+      game: null,
+    });
 
     await black.getByRole('button', { name: 'Offer a rematch' }).click();
     await white.getByText('black offers a rematch.').waitFor();

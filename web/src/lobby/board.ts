@@ -1,39 +1,41 @@
-// The lobby's list of open seeks as events change it (lobby/seeks.ts feeds it): pure functions, no
-// DOM (test/web/lobby-board.test.ts). A listing read after the stream opened may be older than an
-// event already seen, so a seek an event removed never comes back from a listing.
+// The lobby's list of open seeks as the lobby stream changes it (lobby/seeks.ts feeds it): each
+// connection starts from nothing, receives the waiting seeks as `seek.added`, then `ready`, then
+// every change. Pure functions, no DOM (test/web/lobby-board.test.ts).
 import type { components } from '../../../packages/client/src/generated/openapi';
 
-type ListedSeek = components['schemas']['ListedSeek'];
+type Schemas = components['schemas'];
+export type LobbySeek = Schemas['LobbySeek'];
+export type LobbyEvent = Schemas['LobbyStreamEvent'];
 
-/** The seeks shown: a listing merged with the events seen since the stream opened. */
 export interface SeekBoard {
-  readonly seeks: ReadonlyMap<string, ListedSeek>;
-  /** Ids removed by an event: a listing read later must not bring them back. */
-  readonly removed: ReadonlySet<string>;
+  readonly seeks: ReadonlyMap<string, LobbySeek>;
+  /** The stream said `ready`: the seeks waiting when it opened are all here. */
+  readonly ready: boolean;
+  /** More seeks wait than the stream sent at first (it sends the oldest 100). */
+  readonly more: boolean;
 }
 
-export const EMPTY_BOARD: SeekBoard = { seeks: new Map(), removed: new Set() };
+export const EMPTY_BOARD: SeekBoard = { seeks: new Map(), ready: false, more: false };
 
-export function seekAdded(board: SeekBoard, seek: ListedSeek): SeekBoard {
-  if (board.removed.has(seek.id)) return board;
-  return { ...board, seeks: new Map(board.seeks).set(seek.id, seek) };
-}
-
-export function seekRemoved(board: SeekBoard, id: string): SeekBoard {
-  const seeks = new Map(board.seeks);
-  seeks.delete(id);
-  return { seeks, removed: new Set(board.removed).add(id) };
-}
-
-/** A listing read after the stream opened: adds what no event removed; events already seen stay. */
-export function seeksListed(board: SeekBoard, items: readonly ListedSeek[]): SeekBoard {
-  const seeks = new Map(board.seeks);
-  for (const seek of items) if (!board.removed.has(seek.id) && !seeks.has(seek.id)) seeks.set(seek.id, seek);
-  return { ...board, seeks };
+/** The board after one event of the lobby stream (others, such as shutdown, change nothing). */
+export function applyLobbyEvent(board: SeekBoard, event: LobbyEvent): SeekBoard {
+  switch (event.event) {
+    case 'seek.added':
+      return { ...board, seeks: new Map(board.seeks).set(event.data.id, event.data) };
+    case 'seek.removed': {
+      if (!board.seeks.has(event.data.id)) return board;
+      const seeks = new Map(board.seeks);
+      seeks.delete(event.data.id);
+      return { ...board, seeks };
+    }
+    case 'ready':
+      return { ...board, ready: true, more: event.data.more };
+    default:
+      return board;
+  }
 }
 
 /** Oldest first, as they were posted. */
-export function seekOrder(board: SeekBoard): ListedSeek[] {
+export function seekOrder(board: SeekBoard): LobbySeek[] {
   return [...board.seeks.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
 }
-

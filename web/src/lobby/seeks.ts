@@ -1,14 +1,13 @@
-// The lobby's open seeks, live: the first page of GET /seeks, then GET /seeks/stream's `seek.added`
-// and `seek.removed` events. The stream opens first and the list is read once it is open, so a seek
-// added or removed in between is neither lost nor shown twice: events win over the listing.
-// The stream is read with fetch (an account sees its pool's seeks, which needs its token in a
-// header, which EventSource cannot send) and reopened after a drop, re-reading the list.
+// The lobby's open seeks, live, from GET /seeks/stream: on each connection the waiting seeks
+// (`seek.added`), `ready`, then each change. It is read with fetch so that a signed-in account's
+// token goes in a header (an account sees its own pool's seeks, and not those of accounts it
+// blocks); after a drop it is opened again and the list starts afresh from what it sends.
 import { useEffect, useState } from 'preact/hooks';
-import { api, auth, problemText, type Schemas } from '../api/client';
+import { auth, problemText } from '../api/client';
 import { sseMessages } from '../account/feed';
-import { EMPTY_BOARD, seekAdded, seekOrder, seekRemoved, seeksListed, type SeekBoard } from './board';
+import { applyLobbyEvent, EMPTY_BOARD, seekOrder, type LobbyEvent, type LobbySeek } from './board';
 
-export type ListedSeek = Schemas['ListedSeek'];
+export type { LobbySeek } from './board';
 
 export interface SeekFilter {
   readonly kind?: string;
@@ -16,62 +15,51 @@ export interface SeekFilter {
   readonly rated?: boolean;
 }
 
-/** How many seeks the lobby shows (the first page of the listing, then what arrives live). */
-export const LOBBY_PAGE = 100;
-
-function query(filter: SeekFilter): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (filter.kind) out.kind = filter.kind;
-  if (filter.timeControl) out.timeControl = filter.timeControl;
-  if (filter.rated !== undefined) out.rated = String(filter.rated);
-  return out;
+function query(filter: SeekFilter): string {
+  const out = new URLSearchParams();
+  if (filter.kind) out.set('kind', filter.kind);
+  if (filter.timeControl) out.set('timeControl', filter.timeControl);
+  if (filter.rated !== undefined) out.set('rated', String(filter.rated));
+  return out.toString();
 }
 
-/** The open seeks matching `filter`, kept live; `status` is connecting, live or reconnecting. */
-export function useSeeks(
-  filter: SeekFilter,
-  token: string | null,
-): { seeks: ListedSeek[]; status: string; error: string } {
-  const [board, setBoard] = useState<SeekBoard>(EMPTY_BOARD);
+export interface LiveSeeks {
+  readonly seeks: LobbySeek[];
+  /** connecting, live or reconnecting. */
+  readonly status: string;
+  /** More seeks wait than the stream lists. */
+  readonly more: boolean;
+  readonly error: string;
+}
+
+/** The open seeks matching `filter`, as `token`'s account (or anonymously) sees them, kept live. */
+export function useSeeks(filter: SeekFilter, token: string | null): LiveSeeks {
+  const [board, setBoard] = useState(EMPTY_BOARD);
   const [status, setStatus] = useState('connecting');
   const [error, setError] = useState('');
   const key = JSON.stringify([filter, token]);
   useEffect(() => {
     const abort = new AbortController();
     let delay = 500;
-    const list = async () => {
-      const { data, error: e } = await api.GET('/api/v1/seeks', {
-        params: { query: { ...query(filter), limit: LOBBY_PAGE } as never },
-        headers: auth(token ?? undefined),
-      });
-      if (abort.signal.aborted) return;
-      if (data) setBoard((b) => seeksListed(b, data.items));
-      else setError(problemText(e));
-    };
     const run = async () => {
       while (!abort.signal.aborted) {
-        setBoard(EMPTY_BOARD);
         try {
-          const res = await fetch(`/api/v1/seeks/stream?${new URLSearchParams(query(filter)).toString()}`, {
+          const res = await fetch(`/api/v1/seeks/stream?${query(filter)}`, {
             headers: { ...auth(token ?? undefined), Accept: 'text/event-stream' },
             signal: abort.signal,
           });
           if (!res.ok || !res.body) {
-            const problem: unknown = await res.json().catch(() => res.status);
-            setError(problemText(problem));
+            setError(problemText(await res.json().catch(() => `the lobby answered ${res.status}`)));
           } else {
             setError('');
-            void list();
-            setStatus('live');
-            delay = 500;
+            setBoard(EMPTY_BOARD);
             for await (const message of sseMessages(res.body)) {
-              if (message.event === 'shutdown') break;
-              const data = JSON.parse(message.data) as Record<string, unknown>;
-              if (message.event === 'seek.added') {
-                setBoard((b) => seekAdded(b, (data.seek ?? data) as ListedSeek));
-              } else if (message.event === 'seek.removed') {
-                const id = (data.id ?? (data.seek as { id?: string } | undefined)?.id) as string;
-                setBoard((b) => seekRemoved(b, id));
+              if (message.event === 'shutdown' || message.event === 'error') break;
+              const event = { event: message.event, data: JSON.parse(message.data) as unknown } as LobbyEvent;
+              setBoard((b) => applyLobbyEvent(b, event));
+              if (event.event === 'ready') {
+                setStatus('live');
+                delay = 500;
               }
             }
           }
@@ -87,5 +75,5 @@ export function useSeeks(
     void run();
     return () => abort.abort();
   }, [key]);
-  return { seeks: seekOrder(board), status, error };
+  return { seeks: seekOrder(board), status, more: board.more, error };
 }

@@ -6,7 +6,7 @@ import { api, auth, type Game } from '../api/client';
 import { followFeed } from '../account/feed';
 import { accountToken, dropSeek, keepSeek } from '../account/storage';
 import { accountSeatLink } from '../links';
-import { useSeeks, type ListedSeek, type SeekFilter } from '../lobby/seeks';
+import { useSeeks, type LobbySeek, type SeekFilter } from '../lobby/seeks';
 import { socialProblem } from '../play/social';
 import { Link, navigate } from '../router';
 import {
@@ -18,11 +18,11 @@ import {
   type OptionValues,
   type TimeValues,
 } from './form-fields';
-import { kindName, useKinds } from './kinds';
+import { kindName, useKinds, type KindInfo } from './kinds';
 import './pages.css';
 import '../play/social.css';
 
-function timeText(tc: ListedSeek['timeControl']): string {
+function timeText(tc: LobbySeek['timeControl']): string {
   if (tc.type === 'realtime') return `${tc.initialSeconds / 60}+${tc.incrementSeconds}`;
   if (tc.type === 'correspondence') return `${tc.daysPerMove} d/move`;
   return 'unlimited';
@@ -33,19 +33,31 @@ function mySeat(game: Pick<Game, 'seats'>, me: string): number {
   return game.seats.find((s) => s.account === me)?.seat ?? 0;
 }
 
-function SeekLine(props: { seek: ListedSeek; me: string | undefined; token: string | null }) {
-  const { seek, me, token } = props;
+/** The options a seek sets apart from its kind's defaults, by their titles where the kind has them. */
+function optionsText(seek: LobbySeek, kind: KindInfo | undefined): string {
+  const properties = (kind?.options as { properties?: Record<string, { title?: string }> } | undefined)
+    ?.properties;
+  return Object.entries(seek.options)
+    .filter(([name, value]) => kind?.defaults[name] !== value)
+    .map(([name, value]) => `${properties?.[name]?.title ?? name} ${String(value)}`)
+    .join(', ');
+}
+
+function SeekLine(props: {
+  seek: LobbySeek;
+  kind: KindInfo | undefined;
+  me: string | undefined;
+  token: string | null;
+}) {
+  const { seek, kind, me, token } = props;
   const [problem, setProblem] = useState('');
   const [busy, setBusy] = useState(false);
   const mine = me !== undefined && seek.account === me;
-  const rating = seek.rating
-    ? ` (${Math.round(seek.rating.rating)}${seek.rating.provisional ? '?' : ''})`
-    : '';
-  const options = Object.entries(seek.options)
-    .map(([k, v]) => `${k} ${String(v)}`)
-    .join(', ');
+  // A provisional rating is marked with "?", as rating lists do.
+  const rating = ` (${Math.round(seek.rating)}${seek.provisional ? '?' : ''})`;
+  const options = optionsText(seek, kind);
   const range = seek.ratingRange
-    ? `, ratings ${seek.ratingRange.min ?? '…'}–${seek.ratingRange.max ?? '…'}`
+    ? `, opponents rated ${seek.ratingRange.min ?? 'any'}–${seek.ratingRange.max ?? 'any'}`
     : '';
   const label = `${kindName(seek.kind)} by ${seek.username}`;
   const act = async () => {
@@ -135,7 +147,11 @@ function PostSeek({ token }: { token: string }) {
       if (data.status === 'waiting') keepSeek({ id: data.id, kind: data.kind, expiresAt: data.expiresAt });
       setMessage(
         data.game
-          ? { text: 'A waiting seek matched yours: your game has started.', game: data.game, me: data.account }
+          ? {
+              text: 'A waiting seek matched yours: your game has started.',
+              game: data.game,
+              me: data.account,
+            }
           : { text: `Your seek is listed until ${new Date(data.expiresAt).toLocaleTimeString()}.` },
       );
     } catch (e) {
@@ -235,7 +251,7 @@ export function LobbyPage() {
   const [token, setToken] = useState<string | null>(accountToken());
   const [me, setMe] = useState<string>();
   const [filter, setFilter] = useState<SeekFilter>({});
-  const { seeks, status, error } = useSeeks(filter, token);
+  const { seeks, status, more, error } = useSeeks(filter, token);
   const started = useStartedGames(token, me);
   useEffect(() => {
     const sync = () => setToken(accountToken());
@@ -332,12 +348,19 @@ export function LobbyPage() {
           List: <span data-lobby-status={status}>{status}</span>
         </p>
         {error ? <p role="alert">{error}</p> : null}
-        {seeks.length === 0 ? <p>No open seeks right now.</p> : null}
+        {seeks.length === 0 && status === 'live' ? <p>No open seeks right now.</p> : null}
         <ul class="seeks" aria-live="polite" aria-relevant="additions removals">
           {seeks.map((s) => (
-            <SeekLine key={s.id} seek={s} me={me} token={token} />
+            <SeekLine
+              key={s.id}
+              seek={s}
+              kind={kinds?.find((k) => k.kind === s.kind)}
+              me={me}
+              token={token}
+            />
           ))}
         </ul>
+        {more ? <p class="hint">More seeks wait than are shown: choose a game or a time control.</p> : null}
       </section>
       {token ? <PostSeek token={token} /> : null}
     </>

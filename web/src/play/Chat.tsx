@@ -51,8 +51,7 @@ export function Chat(props: {
     if (data) {
       setMessages((old) => (all ? data.items : merge(old, data.items)));
       setMuted(data.muted);
-    }
-    else if (error) setProblem(socialProblem(error));
+    } else if (error) setProblem(socialProblem(error));
   };
   useEffect(() => subscribe((message) => setMessages((old) => merge(old, [message]))), [subscribe]);
   // Everything so far, and again whenever the stream (re)opens (what came while it was closed);

@@ -15,12 +15,7 @@ type TakebackPath =
 /** "1 move", "2 moves": plies as the move list shows them. */
 const plies = (n: number) => (n === 1 ? '1 move' : `${n} moves`);
 
-export function Takeback(props: {
-  game: Game;
-  seat: number;
-  token: string;
-  onGame: (game: Game) => void;
-}) {
+export function Takeback(props: { game: Game; seat: number; token: string; onGame: (game: Game) => void }) {
   const { game, seat, token, onGame } = props;
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
@@ -64,10 +59,18 @@ export function Takeback(props: {
       {offer?.seat === other ? (
         <>
           <span>{`${otherName} asks to take back ${plies(offer.plies)}.`}</span>{' '}
-          <button type="button" disabled={busy} onClick={() => void act('/api/v1/games/{id}/takeback/accept')}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void act('/api/v1/games/{id}/takeback/accept')}
+          >
             Accept takeback
           </button>{' '}
-          <button type="button" disabled={busy} onClick={() => void act('/api/v1/games/{id}/takeback/decline')}>
+          <button
+            type="button"
+            disabled={busy}
+            onClick={() => void act('/api/v1/games/{id}/takeback/decline')}
+          >
             Decline takeback
           </button>
         </>

@@ -1,4 +1,4 @@
-// What the game page's social parts (rematch, takeback, chat) share: the sentences for their refusals
+// What the social parts (rematch, takeback, chat, the lobby) share: the sentences for their refusals
 // and a poll for what no open stream tells the page (a finished game's stream is closed, so a
 // rematch offer or a chat message after the end is read again every few seconds).
 import { useEffect, useRef } from 'preact/hooks';
@@ -37,6 +37,7 @@ const SENTENCES: Record<string, string | ((p: Record<string, unknown>) => string
         : 'Chat is turned off here.',
   RATE_LIMITED: 'Too many messages at once: wait a few seconds.',
   SEEK_NOT_FOUND: 'That seek is gone: someone else took it, or it was withdrawn or expired.',
+  RATING_OUT_OF_RANGE: 'Your rating is outside the range this seek admits.',
 };
 
 /** A problem from a social action as a sentence, with its code kept for the curious. */
