@@ -117,7 +117,7 @@ describe('the game page: takeback, chat and rematch', () => {
     await watcher.getByText('You are watching.').waitFor();
     expect(await watcher.getByRole('heading', { name: 'Chat' }).count()).toBe(0);
 
-    // After the game, the chat goes on (the stream is closed: the pages read it again).
+    // After the game, the chat goes on (over the stream, which a seat's page keeps open).
     await south.getByRole('button', { name: 'Resign' }).click();
     await south.getByRole('button', { name: 'Confirm resignation' }).click();
     await shownResult(north);
@@ -145,9 +145,15 @@ describe('the game page: takeback, chat and rematch', () => {
     await black.getByRole('button', { name: 'Confirm resignation' }).click();
     await shownResult(white);
 
+    // The offer reaches Black over the finished game's stream: its page does not ask for the game.
+    let gameReads = 0;
+    black.on('request', (request) => {
+      if (request.url().endsWith(`/api/v1/games/${game.id}`)) gameReads += 1;
+    });
     await white.getByRole('button', { name: 'Offer a rematch' }).click();
     await white.getByRole('button', { name: 'Rematch offered' }).waitFor();
     await black.getByText('white offers a rematch.').waitFor();
+    expect(gameReads).toBe(0);
     expect(await pg.axe(black)).toEqual([]);
     await black.getByRole('button', { name: 'Decline rematch' }).click();
     await white.getByText('black declined the rematch.').waitFor();

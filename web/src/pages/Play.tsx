@@ -240,7 +240,7 @@ export function Play({ id }: { id: string }) {
           {me ? (
             <Actions game={game} seat={me.seat} token={me.token} onGame={accept} onError={setMessage} />
           ) : null}
-          <SocialActions game={game} me={me} onGame={accept} />
+          <SocialActions game={game} me={me} live={live} onGame={accept} />
           <h2>Moves</h2>
           {game.moves.length === 0 ? <p>No moves yet.</p> : null}
           <ol class="moves" aria-label="Moves">

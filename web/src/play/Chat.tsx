@@ -1,7 +1,8 @@
 // A game's chat (docs/chat.md): the seats talk (and, in a game whose chat is `everyone`, spectators
 // with an account too). Messages arrive live while the game's stream is open (its `chat` events,
-// passed in by the page) and are read again every few seconds otherwise (a finished game's stream
-// is closed, yet its chat goes on). A seat may mute the other: its messages are then hidden here.
+// passed in by the page; a seat's page keeps it open after the game, and the chat goes on) and are
+// read again every few seconds without it (a spectator's page of a finished game in mode
+// `everyone`). A seat may mute the other: its messages are then hidden here.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, auth, type Game, type Schemas } from '../api/client';
 import { SOCIAL_POLL_MS, socialProblem, usePoll } from './social';

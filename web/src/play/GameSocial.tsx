@@ -10,12 +10,12 @@ import './social.css';
 
 type Seat = { seat: number; token: string } | undefined;
 
-export function SocialActions(props: { game: Game; me: Seat; onGame: (game: Game) => void }) {
-  const { game, me, onGame } = props;
+export function SocialActions(props: { game: Game; me: Seat; live: boolean; onGame: (game: Game) => void }) {
+  const { game, me, live, onGame } = props;
   return (
     <>
       {me ? <Takeback game={game} seat={me.seat} token={me.token} onGame={onGame} /> : null}
-      <Rematch game={game} me={me} onGame={onGame} />
+      <Rematch game={game} me={me} live={live} onGame={onGame} />
       <RematchOf game={game} />
     </>
   );

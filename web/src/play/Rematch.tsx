@@ -1,8 +1,9 @@
 // A finished game's rematch (docs/rematch.md): a seat offers it, the other accepts or declines; the
-// new game has the same settings with the colours swapped. A finished game's stream is closed, so
-// while a seat's page waits for an answer it reads the game again every few seconds. Once the
-// rematch exists, each seat opens it: an account's seat by its account, a seat-token seat with the
-// new seat token the server answers to whoever presents the old one.
+// new game has the same settings with the colours swapped. The offer, the refusal and the link come
+// over the finished game's stream, which a seat's page keeps open (without it, the page reads the
+// game again every few seconds). Once the rematch exists, each seat opens it: an account's seat by
+// its account, a seat-token seat with the new seat token the server answers to whoever presents
+// the old one.
 import { useState } from 'preact/hooks';
 import { api, auth, type Game } from '../api/client';
 import { accountSeatLink, gameLink, seatLink } from '../links';
@@ -35,22 +36,24 @@ export function Rematch(props: {
   game: Game;
   /** The seat this page acts for; undefined for a spectator. */
   me: { seat: number; token: string } | undefined;
+  /** The game's stream is open (a seat's stays open after the end and brings the rematch's changes). */
+  live: boolean;
   onGame: (game: Game) => void;
 }) {
-  const { game, me, onGame } = props;
+  const { game, me, live, onGame } = props;
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState('');
   const [answer, setAnswer] = useState<Answer>();
   const rematch = game.rematch;
   const finished = game.status === 'finished';
-  // A seat waits for the other's answer, or for its offer to be seen: read the game again.
+  // Without the stream, a seat waiting for the other's offer or answer reads the game again.
   usePoll(
     async () => {
       const { data } = await api.GET('/api/v1/games/{id}', { params: { path: { id: game.id } } });
       if (data) onGame(data);
     },
     SOCIAL_POLL_MS,
-    finished && me !== undefined && !rematch.game,
+    finished && me !== undefined && !rematch.game && !live,
   );
   if (!finished) return null;
   if (!me) {

@@ -1,6 +1,6 @@
 // What the social parts (rematch, takeback, chat, the lobby) share: the sentences for their refusals
-// and a poll for what no open stream tells the page (a finished game's stream is closed, so a
-// rematch offer or a chat message after the end is read again every few seconds).
+// and a poll for what no open stream tells the page (when a page has no stream, a rematch offer or
+// a chat message is read again every few seconds).
 import { useEffect, useRef } from 'preact/hooks';
 import { problemText } from '../api/client';
 

@@ -82,8 +82,11 @@ export function useGame(id: string, token?: string): LiveGame {
         const message = JSON.parse((event as MessageEvent<string>).data) as ChatMessage;
         for (const listener of chatListeners.current) listener(message);
       });
-      // The game is over: the server closes the stream, which must not be reopened.
-      source.addEventListener('end', () => close());
+      // The game is over. A spectator's page stops following it; a seat's stays, since the finished
+      // game's versions still come (a rematch offered or declined, its link) and so does its chat.
+      source.addEventListener('end', () => {
+        if (!token) close();
+      });
       // The server stops, or says the stream failed (a problem such as UPDATES_LOST): start afresh.
       const restart = () => {
         close();
