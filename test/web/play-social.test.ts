@@ -4,7 +4,15 @@
 // in the new game with the colours swapped. axe-core and a phone-sized screen on the way.
 import type { Page } from 'playwright-core';
 import { playground } from '../support/browser';
-import { apiGame, click, playOneByClicking, shownResult, waitForPly } from '../support/play';
+import {
+  apiGame,
+  click,
+  createGame,
+  openSeats,
+  playOneByClicking,
+  shownResult,
+  waitForPly,
+} from '../support/play';
 import { accountGame, accountPage, newAccount, rest, seatOf, type TestAccount } from '../support/social';
 
 describe('the game page: takeback, chat and rematch', () => {
@@ -182,5 +190,29 @@ describe('the game page: takeback, chat and rematch', () => {
     await playOneByClicking(black);
     await waitForPly(white, 1);
     await pg.screenshot(white, 'social-rematch');
+  }, 60_000);
+
+  it('plays a rematch of a seat-link game: each seat gets its new seat link', async () => {
+    const created = await createGame(pg, { kind: 'kalah', options: { houses: 4, seeds: 2 } });
+    const [south, north] = await openSeats(pg, created);
+    await north.getByRole('button', { name: 'Resign' }).click();
+    await north.getByRole('button', { name: 'Confirm resignation' }).click();
+    await shownResult(south);
+    await south.getByRole('button', { name: 'Offer a rematch' }).click();
+    await north.getByRole('button', { name: 'Accept rematch' }).click();
+    // North goes to its new seat (south now, colours swapped) by its new seat link.
+    await north.waitForURL(/\/play\/[A-Za-z0-9_-]{12}#seat=.+&side=0$/);
+    await north.getByText('You play south.').waitFor();
+    const next = (await apiGame(pg, created.game.id)).rematch.game as string;
+    expect(new URL(north.url()).pathname).toBe(`/play/${next}`);
+    // South asks for its own new link with its old token.
+    await south.getByRole('button', { name: 'Play the rematch' }).click();
+    await south.waitForURL(/\/play\/[A-Za-z0-9_-]{12}#seat=.+&side=1$/);
+    await south.getByText('You play north.').waitFor();
+    expect(new URL(south.url()).pathname).toBe(`/play/${next}`);
+    // The links hold working seat tokens: the new South (the old North) moves first, by clicking.
+    await playOneByClicking(north);
+    await waitForPly(south, 1);
+    expect((await apiGame(pg, next)).ply).toBe(1);
   }, 60_000);
 });

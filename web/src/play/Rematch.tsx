@@ -5,12 +5,12 @@
 // its account, a seat-token seat with the new seat token the server answers to whoever presents
 // the old one.
 import { useState } from 'preact/hooks';
-import { api, auth, type Game } from '../api/client';
+import { api, auth, type Game, type Schemas } from '../api/client';
 import { accountSeatLink, gameLink, seatLink } from '../links';
 import { Link, navigate } from '../router';
 import { SOCIAL_POLL_MS, socialProblem, usePoll } from './social';
 
-type Answer = { status: string; game: Game | null; seatToken?: string | null };
+type Answer = Schemas['RematchAnswer'];
 
 /** Where a seat of the finished game plays the rematch: its new seat (colours swapped). */
 function rematchLink(old: Game, seat: number, answer: Answer | undefined, next: string): string {
@@ -20,7 +20,7 @@ function rematchLink(old: Game, seat: number, answer: Answer | undefined, next: 
     const mine = newGame?.seats.find((s) => s.account === account)?.seat ?? 1 - seat;
     return accountSeatLink(next, mine);
   }
-  return answer?.seatToken ? seatLink(next, 1 - seat, answer.seatToken) : gameLink(next);
+  return answer?.seatToken ? seatLink(next, answer.seatToken.seat, answer.seatToken.token) : gameLink(next);
 }
 
 /** "Rematch of …" for any viewer of a game that is one. */
@@ -78,16 +78,13 @@ export function Rematch(props: {
             ? await api.POST('/api/v1/games/{id}/rematch/accept', params)
             : await api.POST('/api/v1/games/{id}/rematch/decline', params);
       if (!data) return setProblem(socialProblem(error));
-      if ('status' in data) {
-        setAnswer(data as Answer);
-        const { data: fresh } = await api.GET('/api/v1/games/{id}', { params: { path: { id: game.id } } });
-        if (fresh) onGame(fresh);
-        if (data.status === 'accepted' && data.game) {
-          navigate(rematchLink(game, me.seat, data as Answer, data.game.id));
-        }
-      } else {
-        onGame(data as Game);
-      }
+      setAnswer(data);
+      if (data.status === 'accepted' && data.game)
+        return navigate(rematchLink(game, me.seat, data, data.game.id));
+      // The answer says what happened, not the finished game's new version: show it now (the
+      // stream brings it too, a moment later).
+      const { data: fresh } = await api.GET('/api/v1/games/{id}', { params: { path: { id: game.id } } });
+      if (fresh) onGame(fresh);
     } catch (e) {
       setProblem(String(e));
     } finally {
