@@ -215,4 +215,30 @@ describe('the game page: takeback, chat and rematch', () => {
     await waitForPly(south, 1);
     expect((await apiGame(pg, next)).ply).toBe(1);
   }, 60_000);
+
+  it('against the computer: a takeback and a rematch are granted at once', async () => {
+    const res = await rest(pg, '/games/ai', { body: { kind: 'russian-draughts', level: 1, seat: 'white' } });
+    expect(res.status).toBe(201);
+    const { game, seatTokens } = res.body;
+    const [mine] = seatTokens;
+    const page = await pg.page('against the computer');
+    await page.goto(`${pg.url}/play/${game.id}#seat=${encodeURIComponent(mine.token)}&side=${mine.seat}`);
+    await page.locator('.live').waitFor();
+    await playOneByClicking(page);
+    await waitForPly(page, 2); // the computer answered
+    await page.getByRole('button', { name: 'Ask to take back' }).click();
+    await waitForPly(page, 0);
+    expect((await apiGame(pg, game.id)).ply).toBe(0);
+
+    await page.getByRole('button', { name: 'Resign' }).click();
+    await page.getByRole('button', { name: 'Confirm resignation' }).click();
+    await shownResult(page);
+    await page.getByRole('button', { name: 'Offer a rematch' }).click();
+    // Black now; the computer, White, moves first in the new game.
+    await page.waitForURL(/\/play\/[A-Za-z0-9_-]{12}#seat=.+&side=1$/);
+    await page.getByText('You play black.').waitFor();
+    await waitForPly(page, 1);
+    const next = await apiGame(pg, /\/play\/([A-Za-z0-9_-]{12})#/.exec(page.url())![1]!);
+    expect(next.rematchOf).toBe(game.id);
+  }, 60_000);
 });
