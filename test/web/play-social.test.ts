@@ -241,4 +241,31 @@ describe('the game page: takeback, chat and rematch', () => {
     const next = await apiGame(pg, /\/play\/([A-Za-z0-9_-]{12})#/.exec(page.url())![1]!);
     expect(next.rematchOf).toBe(game.id);
   }, 60_000);
+
+  it('in a game whose chat is for everyone, spectators read it and those with an account write', async () => {
+    const gil = await newAccount(pg, 'gil');
+    const created = await createGame(pg, { kind: 'oware', settings: { chat: 'everyone' } });
+    expect((await apiGame(pg, created.game.id)).settings).toEqual({ takeback: true, chat: 'everyone' });
+    const [south] = await openSeats(pg, created);
+    const fan = await accountPage(pg, gil);
+    await fan.goto(`${pg.url}/play/${created.game.id}`);
+    await fan.getByText('You are watching.').waitFor();
+    const anonymous = await pg.page('anonymous');
+    await anonymous.goto(`${pg.url}/play/${created.game.id}`);
+    await anonymous.getByText('Sign in with an account to write here.').waitFor();
+    expect(await anonymous.getByLabel('Your message').count()).toBe(0);
+
+    await fan.getByLabel('Your message').fill('go south!');
+    await fan.getByRole('button', { name: 'Send' }).click();
+    for (const page of [south, anonymous]) {
+      await page.locator('.chat-messages li', { hasText: 'go south!' }).waitFor();
+    }
+    expect(await chatLines(south)).toEqual([`${gil.username}: go south!`]);
+    expect(await south.locator('.chat-messages li').getAttribute('data-seat')).toBe('spectator');
+    await south.getByLabel('Your message').fill('thanks');
+    await south.getByRole('button', { name: 'Send' }).click();
+    await fan.locator('.chat-messages li', { hasText: 'thanks' }).waitFor();
+    expect(await chatLines(anonymous)).toEqual([`${gil.username}: go south!`, 'south: thanks']);
+    expect(await pg.axe(anonymous)).toEqual([]);
+  }, 60_000);
 });
