@@ -287,12 +287,12 @@ describe('playground pages', () => {
         return `${el.tagName.toLowerCase()}:${el.id || el.textContent.trim()}`;
       });
     const order: string[] = [];
-    for (let i = 0; i < 8 && !order.includes('input:game-id'); i++) {
+    for (let i = 0; i < 9 && !order.includes('input:game-id'); i++) {
       await page.keyboard.press('Tab');
       order.push(await focused());
     }
     // The site navigation first, in its order, then the page's first field.
-    const nav = ['a:Boardhost', 'a:New game', 'a:Games', 'a:Account', 'a:REST docs', 'a:GraphiQL'];
+    const nav = ['a:Boardhost', 'a:New game', 'a:Lobby', 'a:Games', 'a:Account', 'a:REST docs', 'a:GraphiQL'];
     expect(order).toEqual([...nav, 'input:game-id']);
     await page.keyboard.type(created.game.id);
     await page.keyboard.press('Enter');

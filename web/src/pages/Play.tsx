@@ -9,6 +9,7 @@ import { kindName } from './kinds';
 import { gameLink, seatFromHash } from '../links';
 import { Actions, idempotencyKey } from '../play/Actions';
 import { Clocks } from '../play/Clocks';
+import { GameChat, SocialActions } from '../play/GameSocial';
 import { clickPit, clickSquare, gridChoices, moveSquares, pitId } from '../play/moves';
 import { Players } from '../play/Players';
 import { ProblemMessage } from '../play/ProblemMessage';
@@ -83,7 +84,9 @@ function useSowing(game: Game | undefined): { board: BoardData; pulse: string } 
 
 export function Play({ id }: { id: string }) {
   const { hash } = useLocation();
-  const { game, error, live, accept } = useGame(id);
+  // The stream follows the game as this page's seat (so that it carries the chat), once known.
+  const [streamToken, setStreamToken] = useState(() => seatFromHash(hash)?.token);
+  const { game, error, live, accept, onChat } = useGame(id, streamToken);
   const seatAccounts = game?.seats.map((s) => s.account).join(' ');
   const me = useMemo(() => {
     const fromLink = seatFromHash(hash);
@@ -93,6 +96,7 @@ export function Play({ id }: { id: string }) {
     return account && seat ? { token: account.token, seat: seat.seat } : undefined;
     // Recomputed when the link or the seats' accounts change, not on every version.
   }, [hash, seatAccounts]);
+  useEffect(() => setStreamToken(me?.token), [me?.token]);
   const [path, setPath] = useState<readonly string[]>([]);
   // Until the person flips it, a seat sees its own side at the bottom.
   const [flipChoice, setFlipChoice] = useState<boolean>();
@@ -236,6 +240,7 @@ export function Play({ id }: { id: string }) {
           {me ? (
             <Actions game={game} seat={me.seat} token={me.token} onGame={accept} onError={setMessage} />
           ) : null}
+          <SocialActions game={game} me={me} live={live} onGame={accept} />
           <h2>Moves</h2>
           {game.moves.length === 0 ? <p>No moves yet.</p> : null}
           <ol class="moves" aria-label="Moves">
@@ -255,6 +260,7 @@ export function Play({ id }: { id: string }) {
             <br />
             Spectator link: <a href={gameLink(game.id)}>{gameLink(game.id)}</a>
           </p>
+          <GameChat game={game} me={me} live={live} onChat={onChat} />
         </aside>
       </div>
     </section>
