@@ -45,7 +45,10 @@ const withRecord = (game: StoredGame, rematch: RematchRecord): StoredGame => ({
 });
 
 function effects(before: StoredGame, after: StoredGame) {
-  return effectsOf(before, after, { game: toGameHeadView(engine, after, DEFAULT_ABANDON_CLAIM_MS), move: null });
+  return effectsOf(before, after, {
+    game: toGameHeadView(engine, after, DEFAULT_ABANDON_CLAIM_MS),
+    move: null,
+  });
 }
 
 describe('a finished game’s rematch record', () => {
