@@ -52,11 +52,14 @@ function effects(before: StoredGame, after: StoredGame) {
 }
 
 describe('a finished game’s rematch record', () => {
-  it('an offer: rematch.offered to the opponent only; no ratings, TV or deadline', () => {
+  it('an offer: rematch.offered to the opponent, the offerer its version as game.updated; no ratings, TV or deadline', () => {
     const over = finishedGame();
     const offered = withRecord(over, { offeredBy: 0, declinedBy: null, game: null });
     const e = effects(over, offered);
-    expect(e.notices.map((n) => [n.type, n.to, n.data.by])).toEqual([['rematch.offered', ['bob'], 0]]);
+    expect(e.notices.map((n) => [n.type, n.to, n.data.by])).toEqual([
+      ['rematch.offered', ['bob'], 0],
+      ['game.updated', ['alice'], undefined],
+    ]);
     expect(e.accounts.map((a) => [a.account, a.status, a.ongoing, a.rating])).toEqual([
       ['alice', 'finished', false, undefined],
       ['bob', 'finished', false, undefined],
@@ -64,11 +67,12 @@ describe('a finished game’s rematch record', () => {
     expect([e.featured, e.wake, e.clock.deadline]).toEqual([null, null, null]);
   });
 
-  it('a decline: rematch.declined to the offerer only', () => {
+  it('a decline: rematch.declined to the offerer, the decliner its version as game.updated', () => {
     const offered = withRecord(finishedGame(), { offeredBy: 1, declinedBy: null, game: null });
     const declined = withRecord(offered, { offeredBy: null, declinedBy: 0, game: null });
     expect(effects(offered, declined).notices.map((n) => [n.type, n.to, n.data.by])).toEqual([
       ['rematch.declined', ['bob'], 0],
+      ['game.updated', ['alice'], undefined],
     ]);
   });
 

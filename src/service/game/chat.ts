@@ -30,7 +30,7 @@ import { checkRead, gameNotFound, readerOf } from './audience';
 import { assertGameId } from './cursors';
 import type { GameService } from './service';
 import { settingsView } from './settings';
-import type { ChatMode } from '../../vocabulary';
+import { CHAT_MODES, type ChatMode } from '../../vocabulary';
 
 /** The longest message, in characters (code points), after cleaning and trimming. */
 export const CHAT_TEXT_MAX = 280;
@@ -75,7 +75,9 @@ export interface ChatOptions {
 
 /** The game's chat mode (its `settings.chat`; default seats). */
 export function chatModeOf(game: StoredGame): ChatMode {
-  return settingsView(game).chat;
+  const mode = settingsView(game).chat;
+  // A document edited by hand (or by a later version) may say anything: unknown modes are the default.
+  return (CHAT_MODES as readonly string[]).includes(mode) ? mode : 'seats';
 }
 
 /** The text as kept: unsafe characters stripped (breaks made spaces), trimmed, 1–CHAT_TEXT_MAX characters. */

@@ -139,6 +139,19 @@ export const PROBLEM_SENTENCES: Readonly<Record<string, Sentence>> = {
     `You have as many open challenges as allowed${most(p)}: wait for answers or cancel one.`,
   TOO_MANY_TOURNAMENTS: (p) => `You run as many tournaments as allowed${most(p)}: one must end first.`,
   BLOCKED: 'That player does not take challenges from you.',
+  RATING_OUT_OF_RANGE: (p) => {
+    const min = num(p['min']);
+    const max = num(p['max']);
+    const range =
+      min !== undefined && max !== undefined
+        ? ` (${min}–${max})`
+        : min !== undefined
+          ? ` (from ${min})`
+          : max !== undefined
+            ? ` (up to ${max})`
+            : '';
+    return `Your rating is outside the range this seek admits${range}.`;
+  },
   TOO_MANY_BLOCKS: (p) => `You block as many accounts as allowed${most(p)}: unblock one first.`,
   LAST_ROOT_TOKEN: 'That is your account’s last full token: create another before revoking it.',
   ROOT_TOKEN_REQUIRED: 'Only a full token may revoke a full token.',
