@@ -124,6 +124,13 @@ class World {
     return { path: { id: made.id }, token: this.ada.token, owner };
   }
 
+  /** A seat game where south played '1' and asked to take it back: north answers. */
+  async takebackOffered(): Promise<Setup> {
+    const game = await this.seatGame({ moves: ['1'] });
+    await this.ok(200, 'post', `/games/${game.path!.id}/takeback/offer`, { token: game.tokens[0] });
+    return { ...game, token: game.tokens[1] };
+  }
+
   /** Ada and grace's finished game where grace offered a rematch: ada answers it. */
   async rematchOffered(): Promise<Setup> {
     const game = await this.accountGame({ finished: true });
@@ -324,6 +331,10 @@ const SETUPS: Record<string, (w: World) => Promise<Setup>> = {
   endVacation: none,
   // Challenges, seeks, blocks, bulk pairings.
   createChallenge: none,
+  // Takebacks: south played (seat-token Kalah); south asks, or north answers south's request.
+  offerTakeback: (w) => w.seatGame({ moves: ['1'] }),
+  acceptTakeback: (w) => w.takebackOffered(),
+  declineTakeback: (w) => w.takebackOffered(),
   // Rematch: ada and grace's finished game; grace offered first where ada answers.
   offerRematch: (w) => w.accountGame({ finished: true }),
   acceptRematch: (w) => w.rematchOffered(),

@@ -49,6 +49,9 @@ const REST_RULES: Record<string, Rule> = {
   endVacation: 'own',
   listChallenges: 'own',
   createSeek: 'own',
+  // The lobby lists the caller's pool (anonymous: the open pool), never an island app's seeks.
+  listSeeks: 'public',
+  streamSeeks: 'public',
   listBlocks: 'own',
   listBulkPairings: 'own',
   createWebhook: 'own',
@@ -80,6 +83,13 @@ function refusedRest(operationId: string): Rule | undefined {
 }
 const REFUSED_REST = new Set([
   'submitMove',
+  'offerTakeback',
+  'acceptTakeback',
+  'declineTakeback',
+  'offerRematch',
+  'acceptRematch',
+  'declineRematch',
+  'acceptSeek',
   'resignGame',
   'offerDraw',
   'acceptDraw',
@@ -129,6 +139,8 @@ const GRAPHQL_RULES: Record<string, Rule> = {
   gameUpdated: 'game-read',
   gameChat: 'game-read',
   tv: 'public',
+  seeks: 'public',
+  lobby: 'public',
   me: 'own',
   myTokens: 'own',
   myBlocks: 'own',
@@ -160,6 +172,13 @@ const GRAPHQL_RULES: Record<string, Rule> = {
 /** Root fields that name B's object in their arguments. */
 const REFUSED_GRAPHQL = new Set([
   'account',
+  'offerTakeback',
+  'acceptTakeback',
+  'declineTakeback',
+  'offerRematch',
+  'acceptRematch',
+  'declineRematch',
+  'acceptSeek',
   'bulkPairing',
   'challenge',
   'webhook',
