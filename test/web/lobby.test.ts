@@ -53,7 +53,7 @@ describe('the lobby page', () => {
       .waitFor();
     await line(visitor).waitFor();
     expect(await line(visitor).getByRole('button').count()).toBe(0);
-    expect(await line(taker).textContent()).toMatch(/3 d\/move, casual, seeds 5\b/);
+    expect(await line(taker).textContent()).toMatch(/3 d\/move, casual, Seeds per house 5\b/);
     // A filter for another game hides it; back to any game shows it again.
     await visitor.getByLabel('Filter by game').selectOption('congo');
     await live(visitor);
@@ -101,7 +101,9 @@ describe('the lobby page', () => {
     await line(other).waitFor();
     // Only what differs from the kind's defaults is listed (none here), then the range.
     expect(await line(other).textContent()).toMatch(/unlimited, rated, opponents rated 1900–any/);
-    const seek = (await rest(pg, '/seeks')).body.items[0];
+    const seek = (await rest(pg, '/seeks')).body.items.find(
+      (s: { username: string }) => s.username === cy.username,
+    );
     expect([seek.rated, seek.ratingRange]).toEqual([true, { min: 1900, max: null }]);
     // Dan (a new account, rated about 1500) may not take it: the page says why, in words.
     await line(other)
