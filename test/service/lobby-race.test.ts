@@ -110,6 +110,8 @@ describe('a live lobby', () => {
     const services = createServices(createMemoryStorage(), undefined, { lobbySnapshotMax: 2 });
     const ids: string[] = [];
     for (const label of ['ann', 'bob', 'cat']) {
+      // The lobby orders by createdAt in milliseconds, ties by id: seeks a few ms apart have one order.
+      await new Promise((resolve) => setTimeout(resolve, 5));
       const { token } = await services.accounts.createAccount({ username: `${label}-cap`, kind: 'human' });
       ids.push(
         (
