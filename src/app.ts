@@ -74,6 +74,8 @@ export interface AppOptions {
   readonly operatorKey?: string;
   /** false: open sign-up is closed (403 SIGNUP_CLOSED); accounts are made by apps. Default true. */
   readonly openSignup?: boolean;
+  /** false: chat is off on this server (CHAT=off); default true. */
+  readonly chat?: boolean;
   /** Open streams per address and per account/token, and the stalled-reader bound (default DEFAULT_STREAM_LIMITS). */
   readonly streams?: StreamLimits;
   /** The tournament director: open tournaments per account, expiry of those never started. */
@@ -125,6 +127,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ...(options.engineCacheBytes !== undefined ? { engineCacheBytes: options.engineCacheBytes } : {}),
     ...(options.quotas ? { quotas: options.quotas } : {}),
     ...(options.openSignup === undefined ? {} : { openSignup: options.openSignup }),
+    ...(options.chat === undefined ? {} : { chat: options.chat }),
     ...(options.streams ? { streams: options.streams } : {}),
     ...(options.tournaments ? { tournaments: options.tournaments } : {}),
     onBackgroundError: (error) => logger?.warn({ err: error }, 'background write failed'),

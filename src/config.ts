@@ -205,6 +205,11 @@ const ConfigSchema = z
       .enum(['true', 'false'], { message: 'must be true or false' })
       .default('true')
       .transform((v) => v === 'true'),
+    /** off: chat is off on this server (every chat call answers 403 CHAT_DISABLED, `by` server). */
+    CHAT: z
+      .enum(['on', 'off'], { message: 'must be on or off' })
+      .default('on')
+      .transform((v) => v === 'on'),
     /** `production` (the Docker image's): SECRET_KEY required; /metrics served only behind METRICS_TOKEN. */
     NODE_ENV: z.string().optional(),
     /** Server limits: time to receive headers / a whole request, idle keep-alive, open connections. */

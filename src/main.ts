@@ -83,6 +83,7 @@ async function main(): Promise<void> {
     metricsOpen: metrics.open,
     ...(config.OPERATOR_KEY ? { operatorKey: config.OPERATOR_KEY } : {}),
     openSignup: config.OPEN_SIGNUP,
+    chat: config.CHAT,
     http: {
       headersTimeoutMs: config.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
       requestTimeoutMs: config.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,

@@ -107,6 +107,30 @@ export const LEADERBOARD_CATEGORIES = ['human', 'bot'] as const satisfies readon
 export const GAME_VISIBILITIES = ['public', 'unlisted', 'private'] as const;
 export type GameVisibility = (typeof GAME_VISIBILITIES)[number];
 
+/**
+ * What a rematch request answers (docs/rematch.md): offered (the offer stands), accepted (the new
+ * game started), declined (the opponent's offer declined).
+ */
+export const REMATCH_STATUSES = ['offered', 'accepted', 'declined'] as const;
+export type RematchStatus = (typeof REMATCH_STATUSES)[number];
+
+// --- Per-game settings ---------------------------------------------------------------------------
+
+/**
+ * Who may chat in a game (its `settings.chat`, chosen at creation). seats (the default): the two
+ * players; everyone: the players and every account that may read the game; off: nobody.
+ */
+export const CHAT_MODES = ['seats', 'everyone', 'off'] as const;
+export type ChatMode = (typeof CHAT_MODES)[number];
+
+/**
+ * Why a takeback is refused (TAKEBACK_NOT_ALLOWED `reason`): rated (rated games never allow one),
+ * forbidden (the game's settings.takeback is false), nothing (the asker has no move to take back),
+ * offered (the asker's own offer is pending).
+ */
+export const TAKEBACK_REFUSALS = ['rated', 'forbidden', 'nothing', 'offered'] as const;
+export type TakebackRefusal = (typeof TAKEBACK_REFUSALS)[number];
+
 // --- Challenges and bulk pairings ---------------------------------------------------------------
 
 /** Where a challenge stands. */
@@ -131,6 +155,14 @@ export type ChallengeStart = (typeof CHALLENGE_STARTS)[number];
 /** A seek waits for another account's matching seek, or has been matched into a game. */
 export const SEEK_STATUSES = ['waiting', 'matched'] as const;
 export type SeekStatus = (typeof SEEK_STATUSES)[number];
+
+/** The live lobby's events (GET /seeks/stream, subscription lobby): a seek listed, a seek gone. */
+export const LOBBY_EVENT_TYPES = ['seek.added', 'seek.removed'] as const;
+export type LobbyEventType = (typeof LOBBY_EVENT_TYPES)[number];
+
+/** Why a seek left the lobby: paired into a game, withdrawn by its seeker, or past its expiresAt. */
+export const SEEK_REMOVAL_REASONS = ['matched', 'canceled', 'expired'] as const;
+export type SeekRemovalReason = (typeof SEEK_REMOVAL_REASONS)[number];
 
 /**
  * Where a bulk pairing stands. reserving: its accounts' places are being reserved (by the node that
@@ -164,6 +196,11 @@ export const FEED_EVENT_TYPES = [
   'game.moved',
   'draw.offered',
   'draw.declined',
+  'rematch.offered',
+  'rematch.declined',
+  'takeback.offered',
+  'takeback.declined',
+  'game.taken_back',
   'game.finished',
   'game.deadline_soon',
   'game.updated',
@@ -172,6 +209,7 @@ export const FEED_EVENT_TYPES = [
   'tournament.finished',
   'tournament.cancelled',
   'rating.updated',
+  'chat.message',
 ] as const;
 export type FeedEventType = (typeof FEED_EVENT_TYPES)[number];
 
@@ -251,6 +289,20 @@ export const GAME_ERROR_CODES = {
   GAME_OVER: 409,
   /** No draw offer is pending, or the offer is one's own. */
   NO_DRAW_OFFER: 409,
+  /**
+   * No rematch of this game (`reason`): `ongoing` (not finished yet), `source` (a tournament or bulk
+   * game), `blocked` (one player blocked the other), `declined` (the opponent declined your offer).
+   */
+  REMATCH_NOT_ALLOWED: 409,
+  /** No rematch offer of the opponent stands (none made, one's own, declined, or accepted already). */
+  NO_REMATCH_OFFER: 409,
+  /**
+   * No takeback here (`reason`, one of TAKEBACK_REFUSALS): a rated game, a game whose settings
+   * forbid it, no move of the asker's to take back, or the asker's own offer pending.
+   */
+  TAKEBACK_NOT_ALLOWED: 409,
+  /** No takeback offer of the opponent's is pending (a move since cleared it, or there never was one). */
+  NO_TAKEBACK_OFFER: 409,
   /** The game ended by timeout (`result`), possibly just now: the deadline passed before the action. */
   TIMEOUT: 409,
   /** The account is on vacation already (`until`); end it first. */
@@ -323,6 +375,11 @@ export const GAME_ERROR_CODES = {
    * open challenges (no details: the answer says no more than that).
    */
   BLOCKED: 403,
+  /**
+   * The caller's rating in the seek's perf (`rating`) is outside the range the seeker admits (`min`,
+   * `max`; either may be null): it cannot take that seek.
+   */
+  RATING_OUT_OF_RANGE: 403,
   /** The account blocks as many accounts as allowed (`max`); unblock one first. */
   TOO_MANY_BLOCKS: 409,
   /** Revoking this token would leave the account no token that never expires and holds every scope. */
@@ -373,6 +430,11 @@ export const GAME_ERROR_CODES = {
   ACCOUNT_REQUIRED: 400,
   /** The app has as many keys, webhooks, sessions or accounts as allowed (`what`, `max`). */
   APP_LIMIT_REACHED: 409,
+  /**
+   * Chat is off for this game: `by` says who turned it off (`server`: CHAT=off, `app`: the app's
+   * setting, `game`: the game's chat mode, `spectators`: the game's chat is for its seats only).
+   */
+  CHAT_DISABLED: 403,
   /** The game store cannot be reached; retry later. */
   STORE_UNAVAILABLE: 503,
   /** A bug: the server failed. */

@@ -18,7 +18,8 @@ const harness = appHarness();
 afterAll(() => harness.stopAll());
 
 const KINDS = GAME_KINDS;
-const manifest = require.resolve('@boardhost/client/package.json');
+// This repository's build of the client (npm run build -w @boardhost/client), wherever node_modules points.
+const manifest = join(__dirname, '..', 'packages', 'client', 'package.json');
 const cli = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin['boardhost-bot']);
 const ENGINES = join(__dirname, '..', 'examples', 'engines');
 const SAMPLES = `python3 ${join(ENGINES, 'any.py')}`;

@@ -48,5 +48,14 @@ export function defineKind<S, M>(descriptor: KindDescriptor<S, M>): AnyKind {
   if (!Number.isInteger(descriptor.verification.maxPlies) || descriptor.verification.maxPlies < 0) {
     throw new Error(`${descriptor.engine.kind}: verification.maxPlies must be a whole number ≥ 0`);
   }
+  for (const option of descriptor.options) {
+    // A form shows each option by its title and help text, and each enum value by its label.
+    if (option.title.trim() === '' || option.description.trim() === '') {
+      throw new Error(`${descriptor.engine.kind}: option ${option.name} needs a title and a description`);
+    }
+    if (option.type === 'enum' && option.labels.length !== option.values.length) {
+      throw new Error(`${descriptor.engine.kind}: option ${option.name} needs one label per value`);
+    }
+  }
   return descriptor as unknown as AnyKind;
 }

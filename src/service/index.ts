@@ -8,6 +8,7 @@ import { AppService } from './apps/service';
 import { Pools } from './apps/pools';
 import { LifecycleService } from './apps/lifecycle';
 import { GameSpectators } from './game/spectators';
+import { ChatService } from './game/chat';
 import { SessionService } from './apps/sessions';
 import { AppOrigins } from './apps/origins';
 import { AppAccountService } from './apps/accounts';
@@ -21,9 +22,11 @@ import { appFeedOwnerOf, FeedService } from './delivery/feed';
 import type { GameWriter } from './game/writer';
 import { GameListService } from './game/lists';
 import { GameService } from './game/service';
+import { RematchService } from './game/rematch';
 import { DEFAULT_QUOTAS, type Quotas } from './accounts/quotas';
 import { RatingService } from './ratings/service';
 import { SeekService } from './challenges/seeks';
+import { LobbyService } from './challenges/lobby';
 import { PushBotService, type PushOptions } from './bots/push-bots';
 import { DEFAULT_STREAM_LIMITS, StreamSlots, type StreamLimits } from './delivery/stream-slots';
 import { TokenStreams } from './accounts/token-streams';
@@ -40,12 +43,16 @@ export interface Services {
   readonly games: GameService;
   /** Every write of a game's seats, as commands (game/commands.ts): what the transports call. */
   readonly writer: GameWriter;
+  /** Rematches of finished games: offer, accept, decline (see game/rematch.ts). */
+  readonly rematch: RematchService;
   /** The account's own game lists and their export. */
   readonly lists: GameListService;
   /** Private games' spectators, invited by the game's app (see game/spectators.ts). */
   readonly spectators: GameSpectators;
   /** TV: each kind's featured game, followed live (one follower per kind and node). */
   readonly tv: TvService;
+  /** Each game's chat: messages, mutes, delivery (see game/chat.ts). */
+  readonly chat: ChatService;
   /** The games of chosen accounts, live (start and end only: public). */
   readonly accountGames: AccountGames;
   readonly accounts: AccountService;
@@ -68,6 +75,8 @@ export interface Services {
   readonly blocks: BlockService;
   /** Seeks: paired with another account's seek for the same game. */
   readonly seeks: SeekService;
+  /** The waiting seeks listed, followed live and taken (challenges/lobby.ts). */
+  readonly lobby: LobbyService;
   /** Bulk pairings: many games between pairs of accounts in one all-or-nothing call (start() sweeps). */
   readonly bulks: BulkService;
   readonly feed: FeedService;
@@ -108,6 +117,8 @@ export interface ServiceOptions {
   readonly quotas?: Quotas;
   /** false: open sign-up is closed (SIGNUP_CLOSED); default true. */
   readonly openSignup?: boolean;
+  /** false: chat is off on this server (CHAT=off: CHAT_DISABLED, `by` server); default true. */
+  readonly chat?: boolean;
   /** Open streams per address and per account/token, and the stalled-reader bound (DEFAULT_STREAM_LIMITS). */
   readonly streams?: StreamLimits;
   /** Told of failures nobody waits for (a token's last-use write, a turn the driver failed to play). */
@@ -124,6 +135,8 @@ export interface ServiceOptions {
   readonly bulks?: BulkOptions;
   /** The tournament director's lease and batch. */
   readonly tournaments?: DirectorOptions;
+  /** How many waiting seeks a live lobby sends when it opens (default LOBBY_SNAPSHOT_MAX). */
+  readonly lobbySnapshotMax?: number;
 }
 
 export function createServices(
@@ -152,6 +165,7 @@ export function createServices(
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);
   const challenges = new ChallengeService(storage, auth, games, now, quotas, pools);
+  const seeks = new SeekService(storage, auth, games, now, quotas, pools);
   const webhooks = new WebhookService(storage, auth, now, options.webhooks);
   return {
     games,
@@ -165,9 +179,11 @@ export function createServices(
       pools,
     ),
     writer: games.writer,
+    rematch: new RematchService(storage, auth, games, now, quotas),
     lists: new GameListService(storage, auth, games),
     spectators: new GameSpectators(storage, auth, games),
     tv: new TvService(storage, games),
+    chat: new ChatService(storage, auth, games, now, { enabled: options.chat ?? true }),
     accountGames: new AccountGames(storage, auth, pools),
     accounts: new AccountService(storage, auth, now, quotas, options.openSignup ?? true, pools),
     apps: new AppService(storage, now),
@@ -179,7 +195,8 @@ export function createServices(
     appAccounts: new AppAccountService(storage, auth, appUsage, now),
     challenges,
     blocks: new BlockService(storage, auth, challenges, now, quotas, pools),
-    seeks: new SeekService(storage, auth, games, now, quotas, pools),
+    seeks,
+    lobby: new LobbyService(storage, auth, games, seeks, now, quotas, pools, options.lobbySnapshotMax),
     bulks: new BulkService(
       storage,
       auth,

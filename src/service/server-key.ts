@@ -20,11 +20,16 @@ const DEVELOPMENT_KEY = 'boardhost development key: set SECRET_KEY in production
 interface Keys {
   readonly secrets: Buffer;
   readonly seals: Buffer;
+  readonly derived: Buffer;
 }
 
 function derive(secret: string): Keys {
   const sub = (info: string) => Buffer.from(hkdfSync('sha256', secret, 'boardhost', info, 32));
-  return { secrets: sub('secrets at rest'), seals: sub('idempotency seals') };
+  return {
+    secrets: sub('secrets at rest'),
+    seals: sub('idempotency seals'),
+    derived: sub('derived values'),
+  };
 }
 
 let keys: Keys = derive(DEVELOPMENT_KEY);
@@ -44,6 +49,14 @@ export function serverKeyConfigured(): boolean {
 /** The key sealing the idempotency record of (scope, Idempotency-Key). */
 export function sealKeyOf(scope: string, key: string): Buffer {
   return createHmac('sha256', keys.seals).update(`seal\u0000${scope}\u0000${key}`).digest();
+}
+
+/**
+ * A value only the server can compute from `input` (HMAC under a key derived from the server key),
+ * for `purpose`: e.g. a rematch's game id and its seat tokens (service/game/rematch.ts).
+ */
+export function derivedValue(purpose: string, input: string): Buffer {
+  return createHmac('sha256', keys.derived).update(`${purpose}\u0000${input}`).digest();
 }
 
 /** A secret as stored: encrypted under the server key. */

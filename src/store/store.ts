@@ -11,6 +11,7 @@
 //   apps.ts          AppStore: apps, their keys and sessions
 //   challenges.ts    ChallengeStore
 //   blocks.ts        BlockStore: the accounts an account blocks
+//   chat.ts          ChatStore: each game's chat messages, mutes and live signals
 //   seeks.ts         SeekStore
 //   bulks.ts         BulkStore: bulk pairings (many games in one all-or-nothing step)
 //   featured.ts      FeaturedIndex: TV's candidates per kind
@@ -30,6 +31,7 @@ import type { AppStore } from './ports/apps';
 import type { BlockStore } from './ports/blocks';
 import type { BulkStore } from './ports/bulks';
 import type { ChallengeStore } from './ports/challenges';
+import type { ChatStore } from './ports/chat';
 import type { ClockStore } from './ports/clocks';
 import type { GameEventBus } from './ports/events';
 import type { FeaturedIndex } from './ports/featured';
@@ -48,6 +50,7 @@ export * from './ports/apps';
 export * from './ports/blocks';
 export * from './ports/bulks';
 export * from './ports/challenges';
+export * from './ports/chat';
 export * from './ports/clocks';
 export * from './ports/events';
 export * from './ports/featured';
@@ -74,6 +77,8 @@ export interface Storage {
   readonly seeks: SeekStore;
   /** Blocks between accounts: refused challenges and pairings (see ports/blocks.ts). */
   readonly blocks: BlockStore;
+  /** Each game's chat: messages, the seats that mute, live signals (see ports/chat.ts). */
+  readonly chat: ChatStore;
   /** Bulk pairings: their documents and state machine (see ports/bulks.ts). */
   readonly bulks: BulkStore;
   readonly feed: EventFeed;

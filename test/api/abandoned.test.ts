@@ -82,6 +82,59 @@ describe.each<StoreKind>(['memory', 'redis'])('abandoned games and resigning on 
     expect(byAnn.resign.result).toEqual({ winner: 1, reason: 'resignation' });
   });
 
+  it('says from when the player waiting may claim (claimableAt), over REST and GraphQL alike', async () => {
+    clock.set(T0);
+    const { ann, bob, game } = await newGame();
+    const claimableAt = async (id: string) => {
+      const rest = (await gameOf(run, id)).claimableAt;
+      const graphql = await ok(run.url, bob.token, 'query ($id: ID!) { game(id: $id) { claimableAt } }', {
+        id,
+      });
+      expect(graphql.game.claimableAt).toBe(rest);
+      return rest;
+    };
+    // From the start: Ann is to move, Bob may claim 3 days after the game began.
+    expect(game.claimableAt).toBe(iso(T0 + 3 * DAY));
+    expect(await claimableAt(game.id)).toBe(iso(T0 + 3 * DAY));
+    // Ann moves: Bob's turn begins, so the period starts again, and the feed's head says so too.
+    clock.set(T0 + HOUR);
+    await restAs(run)
+      .post(`/games/${game.id}/moves`, ann, { move: await passingMove(run, game) })
+      .expect(200);
+    expect(await claimableAt(game.id)).toBe(iso(T0 + HOUR + 3 * DAY));
+    const [moved] = await lastEvents(game.id, bob);
+    expect(moved.data.game.claimableAt).toBe(iso(T0 + HOUR + 3 * DAY));
+    // A write that is not a move (Ann offers a draw a day later) leaves the turn where it began.
+    clock.set(T0 + DAY);
+    await restAs(run).post(`/games/${game.id}/draw/offer`, ann).expect(200);
+    expect(await claimableAt(game.id)).toBe(iso(T0 + HOUR + 3 * DAY));
+    // It is the instant the service agrees to: a moment before is too early, then the claim ends it.
+    clock.set(T0 + HOUR + 3 * DAY - 1);
+    const early = await restAs(run).post(`/games/${game.id}/victory/claim`, ann);
+    expectProblem(early, 409, 'CLAIM_TOO_EARLY');
+    expect(early.body.claimableAt).toBe(iso(T0 + HOUR + 3 * DAY));
+    clock.set(T0 + HOUR + 3 * DAY);
+    const won = await restAs(run).post(`/games/${game.id}/victory/claim`, ann).expect(200);
+    // Over: nothing to claim any more.
+    expect(won.body.claimableAt).toBeNull();
+    expect(await claimableAt(game.id)).toBeNull();
+  });
+
+  it('has no claimableAt in games with a time control', async () => {
+    for (const timeControl of [
+      { type: 'realtime', initialSeconds: 600, incrementSeconds: 0 },
+      { type: 'correspondence', daysPerMove: 5 },
+    ]) {
+      clock.set(T0);
+      const { bob, game } = await newGame(timeControl);
+      expect(game.claimableAt).toBeNull();
+      const graphql = await ok(run.url, bob.token, 'query ($id: ID!) { game(id: $id) { claimableAt } }', {
+        id: game.id,
+      });
+      expect(graphql.game.claimableAt).toBeNull();
+    }
+  });
+
   describe.each([
     ['rest', 'victory'],
     ['rest', 'draw'],
@@ -169,6 +222,7 @@ describe.each<StoreKind>(['memory', 'redis'])('abandoned games and resigning on 
     const ann = await signUp(quick.app, 'ann', 'human');
     const bob = await signUp(quick.app, 'bob', 'bot');
     const game = await challengeGame(quick, ann, bob);
+    expect(game.claimableAt).toBe(iso(T0 + MINUTE));
     clock.set(T0 + MINUTE - 1);
     const early = await restAs(quick).post(`/games/${game.id}/victory/claim`, bob);
     expectProblem(early, 409, 'CLAIM_TOO_EARLY');

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import request from 'supertest';
+import { defineKind } from '../../src/engines/kind';
 import { getEngine, KINDS } from '../../src/engines/kinds';
 import { GAME_KINDS } from '../../src/engines/types';
 import { DEFAULT_RULES_DIR } from '../../src/transport/rest/rules';
@@ -26,6 +27,9 @@ interface Property {
   minimum?: number;
   maximum?: number;
   enum?: string[];
+  'x-enumNames'?: string[];
+  title?: string;
+  description?: string;
   default?: unknown;
 }
 
@@ -104,6 +108,70 @@ it.each(GAME_KINDS)('%s: the options schema accepts and refuses what the engine 
         throw new Error(`unexpected option type ${JSON.stringify(property)}`);
     }
   }
+});
+
+it('every option of every kind has a title and a description, and every enum value a label', async () => {
+  const items = (await request(run.url).get('/api/v1/kinds').expect(200)).body.items as Array<{
+    kind: string;
+    options: { properties: Record<string, Property> };
+  }>;
+  const graphql = await gql(run.url, '{ kinds { kind options } }');
+  expect(graphql.body.data!.kinds).toEqual(items.map(({ kind, options }) => ({ kind, options })));
+  let options = 0;
+  let values = 0;
+  for (const { kind, options: schema } of items) {
+    for (const [name, property] of Object.entries(schema.properties)) {
+      options++;
+      const where = `${kind}.${name}`;
+      expect([where, typeof property.title, property.title!.trim().length > 0]).toEqual([
+        where,
+        'string',
+        true,
+      ]);
+      expect([where, typeof property.description, property.description!.trim().length > 5]).toEqual([
+        where,
+        'string',
+        true,
+      ]);
+      expect(property.title).not.toBe(name);
+      if (property.enum !== undefined) {
+        const labels = property['x-enumNames'];
+        expect([where, labels?.length]).toEqual([where, property.enum.length]);
+        for (const label of labels!) expect(label.trim().length).toBeGreaterThan(0);
+        expect(new Set(labels).size).toBe(labels!.length);
+        values += labels!.length;
+      } else {
+        expect(property['x-enumNames']).toBeUndefined();
+      }
+    }
+  }
+  // The mancala kinds have options (and Oware an enum); a kind without options passes vacuously.
+  expect(options).toBeGreaterThanOrEqual(7);
+  expect(values).toBeGreaterThanOrEqual(2);
+});
+
+it('a kind declared with an untitled option, or an enum without a label per value, is refused', () => {
+  const toy = KINDS[0]!;
+  const spec = { name: 'x', type: 'bool', default: false } as const;
+  expect(() => defineKind({ ...toy, options: [{ ...spec, title: '', description: 'Something.' }] })).toThrow(
+    /title and a description/,
+  );
+  expect(() =>
+    defineKind({
+      ...toy,
+      options: [
+        {
+          name: 'y',
+          title: 'Y',
+          description: 'Why.',
+          type: 'enum',
+          values: ['a', 'b'],
+          labels: ['A'],
+          default: 'a',
+        },
+      ],
+    }),
+  ).toThrow(/one label per value/);
 });
 
 it('serves the rules pages as text/markdown, and nothing outside them', async () => {

@@ -118,6 +118,28 @@ async function scenario(
   expect((await ok(200, 'post', `/api/v1/games/${kalah}/draw/accept`, { token: south })).status).toBe(
     'finished',
   );
+  // The chat (also after the end), and a chat message in the game stream, item by item.
+  // (A finished game's stream: the game, `end`, then the chat.)
+  const chatStream = await stream(`/api/v1/games/${kalah}/stream`, 'application/x-ndjson', north);
+  expect([(await chatStream.next()).type, (await chatStream.next()).type]).toEqual(['game', 'end']);
+  const said = await ok(201, 'post', `/api/v1/games/${kalah}/chat`, {
+    token: south,
+    body: { text: 'good game' },
+  });
+  expect(await chatStream.next()).toEqual({ type: 'chat', message: said });
+  chatStream.close();
+  const sseChat = await stream(`/api/v1/games/${kalah}/stream`, 'text/event-stream', south);
+  expect([(await sseChat.next()).event, (await sseChat.next()).event]).toEqual(['game', 'end']);
+  await ok(201, 'post', `/api/v1/games/${kalah}/chat`, { token: north, body: { text: 'thanks' } });
+  expect((await sseChat.next()).data.text).toBe('thanks');
+  sseChat.close();
+  expect((await ok(200, 'get', `/api/v1/games/${kalah}/chat?limit=1`, { token: north })).items).toHaveLength(
+    1,
+  );
+  await ok(403, 'get', `/api/v1/games/${kalah}/chat`);
+  await ok(400, 'post', `/api/v1/games/${kalah}/chat`, { token: south, body: { text: ' ' } });
+  expect((await ok(200, 'put', `/api/v1/games/${kalah}/chat/mute`, { token: north })).muted).toBe(true);
+  expect((await ok(200, 'delete', `/api/v1/games/${kalah}/chat/mute`, { token: north })).muted).toBe(false);
   expect(
     await ok(200, 'get', `/api/v1/games/${kalah}/export`, { headers: { accept: 'text/plain' } }),
   ).toEqual(expect.any(String));
@@ -192,6 +214,32 @@ async function scenario(
   await ok(200, 'post', `/api/v1/games/${resigned.id}/resign`, { token: resigned.tokens[0] });
   const aborted = await newGame('congkak');
   await ok(200, 'post', `/api/v1/games/${aborted.id}/abort`, { token: aborted.tokens[1] });
+  // A rematch (docs/rematch.md): offered, declined, offered by the other seat and accepted.
+  await ok(201, 'post', `/api/v1/games/${resigned.id}/rematch`, { token: resigned.tokens[0] });
+  await ok(200, 'post', `/api/v1/games/${resigned.id}/rematch/decline`, { token: resigned.tokens[1] });
+  await ok(201, 'post', `/api/v1/games/${resigned.id}/rematch`, { token: resigned.tokens[1] });
+  const rematch = await ok(201, 'post', `/api/v1/games/${resigned.id}/rematch/accept`, {
+    token: resigned.tokens[0],
+  });
+  expect([rematch.status, rematch.game.rematchOf, rematch.seatToken.seat]).toEqual([
+    'accepted',
+    resigned.id,
+    1,
+  ]);
+  // Takebacks: offered, declined, refused without an offer, offered again and accepted.
+  const takenBack = await newGame('oware');
+  await firstMove(takenBack);
+  const asked = await ok(200, 'post', `/api/v1/games/${takenBack.id}/takeback/offer`, {
+    token: takenBack.tokens[0],
+  });
+  expect(asked.takebackOffer).toEqual({ seat: 0, plies: 1 });
+  await ok(200, 'post', `/api/v1/games/${takenBack.id}/takeback/decline`, { token: takenBack.tokens[1] });
+  await ok(409, 'post', `/api/v1/games/${takenBack.id}/takeback/accept`, { token: takenBack.tokens[1] });
+  await ok(200, 'post', `/api/v1/games/${takenBack.id}/takeback/offer`, { token: takenBack.tokens[0] });
+  const back = await ok(200, 'post', `/api/v1/games/${takenBack.id}/takeback/accept`, {
+    token: takenBack.tokens[1],
+  });
+  expect(back).toMatchObject({ ply: 0, moves: [] });
 
   const page = await ok(200, 'get', '/api/v1/games?limit=2');
   expect(page.next).toEqual(expect.any(String));
@@ -319,6 +367,31 @@ async function scenario(
   const withdrawn = await ok(201, 'post', '/api/v1/seeks', { token: annToken, body: { kind: 'kalah' } });
   await ok(204, 'delete', `/api/v1/seeks/${withdrawn.id}`, { token: annToken });
   await ok(404, 'delete', `/api/v1/seeks/${withdrawn.id}`, { token: annToken });
+  // The lobby: a page, the live list (a seek added, then taken), accept.
+  const lobbySse = await stream('/api/v1/seeks/stream?kind=kalah', 'text/event-stream');
+  const lobbyNdjson = await stream('/api/v1/seeks/stream?kind=kalah', 'application/x-ndjson');
+  expect(await lobbySse.next()).toMatchObject({ event: 'ready', data: { listed: 0, more: false } });
+  expect(await lobbyNdjson.next()).toMatchObject({ type: 'ready', listed: 0, more: false });
+  const listed = await ok(201, 'post', '/api/v1/seeks', {
+    token: annToken,
+    body: { kind: 'kalah', ratingRange: { min: 1000, max: 2500 } },
+  });
+  const lobbyPage = await ok(200, 'get', '/api/v1/seeks?kind=kalah&limit=1');
+  expect(lobbyPage.items).toEqual([expect.objectContaining({ id: listed.id, username: `ann-${suffix}` })]);
+  await ok(400, 'get', '/api/v1/seeks?limit=0');
+  expect(await lobbySse.next()).toMatchObject({ event: 'seek.added', data: { id: listed.id } });
+  expect(await lobbyNdjson.next()).toMatchObject({ type: 'seek.added', seek: { id: listed.id } });
+  await ok(403, 'post', `/api/v1/seeks/${listed.id}/accept`, { token: annToken });
+  const takenSeek = await ok(200, 'post', `/api/v1/seeks/${listed.id}/accept`, { token: bobToken });
+  expect(takenSeek).toMatchObject({ id: listed.id, status: 'matched', game: { kind: 'kalah' } });
+  await ok(404, 'post', `/api/v1/seeks/${listed.id}/accept`, { token: bobToken });
+  expect(await lobbySse.next()).toMatchObject({
+    event: 'seek.removed',
+    data: { id: listed.id, reason: 'matched' },
+  });
+  expect(await lobbyNdjson.next()).toMatchObject({ type: 'seek.removed', id: listed.id, reason: 'matched' });
+  lobbySse.close();
+  lobbyNdjson.close();
 
   // Blocks: ann blocks bob, whose challenge to ann is refused until ann unblocks bob.
   const bobsOpen = await ok(201, 'post', '/api/v1/challenges', {
@@ -380,7 +453,7 @@ async function scenario(
   expect(mine.next).toEqual(expect.any(String));
   await ok(200, 'get', `/api/v1/account/games?filter=all&limit=1&after=${mine.next}`, { token: annToken });
   await ok(200, 'get', '/api/v1/account/games?filter=my-turn', { token: bobToken });
-  expect((await ok(200, 'get', '/api/v1/account/games/export', { token: annToken })).length).toBe(2);
+  expect((await ok(200, 'get', '/api/v1/account/games/export', { token: annToken })).length).toBe(3);
 
   // Bulk pairings: ann organizes, ann and bob consent with their tokens.
   const organizer = await ok(201, 'post', '/api/v1/account/tokens', {
@@ -620,10 +693,16 @@ async function scenario(
   await ok(404, 'delete', '/api/v1/app/sessions/ses_0000000000000000', { token: testApp.key });
 }
 
+/**
+ * Operations that would open a stream that never ends when called without parameters: probed with a
+ * query they refuse (the stream itself is exercised by the scenario).
+ */
+const PROBE_QUERY: Record<string, string> = { streamSeeks: '?timeControl=never' };
+
 /** Sends every operation the requests any client may get wrong; every answer is checked. */
 async function probeEveryOperation(api: CheckedClient): Promise<void> {
   for (const op of operations()) {
-    const path = fill(op.path, DUMMY);
+    const path = fill(op.path, DUMMY) + (PROBE_QUERY[op.operationId] ?? '');
     const anonymous = await api.call(op.method, path);
     const forged = await api.call(op.method, path, { token: 'bhp_forged0000000000000000' });
     if (op.spec.security?.length > 0 && op.path.startsWith('/api/v1')) {

@@ -65,7 +65,14 @@ describe('the API', () => {
       notation: { start: '3,3,3/0/3,3,3/0 S' },
     });
     expect(toy.options.properties).toEqual({
-      seeds: { type: 'integer', minimum: 1, maximum: 4, default: 3 },
+      seeds: {
+        type: 'integer',
+        title: 'Seeds',
+        description: 'Seeds per house.',
+        minimum: 1,
+        maximum: 4,
+        default: 3,
+      },
     });
     const { body } = await support.gql(run.url, '{ kinds { kind name family } }');
     expect(body.errors).toBeUndefined();

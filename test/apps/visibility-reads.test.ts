@@ -16,6 +16,7 @@ const QUERIES: Record<string, string> = {
   legalMoves: 'query($id: ID!) { legalMoves(id: $id) }',
   validateMove: 'query($id: ID!) { validateMove(id: $id, move: "1") { move } }',
   exportGame: 'query($id: ID!) { exportGame(id: $id) }',
+  gameChat: 'query($id: ID!) { gameChat(id: $id) { muted } }',
 };
 
 /** Query fields whose `id` names something else than a game. */
@@ -78,7 +79,8 @@ describe.each(['memory', 'redis'] as const)('every read of a private game (%s)',
   });
 
   /** A well-formed body for a write (so that it reaches the service). */
-  const bodyOf = (path: string) => (/\/(moves|validate)$/.test(path) ? { move: '1' } : {});
+  const bodyOf = (path: string) =>
+    /\/(moves|validate)$/.test(path) ? { move: '1' } : path.endsWith('/chat') ? { text: 'hi' } : {};
 
   test('the live stream: 404 to a stranger, open to a seat', async () => {
     const url = `${running.url}/api/v1/games/${id}/stream`;
@@ -106,17 +108,20 @@ describe.each(['memory', 'redis'] as const)('every read of a private game (%s)',
         .filter((f) => f.args.some((arg) => arg.name === 'id') && !OTHER_IDS.has(f.name))
         .map((f) => f.name);
     expect(byId(schema.body.data?.__schema.queryType).sort()).toEqual(Object.keys(QUERIES).sort());
-    expect(byId(schema.body.data?.__schema.subscriptionType)).toEqual(['gameUpdated']);
+    expect(byId(schema.body.data?.__schema.subscriptionType).sort()).toEqual(['gameChat', 'gameUpdated']);
     for (const [field, query] of Object.entries(QUERIES)) {
       const refused = await gql(running.url, query, { id }, stranger.auth);
       expect([field, refused.body.errors?.[0]?.extensions?.code]).toEqual([field, 'GAME_NOT_FOUND']);
       const read = await gql(running.url, query, { id }, a.as(seat.id));
       expect([field, read.body.errors]).toEqual([field, undefined]);
     }
-    const subscribe = async (params: Record<string, unknown>) => {
+    const subscribe = async (
+      params: Record<string, unknown>,
+      query = `subscription { gameUpdated(id: "${id}") { id } }`,
+    ) => {
       const client = wsClient(running.url, params);
       try {
-        const sub = client.iterate({ query: `subscription { gameUpdated(id: "${id}") { id } }` });
+        const sub = client.iterate({ query });
         const first = await sub.next();
         await sub.return?.();
         return first.value;
@@ -128,6 +133,10 @@ describe.each(['memory', 'redis'] as const)('every read of a private game (%s)',
     };
     const refused = await subscribe({ authorization: `Bearer ${stranger.token}` });
     expect(JSON.stringify(refused)).toContain('GAME_NOT_FOUND');
+    const chat = `subscription { gameChat(id: "${id}") { id } }`;
+    expect(JSON.stringify(await subscribe({ authorization: `Bearer ${stranger.token}` }, chat))).toContain(
+      'GAME_NOT_FOUND',
+    );
     // The app's bare key (acting for an account over graphql-ws is another part's).
     const watched = await subscribe({ authorization: `Bearer ${a.key}` });
     expect(watched).toEqual({ data: { gameUpdated: { id } } });

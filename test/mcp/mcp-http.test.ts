@@ -30,12 +30,20 @@ const TOOLS = [
   'offer_draw',
   'accept_draw',
   'decline_draw',
+  'rematch',
+  'send_chat',
+  'read_chat',
+  'offer_takeback',
+  'accept_takeback',
+  'decline_takeback',
   'get_ratings',
   'get_leaderboard',
   'list_tournaments',
   'get_tournament',
   'join_tournament',
   'leave_tournament',
+  'play_ai',
+  'analyze',
 ];
 
 async function agent(run: Running, who: TestAccount): Promise<Client> {
@@ -93,6 +101,39 @@ describe.each<StoreKind>(['memory', 'redis'])('MCP over Streamable HTTP (%s stor
     const unknown = await call(client, 'get_rules', { kind: 'chess' });
     expect(unknown.isError).toBe(true);
     expect(unknown.body.code).toBe('UNKNOWN_GAME_KIND');
+  });
+
+  test('rematch: one agent offers, the other accepts (or declines) with the same tool', async () => {
+    const a = await agent(run, alice);
+    const b = await agent(run, bob);
+    const gameId = await challengeAndAccept(a, b, bob.username);
+    const early = await call(a, 'rematch', { gameId });
+    expect([early.isError, early.body.code, early.body.reason]).toEqual([
+      true,
+      'REMATCH_NOT_ALLOWED',
+      'ongoing',
+    ]);
+    await must(a, 'resign', { gameId });
+    expect(await must(a, 'rematch', { gameId })).toEqual({ status: 'offered', game: null });
+    const accepted = await must(b, 'rematch', { gameId });
+    expect(accepted.status).toBe('accepted');
+    // Colours swapped: bob (north before) is south now and moves first.
+    expect(accepted.game).toMatchObject({ you: 'south', toMove: 'south', yourTurn: true, status: 'ongoing' });
+    const stored = await run.app.services.games.getGame(accepted.game.id);
+    expect([stored.rematchOf, stored.seats.map((s) => s.account)]).toEqual([gameId, [bob.id, alice.id]]);
+    const again = await must(a, 'rematch', { gameId });
+    expect(again.game.id).toBe(accepted.game.id);
+    await must(b, 'resign', { gameId: accepted.game.id }); // the later tests want no ongoing game
+
+    const other = await challengeAndAccept(a, b, bob.username);
+    await must(b, 'resign', { gameId: other });
+    await must(a, 'rematch', { gameId: other });
+    expect(await must(b, 'rematch', { gameId: other, decline: true })).toEqual({
+      status: 'declined',
+      game: null,
+    });
+    const refused = await call(a, 'rematch', { gameId: other });
+    expect([refused.isError, refused.body.reason]).toEqual([true, 'declined']);
   });
 
   test('two agents play a whole Kalah game through the tools alone', async () => {
@@ -178,6 +219,27 @@ describe.each<StoreKind>(['memory', 'redis'])('MCP over Streamable HTTP (%s stor
     expect(over.game.result).toMatchObject({ winner: 'south', reason: 'resignation' });
     const late = await call(a, 'play_move', { gameId: resigned, move: '1' });
     expect(late.body).toMatchObject({ code: 'GAME_OVER', legalMoves: [] });
+  });
+
+  test('takebacks through the tools', async () => {
+    const a = await agent(run, alice);
+    const b = await agent(run, bob);
+    const gameId = await challengeAndAccept(a, b, bob.username);
+    const start = await run.app.services.games.getGame(gameId);
+    const first = start.legalMoves.find((m) => m !== undefined) as string;
+    const moved = await must(a, 'play_move', { gameId, move: first });
+    const refused = await call(b, 'offer_takeback', { gameId });
+    expect(refused.body).toMatchObject({ code: 'TAKEBACK_NOT_ALLOWED', reason: 'nothing' });
+    const asked = await must(a, 'offer_takeback', { gameId });
+    expect(asked.game).toMatchObject({
+      takebackOfferedBy: 'south',
+      settings: { takeback: true, chat: 'seats' },
+    });
+    expect((await must(b, 'decline_takeback', { gameId })).game.takebackOfferedBy).toBeNull();
+    await must(a, 'offer_takeback', { gameId });
+    const taken = await must(b, 'accept_takeback', { gameId });
+    expect(taken.game).toMatchObject({ ply: 0, toMove: 'south', takebackOfferedBy: null, lastMoves: [] });
+    expect(taken.game.version).toBe(moved.game.version + 4);
   });
 
   test('decline and cancel challenges', async () => {

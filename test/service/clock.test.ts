@@ -1,5 +1,6 @@
 // The arithmetic of time controls (src/service/time/clock.ts), without storage.
 import {
+  abandonClaimAt,
   DAY_MS,
   clockAfter,
   isOverdue,
@@ -173,6 +174,59 @@ describe('correspondence deadlines', () => {
       deadlineAt: null,
       reminderAt: null,
       seats: free.seats,
+      // Its turn began now: the player waiting may claim an abandoned game from there (below).
+      turnStartedAt: iso(T0),
     });
+  });
+});
+
+describe('the abandon claim of unlimited games (turnStartedAt, abandonClaimAt)', () => {
+  const unlimited = { type: 'unlimited' } as const;
+  const PERIOD = 3 * DAY_MS;
+  /** `game` with the time fields a write at `at` gives it (as the writer applies them). */
+  const timed = (before: StoredGame, after: StoredGame, at: number) => ({
+    ...after,
+    ...retime(before, after, at, NONE),
+  });
+
+  it('counts from the start, then from each move; other writes and later reads keep it', () => {
+    const start = timed(game(unlimited), game(unlimited), T0);
+    expect(start.turnStartedAt).toBe(iso(T0));
+    expect(abandonClaimAt(start, PERIOD)).toBe(T0 + PERIOD);
+    const moved = timed(start, afterMove(start, T0 + HOUR), T0 + HOUR);
+    expect(moved.turnStartedAt).toBe(iso(T0 + HOUR));
+    expect(abandonClaimAt(moved, PERIOD)).toBe(T0 + HOUR + PERIOD);
+    // A draw offer a day later (same ply) leaves the turn where it began; so does a settle (same game).
+    const offered = timed(moved, { ...moved, drawOffer: 0 }, T0 + DAY_MS);
+    expect(offered.turnStartedAt).toBe(iso(T0 + HOUR));
+    expect(timed(offered, offered, T0 + 2 * DAY_MS).turnStartedAt).toBe(iso(T0 + HOUR));
+    // A write that lowers the ply (a takeback) starts the turn anew.
+    const back = timed(offered, { ...offered, ply: 0, toMove: 0, moves: [] }, T0 + 2 * DAY_MS);
+    expect(abandonClaimAt(back, PERIOD)).toBe(T0 + 2 * DAY_MS + PERIOD);
+  });
+
+  it('is nothing for finished games and games with a time control', () => {
+    const moved = timed(game(unlimited), afterMove(game(unlimited), T0 + HOUR, null), T0 + HOUR);
+    expect([moved.status, moved.turnStartedAt, abandonClaimAt(moved, PERIOD)]).toEqual([
+      'finished',
+      undefined,
+      null,
+    ]);
+    for (const tc of [
+      { type: 'realtime', initialSeconds: 60, incrementSeconds: 0 },
+      { type: 'correspondence', daysPerMove: 3 },
+    ] as const) {
+      const started = timed(game(tc), game(tc), T0);
+      expect([started.turnStartedAt, abandonClaimAt(started, PERIOD)]).toEqual([undefined, null]);
+    }
+  });
+
+  it('reads documents written before turnStartedAt: the last move, or the last write of a head', () => {
+    const old = afterMove(game(unlimited), T0 + HOUR);
+    expect(abandonClaimAt(old, PERIOD)).toBe(T0 + HOUR + PERIOD);
+    const { moves: _moves, ...head } = { ...old, updatedAt: iso(T0 + 2 * HOUR) };
+    expect(abandonClaimAt(head, PERIOD)).toBe(T0 + 2 * HOUR + PERIOD);
+    const { moves: _none, ...fresh } = game(unlimited);
+    expect(abandonClaimAt(fresh, PERIOD)).toBe(T0 + PERIOD);
   });
 });

@@ -54,7 +54,7 @@ function write(game: StoredGame, seat: 0 | 1, command: GameCommand, at: number):
 function effects(before: StoredGame, after: StoredGame, ratings: readonly RatingResult[] = []) {
   const added = after.moves.length > before.moves.length ? after.moves.at(-1) : undefined;
   const views = {
-    game: toGameHeadView(engine, after),
+    game: toGameHeadView(engine, after, DEFAULT_ABANDON_CLAIM_MS),
     move: added ? toMoveView(engine, added) : null,
   };
   return effectsOf(before, after, views, ratings);

@@ -2,6 +2,8 @@
 import {
   FEED_MAX_EVENTS,
   FEED_RETENTION_MS,
+  accountEffectsOf,
+  clockIndexOf,
   featuredScore,
   type FeedEvent,
   type GameChange,
@@ -25,6 +27,8 @@ import { describeAppFeedContract } from './app-feed-contract';
 import { describeAppContract } from './app-contract';
 import { describeErasureContract } from './erasure-contract';
 import { describeBlockContract } from './block-contract';
+import { describeChatContract } from './chat-contract';
+import { describeLobbyContract } from './lobby-contract';
 import { describeBulkContract } from './bulk-contract';
 import { describeKindContract } from './kind-contract';
 import { describeTournamentContract } from './tournament-contract';
@@ -230,6 +234,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     describeBulkContract(() => storage);
     describeKindContract(() => storage);
     describeAppFeedContract(() => storage);
+    describeLobbyContract(() => storage);
 
     it('answers ping', async () => {
       await expect(storage.games.ping()).resolves.toBeUndefined();
@@ -239,6 +244,63 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       const game = sampleGame();
       await storage.games.create(game);
       expect(await storage.games.get(game.id)).toEqual(game);
+    });
+
+    it('writes a finished game again without a move (its rematch record): moves, listing and fields kept', async () => {
+      const [a, b] = [uid('a'), uid('b')];
+      const game = sampleGame({
+        seats: [
+          { seat: 0, name: 'south', account: a },
+          { seat: 1, name: 'north', account: b },
+        ],
+        seatTokenHashes: ['', ''],
+      });
+      await storage.games.create(game);
+      const moved = advanced(game);
+      expect(await updateGame(storage.games, moved, 0)).toEqual({ status: 'updated' });
+      const over: StoredGame = {
+        ...moved,
+        version: 2,
+        status: 'finished',
+        toMove: null,
+        legalMoves: [],
+        outcome: { winner: 0, reason: 'resignation' },
+      };
+      expect(await updateGame(storage.games, over, 1)).toEqual({ status: 'updated' });
+      const offered: StoredGame = {
+        ...over,
+        version: 3,
+        rematch: { offeredBy: 1, declinedBy: null, game: null },
+      };
+      expect(await updateGame(storage.games, offered, 2)).toEqual({ status: 'updated' });
+      // A stale write of the record loses; the stored one stands.
+      const stale: StoredGame = {
+        ...over,
+        version: 3,
+        rematch: { offeredBy: 0, declinedBy: null, game: null },
+      };
+      expect(await updateGame(storage.games, stale, 2)).toEqual({ status: 'conflict', currentVersion: 3 });
+      const read = await storage.games.get(game.id);
+      expect(read?.rematch).toEqual({ offeredBy: 1, declinedBy: null, game: null });
+      expect([read?.version, read?.status, read?.moves.map((m) => m.notation)]).toEqual([
+        3,
+        'finished',
+        ['3'],
+      ]);
+      expect(
+        (await storage.games.list({ account: b, status: 'finished' }, 10)).items.map((g) => g.id),
+      ).toEqual([game.id]);
+      // The rematch: of two creates of one id at once, one stores it, the other is refused.
+      const rematch = sampleGame({
+        rematchOf: game.id,
+        seats: [...game.seats].reverse() as StoredGame['seats'],
+      });
+      const results = await Promise.allSettled([
+        storage.games.create(rematch),
+        storage.games.create(rematch),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual(['fulfilled', 'rejected']);
+      expect(await storage.games.get(rematch.id)).toEqual(rematch);
     });
 
     it('keeps the initial position of a game from a position, through create, update and a challenge', async () => {
@@ -393,6 +455,58 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       expect(replayed.record.response.version).toBe(game.version + 3);
       expect(replayed.record.response.moves.map((m) => m.notation)).toEqual(['1', '2', '3']);
       expect((await storage.games.idempotencyRecord(game.id, 'k4'))?.response.moves).toHaveLength(5);
+    });
+
+    it('drops the moves after a ply only for a takeback (effects.truncate), and publishes the shorter version', async () => {
+      const game = sampleGame();
+      await storage.games.create(game);
+      let current = game;
+      for (let i = 0; i < 4; i++) {
+        const next = advanced(current, String(i + 1));
+        expect(await updateGame(storage.games, next, current.version)).toEqual({ status: 'updated' });
+        current = next;
+      }
+      const shorter = (count: number): StoredGame => ({
+        ...current,
+        version: current.version + 1,
+        ply: count,
+        moves: current.moves.slice(0, count),
+      });
+      // Without the takeback's word, a write with fewer moves is refused and changes nothing.
+      await expect(updateGame(storage.games, shorter(2), current.version)).rejects.toThrow();
+      expect(await storage.games.get(game.id)).toEqual(current);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const { updates } = await collect(storage, game.id, 2);
+      const clock = clockIndexOf(shorter(2));
+      const takeback = (next: StoredGame, expected: number) =>
+        storage.games.update(next, expected, undefined, {
+          notices: [],
+          accounts: accountEffectsOf(next, [], clock),
+          clock,
+          truncate: true,
+        });
+      expect(await takeback(shorter(2), current.version)).toEqual({ status: 'updated' });
+      expect(await storage.games.get(game.id)).toEqual(shorter(2));
+      expect((await storage.games.moves(game.id, 0, 10))?.items.map((m) => m.notation)).toEqual(['1', '2']);
+      // Play goes on after it; and a takeback to the start leaves no move at all.
+      const replayed = advanced(shorter(2), '9');
+      expect(await updateGame(storage.games, replayed, replayed.version - 1)).toEqual({ status: 'updated' });
+      expect((await storage.games.get(game.id))?.moves.map((m) => m.notation)).toEqual(['1', '2', '9']);
+      const none = { ...replayed, version: replayed.version + 1, ply: 0, moves: [] };
+      expect(await takeback(none, replayed.version)).toEqual({ status: 'updated' });
+      expect(await storage.games.get(game.id)).toEqual(none);
+      expect(await storage.games.moves(game.id, 0, 10)).toEqual({ items: [], next: null });
+      // The bus carries each version's head, its ply below the moves held before, and no move.
+      const changes = await updates;
+      expect(changes.map((c) => [c.game.version, c.game.ply, c.move?.notation ?? null])).toEqual([
+        [current.version + 1, 2, null],
+        [replayed.version, 3, '9'],
+      ]);
+      // A stale takeback is a conflict like any write.
+      expect(await takeback(shorter(1), current.version)).toEqual({
+        status: 'conflict',
+        currentVersion: none.version,
+      });
     });
 
     it('lists newest first with filters and a cursor that pages through every match once', async () => {
@@ -1309,6 +1423,7 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
     describe('webhooks', () => describeWebhookContract(() => storage));
     describe('tournaments', () => describeTournamentContract(() => storage));
     describe('blocks', () => describeBlockContract(() => storage));
+    describe('chat', () => describeChatContract(() => storage));
     describe('apps', () => describeAppContract(() => storage));
     describe('erasure', () => describeErasureContract(() => storage));
     describe('TV candidates', () => {

@@ -16,7 +16,9 @@ import type { GameKind } from '../../src/engines/types';
 export const TOY_ID = 'toy-kalah' as GameKind;
 
 const TOY_RULES = { ...KALAH_RULES, kind: TOY_ID, houses: 3, seeds: 3, moveLimit: 200 };
-const OPTIONS: readonly OptionSpec[] = [{ name: 'seeds', type: 'int', min: 1, max: 4, default: 3 }];
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'seeds', title: 'Seeds', description: 'Seeds per house.', type: 'int', min: 1, max: 4, default: 3 },
+];
 
 export const toyEngine = makeMancalaEngine({
   kind: TOY_ID,

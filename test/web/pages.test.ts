@@ -87,8 +87,8 @@ describe('playground pages', () => {
     const page = await pg.page('creator');
     await page.goto(`${pg.url}/new`);
     await page.getByRole('combobox', { name: 'Game' }).selectOption('congkak');
-    await page.getByRole('spinbutton', { name: 'houses' }).fill('5');
-    await page.getByRole('spinbutton', { name: 'seeds' }).fill('3');
+    await page.getByRole('spinbutton', { name: 'Houses per side' }).fill('5');
+    await page.getByRole('spinbutton', { name: 'Seeds per house' }).fill('3');
     // The preview is the API's start for these options.
     await page.getByRole('img', { name: '3 seeds, south house 5' }).waitFor();
     await page.getByLabel('Real time (Fischer clock)').check();
@@ -225,7 +225,16 @@ describe('playground pages', () => {
     await page.getByRole('heading', { level: 1, name: cy.id }).waitFor();
     await page.getByRole('navigation', { name: 'Site' }).getByRole('link', { name: 'New game' }).click();
     await page.getByRole('combobox', { name: 'Game' }).selectOption('oware');
-    await page.getByRole('combobox', { name: 'grand slam' }).selectOption('capture');
+    // The option's label, hint and choices are the schema's title, description and x-enumNames.
+    const grandSlam = page.getByRole('combobox', { name: 'Grand slam' });
+    expect(await grandSlam.locator('option').allTextContents()).toEqual([
+      'Captures nothing (the move is played)',
+      'Captures them all',
+    ]);
+    expect(await page.locator('#option-grandSlam-hint').textContent()).toBe(
+      "What a move that would capture all the opponent's seeds does. Default: Captures nothing (the move is played).",
+    );
+    await grandSlam.selectOption({ label: 'Captures them all' });
     await page.getByLabel('Correspondence (days per move)').check();
     await page.getByRole('spinbutton', { name: 'Days per move' }).fill('2');
     await page.getByLabel('Challenge an account').check();
@@ -278,12 +287,12 @@ describe('playground pages', () => {
         return `${el.tagName.toLowerCase()}:${el.id || el.textContent.trim()}`;
       });
     const order: string[] = [];
-    for (let i = 0; i < 8 && !order.includes('input:game-id'); i++) {
+    for (let i = 0; i < 9 && !order.includes('input:game-id'); i++) {
       await page.keyboard.press('Tab');
       order.push(await focused());
     }
     // The site navigation first, in its order, then the page's first field.
-    const nav = ['a:Boardhost', 'a:New game', 'a:Games', 'a:Account', 'a:REST docs', 'a:GraphiQL'];
+    const nav = ['a:Boardhost', 'a:New game', 'a:Lobby', 'a:Games', 'a:Account', 'a:REST docs', 'a:GraphiQL'];
     expect(order).toEqual([...nav, 'input:game-id']);
     await page.keyboard.type(created.game.id);
     await page.keyboard.press('Enter');

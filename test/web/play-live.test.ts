@@ -14,7 +14,7 @@ import {
 } from '../support/play';
 
 /** Unlimited games may be claimed after this long without a move (default 3 days). */
-const ABANDON_CLAIM_MS = 1000;
+const ABANDON_CLAIM_MS = 3000;
 
 describe('the game page, live', () => {
   const pg = playground('memory', { abandonClaimMs: ABANDON_CLAIM_MS });
@@ -156,9 +156,22 @@ describe('the game page, live', () => {
     const [white, black] = await openSeats(pg, created);
     await playOneByClicking(white);
     await waitForPly(black, 1);
-    // Black stays away for the abandon period; then White claims.
-    await white.waitForTimeout(ABANDON_CLAIM_MS + 300);
-    await white.getByRole('button', { name: 'Claim victory' }).click();
+    // No claim while black may still move: the time left instead (from the game's claimableAt).
+    const wait = white.locator('.claim-wait');
+    await wait.waitFor();
+    expect(await wait.textContent()).toMatch(
+      /^If black does not move, you can claim victory or a draw in \d seconds? \(/,
+    );
+    expect(await wait.getAttribute('data-claimable-at')).toBe(
+      (await apiGame(pg, created.game.id)).claimableAt,
+    );
+    expect(await white.getByRole('button', { name: /^Claim/ }).count()).toBe(0);
+    // Black (to move) is offered no claim at all.
+    expect(await black.getByRole('button', { name: /^Claim/ }).count()).toBe(0);
+    expect(await black.locator('.claim-wait').count()).toBe(0);
+    // Black stays away for the abandon period; then the buttons appear by themselves and White claims.
+    await white.getByRole('button', { name: 'Claim victory' }).click({ timeout: ABANDON_CLAIM_MS + 3000 });
+    expect(await wait.count()).toBe(0);
     for (const page of [white, black]) {
       const shown = await shownResult(page);
       expect([shown.winner, shown.reason, shown.text]).toEqual(['0', 'abandoned', 'white wins: abandoned']);

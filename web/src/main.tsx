@@ -7,6 +7,7 @@ import './styles.css';
 /** The playground's sections, in the site navigation. */
 const SECTIONS: ReadonlyArray<readonly [string, string]> = [
   ['/new', 'New game'],
+  ['/lobby', 'Lobby'],
   ['/games', 'Games'],
   ['/account', 'Account'],
 ];

@@ -5,6 +5,7 @@ import { AccountPage } from './pages/Account';
 import { BrowsePage } from './pages/Browse';
 import { Home } from './pages/Home';
 import { KindPage } from './pages/KindPage';
+import { LobbyPage } from './pages/Lobby';
 import { NewGamePage } from './pages/NewGame';
 import { NotFound } from './pages/NotFound';
 import { Play } from './pages/Play';
@@ -28,8 +29,10 @@ export const ROUTES: readonly Route[] = [
   },
   { pattern: /^\/account\/?$/, page: () => <AccountPage /> },
   { pattern: /^\/games\/?$/, page: () => <BrowsePage /> },
+  // The open seeks, live; post one or accept another's.
+  { pattern: /^\/lobby\/?$/, page: () => <LobbyPage /> },
   // A game: a seat's page with #seat=<token>&side=<seat> in the fragment, a spectator's without.
-  { pattern: /^\/play\/([A-Za-z0-9_-]{12})\/?$/, page: ([id]) => <Play id={id ?? ''} /> },
+  { pattern: /^\/play\/([A-Za-z0-9_-]{12})\/?$/, page: ([id]) => <Play key={id} id={id ?? ''} /> },
 ];
 
 export function pageFor(path: string): VNode {

@@ -26,9 +26,33 @@ export const KALAH: MancalaGame = {
   kind: 'kalah',
   rulesVersion: '2',
   options: [
-    { name: 'seeds', type: 'int', min: 1, max: 6, default: 4 },
-    { name: 'houses', type: 'int', min: 1, max: 6, default: 6 },
-    { name: 'emptyCapture', type: 'bool', default: false },
+    {
+      name: 'seeds',
+      title: 'Seeds per house',
+      description: 'How many seeds each house holds at the start.',
+      type: 'int',
+      min: 1,
+      max: 6,
+      default: 4,
+    },
+    {
+      name: 'houses',
+      title: 'Houses per side',
+      description: 'How many houses each player has in his row.',
+      type: 'int',
+      min: 1,
+      max: 6,
+      default: 6,
+    },
+    {
+      name: 'emptyCapture',
+      title: 'Capture opposite an empty house',
+      description:
+        'A last seed sown into an own empty house is captured (with the opposite seeds) even when the ' +
+        'opposite house is empty.',
+      type: 'bool',
+      default: false,
+    },
   ],
   notation: 'store-between-rows',
   houseRange: [1, 6],

@@ -2,22 +2,33 @@
 // unknown names, wrong types and out-of-range values.
 import { err, ok, type EngineError, type Options, type Result } from '../types';
 
+/** What a person reads about an option (a form's label and help text). */
+interface OptionText {
+  readonly name: string;
+  /** A short label ("Seeds per house"). */
+  readonly title: string;
+  /** One sentence on what the option changes. */
+  readonly description: string;
+}
+
 export type OptionSpec =
-  | {
-      readonly name: string;
+  | (OptionText & {
       readonly type: 'int';
       readonly min: number;
       readonly max: number;
       /** A number, or computed from the options parsed before this one. */
       readonly default: number | ((parsed: Options) => number);
-    }
-  | { readonly name: string; readonly type: 'bool'; readonly default: boolean }
-  | {
-      readonly name: string;
+      /** Said instead of a number when the default is computed. */
+      readonly defaultText?: string;
+    })
+  | (OptionText & { readonly type: 'bool'; readonly default: boolean })
+  | (OptionText & {
       readonly type: 'enum';
       readonly values: readonly string[];
+      /** A label for each value, in the order of `values`. */
+      readonly labels: readonly string[];
       readonly default: string;
-    };
+    });
 
 const invalid = (message: string): { ok: false; error: EngineError } =>
   err({ code: 'INVALID_OPTIONS', message });

@@ -29,6 +29,19 @@ export function checkText(field: string, value: string): string {
   );
 }
 
+/** The same characters, every occurrence (stripUnsafe). */
+const UNSAFE_ALL = new RegExp(UNSAFE.source, 'gu');
+/** The unsafe characters that separate words (tabs, line breaks, Zl, Zp): stripUnsafe makes them spaces. */
+const BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]/g;
+
+/**
+ * `value` without the characters checkText refuses, for free text that is cleaned rather than
+ * refused (chat messages): tabs and line breaks become spaces, the others are dropped.
+ */
+export function stripUnsafe(value: string): string {
+  return value.replace(BREAKS, ' ').replace(UNSAFE_ALL, '');
+}
+
 /**
  * Names no account may take, nor any name whose skeleton equals theirs. The built-in AI accounts
  * (`ai-level-N`) are reserved by pattern (RESERVED_AI).

@@ -9,8 +9,8 @@ import { GameError } from '../errors';
 
 // Erasure of an app account, after the lifecycle service banned it (credentials refused, tokens and
 // sessions revoked, challenges closed, ongoing games forfeited). What goes: the username, display
-// name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed and blocks (both
-// ways). What stays: its finished games as they are (moves and results: its opponents' histories
+// name, external id, metadata, tokens, sessions, webhooks, push endpoint, feed, blocks (both
+// ways) and its messages in its games' chats. What stays: its finished games as they are (moves and results: its opponents' histories
 // stay whole; a game stores no username, its seats name their side and the account id), its
 // ratings (the opponents' changes were computed from them), and, under a tombstone name
 // `deleted-<n>` (n from a store counter), its leaderboard entries and tournament standings.
@@ -37,11 +37,25 @@ export async function eraseAccount(
     erasedAt: now.toISOString(),
   };
   await renameEverywhere(storage, account.id, tombstone.name);
+  await forgetChats(storage, account.id);
   await forgetRelations(storage, account.id);
   await storage.feed.erase(account.id);
   await storage.apps.deleteSessions(account.id);
   await storage.accounts.eraseAccount(account, tombstone, ERASED_NAME_HOLD_SECONDS);
   return { id: account.id, name: tombstone.name };
+}
+
+/**
+ * Its messages in the chats of its games (they carry its username and its words). Messages it wrote
+ * as a spectator (chat mode everyone) in others' games stay until those chats expire.
+ */
+async function forgetChats(storage: Storage, id: string): Promise<void> {
+  let before: number | undefined;
+  do {
+    const page = await storage.games.list({ account: id }, PAGE, before);
+    for (const game of page.items) await storage.chat.forget(game.id, id);
+    before = page.next ?? undefined;
+  } while (before !== undefined);
 }
 
 /**

@@ -50,6 +50,7 @@ export interface AppSettingsInput {
   readonly quotas?: Partial<AppSettings['quotas']>;
   readonly sessionSeconds?: number;
   readonly refreshSeconds?: number;
+  readonly chat?: boolean;
 }
 
 const NAME_MAX = 60;
@@ -181,7 +182,8 @@ export function appView(app: StoredApp): AppView {
   return {
     id: app.id,
     name: app.name,
-    settings: app.settings,
+    // Apps stored before chat have no `chat`: on.
+    settings: { ...app.settings, chat: app.settings.chat ?? true },
     createdAt: app.createdAt,
     disabledAt: app.disabledAt ?? null,
   };
@@ -251,5 +253,6 @@ export function settingsWith(current: AppSettings, input: AppSettingsInput): App
     },
     sessionSeconds: bounded('sessionSeconds', input.sessionSeconds, current.sessionSeconds),
     refreshSeconds: bounded('refreshSeconds', input.refreshSeconds, current.refreshSeconds),
+    chat: input.chat ?? current.chat ?? true,
   };
 }

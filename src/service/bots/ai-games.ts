@@ -14,6 +14,7 @@ import { once } from '../idempotency';
 import { DailyQuota, DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { casualOnly } from '../ratings/results';
 import { startOf } from '../game/start';
+import { settingsOf, type GameSettingsInput } from '../game/settings';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
 import { TurnDeferred, type MoveProvider, type TurnDriver } from './turn-driver';
 import { AnonymousAiGames } from './ai-quotas';
@@ -57,6 +58,8 @@ export interface AiChallengeInput {
   readonly position?: string | null;
   /** AI games are casual: true is refused (RATED_NOT_ALLOWED). */
   readonly rated?: boolean | null;
+  /** What the game allows (takebacks: the AI accepts each at once; chat). */
+  readonly settings?: GameSettingsInput | null;
 }
 
 export interface AiGameInput {
@@ -69,6 +72,8 @@ export interface AiGameInput {
   readonly position?: string | null;
   /** AI games are casual: true is refused (RATED_NOT_ALLOWED). */
   readonly rated?: boolean | null;
+  /** What the game allows (takebacks: the AI accepts each at once; chat). */
+  readonly settings?: GameSettingsInput | null;
 }
 
 export class AiGames {
@@ -171,8 +176,11 @@ export class AiGames {
     return async (game, legalMoves, timeLeftMs, stored) => {
       const owner = aiOwnerOf(stored);
       if (!this.pool.hasTurnRoom(owner)) {
-        this.wait(owner, game.id, aiUsername(level));
-        throw new TurnDeferred();
+        // Waits once the driver has let go of the turn; room may have come meanwhile: resume.
+        throw new TurnDeferred(() => {
+          this.wait(owner, game.id, aiUsername(level));
+          this.resume(owner);
+        });
       }
       const budget = levelBudget(level, game.kind).timeMs;
       const timeMs =
@@ -321,6 +329,7 @@ export class AiGames {
       seatTokenHashes: hashes,
       timeControl: parseTimeControl(input.timeControl),
       at: this.now().toISOString(),
+      settings: settingsOf(input.settings),
     });
     return { game, seat };
   }

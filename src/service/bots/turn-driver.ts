@@ -34,10 +34,12 @@ export type MoveProvider = (
 /**
  * Thrown by a provider that will not compute this turn now (the AI pool holds its owner's most
  * turns): the driver frees the turn's claim and reports nothing; the provider (or the next sweep)
- * plays the turn later through consider().
+ * plays the turn later through consider(). `released` runs once the claim is freed and this
+ * node no longer counts the turn as being played: a consider() made before then would find the
+ * turn still taken and play nothing, so the provider hands the turn on only from there.
  */
 export class TurnDeferred extends Error {
-  constructor() {
+  constructor(readonly released?: () => void) {
     super('The turn waits in its game');
     this.name = 'TurnDeferred';
   }
@@ -197,12 +199,17 @@ export class TurnDriver {
     const turn = `${game.id}@${game.version}`;
     const running = this.playing.get(turn);
     if (running) return running;
+    let deferred: TurnDeferred | undefined;
     const done = this.playTurn(game, account)
       .catch((error: unknown) => {
-        this.report(error, game.id, account);
+        if (error instanceof TurnDeferred) deferred = error;
+        else this.report(error, game.id, account);
         return false;
       })
-      .finally(() => this.playing.delete(turn));
+      .finally(() => {
+        this.playing.delete(turn);
+        deferred?.released?.();
+      });
     this.playing.set(turn, done);
     return done;
   }
@@ -226,7 +233,8 @@ export class TurnDriver {
       played = after.head.version === game.version + 1;
       return played;
     } catch (error) {
-      if (error instanceof TurnDeferred) return false;
+      // Rethrown to play(), which hands the turn back once it is no longer counted as playing.
+      if (error instanceof TurnDeferred) throw error;
       if (error instanceof GameError && TURN_GONE.has(error.code)) return false;
       throw error;
     } finally {

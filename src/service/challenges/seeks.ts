@@ -25,8 +25,17 @@ import { parseTimeControl, timeControlKey, type TimeControlInput } from '../time
 import { feature } from '../game/tv';
 import type { GameVisibility, SeekStatus } from '../../vocabulary';
 import { stricter, visibilityOf } from '../game/audience';
+import { parseRatingRange, type RatingRangeInput } from './rating-range';
+import {
+  settingsFields,
+  settingsOf,
+  settingsView,
+  stricterSettings,
+  type GameSettingsInput,
+  type GameSettingsView,
+} from '../game/settings';
 
-const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
+export const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
 
 export interface CreateSeekInput {
   readonly kind: string;
@@ -40,6 +49,10 @@ export interface CreateSeekInput {
   readonly rated?: boolean | null;
   /** Who may read the game (public, unlisted, private; default public): the stricter of the two seeks'. */
   readonly visibility?: string | null;
+  /** The opponent ratings admitted (absolute, in the seek's perf); pairing honours both seeks' ranges. */
+  readonly ratingRange?: RatingRangeInput | null;
+  /** What the game allows (takebacks, chat): the stricter of the two seeks'. */
+  readonly settings?: GameSettingsInput | null;
 }
 
 export interface SeekView {
@@ -54,6 +67,10 @@ export interface SeekView {
   readonly rated: boolean;
   /** Who may read the game it makes (the stricter of the two matched seeks'). */
   readonly visibility: GameVisibility;
+  /** The opponent ratings the seeker admits (null: any; a null bound: open on that side). */
+  readonly ratingRange: { readonly min: number | null; readonly max: number | null } | null;
+  /** What the seek asked the game to allow (a match's game: the stricter of the two seeks'). */
+  readonly settings: GameSettingsView;
   /** waiting: no partner yet; matched: `game` is the new game. */
   readonly status: SeekStatus;
   readonly game: GameView | null;
@@ -100,9 +117,17 @@ export class SeekService {
     const rated = ratedFlag(input.rated, initialPosition);
     const visibility = visibilityOf(input.visibility);
     const timeControl = parseTimeControl(input.timeControl);
+    const ratingRange = parseRatingRange(input.ratingRange);
     const at = this.now();
     // Seeks pair within the seeker's pool only (the open pool's keep the keys they always had).
     const pool = await this.pools.ofAccount(account.id);
+    // The seeker's rating in the perf now: what the ranges of the seeks it meets are held to.
+    const ratings = await seatRatings(
+      this.storage,
+      [account.id],
+      { kind: engine.kind, timeControl },
+      at.toISOString(),
+    );
     const seek: StoredSeek = {
       id: randomBytes(9).toString('base64url'),
       account: account.id,
@@ -112,6 +137,7 @@ export class SeekService {
       ...(initialPosition === undefined ? {} : { initialPosition }),
       ...(rated ? { rated: true } : {}),
       ...(visibility === 'public' ? {} : { visibility }),
+      ...settingsFields(settingsOf(input.settings, rated)),
       // Seeks from a position pair only with seeks from the same (canonical) position, rated ones
       // only with rated ones.
       pool:
@@ -119,6 +145,9 @@ export class SeekService {
         (initialPosition === undefined ? '' : `|position:${initialPosition}`) +
         (rated ? '|rated' : '') +
         (pool === OPEN_APP ? '' : `|pool:${pool}`),
+      ...(pool === OPEN_APP ? {} : { lobby: pool }),
+      rating: ratings.get(account.id)?.rating ?? 0,
+      ...(ratingRange ? { ratingRange } : {}),
       createdAt: at.toISOString(),
       expiresAt: new Date(at.getTime() + seconds(input.expiresInSeconds, 10, DAY, 3600) * 1000).toISOString(),
     };
@@ -141,8 +170,11 @@ export class SeekService {
     throw new GameError('VERSION_CONFLICT', 'The seek pool is changing too fast; retry');
   }
 
-  /** The game of two matched seeks, stored with both players' caps; null when the partner is full. */
-  private async pairSeeks(
+  /**
+   * The game of two matched seeks, stored with both players' caps; null when the partner is full.
+   * `seek` is the newer side (its account is `account`), `partner` the one that waited.
+   */
+  async pairSeeks(
     account: StoredAccount,
     other: StoredAccount | undefined,
     seek: StoredSeek,
@@ -168,6 +200,7 @@ export class SeekService {
         appOf(account),
         stricter(seek.visibility ?? 'public', partner.visibility ?? 'public'),
       ),
+      settings: stricterSettings(seek.settings, partner.settings),
     });
     const view = this.games.view(game);
     await this.games.countCreated(account.id);
@@ -209,12 +242,12 @@ export class SeekService {
     const seen = seek && (await this.pools.sees(await this.pools.ofAccount(account.id), seek.account));
     if (!seek || !seen) throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
     if (seek.account !== account.id) throw new GameError('FORBIDDEN', 'This seek belongs to another account');
-    if (!(await this.storage.seeks.removeSeek(id)))
+    if (!(await this.storage.seeks.removeSeek(id, 'canceled')))
       throw new GameError('SEEK_NOT_FOUND', `No waiting seek ${id}`);
   }
 }
 
-function seekView(seek: StoredSeek, game: GameView | null): SeekView {
+export function seekView(seek: StoredSeek, game: GameView | null): SeekView {
   return {
     id: seek.id,
     account: seek.account,
@@ -224,6 +257,10 @@ function seekView(seek: StoredSeek, game: GameView | null): SeekView {
     initialPosition: seek.initialPosition ?? null,
     rated: seek.rated === true,
     visibility: seek.visibility ?? 'public',
+    ratingRange: seek.ratingRange
+      ? { min: seek.ratingRange.min ?? null, max: seek.ratingRange.max ?? null }
+      : null,
+    settings: settingsView(seek),
     status: game ? 'matched' : 'waiting',
     game,
     createdAt: seek.createdAt,

@@ -23,9 +23,11 @@ import { gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { ratedFlag, seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
 import { visibilityOf } from '../game/audience';
-import type { GameVisibility } from '../../vocabulary';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
 import { feature } from '../game/tv';
+import { settingsFields, settingsOf, type GameSettingsInput } from '../game/settings';
+import { challengeView, type ChallengeView } from './view';
+export { challengeView, type ChallengeView } from './view';
 
 const CHALLENGE_ID = /^[A-Za-z0-9_-]{12}$/;
 /** How often a challenge write retries after losing a compare-and-set to another writer. */
@@ -52,17 +54,9 @@ export interface CreateChallengeInput {
   readonly rated?: boolean | null;
   /** Who may read the game it makes (public, unlisted, private; default public). */
   readonly visibility?: string | null;
+  /** What the game allows (takebacks, chat); rated games allow no takeback. */
+  readonly settings?: GameSettingsInput | null;
 }
-
-export type ChallengeView = Omit<StoredChallenge, 'players' | 'initialPosition' | 'rated' | 'visibility'> & {
-  /** The game it makes is rated. */
-  readonly rated: boolean;
-  /** Who may read the game it makes. */
-  readonly visibility: GameVisibility;
-  readonly players: readonly string[] | null;
-  /** A challenge to a game from a position: that position; null for the standard start. */
-  readonly initialPosition: string | null;
-};
 
 /** Challenges (direct and open): one of the ways two accounts come to play a game (seeks.ts has the other). */
 export class ChallengeService {
@@ -142,6 +136,7 @@ export class ChallengeService {
       ...(initialPosition === undefined ? {} : { initialPosition }),
       ...(rated ? { rated: true } : {}),
       ...(visibility === 'public' ? {} : { visibility }),
+      ...settingsFields(settingsOf(input.settings, rated)),
       challenger: challenger.id,
       destination: destination?.id ?? null,
       players,
@@ -308,6 +303,7 @@ export class ChallengeService {
           ...(vacations ? { vacations } : {}),
           ...(c.rated ? { rated: ratings ?? new Map() } : {}),
           audience,
+          settings: c.settings,
         });
         const next: StoredChallenge = { ...c, accepted, status: 'accepted', gameId: game.id };
         // An acceptor that joined after the peek is unknown here: the quota still holds for it.
@@ -486,14 +482,4 @@ function closed(c: StoredChallenge): GameError {
 
 function notice(to: readonly string[], type: Notice['type'], at: string, challenge: StoredChallenge): Notice {
   return { to, type, at, data: { challenge: challengeView(challenge) } };
-}
-
-export function challengeView(c: StoredChallenge): ChallengeView {
-  return {
-    ...c,
-    players: c.players ? [...c.players] : null,
-    initialPosition: c.initialPosition ?? null,
-    rated: c.rated === true,
-    visibility: c.visibility ?? 'public',
-  };
 }

@@ -12,6 +12,7 @@ import {
 import type { Authenticator, Credential } from '../accounts/auth';
 import { GameError, toGameError } from '../errors';
 import type { GameHeadView, MoveView } from '../game/view';
+import { rematchNotices } from '../game/rematch-rules';
 
 /** Events read from the store per round trip while catching up. */
 const PAGE = 500;
@@ -34,9 +35,10 @@ export function gameAccounts(game: StoredGame): string[] {
 
 /**
  * The feed events a game write causes, derived from the game before and after it, so that every
- * action (move, draw, resign, abort, timeout) notifies the same way. Every new version of a game is
- * an event: a change no other event names (a vacation moving the deadline or showing on a seat) is
- * `game.updated`, so that a client holding the old version always hears of the new one. Events carry
+ * action (move, draw, takeback, resign, abort, timeout) notifies the same way. Every new version of
+ * a game is an event to each account: a change no other event names to it (a vacation moving the
+ * deadline or showing on a seat, one's own takeback offer) is `game.updated`, so that a client
+ * holding the old version always hears of the new one. Events carry
  * the game's head (`game`, without its moves) and, for a move, the move: O(1) in the game's length.
  */
 export function gameNotices(
@@ -60,11 +62,47 @@ export function gameNotices(
   if (before.drawOffer !== null && after.drawOffer === null && after.status === 'ongoing') {
     notice('draw.declined', { game, by: other(before.drawOffer) });
   }
+  takebackNotices(before, after, game, (type, accounts, data) => {
+    if (accounts.length > 0) notices.push({ to: accounts, type, at, data });
+  });
   if (before.status === 'ongoing' && after.status === 'finished') {
     notice('game.finished', { game, result: game.result });
   }
-  if (notices.length === 0 && after.version !== before.version) notice('game.updated', { game });
+  notices.push(...rematchNotices(before, after, game, at));
+  // Every account hears of every version: those no event above names get `game.updated`.
+  const told = new Set(notices.flatMap((n) => n.to));
+  const untold = to.filter((account) => !told.has(account));
+  if (untold.length > 0 && after.version !== before.version) {
+    notices.push({ to: untold, type: 'game.updated', at, data: { game } });
+  }
   return notices;
+}
+
+/**
+ * A takeback's events: `takeback.offered` to the opponent of the seat that offers, `takeback.declined`
+ * to the seat whose offer was declined (a move that clears an offer is its `game.moved`), and
+ * `game.taken_back` with the number of plies to both.
+ */
+function takebackNotices(
+  before: StoredGame,
+  after: StoredGame,
+  game: GameHeadView,
+  notice: (type: FeedEventType, to: string[], data: Record<string, unknown>) => void,
+): void {
+  const accountOf = (seat: number) => {
+    const account = after.seats[seat]?.account;
+    return account ? [account] : [];
+  };
+  const offer = after.takebackOffer ?? null;
+  const previous = before.takebackOffer ?? null;
+  if (offer !== null && offer.seat !== previous?.seat) {
+    notice('takeback.offered', accountOf(other(offer.seat)), { game, by: offer.seat });
+  }
+  if (after.ply < before.ply) {
+    notice('game.taken_back', gameAccounts(after), { game, plies: before.ply - after.ply });
+  } else if (previous !== null && offer === null && after.status === 'ongoing' && after.ply === before.ply) {
+    notice('takeback.declined', accountOf(previous.seat), { game, by: other(previous.seat) });
+  }
 }
 
 /** Whose feed a caller reads (and whether it may): an account id, or an app feed's owner id. */

@@ -12,6 +12,9 @@ export const GAME_COMMAND_TYPES = [
   'draw.decline',
   'claim.draw',
   'claim.victory',
+  'takeback.offer',
+  'takeback.accept',
+  'takeback.decline',
 ] as const;
 export type GameCommandType = (typeof GAME_COMMAND_TYPES)[number];
 
@@ -31,6 +34,9 @@ const RECORDED: Readonly<Record<Exclude<GameCommandType, 'move'>, string>> = {
   'draw.decline': 'draw:decline',
   'claim.draw': 'draw:claim',
   'claim.victory': 'victory:claim',
+  'takeback.offer': 'takeback:offer',
+  'takeback.accept': 'takeback:accept',
+  'takeback.decline': 'takeback:decline',
 };
 
 /** The fingerprint an idempotency key is stored with: the seat and the command. */

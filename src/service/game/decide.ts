@@ -4,10 +4,11 @@
 import type { AnyEngine } from '../../engines/engine';
 import { other, type Outcome, type Side } from '../../engines/types';
 import type { MoveRecord, StoredGame } from '../../store/store';
-import { DAY_MS, turnStart } from '../time/clock';
+import { abandonClaimAt, DAY_MS } from '../time/clock';
 import { GameError } from '../errors';
 import { applyMove, notYourTurn, positionFields } from './rules';
 import type { GameCommand } from './commands';
+import { acceptTakeback, declineTakeback, offerTakeback, withoutTakeback } from './takeback';
 
 /** How long the player to move in an unlimited game may stay away before the other may claim. */
 export const DEFAULT_ABANDON_CLAIM_MS = 3 * DAY_MS;
@@ -41,7 +42,14 @@ export interface Decision {
 
 /** The game ended with `outcome`: nobody to move, no moves, no standing offer. */
 export function finish(game: StoredGame, outcome: Outcome): StoredGame {
-  return { ...game, status: 'finished', outcome, toMove: null, legalMoves: [], drawOffer: null };
+  return {
+    ...withoutTakeback(game),
+    status: 'finished',
+    outcome,
+    toMove: null,
+    legalMoves: [],
+    drawOffer: null,
+  };
 }
 
 /** The next document `command` makes of `context.game`, or the GameError that refuses it. */
@@ -76,6 +84,13 @@ export function decide(command: GameCommand, context: DecideContext): Decision {
       return { next: claimAbandoned(context, 'draw') };
     case 'claim.victory':
       return { next: claimAbandoned(context, 'victory') };
+    // Either seat, in a casual game that allows them (./takeback.ts).
+    case 'takeback.offer':
+      return offerTakeback(context);
+    case 'takeback.accept':
+      return acceptTakeback(context);
+    case 'takeback.decline':
+      return declineTakeback(context);
   }
 }
 
@@ -86,7 +101,8 @@ function move(text: string, { game, seat, engine, at, state }: DecideContext): D
   const fields = positionFields(engine, next);
   return {
     next: {
-      ...game,
+      // A move answers a takeback offer too (declined by playing on, or withdrawn by moving).
+      ...withoutTakeback(game),
       ...fields,
       status: fields.outcome ? 'finished' : 'ongoing',
       ply: game.ply + 1,
@@ -104,7 +120,7 @@ function noDrawOffer(): GameError {
 
 /**
  * The player to wait in an unlimited game wins (reason `abandoned`), or draws, once the opponent to
- * move has not moved for the abandon period since its turn began: CLAIM_TOO_EARLY (with
+ * move has not moved for the abandon period since its turn began (StoredGame.turnStartedAt): CLAIM_TOO_EARLY (with
  * `claimableAt`) before; NO_VICTORY_CLAIM / NO_DRAW_CLAIM in games with a time control (their
  * deadlines end them) or on one's own turn.
  */
@@ -127,7 +143,8 @@ function claimAbandoned(
   }
   if (game.toMove !== other(seat))
     throw refuse('an abandoned game can be claimed only while the opponent is to move');
-  const claimableAt = turnStart(game) + abandonClaimMs;
+  // The game view's claimableAt says the same instant (view.ts).
+  const claimableAt = abandonClaimAt(game, abandonClaimMs) as number;
   if (Date.parse(at) < claimableAt) {
     const when = new Date(claimableAt).toISOString();
     throw new GameError('CLAIM_TOO_EARLY', `The opponent may still move; a claim is possible from ${when}`, {

@@ -45,6 +45,8 @@ export function effectsOf(
     notices: gameNotices(before, after, views, after.updatedAt),
     accounts: accountEffectsOf(after, ratings, index),
     clock: index,
+    // A takeback: the store drops the moves after the new last one.
+    ...(after.moves.length < before.moves.length ? { truncate: true } : {}),
     featured: after.status === before.status ? null : featuredOf(after),
     wake: wakeOf(after, index),
   };

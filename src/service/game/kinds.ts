@@ -38,26 +38,39 @@ export interface KindView {
   };
 }
 
-/** The JSON Schema of a kind's options, from the specs its engine validates with. */
+/**
+ * The JSON Schema of a kind's options, from the specs its engine validates with. Every property has
+ * a `title` (a form's label) and a `description` (its help text); an enum lists its values in `enum`
+ * and a label for each, in the same order, in `x-enumNames` (the one place labels are; forms read
+ * them, validators ignore the `x-` keyword).
+ */
 export function optionsSchema(specs: readonly OptionSpec[]): JsonSchema {
   const properties: Record<string, Record<string, unknown>> = {};
   for (const spec of specs) {
+    const text = { title: spec.title, description: spec.description };
     switch (spec.type) {
       case 'int':
         properties[spec.name] = {
           type: 'integer',
+          ...text,
           minimum: spec.min,
           maximum: spec.max,
           ...(typeof spec.default === 'number'
             ? { default: spec.default }
-            : { description: 'Default: the number of houses' }),
+            : { description: `${spec.description} Default: ${spec.defaultText ?? 'computed'}.` }),
         };
         break;
       case 'bool':
-        properties[spec.name] = { type: 'boolean', default: spec.default };
+        properties[spec.name] = { type: 'boolean', ...text, default: spec.default };
         break;
       case 'enum':
-        properties[spec.name] = { type: 'string', enum: [...spec.values], default: spec.default };
+        properties[spec.name] = {
+          type: 'string',
+          ...text,
+          enum: [...spec.values],
+          'x-enumNames': [...spec.labels],
+          default: spec.default,
+        };
         break;
     }
   }

@@ -65,6 +65,27 @@ export const COMMAND_NAMES: readonly CommandNames[] = [
     tool: null,
   },
   { type: 'abort', path: '/games/{id}/abort', operationId: 'abortGame', mutation: 'abortGame', tool: null },
+  {
+    type: 'takeback.offer',
+    path: '/games/{id}/takeback/offer',
+    operationId: 'offerTakeback',
+    mutation: 'offerTakeback',
+    tool: 'offer_takeback',
+  },
+  {
+    type: 'takeback.accept',
+    path: '/games/{id}/takeback/accept',
+    operationId: 'acceptTakeback',
+    mutation: 'acceptTakeback',
+    tool: 'accept_takeback',
+  },
+  {
+    type: 'takeback.decline',
+    path: '/games/{id}/takeback/decline',
+    operationId: 'declineTakeback',
+    mutation: 'declineTakeback',
+    tool: 'decline_takeback',
+  },
 ];
 
 /** The names of one command. */

@@ -3,7 +3,6 @@ import type { AnyEngine, GameRecord } from '../../engines/engine';
 import type { AnyKind } from '../../engines/kind';
 import { kindIds, KINDS } from '../../engines/kinds';
 import type { Options, Side } from '../../engines/types';
-import type { MoveDetails } from '../../engines/move-details';
 import {
   OPEN_APP,
   type GameFilter,
@@ -12,6 +11,7 @@ import {
   type MoveRecord,
   type Storage,
   type StoredGame,
+  type StoredGameSettings,
   type TimeControl,
 } from '../../store/store';
 import { newSeatToken, type Authenticator } from '../accounts/auth';
@@ -20,14 +20,7 @@ import { GameError } from '../errors';
 import { GameMoves } from './moves';
 import { applyMove, engineFor, kindFor, positionFields, withDetails } from './rules';
 import { GameTime } from '../time/game-time';
-import {
-  toGameHeadView,
-  toGameView,
-  toMoveView,
-  type GameHeadView,
-  type GameView,
-  type MoveView,
-} from './view';
+import { toMoveView, type GameHeadView, type GameView, type MoveView } from './view';
 import { GameWatchers, type GameUpdate } from './watch';
 import { DEFAULT_ABANDON_CLAIM_MS } from './decide';
 import { Deadlines } from './timing';
@@ -38,8 +31,10 @@ import { DailyQuota, DEFAULT_QUOTAS, type Quotas } from '../accounts/quotas';
 import type { AppUsage } from '../apps/usage';
 import type { SeatRating } from '../ratings/results';
 import { readPosition, startOf } from './start';
+import { settingsFields, settingsOf } from './settings';
+import type { CreateGameInput, CreatedGame, CreateOptions, MoveCheck } from './create-input';
 import { StateCache } from './state-cache';
-import { parseTimeControl, recordTimeControl, type TimeControlInput } from '../time/control';
+import { parseTimeControl, recordTimeControl } from '../time/control';
 import { feature } from './tv';
 import { assertGameId, decodeCursor, encodeCursor, type ListGamesInput } from './cursors';
 export { decodeCursor, encodeCursor, type ListGamesInput } from './cursors';
@@ -55,43 +50,7 @@ import {
   type Viewer,
 } from './audience';
 
-export interface CreateGameInput {
-  readonly kind: string;
-  readonly options?: unknown;
-  /** Seat name, seat number or 'random' (see start.ts firstSeat). Default: seat 0. */
-  readonly first?: number | string;
-  /** Start from this position (the game's notation) instead of the standard start. */
-  readonly position?: string | null;
-  /** Default: unlimited. */
-  readonly timeControl?: TimeControlInput | null;
-  /** Who may read it: public (default), unlisted or private (audience.ts). A seat-token game is the open app's. */
-  readonly visibility?: string | null;
-}
-
-export interface CreatedGame {
-  readonly game: GameView;
-  /** One secret per seat, shown only in this answer. */
-  readonly seatTokens: ReadonlyArray<{
-    readonly seat: number;
-    readonly name: string;
-    readonly token: string;
-  }>;
-}
-
-/** Who creates, for creates without an account: the address (quota, idempotency scope) and the key. */
-export interface CreateOptions {
-  readonly ip?: string;
-  /** Retrying with the same key (from the same address) answers the first answer (24 h). */
-  readonly idempotencyKey?: string;
-}
-
-export interface MoveCheck {
-  /** The move in canonical notation. */
-  readonly move: string;
-  readonly position: string;
-  readonly view: Pick<GameView, 'board' | 'legalMoves' | 'toMove' | 'toMoveName' | 'result' | 'status'>;
-  readonly details: MoveDetails | null;
-}
+export type { CreateGameInput, CreatedGame, CreateOptions, MoveCheck } from './create-input';
 
 /** The engine-state cache budget when none is configured: 64 MiB. */
 export const DEFAULT_ENGINE_CACHE_BYTES = 64 * 1024 * 1024;
@@ -216,11 +175,12 @@ export class GameService {
       at: this.now().toISOString(),
       // Held by seat tokens: the open app's, in the open pool.
       audience: visibility === 'public' ? {} : { visibility },
+      settings: settingsOf(input.settings),
     });
     return {
       stored: game,
       answer: {
-        game: toGameView(engine, game),
+        game: this.writer.view(engine, game),
         seatTokens: tokens.map((t, seat) => ({
           seat,
           name: engine.seatNames[seat] as string,
@@ -250,8 +210,9 @@ export class GameService {
     readonly vacations?: Vacations;
     /** A rated game: each seat account's rating when it begins (see ratings/results.ts). */
     readonly rated?: ReadonlyMap<string, SeatRating>;
-    /** Its app, pool and visibility (`audience`; absent: the open app, open pool, public). */
     readonly audience?: GameAudience;
+    /** What it allows, where not the defaults (settings.ts). */
+    readonly settings?: StoredGameSettings;
   }): StoredGame {
     const engine = this.engineFor(spec.kind);
     const state =
@@ -271,6 +232,7 @@ export class GameService {
         return { seat: seat as Side, name, account, ...(rating ?? {}) };
       }),
       ...spec.audience,
+      ...settingsFields(spec.settings),
       seatTokenHashes: spec.seatTokenHashes ?? ['', ''],
       status: 'ongoing',
       ply: 0,
@@ -314,12 +276,12 @@ export class GameService {
   /** The public view of a stored game (moves a store compacted get their details back). */
   view(game: StoredGame): GameView {
     const engine = this.engineFor(game.kind);
-    return toGameView(engine, withDetails(engine, game));
+    return this.writer.view(engine, withDetails(engine, game));
   }
 
   /** The public view of a game without its moves: O(1) in the length of the game. */
   headView(game: GameHead): GameHeadView {
-    return toGameHeadView(this.engineFor(game.kind), game);
+    return this.writer.headView(this.engineFor(game.kind), game);
   }
 
   /** The public view of one move of `game`. */
@@ -407,7 +369,7 @@ export class GameService {
     const state = this.writer.restore(engine, game);
     const { next, notation, details } = applyMove(engine, game, state, move);
     const after = positionFields(engine, next);
-    const view = toGameHeadView(engine, {
+    const view = this.writer.headView(engine, {
       ...game,
       ...after,
       status: after.outcome ? 'finished' : 'ongoing',

@@ -111,7 +111,8 @@ class TvChannel {
       (update) => {
         if (this.closed || this.featuredId !== id) return;
         this.latest = update;
-        this.broadcast({ type: first ? 'featured' : 'update', update });
+        // After a takeback the game comes whole again (its move list is shorter).
+        this.broadcast({ type: first || update.takenBack ? 'featured' : 'update', update });
         first = false;
         if (update.head.status === 'finished') this.switch(id);
       },

@@ -2,8 +2,10 @@ import type { AnyEngine } from '../../engines/engine';
 import type { BoardView } from '../../engines/types';
 import type { GameHead, MoveRecord, StoredGame } from '../../store/store';
 import { GameError } from '../errors';
+import { abandonClaimAt } from '../time/clock';
 import type * as Views from '../views/game';
 import { taggedDetails } from '../views/move-details';
+import { settingsView } from './settings';
 import type { ViewOf } from '../views/schema';
 
 // The views' shapes and descriptions are declared once, as schemas (./views/game.ts); these types
@@ -40,23 +42,48 @@ export function toMoveView(engine: MoveViewer, m: MoveRecord): MoveView {
 }
 
 /** The public view of a stored game (no secrets), with its structured board and every move. */
-export function toGameView(engine: AnyEngine, game: StoredGame): GameView {
+export function toGameView(engine: AnyEngine, game: StoredGame, abandonClaimMs: number): GameView {
   return withMoves(
-    toGameHeadView(engine, game),
+    toGameHeadView(engine, game, abandonClaimMs),
     game.moves.map((m) => toMoveView(engine, m)),
   );
 }
 
 /** The head view with its moves, in the order of the GameView document (moves after legalMoves). */
 export function withMoves(head: GameHeadView, moves: readonly MoveView[]): GameView {
-  const { drawOffer, timeControl, clock, deadlineAt, createdAt, updatedAt, ...start } = head;
-  return { ...start, moves, drawOffer, timeControl, clock, deadlineAt, createdAt, updatedAt };
+  const {
+    drawOffer,
+    takebackOffer,
+    timeControl,
+    clock,
+    deadlineAt,
+    claimableAt,
+    createdAt,
+    updatedAt,
+    ...start
+  } = head;
+  return {
+    ...start,
+    moves,
+    drawOffer,
+    takebackOffer,
+    timeControl,
+    clock,
+    deadlineAt,
+    claimableAt,
+    createdAt,
+    updatedAt,
+  };
 }
 
-/** The public view of a game without its moves: the same fields as toGameView, but `moves`. */
+/**
+ * The public view of a game without its moves: the same fields as toGameView, but `moves`.
+ * `abandonClaimMs` is the server's abandon period (claimableAt).
+ */
 export function toGameHeadView(
   engine: AnyEngine,
   game: GameHead,
+  abandonClaimMs: number,
   /** The engine state of `game.position`, when the caller has it (its board is then not re-read). */
   known?: { readonly state: unknown },
 ): GameHeadView {
@@ -95,9 +122,19 @@ export function toGameHeadView(
     position: game.position,
     initialPosition: game.initialPosition ?? null,
     rated: game.rated === true,
+    settings: settingsView(game),
     board: engine.board(state.value),
     legalMoves: game.legalMoves,
     drawOffer: game.drawOffer,
+    rematch: {
+      offeredBy: game.rematch?.offeredBy ?? null,
+      declinedBy: game.rematch?.declinedBy ?? null,
+      game: game.rematch?.game ?? null,
+    },
+    rematchOf: game.rematchOf ?? null,
+    takebackOffer: game.takebackOffer
+      ? { seat: game.takebackOffer.seat, plies: game.ply - game.takebackOffer.toPly }
+      : null,
     timeControl: game.timeControl ?? { type: 'unlimited' },
     clock: game.clock
       ? {
@@ -107,9 +144,14 @@ export function toGameHeadView(
         }
       : null,
     deadlineAt: game.deadlineAt ?? null,
+    claimableAt: isoOrNull(abandonClaimAt(game, abandonClaimMs)),
     createdAt: game.createdAt,
     updatedAt: game.updatedAt,
   };
+}
+
+function isoOrNull(ms: number | null): string | null {
+  return ms === null ? null : new Date(ms).toISOString();
 }
 
 /** What a live update offers besides its head: its moves, built only when asked for. */

@@ -42,6 +42,16 @@ class MoveHistory {
     this.records.push(move);
   }
 
+  /**
+   * A new history of the first `count` moves (a takeback dropped the others), sharing the views
+   * built so far. This one is left as it is: the updates made with it keep their moves.
+   */
+  prefix(count: number): MoveHistory {
+    const history = new MoveHistory(this.records.slice(0, count), this.toView);
+    for (let index = 0; index < count; index++) history.views[index] = this.views[index];
+    return history;
+  }
+
   /** The view of move `index` (0 first). */
   view(index: number): MoveView {
     let view = this.views[index];
@@ -74,6 +84,11 @@ export class GameUpdate implements MovesSource {
     private readonly history: MoveHistory,
     /** How many moves this version has (the history may hold later ones). */
     private readonly count: number,
+    /**
+     * Moves were taken back: this version has fewer than the one before, so streams send it whole
+     * (a watcher's move list shrinks to this one's).
+     */
+    readonly takenBack = false,
   ) {}
 
   get version(): number {
@@ -197,11 +212,14 @@ class GameChannel {
     this.arriving.delete(version);
     if (version <= this.version) return;
     if (version > this.version + 1) return this.fail(updatesLost(this.id, this.version, version));
-    // The successor of the version this node holds: its moves are those plus the change's move.
-    const history = this.history as MoveHistory;
+    // The successor of the version this node holds: its moves are those plus the change's move,
+    // or after a takeback (its ply below the moves held) the first `ply` of them.
+    let history = this.history as MoveHistory;
+    const takenBack = change.game.ply < history.length;
+    if (takenBack) this.history = history = history.prefix(change.game.ply);
     if (change.move) history.append(change.move);
     const move = change.move ? history.view(history.length - 1) : null;
-    this.publish(new GameUpdate(this.views.head(change.game), move, history, history.length));
+    this.publish(new GameUpdate(this.views.head(change.game), move, history, history.length, takenBack));
   }
 
   private historyOf(game: StoredGame): MoveHistory {
@@ -217,7 +235,10 @@ class GameChannel {
       // The history is rebuilt from the store's: older updates keep the one they were made with.
       this.history = this.historyOf(game);
       const move = game.moves.length > before ? this.history.view(game.moves.length - 1) : null;
-      return this.publish(new GameUpdate(this.views.head(game), move, this.history, game.moves.length));
+      const takenBack = game.moves.length < before;
+      return this.publish(
+        new GameUpdate(this.views.head(game), move, this.history, game.moves.length, takenBack),
+      );
     }
     // Versions published since the connection came back are on their way (queued behind this
     // step once flushed); only those published while it was down are lost.

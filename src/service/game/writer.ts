@@ -4,12 +4,19 @@
 // `save`, the one place that builds a write's effects and applies what follows a commit.
 import type { AnyEngine } from '../../engines/engine';
 import type { Side } from '../../engines/types';
-import type { Storage, StoredGame, UpdateResult } from '../../store/store';
+import type { GameHead, Storage, StoredGame, UpdateResult } from '../../store/store';
 import { authorizeSeat, type Authenticator, type Caller } from '../accounts/auth';
 import { isOverdue } from '../time/clock';
 import { GameError } from '../errors';
 import { replayState, withDetails } from './rules';
-import { toGameHeadView, toMoveView, type GameHeadView, type MoveView } from './view';
+import {
+  toGameHeadView,
+  toGameView,
+  toMoveView,
+  type GameHeadView,
+  type GameView,
+  type MoveView,
+} from './view';
 import { ratingResults } from '../ratings/results';
 import type { StateCache } from './state-cache';
 import { applyFeatured } from './tv';
@@ -65,6 +72,16 @@ export class GameWriter {
   private readonly state = (engine: AnyEngine, game: StoredGame): unknown => this.restore(engine, game);
 
   constructor(private readonly parts: WriterParts) {}
+
+  /** The head view of `game` with this server's abandon period (claimableAt). */
+  headView(engine: AnyEngine, game: GameHead, known?: { readonly state: unknown }): GameHeadView {
+    return toGameHeadView(engine, game, this.parts.abandonClaimMs, known);
+  }
+
+  /** The view of `game` with its moves, with this server's abandon period (claimableAt). */
+  view(engine: AnyEngine, game: StoredGame): GameView {
+    return toGameView(engine, game, this.parts.abandonClaimMs);
+  }
 
   /**
    * A seat's command: read, authorize, check, decide, and compare-and-set, retrying races the
@@ -124,7 +141,7 @@ export class GameWriter {
       const first = await this.replayed(engine, game.id, key, fingerprint, command);
       if (first) return first;
       const { result } = await this.save(engine, game, step.next, undefined, undefined);
-      if (result.status === 'updated') throw timeoutError(toGameHeadView(engine, step.next));
+      if (result.status === 'updated') throw timeoutError(this.headView(engine, step.next));
       if (result.status === 'missing') throw new GameError('GAME_NOT_FOUND', `No game with id ${game.id}`);
       return RETRY;
     }
@@ -174,7 +191,7 @@ export class GameWriter {
     }
     if (game.status === 'finished' && game.outcome?.reason === 'timeout') {
       // Whoever ended it (a sweep, or this write a moment ago), the answer is the same.
-      throw timeoutError(toGameHeadView(engine, game));
+      throw timeoutError(this.headView(engine, game));
     }
     if (expectedVersion !== undefined && expectedVersion !== game.version)
       throw versionConflict(game.version);
@@ -208,7 +225,7 @@ export class GameWriter {
     idempotency: { readonly key: string; readonly fingerprint: string } | undefined,
     known: { readonly state: unknown } | undefined,
   ): Promise<{ readonly result: UpdateResult; readonly views: Views }> {
-    const views = viewsOf(engine, game, next, known);
+    const views = viewsOf(engine, game, next, this.parts.abandonClaimMs, known);
     // The one read a write's effects need: the ratings a rated ending is scored against.
     const effects = effectsOf(game, next, views, await ratingResults(this.parts.storage, game, next));
     const result = await this.parts.storage.games.update(next, game.version, idempotency, effects);
@@ -251,7 +268,7 @@ export class GameWriter {
     const game = withDetails(engine, seen.response);
     const last = command.type === 'move' ? game.moves[game.moves.length - 1] : undefined;
     return new WriteAnswer(
-      toGameHeadView(engine, game),
+      this.headView(engine, game),
       last ? toMoveView(engine, last) : null,
       engine,
       game.moves,
@@ -279,11 +296,12 @@ function viewsOf(
   engine: AnyEngine,
   game: StoredGame,
   next: StoredGame,
+  abandonClaimMs: number,
   known?: { readonly state: unknown },
 ): Views {
   const added = next.moves.length > game.moves.length ? next.moves[next.moves.length - 1] : undefined;
   return {
-    game: toGameHeadView(engine, next, known),
+    game: toGameHeadView(engine, next, abandonClaimMs, known),
     move: added ? toMoveView(engine, added) : null,
   };
 }

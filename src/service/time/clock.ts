@@ -1,5 +1,5 @@
-import type { SeatRecord, StoredGame, TimeControl, VacationWindow } from '../../store/store';
-import type { GameClock } from '../../store/store';
+import type { GameHead, SeatRecord, StoredGame, TimeControl, VacationWindow } from '../../store/store';
+import { turnStartOf, type GameClock } from '../../store/store';
 
 // The arithmetic of time controls, without I/O: every time field of a game (clock, deadlineAt,
 // reminderAt, seats[].vacationUntil) is computed here from the game, the time of the write and
@@ -12,6 +12,8 @@ import type { GameClock } from '../../store/store';
 //   the game). The side to move flags at runningSince + its remaining time.
 // - correspondence: each move has `daysPerMove` days, from the server time of the previous move
 //   (or the start). The clock of the account to move stands still during its vacations.
+// - A takeback gives no time back: the running clock is charged what it ran (no increment) and the
+//   turn of the side to move starts at the takeback (`turnStartedAt`), for deadlines and claims.
 // - A deadline reached means a loss by timeout. The rules (docs/rules) say nothing of a
 //   draw when the opponent cannot possibly win, so a timeout is always a loss.
 
@@ -28,6 +30,8 @@ export interface Timing {
   readonly deadlineAt: string | null;
   readonly reminderAt: string | null;
   readonly seats: readonly SeatRecord[];
+  /** Ongoing unlimited games: when the turn of the side to move began (see StoredGame); else undefined. */
+  readonly turnStartedAt?: string | undefined;
 }
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -62,12 +66,41 @@ export function windowAt(windows: readonly VacationWindow[], at: number): Vacati
   return windows.find((w) => Date.parse(w.from) <= at && at < Date.parse(w.until));
 }
 
-/** When the turn of the side to move began: the last move, or the start. */
+/** When the turn of the side to move began: the last move, or the start, or a takeback (turnStartOf). */
 export function turnStart(game: StoredGame): number {
-  return Date.parse(game.moves[game.moves.length - 1]?.at ?? game.createdAt);
+  return turnStartOf(game);
 }
 
-function timeControlOf(game: StoredGame): TimeControl {
+/**
+ * When the player waiting in an ongoing unlimited game may claim it abandoned (epoch ms): the abandon
+ * period after the turn of the side to move began; null for games with a time control (their
+ * deadlines end them) and finished ones. A head without `turnStartedAt` (written before it existed)
+ * counts from its last move, or from the last write when its moves are not at hand.
+ */
+export function abandonClaimAt(game: GameHead | StoredGame, abandonClaimMs: number): number | null {
+  if (game.status !== 'ongoing' || game.toMove === null || timeControlOf(game).type !== 'unlimited')
+    return null;
+  const since =
+    game.turnStartedAt !== undefined
+      ? Date.parse(game.turnStartedAt)
+      : 'moves' in game
+        ? turnStart(game)
+        : Date.parse(game.ply === 0 ? game.createdAt : game.updatedAt);
+  return since + abandonClaimMs;
+}
+
+/** The turn start a write at `at` from `before` to `after` stores (StoredGame.turnStartedAt). */
+function turnStartedAt(before: StoredGame, after: StoredGame, at: number): string | undefined {
+  if (after.status !== 'ongoing' || after.toMove === null) return undefined;
+  // Timed games keep only a takeback's turn start (decide sets it; the next move clears it): their
+  // moves' times say when other turns began.
+  if (timeControlOf(after).type !== 'unlimited') return after.turnStartedAt;
+  // A move (or anything else that changes the ply) starts a turn now; other writes keep it.
+  if (after.ply !== before.ply) return iso(at);
+  return before.turnStartedAt ?? iso(turnStart(before));
+}
+
+function timeControlOf(game: Pick<StoredGame, 'timeControl'>): TimeControl {
   return game.timeControl ?? { type: 'unlimited' };
 }
 
@@ -89,14 +122,18 @@ export function clockAfter(
   const remaining: [number, number] = [previous.remainingMs[0], previous.remainingMs[1]];
   const running = before.status === 'ongoing' ? before.toMove : null;
   const moved = after.ply > before.ply;
+  // A takeback gives no time back: the running clock is charged what it ran (no increment), and
+  // the turn of the side to move now starts at the takeback.
+  const takenBack = after.ply < before.ply;
   let runningSince = previous.runningSince;
   if (running !== null && runningSince !== null) {
     const elapsed = Math.max(0, at - Date.parse(runningSince));
     if (timedOut) remaining[running] = 0;
     else if (moved)
       remaining[running] = Math.max(0, remaining[running] - elapsed) + tc.incrementSeconds * 1000;
-    else if (after.status !== 'ongoing') remaining[running] = Math.max(0, remaining[running] - elapsed);
-    if (moved) runningSince = iso(at);
+    else if (after.status !== 'ongoing' || takenBack)
+      remaining[running] = Math.max(0, remaining[running] - elapsed);
+    if (moved || takenBack) runningSince = iso(at);
   }
   return { remainingMs: remaining, runningSince: after.status === 'ongoing' ? runningSince : null };
 }
@@ -138,7 +175,10 @@ export function retime(
   vacations: Vacations,
   timedOut = false,
 ): Timing {
-  return timing(after, clockAfter(before, after, at, timedOut), at, vacations);
+  return {
+    ...timing(after, clockAfter(before, after, at, timedOut), at, vacations),
+    turnStartedAt: turnStartedAt(before, after, at),
+  };
 }
 
 /** The time fields of a new game starting at `at`: the first mover's clock runs from the start. */

@@ -5,7 +5,6 @@ import { GameError } from '../errors';
 import { wakeOf } from '../game/effects';
 import { timedOut, vacationsFor, vacationsOf, type Deadlines } from '../game/timing';
 import { WRITE_ATTEMPTS, type GameWriter } from '../game/writer';
-import { toGameHeadView } from '../game/view';
 
 /**
  * The time of stored games for GameService: timeouts, the deadlines a sweeper wakes for, reminders
@@ -89,7 +88,7 @@ export class GameTime {
     const at = this.now();
     const index = clockIndexOf(game);
     if (index.reminder === null || index.reminder > at.getTime() || index.mover === null) return false;
-    const view = toGameHeadView(this.engineFor(game.kind), game);
+    const view = this.writer.headView(this.engineFor(game.kind), game);
     return this.storage.clocks.markReminded(game.id, index.turn, [
       {
         to: [index.mover],

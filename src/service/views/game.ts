@@ -1,4 +1,4 @@
-import { GAME_STATUSES, kindIds, OUTCOME_REASONS } from '../../vocabulary';
+import { CHAT_MODES, GAME_STATUSES, kindIds, OUTCOME_REASONS } from '../../vocabulary';
 import { MoveDetails } from './move-details';
 import { orNull, z } from './schema';
 
@@ -123,6 +123,48 @@ export const GameClock = z
       'Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt',
   });
 
+/** A finished game's rematch (docs/rematch.md). */
+export const RematchState = z
+  .object({
+    offeredBy: z.number().int().nullable().openapi({ description: 'The seat whose rematch offer stands' }),
+    declinedBy: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'The seat that declined the last rematch offer' }),
+    game: z
+      .string()
+      .nullable()
+      .openapi({ description: 'The rematch, once accepted: the new game’s id; null before' }),
+  })
+  .openapi('RematchState', {
+    description:
+      'A finished game’s rematch: who offers, who declined, the new game once accepted (all null before any offer)',
+  });
+
+/** What a game allows, chosen at creation (settings input of every create). */
+export const GameSettings = z
+  .object({
+    takeback: z.boolean().openapi({
+      description: 'Seats may ask to take back moves (never in rated games; default true in casual ones)',
+    }),
+    chat: z.enum(CHAT_MODES).openapi({
+      description:
+        'Who may chat: seats (the two players, the default), everyone (players and readers with an account), off',
+    }),
+  })
+  .openapi('GameSettings', { description: 'What a game allows, chosen at creation' });
+
+/** A pending takeback offer. */
+export const TakebackOffer = z
+  .object({
+    seat: z.number().int().openapi({ description: 'The seat that asks' }),
+    plies: z.number().int().openapi({
+      description: "How many plies would leave the move list: the asker's last move and every one after it",
+    }),
+  })
+  .openapi('TakebackOffer', { description: 'A pending takeback offer; any move clears it' });
+
 export const Game = z
   .object({
     id: GameId,
@@ -156,10 +198,19 @@ export const Game = z
     rated: z.boolean().openapi({
       description: "A rated game: its result changes both accounts' ratings once, when it ends",
     }),
+    settings: GameSettings,
     board: Board,
     legalMoves: z.array(z.string()),
     moves: z.array(Move),
     drawOffer: z.number().int().nullable().openapi({ description: 'The seat with a standing draw offer' }),
+    rematch: RematchState,
+    rematchOf: z.string().nullable().openapi({
+      description: 'A rematch: the id of the finished game it was offered from; null otherwise',
+    }),
+    takebackOffer: orNull(TakebackOffer).openapi({
+      description:
+        'A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none',
+    }),
     timeControl: TimeControl,
     clock: orNull(GameClock).openapi({ description: 'Realtime games: the clocks; null otherwise' }),
     deadlineAt: z
@@ -170,6 +221,16 @@ export const Game = z
         description:
           'When the side to move runs out of time (realtime: flags; correspondence: the move deadline, ' +
           'later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.',
+      }),
+    claimableAt: z
+      .string()
+      .nullable()
+      .openapi({
+        format: 'date-time',
+        description:
+          'Games without a time control: from when the player waiting (not to move) may claim the game ' +
+          'abandoned (claimVictory or claimDraw): the abandon period (ABANDON_CLAIM_DAYS) after the turn of ' +
+          'the side to move began. Null for games with a time control (their deadlines end them) and once over.',
       }),
     createdAt: dateTime(),
     updatedAt: dateTime(),

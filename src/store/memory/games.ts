@@ -206,13 +206,18 @@ export class MemoryGameStore implements GameStore {
     const current = JSON.parse(entry.head) as StoredGame;
     if (current.version !== expectedVersion) return { status: 'conflict', currentVersion: current.version };
     const before = entry.moves.length;
-    if (next.moves.length !== before && next.moves.length !== before + 1) {
-      throw new Error(`game ${next.id}: a write appends at most one move (${before} → ${next.moves.length})`);
+    const count = next.moves.length;
+    // A takeback drops the moves after a ply; any other write appends at most one.
+    const dropped = effects.truncate === true && count < before;
+    if (!dropped && count !== before && count !== before + 1) {
+      throw new Error(`game ${next.id}: a write appends at most one move (${before} → ${count})`);
     }
     const change = changeOf(next, before);
     const head = JSON.stringify(change.game);
-    if (change.move) entry.moves.push(JSON.stringify(change.move));
-    this.games.set(next.id, { seq: entry.seq, head, moves: entry.moves, status: next.status });
+    // A record answers its head with the first moves of the list as it is then (as in Redis).
+    const moves = dropped ? entry.moves.slice(0, count) : entry.moves;
+    if (change.move) moves.push(JSON.stringify(change.move));
+    this.games.set(next.id, { seq: entry.seq, head, moves, status: next.status });
     // The game's own listings follow its status; each account's, what the effects say (the entry
     // under the game's stored status is there already).
     if (next.status !== entry.status && publiclyListed(next)) {
@@ -229,7 +234,7 @@ export class MemoryGameStore implements GameStore {
       this.idempotency.set(idemKey, {
         fingerprint: idempotency.fingerprint,
         head,
-        moves: entry.moves.length,
+        moves: moves.length,
         expires: this.now() + IDEMPOTENCY_TTL_SECONDS * 1000,
       });
     }

@@ -1,10 +1,11 @@
 import { createLimiter } from '../limiter';
-import type { FeedOptions, Storage } from '../store';
+import type { FeedOptions, RateLimiter, Storage } from '../store';
 import { MemoryAccountStore } from './accounts';
 import { MemoryAppStore } from './apps';
 import { MemoryBlockStore } from './blocks';
 import { MemoryBulkStore } from './bulks';
 import { MemoryChallengeStore } from './challenges';
+import { MemoryChatStore } from './chat';
 import { MemoryClockStore } from './clocks';
 import { MemoryFeaturedIndex } from './featured';
 import { MemoryEventFeed } from './feed';
@@ -21,6 +22,7 @@ export { MemoryAppStore } from './apps';
 export { MemoryBlockStore } from './blocks';
 export { MemoryBulkStore } from './bulks';
 export { MemoryChallengeStore } from './challenges';
+export { MemoryChatStore } from './chat';
 export { MemoryClockIndex, MemoryClockStore } from './clocks';
 export { MemoryEventFeed } from './feed';
 export { MemoryEventBus, MemoryGameStore } from './games';
@@ -37,6 +39,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
   const ratings = new MemoryRatingStore(feed);
   const games = new MemoryGameStore(events, feed, now, ratings);
   const accounts = new MemoryAccountStore((hash) => events.revoked(hash));
+  const limiters = new Map<string, RateLimiter>();
   return {
     name: 'memory',
     games,
@@ -47,6 +50,7 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     challenges: new MemoryChallengeStore(games, feed),
     seeks: new MemorySeekStore(),
     blocks: new MemoryBlockStore(),
+    chat: new MemoryChatStore(now),
     bulks: new MemoryBulkStore(),
     feed,
     featured: new MemoryFeaturedIndex(),
@@ -55,6 +59,13 @@ export function createMemoryStorage(now?: () => number, options: { feed?: FeedOp
     tournaments: new MemoryTournamentStore(feed),
     ratings,
     idempotency: new MemoryIdempotencyStore(now),
-    limiter: (options) => createLimiter(options),
+    // One limiter per name and limits, as Redis keys them: every service counting a quota under
+    // the same name (GameService, AiGames, RematchService count 'games') shares one count.
+    limiter: (options) => {
+      const key = `${options.name}\u0000${options.points}\u0000${options.windowSeconds}`;
+      let limiter = limiters.get(key);
+      if (!limiter) limiters.set(key, (limiter = createLimiter(options)));
+      return limiter;
+    },
   };
 }

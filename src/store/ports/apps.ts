@@ -40,6 +40,11 @@ export interface AppSettings {
   readonly sessionSeconds: number;
   /** Lifetime of a session's refresh token, in seconds (default 30 days; at most 365 days). */
   readonly refreshSeconds: number;
+  /**
+   * Whether its games have chat (default true; false: CHAT_DISABLED with `by` app). Absent in apps
+   * stored before chat: true.
+   */
+  readonly chat?: boolean;
 }
 
 export const DEFAULT_APP_SETTINGS: AppSettings = {
@@ -48,6 +53,7 @@ export const DEFAULT_APP_SETTINGS: AppSettings = {
   quotas: { accountsPerDay: 10_000, gamesPerDay: 100_000, requestsPerSecond: 200 },
   sessionSeconds: 3600,
   refreshSeconds: 30 * 24 * 60 * 60,
+  chat: true,
 };
 
 export interface StoredApp {

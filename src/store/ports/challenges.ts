@@ -1,6 +1,6 @@
 import type { GameKind, Options } from '../../engines/types';
 import type { Notice } from './feed';
-import type { GameLimit, StoredGame } from './games';
+import type { GameLimit, StoredGame, StoredGameSettings } from './games';
 import type { TimeControl } from './time-control';
 import type { ChallengeStart, ChallengeStatus, DeclineReason, GameVisibility } from '../../vocabulary';
 export { DECLINE_REASONS, type DeclineReason } from '../../vocabulary';
@@ -21,6 +21,8 @@ export interface StoredChallenge {
   readonly rated?: boolean;
   /** Who may read the game it becomes (absent: public; see service/game/audience.ts). */
   readonly visibility?: GameVisibility;
+  /** What the game it becomes allows, where not the defaults (service/game/settings.ts). */
+  readonly settings?: StoredGameSettings;
   readonly challenger: string;
   /** Direct challenges: the challenged account. Null for open challenges. */
   readonly destination: string | null;

@@ -106,6 +106,15 @@ export function isTurnOf(game: StoredGame, account: string): boolean {
   return game.status === 'ongoing' && game.toMove !== null && game.seats[game.toMove]?.account === account;
 }
 
+/**
+ * When the turn of the side to move began (epoch ms): the last move, or the start, or the takeback
+ * that made it its turn again (`turnStartedAt`), whichever is latest.
+ */
+export function turnStartOf(game: Pick<StoredGame, 'moves' | 'createdAt' | 'turnStartedAt'>): number {
+  const last = Date.parse(game.moves[game.moves.length - 1]?.at ?? game.createdAt);
+  return game.turnStartedAt === undefined ? last : Math.max(last, Date.parse(game.turnStartedAt));
+}
+
 /** The index entries of a game, from its document alone. */
 export function clockIndexOf(game: StoredGame): ClockIndex {
   const ongoing = game.status === 'ongoing';
@@ -113,11 +122,12 @@ export function clockIndexOf(game: StoredGame): ClockIndex {
   const reminder = ongoing && game.reminderAt ? Date.parse(game.reminderAt) : null;
   const accounts = [...new Set(game.seats.flatMap((s) => (s.account === null ? [] : [s.account])))];
   const mover = ongoing && game.toMove !== null ? (game.seats[game.toMove]?.account ?? null) : null;
-  const turnStart = Date.parse(game.moves[game.moves.length - 1]?.at ?? game.createdAt);
+  const turnStart = turnStartOf(game);
   return {
     deadline: Number.isFinite(deadline) ? deadline : null,
     reminder: Number.isFinite(reminder) ? reminder : null,
-    turn: ongoing ? String(game.ply) : OVER,
+    // A ply reached again after a takeback is another turn (its reminder comes again).
+    turn: ongoing ? (game.takebacks ? `${game.ply}.${game.takebacks}` : String(game.ply)) : OVER,
     accounts,
     mover,
     moverScore: deadline !== null && Number.isFinite(deadline) ? deadline : NO_DEADLINE_SCORE + turnStart,

@@ -44,6 +44,33 @@ export interface GameSource {
   readonly round?: number;
 }
 
+/**
+ * A finished game's rematch: the seat whose offer stands, the seat that declined the last offer, and
+ * the new game once accepted (its id derives from the finished game's: service/game/rematch.ts).
+ */
+export interface RematchRecord {
+  readonly offeredBy: Side | null;
+  readonly declinedBy: Side | null;
+  readonly game: string | null;
+}
+
+/**
+ * A game's settings chosen at creation, only those that differ from the defaults (takeback allowed
+ * in casual games, chat between the seats), so that most documents carry none.
+ */
+export interface StoredGameSettings {
+  /** false: no takebacks in this game (rated games never have any, whatever this says). */
+  readonly takeback?: false;
+  /** Who may chat: absent = the seats (CHAT_MODES in src/vocabulary.ts). */
+  readonly chat?: 'everyone' | 'off';
+}
+
+/** A pending takeback offer: `seat` asks to take back every move after ply `toPly`. */
+export interface TakebackOffer {
+  readonly seat: Side;
+  readonly toPly: number;
+}
+
 /** The stored game: one self-describing JSON document (see DESIGN.md). */
 export interface StoredGame {
   readonly id: string;
@@ -94,6 +121,16 @@ export interface StoredGame {
   readonly moves: readonly MoveRecord[];
   /** A pending draw offer by that seat. */
   readonly drawOffer: Side | null;
+  /** A finished game's rematch (service/game/rematch.ts): the offer, the refusal, the new game. Absent: none yet. */
+  readonly rematch?: RematchRecord;
+  /** A rematch: the finished game it was offered from. */
+  readonly rematchOf?: string;
+  /** A pending takeback offer (absent or null: none). Any move, and the game's end, clears it. */
+  readonly takebackOffer?: TakebackOffer | null;
+  /** Settings chosen at creation that differ from the defaults (absent: none). */
+  readonly settings?: StoredGameSettings;
+  /** How many takebacks the game has had (absent: none); a turn after one is a new turn (reminders). */
+  readonly takebacks?: number;
   /** Chosen at creation; absent on documents written before time controls existed (= unlimited). */
   readonly timeControl?: TimeControl;
   /** Realtime games: both clocks (absent or null otherwise). */
@@ -102,6 +139,14 @@ export interface StoredGame {
   readonly deadlineAt?: string | null;
   /** Correspondence: when the side to move gets `game.deadline_soon` (ISO); null otherwise. */
   readonly reminderAt?: string | null;
+  /**
+   * When the side to move's turn began (ISO), where its moves do not say it: in ongoing unlimited
+   * games always (the last move, a change of the ply, or the start: the player waiting may claim an
+   * abandoned game from it plus the abandon period); in timed games only after a takeback, whose turn
+   * begins at the takeback (clocks and deadlines count from it) until the next move. Absent otherwise
+   * (and on documents written before it existed).
+   */
+  readonly turnStartedAt?: string;
   readonly createdAt: string;
   readonly updatedAt: string;
 }
@@ -125,8 +170,9 @@ export interface GameChange {
 }
 
 /**
- * The change from a game with `before` moves to `next` (each write appends at most one move). The
- * move list of the new version is the old one plus `move`.
+ * The change from a game with `before` moves to `next` (each write appends at most one move, or a
+ * takeback drops the moves after a ply). The move list of the new version is the old one plus
+ * `move`; when `game.ply` is below the old count, its first `game.ply` moves (a takeback).
  */
 export function changeOf(next: StoredGame, before: number): GameChange {
   const move = next.moves.length > before ? (next.moves[next.moves.length - 1] ?? null) : null;
@@ -225,6 +271,11 @@ export interface GameEffects {
   readonly accounts: readonly AccountEffect[];
   /** The game's deadline, reminder and my-turn index entries as it now is (clockIndexOf). */
   readonly clock: ClockIndex;
+  /**
+   * A takeback: `next`'s moves are the first ones of the stored game (fewer than stored), and the
+   * store drops the others. Without it, a write with fewer moves than stored is refused.
+   */
+  readonly truncate?: boolean;
 }
 
 export interface GamePage {
@@ -287,7 +338,8 @@ export interface GameStore {
    * for 24 h, apply `effects` (append the notices to the account feeds, set each account's indexes,
    * carry a rated result to the account, applied there once: RatingStore.record, whoever relays it
    * and however often), and publish the change (changeOf) to the game's subscribers. `next` has at
-   * most one move more than the stored game. A replay or a conflict applies nothing. The store
+   * most one move more than the stored game, or (a takeback: `effects.truncate`) fewer, the first of
+   * the stored ones: the store drops the moves after them. A replay or a conflict applies nothing. The store
    * decides none of the effects: it encodes what it is given.
    */
   update(

@@ -6,6 +6,7 @@ import { RedisAppStore } from './apps/store';
 import { Revocations } from './revocations';
 import { RedisBlockStore } from './challenges/blocks';
 import { RedisChallengeStore } from './challenges/store';
+import { RedisChatStore } from './chat/store';
 import {
   ChannelFanout,
   connectRedis,
@@ -32,6 +33,7 @@ import { SCRIPTS } from './scripts';
 export { RedisAccountStore } from './accounts';
 export { RedisBlockStore } from './challenges/blocks';
 export { RedisChallengeStore } from './challenges/store';
+export { RedisChatStore } from './chat/store';
 export {
   ChannelFanout,
   connectRedis,
@@ -92,9 +94,13 @@ export { RedisWebhookStore } from './webhooks/store';
 //   p tokenat:{s}:h         the token's account id (written before the token, never changed)
 //   p blocks:{s}:a          hash: the accounts a blocks → since (ISO); p blockedby:{s}:b set of b's
 //                           blockers (challenges/blocks.ts)
+//   p chat:{s}:g, p chatseq:{s}:g, p chatmute:{s}:g   a game's chat in its slot: messages (list), their
+//                           count, the seats that mute the others; channel p chatlive:{s}:g (chat/store.ts)
 //   p seeks:pool:{s}:q      list of waiting seek ids, oldest first
-//   p seek:{s}:k            hash: doc, account, expires, pool (q); s: the shard of q
+//   p seek:{s}:k            hash: doc, account, expires, pool (q), rating, min, max; s: the shard of q
 //   p seekat:{s}:k          q while k waits (expires an hour after the seek)
+//   p lobby:{lobby:<pool>}  sorted set k|q → createdAt ms: an app pool's listed seeks (its own slot);
+//                           also the channel of its changes
 //   p ratings:{s}:a         hash: perf → StoredRating JSON; p rated:{s}:a set of the games applied;
 //                           p ratinghist:{s}:a:<perf> list of history entries, newest first
 //   p leaderboard:{lb:<perf>:<category>}  sorted set account → rating (non-provisional), and
@@ -206,8 +212,9 @@ export function redisStorage(
     accounts,
     apps: new RedisAppStore(data, prefix, accounts, revocations),
     challenges: new RedisChallengeStore(data, prefix, games, feedOptions),
-    seeks: new RedisSeekStore(data, prefix),
+    seeks: new RedisSeekStore(data, prefix, fanout, publish),
     blocks: new RedisBlockStore(data, prefix),
+    chat: new RedisChatStore(data, prefix, fanout, publish),
     bulks: new RedisBulkStore(data, prefix),
     feed,
     featured: new RedisFeaturedIndex(data, prefix),

@@ -101,6 +101,22 @@ export class Keys {
   gameChannel(id: string): string {
     return this.of('updates', id);
   }
+  /** A game's chat (chat/store.ts), in the game's slot: the messages (list of JSON, oldest first). */
+  chat(id: string): string {
+    return this.of('chat', id);
+  }
+  /** The game's count of chat messages (the last message id). */
+  chatSeq(id: string): string {
+    return this.of('chatseq', id);
+  }
+  /** Set of the game's seats that mute the others' chat. */
+  chatMutes(id: string): string {
+    return this.of('chatmute', id);
+  }
+  /** The channel of the game's chat signals (messages, mutes). */
+  chatChannel(id: string): string {
+    return this.of('chatlive', id);
+  }
 
   // An account's keys (its shard).
   feed(account: string): string {
@@ -278,6 +294,14 @@ export class Keys {
   /** A waiting seek's id → its pool's sha1 (expires with the seek), in the shard of the seek id. */
   seekPoolOf(id: string): string {
     return this.of('seekat', id);
+  }
+  /**
+   * A lobby (an app pool's waiting seeks, listed): a slot of its own, like a leaderboard. Sorted set
+   * `<seek id>|<its pool's sha1>` → createdAt (ms); the same name is its change channel's.
+   * `p lobby:{lobby:<pool>}` (the open pool's: `open`).
+   */
+  lobby(pool: string): string {
+    return `${this.prefix}lobby:{lobby:${pool}}`;
   }
   /** Set of the account's webhook endpoint ids. */
   webhooksOf(account: string): string {

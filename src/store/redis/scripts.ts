@@ -1,6 +1,7 @@
 import * as appScripts from './apps/scripts';
 import * as bulkScripts from './bulks/scripts';
 import * as challengeScripts from './challenges/scripts';
+import * as chatScripts from './chat/scripts';
 import * as feedScripts from './feed/scripts';
 import * as gameScripts from './games/scripts';
 import * as accountScripts from './lua';
@@ -30,6 +31,7 @@ export const SCRIPTS: readonly AnyScript[] = [
   ...definitions(ratingScripts),
   ...definitions(gameScripts),
   ...definitions(challengeScripts),
+  ...definitions(chatScripts),
   ...definitions(bulkScripts),
   ...definitions(webhookScripts),
   ...definitions(tournamentScripts),

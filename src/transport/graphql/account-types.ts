@@ -14,7 +14,15 @@ import {
   GameVisibilityEnum,
   TimeControlTypeEnum,
 } from './enums';
-import { Game, START_POSITION, TimeControl, TimeControlInput } from './types';
+import {
+  Game,
+  GameSettings,
+  GameSettingsInput,
+  START_POSITION,
+  TimeControl,
+  TimeControlInput,
+} from './types';
+import { RatingRange, RatingRangeInput } from './rating-range-types';
 
 export { TimeControlInput };
 
@@ -129,6 +137,7 @@ export class Challenge {
   gameId!: string | null;
   @Field(() => Boolean, { description: 'The game it makes is rated.' }) rated!: boolean;
   @Field(() => GameVisibilityEnum, { description: 'Who may read the game it makes.' }) visibility!: string;
+  @Field(() => GameSettings, { description: 'What the game it makes allows.' }) settings!: GameSettings;
   @Field(() => String) createdAt!: string;
   @Field(() => String) updatedAt!: string;
   @Field(() => String) expiresAt!: string;
@@ -164,6 +173,7 @@ export class CreateChallengeInput {
   rated?: boolean | null;
   @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
   visibility?: string | null;
+  @Field(() => GameSettingsInput, { nullable: true }) settings?: GameSettingsInput | null;
 }
 
 @ObjectType({ description: 'A wish to play anyone: two compatible seeks make a game.' })
@@ -183,6 +193,12 @@ export class Seek {
     description: 'Who may read the game (matched: the stricter of the two seeks).',
   })
   visibility!: string;
+  @Field(() => RatingRange, { nullable: true, description: 'The opponent ratings admitted; null: any.' })
+  ratingRange!: RatingRange | null;
+  @Field(() => GameSettings, {
+    description: "What the seek asks the game to allow (a match's game: the stricter of the two seeks').",
+  })
+  settings!: GameSettings;
   @Field(() => String, { description: 'waiting, or matched (then `game` is the new game).' })
   status!: string;
   @Field(() => Game, { nullable: true }) game!: Game | null;
@@ -209,6 +225,13 @@ export class CreateSeekInput {
   rated?: boolean | null;
   @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
   visibility?: string | null;
+  @Field(() => RatingRangeInput, {
+    nullable: true,
+    description:
+      "The opponent ratings admitted (absolute, in the seek's perf); pairing honours both seeks' ranges.",
+  })
+  ratingRange?: RatingRangeInput | null;
+  @Field(() => GameSettingsInput, { nullable: true }) settings?: GameSettingsInput | null;
 }
 
 /** What each event type carries in `data` (a Record, so a new type cannot go undocumented). */
@@ -222,6 +245,11 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'game.moved': 'game, move (notation), seat, played (the Move, with details)',
   'draw.offered': 'game, by (seat)',
   'draw.declined': 'game, by (seat)',
+  'rematch.offered': 'game (the finished one), by (the seat offering); to the opponent',
+  'rematch.declined': 'game (the finished one), by (the seat declining); to the offerer',
+  'takeback.offered': 'game, by (seat); only to the opponent of the seat that offers',
+  'takeback.declined': 'game, by (the seat that declined); only to the seat whose offer it was',
+  'game.taken_back': 'game (the shortened move list: query its moves), plies (how many were taken back)',
   'game.finished': 'game, result',
   'game.deadline_soon': 'game, seat (to move), deadlineAt; only to the account to move',
   'game.updated': 'game; a new version no other event names, e.g. a vacation moved the deadline',
@@ -230,6 +258,8 @@ const FEED_EVENT_DATA: Record<FeedEventType, string> = {
   'tournament.finished': 'tournament, standings (rank, account, score)',
   'tournament.cancelled': 'tournament; fewer than minPlayers at the start time',
   'rating.updated': 'game, perf, before, after (ratings), provisional; a rated game counted',
+  'chat.message':
+    'game, message (a ChatMessage); to the seats other than its author, unless they muted the chat',
 };
 
 @ObjectType({ description: "An event of the caller's account feed: numbered 1, 2, 3… without gaps." })

@@ -22,7 +22,7 @@ import {
   type GraphQLContext,
 } from './context';
 import { kindInput } from './enums';
-import { CreatedGame, Game, START_POSITION, TimeControlInput } from './types';
+import { CreatedGame, Game, GameSettingsInput, START_POSITION, TimeControlInput } from './types';
 
 // The built-in AI: games against it and analysis (see README "Playing the computer", "Analysis").
 
@@ -51,6 +51,11 @@ export class AiChallengeInput {
     description: 'AI games are casual: true is refused (RATED_NOT_ALLOWED).',
   })
   rated?: boolean | null;
+  @Field(() => GameSettingsInput, {
+    nullable: true,
+    description: 'What the game allows (the AI accepts every takeback at once).',
+  })
+  settings?: GameSettingsInput | null;
 }
 
 @InputType({ description: 'What to analyse: a position, a game’s current position, or the start.' })

@@ -25,6 +25,8 @@ export class AppSettings {
   @Field(() => AppQuotas) quotas!: AppQuotas;
   @Field(() => Int, { description: 'Session token lifetime in seconds.' }) sessionSeconds!: number;
   @Field(() => Int, { description: 'Refresh token lifetime in seconds.' }) refreshSeconds!: number;
+  @Field(() => Boolean, { description: 'Its games have chat (false: CHAT_DISABLED, by app).' })
+  chat!: boolean;
 }
 
 @ObjectType({ description: 'An app: a product that puts Boardhost behind its own users.' })

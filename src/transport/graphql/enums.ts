@@ -1,11 +1,13 @@
 import { registerEnumType } from 'type-graphql';
 import {
   BOARD_FAMILIES,
+  CHAT_MODES,
   CHALLENGE_STATUSES,
   DECLINE_REASONS,
   GAME_VISIBILITIES,
   kindIds,
   GAME_STATUSES,
+  REMATCH_STATUSES,
   OUTCOME_REASONS,
   TIME_CONTROL_TYPES,
 } from '../../vocabulary';
@@ -38,6 +40,7 @@ export const BoardFamilyEnum = enumOf(
   "How a kind's moves are described and its board drawn.",
 );
 export const GameStatusEnum = enumOf(GAME_STATUSES, 'GameStatus', 'Whether a game goes on.');
+export const RematchStatusEnum = enumOf(REMATCH_STATUSES, 'RematchStatus', 'What a rematch request did.');
 export const OutcomeReasonEnum = enumOf(OUTCOME_REASONS, 'OutcomeReason', 'Why a game ended.');
 export const TimeControlTypeEnum = enumOf(
   TIME_CONTROL_TYPES,
@@ -46,6 +49,11 @@ export const TimeControlTypeEnum = enumOf(
 );
 export const ChallengeStatusEnum = enumOf(CHALLENGE_STATUSES, 'ChallengeStatus', 'Where a challenge stands.');
 export const DeclineReasonEnum = enumOf(DECLINE_REASONS, 'DeclineReason', 'Why a challenge was declined.');
+export const ChatModeEnum = enumOf(
+  CHAT_MODES,
+  'ChatMode',
+  'Who may chat in a game: seats (the two players), everyone (players and readers with an account), off.',
+);
 export const GameVisibilityEnum = enumOf(
   GAME_VISIBILITIES,
   'GameVisibility',

@@ -126,6 +126,7 @@ export class GameResolver {
         ...(input.position !== undefined && input.position !== null ? { position: input.position } : {}),
         ...(input.timeControl ? { timeControl: withoutNulls(input.timeControl) } : {}),
         ...(input.visibility ? { visibility: input.visibility } : {}),
+        ...(input.settings ? { settings: { ...input.settings } } : {}),
       },
       { ...keyOf(idempotencyKey), ...(ctx.ip ? { ip: ctx.ip } : {}) },
     );
@@ -215,6 +216,35 @@ export class GameResolver {
   })
   declineDraw(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
     return live(ctx.services.writer.apply(args.id, { type: 'draw.decline' }, actionOptions(ctx, args)));
+  }
+
+  @Mutation(() => Game, {
+    name: namesOf('takeback.offer').mutation,
+    description:
+      'Ask to take back your last move (and every move after it; in mancala also the extra moves chained just before). ' +
+      "Accepts the opponent's standing offer; the built-in AI accepts at once. Casual games only: " +
+      'TAKEBACK_NOT_ALLOWED (reason rated, forbidden, nothing or offered).',
+  })
+  offerTakeback(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.writer.apply(args.id, { type: 'takeback.offer' }, actionOptions(ctx, args)));
+  }
+
+  @Mutation(() => Game, {
+    name: namesOf('takeback.accept').mutation,
+    description:
+      "Accept the opponent's takeback offer: its moves leave the game and the opponent is to move again. " +
+      'NO_TAKEBACK_OFFER when none is pending (a move clears it).',
+  })
+  acceptTakeback(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.writer.apply(args.id, { type: 'takeback.accept' }, actionOptions(ctx, args)));
+  }
+
+  @Mutation(() => Game, {
+    name: namesOf('takeback.decline').mutation,
+    description: "Decline the opponent's takeback offer (NO_TAKEBACK_OFFER when none is pending).",
+  })
+  declineTakeback(@Args() args: GameActionArgs, @Ctx() ctx: GraphQLContext): Promise<LiveGameView> {
+    return live(ctx.services.writer.apply(args.id, { type: 'takeback.decline' }, actionOptions(ctx, args)));
   }
 
   @Subscription(() => Game, {

@@ -25,6 +25,7 @@ import { MAX_BULK_PAIRS } from '../../service/challenges/bulks';
 import { GameError } from '../../service/errors';
 import { MAX_PLAYERS, MAX_SWISS_ROUNDS } from '../../service/tournaments/service';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../service/delivery/webhooks';
+import { CHAT_PAGE_DEFAULT } from '../../service/game/chat';
 
 // The limits every GraphQL operation must pass, over HTTP and over graphql-ws alike: tokens while
 // parsing, then depth, aliases and directives while validating, then cost once the operation and its
@@ -80,6 +81,7 @@ export const LIST_SIZES: Readonly<Record<string, number>> = {
   'Query.myTournaments': 20,
   'Query.myBlocks': 50,
   'Query.leaderboard': 20,
+  'Query.gameChat': CHAT_PAGE_DEFAULT,
   'Account.ratingHistory': 50,
   // Without `limit`, every move of the game: at most the longest move limit.
   'Game.moves': longestMoveLimit(),

@@ -19,11 +19,13 @@ import { asGraphQLError, createWebSocketServer, rootError, type WebSocketLimits 
 // Import order is schema order: games first.
 import { AiResolver } from './ai.resolver';
 import { GameResolver } from './game.resolver';
+import { RematchResolver } from './rematch.resolver';
 import { AccountResolver } from './account.resolver';
 import { AppResolver } from './app.resolver';
 import { BlockResolver } from './block.resolver';
 import { BulkResolver } from './bulk.resolver';
 import { ChallengeResolver } from './challenge.resolver';
+import { LobbyResolver } from './lobby.resolver';
 import { FeedResolver } from './feed.resolver';
 import { PushResolver } from './push.resolver';
 import { WebhookResolver } from './webhook.resolver';
@@ -33,6 +35,7 @@ import { TournamentResolver } from './tournament.resolver';
 import { RatingsResolver } from './ratings.resolver';
 import { LifecycleResolver } from './lifecycle.resolver';
 import { SpectatorResolver } from './spectator.resolver';
+import { ChatResolver } from './chat.resolver';
 import { SessionResolver } from './session.resolver';
 import { detailResolver } from './move-details';
 import { Move, MoveCheck } from './types';
@@ -42,9 +45,11 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
   return buildSchema({
     resolvers: [
       GameResolver,
+      RematchResolver,
       LifecycleResolver,
       AccountResolver,
       ChallengeResolver,
+      LobbyResolver,
       BlockResolver,
       BulkResolver,
       FeedResolver,
@@ -56,6 +61,7 @@ export function buildGameSchema(): Promise<GraphQLSchema> {
       TournamentResolver,
       RatingsResolver,
       SpectatorResolver,
+      ChatResolver,
       SessionResolver,
       AppResolver,
       detailResolver(() => Move),

@@ -3,6 +3,7 @@ import { Field, ID, InputType, Int, ObjectType, createUnionType } from 'type-gra
 import {
   kindIds,
   type BoardView,
+  type ChatMode,
   type GameKind,
   type GameStatus,
   type OutcomeReason,
@@ -12,6 +13,7 @@ import * as Views from '../../service/views/game';
 import { doc, docs } from './docs';
 import {
   BoardFamilyEnum,
+  ChatModeEnum,
   GameKindEnum,
   GameStatusEnum,
   GameVisibilityEnum,
@@ -111,6 +113,39 @@ export class GameClock {
   @Field(() => String, { nullable: true, description: clock.runningSince }) runningSince!: string | null;
 }
 
+const rematch = docs(Views.RematchState);
+@ObjectType({ description: doc(Views.RematchState) })
+export class RematchState {
+  @Field(() => Int, { nullable: true, description: rematch.offeredBy }) offeredBy!: number | null;
+  @Field(() => Int, { nullable: true, description: rematch.declinedBy }) declinedBy!: number | null;
+  @Field(() => String, { nullable: true, description: rematch.game }) game!: string | null;
+}
+
+const settings = docs(Views.GameSettings);
+@ObjectType({ description: doc(Views.GameSettings) })
+export class GameSettings {
+  @Field(() => Boolean, { description: settings.takeback }) takeback!: boolean;
+  @Field(() => ChatModeEnum, { description: settings.chat }) chat!: ChatMode;
+}
+
+const takeback = docs(Views.TakebackOffer);
+@ObjectType({ description: doc(Views.TakebackOffer) })
+export class TakebackOffer {
+  @Field(() => Int, { description: takeback.seat }) seat!: number;
+  @Field(() => Int, { description: takeback.plies }) plies!: number;
+}
+
+@InputType({ description: 'What the game allows; omitted fields take their defaults.' })
+export class GameSettingsInput {
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Seats may ask to take back moves (default true; rated games never allow it).',
+  })
+  takeback?: boolean | null;
+  @Field(() => ChatModeEnum, { nullable: true, description: 'Who may chat (default seats).' })
+  chat?: ChatMode | null;
+}
+
 const game = docs(Views.Game);
 @ObjectType({
   description:
@@ -132,14 +167,20 @@ export class Game {
   @Field(() => String, { description: game.position }) position!: string;
   @Field(() => String, { nullable: true, description: game.initialPosition }) initialPosition!: string | null;
   @Field(() => Boolean, { description: game.rated }) rated!: boolean;
+  @Field(() => GameSettings, { description: game.settings }) settings!: GameSettings;
   @Field(() => Board, { description: game.board }) board!: BoardView;
   @Field(() => [String], { description: game.legalMoves }) legalMoves!: string[];
   // moves(after, limit) and lastMove: field resolvers (game.resolver.ts).
   @Field(() => Int, { nullable: true, description: game.drawOffer }) drawOffer!: number | null;
+  @Field(() => RematchState, { description: game.rematch }) rematch!: RematchState;
+  @Field(() => String, { nullable: true, description: game.rematchOf }) rematchOf!: string | null;
+  @Field(() => TakebackOffer, { nullable: true, description: game.takebackOffer })
+  takebackOffer!: TakebackOffer | null;
   @Field(() => TimeControl, { description: 'Chosen at creation (by challenge, seek or createGame).' })
   timeControl!: TimeControl;
   @Field(() => GameClock, { nullable: true, description: game.clock }) clock!: GameClock | null;
   @Field(() => String, { nullable: true, description: game.deadlineAt }) deadlineAt!: string | null;
+  @Field(() => String, { nullable: true, description: game.claimableAt }) claimableAt!: string | null;
   @Field(() => String, { description: game.createdAt }) createdAt!: string;
   @Field(() => String, { description: game.updatedAt }) updatedAt!: string;
 }
@@ -221,6 +262,7 @@ export class CreateGameInput {
   @Field(() => TimeControlInput, { nullable: true }) timeControl?: TimeControlInput | null;
   @Field(() => GameVisibilityEnum, { nullable: true, description: 'Who may read the game (default public).' })
   visibility?: string | null;
+  @Field(() => GameSettingsInput, { nullable: true }) settings?: GameSettingsInput | null;
 }
 
 @ObjectType()

@@ -37,6 +37,8 @@ export function gameSummary(game: GameView, me: string, allMoves = false): Recor
       : null,
     deadlineAt: game.deadlineAt,
     drawOfferedBy: name(game.drawOffer),
+    takebackOfferedBy: game.takebackOffer ? name(game.takebackOffer.seat) : null,
+    settings: game.settings,
     result: game.result
       ? { winner: game.result.winnerName, reason: game.result.reason, score: game.result.score }
       : null,

@@ -187,4 +187,16 @@ export function registerGameTools(server: McpServer, ctx: McpContext): void {
   );
   action('draw.accept', 'Accept a draw', 'Accept the opponent’s pending draw offer: the game is drawn.');
   action('draw.decline', 'Decline a draw', 'Decline the opponent’s pending draw offer.');
+  action(
+    'takeback.offer',
+    'Ask to take back your last move',
+    'Ask the opponent to take back your last move and every move after it (casual games; the built-in AI ' +
+      'accepts at once). If the opponent has asked already, this accepts theirs.',
+  );
+  action(
+    'takeback.accept',
+    'Accept a takeback',
+    'Accept the opponent’s pending takeback offer: their last move and every move after it are taken back.',
+  );
+  action('takeback.decline', 'Decline a takeback', 'Decline the opponent’s pending takeback offer.');
 }

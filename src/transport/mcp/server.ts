@@ -6,10 +6,13 @@ import { GameError, toGameError } from '../../service/errors';
 import { credentialOf } from '../rest/route';
 import { sendProblem } from '../rest/problem';
 import { DEFAULT_RULES_DIR } from '../rest/rules';
+import { registerAiTools } from './ai-tools';
 import { registerChallengeTools } from './challenge-tools';
+import { registerChatTools } from './chat-tools';
 import { registerCompetitionTools } from './competition-tools';
 import type { McpContext } from './context';
 import { registerGameTools } from './game-tools';
+import { registerRematchTools } from './rematch-tools';
 
 // The Model Context Protocol at /mcp: Streamable HTTP in its stateless form. Each POST carries
 // JSON-RPC messages and is answered with JSON (no session, no server-sent stream), so any node can
@@ -24,7 +27,9 @@ export const MCP_INSTRUCTIONS =
   'Start with list_kinds and get_rules; list_challenges / accept_challenge or create_challenge to get a game; ' +
   'list_my_games shows the games where it is your turn first; get_game gives the legal moves; play_move plays ' +
   'one (an illegal move is answered with the legal moves). Seat names (south/north, white/black) are those of ' +
-  'the notation. list_tournaments / join_tournament enter tournaments; get_ratings and get_leaderboard read ratings.';
+  'the notation. play_ai starts a game against the built-in AI (levels 1–8), played like any other; analyze ' +
+  'gives the best move and score of a position or game. list_tournaments / join_tournament enter ' +
+  'tournaments (get_tournament: standings); get_ratings and get_leaderboard read ratings.';
 
 /** The answer to a JSON-RPC batch (an array of messages in one POST): 400, nothing run. */
 const BATCH_REFUSED = {
@@ -49,7 +54,10 @@ export function createMcpServer(ctx: McpContext, version = '0.1.0'): McpServer {
   const server = new McpServer({ name: 'boardhost', version }, { instructions: MCP_INSTRUCTIONS });
   registerChallengeTools(server, ctx);
   registerGameTools(server, ctx);
+  registerRematchTools(server, ctx);
+  registerChatTools(server, ctx);
   registerCompetitionTools(server, ctx);
+  registerAiTools(server, ctx);
   return server;
 }
 

@@ -34,7 +34,7 @@ const usernameParams = z.object({
   }),
 });
 const tokenParams = z.object({
-  tokenId: z.string().openapi({ description: 'The token id (not the secret)' }),
+  tokenId: z.string().openapi({ description: 'The token id (not the secret)', example: 'Tq4mZ8rL2xVw' }),
 });
 
 const SSE = SSE_MEDIA;

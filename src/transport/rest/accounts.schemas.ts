@@ -1,5 +1,6 @@
 import { extendZodWithOpenApi } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
+import { ChatMessage } from './chat.schemas';
 import {
   kindIds,
   ACCOUNT_KINDS,
@@ -7,17 +8,17 @@ import {
   CHALLENGE_STATUSES,
   DECLINE_REASONS,
   FEED_EVENT_TYPES,
-  SEEK_STATUSES,
   TIME_CONTROL_TYPES,
   TOKEN_SCOPES,
 } from '../../vocabulary';
 import {
-  Game,
   GameHead,
   GameResult,
   Move,
   orNull,
   GameVisibility,
+  GameSettings,
+  GameSettingsInput,
   StartPosition,
   TimeControl,
   TimeControlInput,
@@ -25,6 +26,7 @@ import {
 import { TournamentEventData } from './tournaments.schemas';
 
 export { TimeControlInput };
+export { CreateSeekBody, Seek, SeekId } from './seeks.schemas';
 
 // Request and response shapes of accounts, API tokens, challenges, seeks and the account event
 // feed (the game shapes are in schemas.ts). Closed sets come from the store's `as const` lists.
@@ -100,7 +102,7 @@ export const CreateAccountBody = z
     kind: z.enum(ACCOUNT_KINDS).optional().openapi({ description: 'Default: human' }),
   })
   .strict()
-  .openapi('CreateAccountBody');
+  .openapi('CreateAccountBody', { example: { username: 'alan', kind: 'human' } });
 
 export const SignedUp = z
   .object({
@@ -122,7 +124,9 @@ export const CreateTokenBody = z
     }),
   })
   .strict()
-  .openapi('CreateTokenBody');
+  .openapi('CreateTokenBody', {
+    example: { label: 'scoreboard', scopes: ['game:read'], expiresInSeconds: 2_592_000 },
+  });
 
 export const BotPolicyBody = z
   .object({
@@ -135,7 +139,14 @@ export const BotPolicyBody = z
     maxGames: z.number().int().optional().openapi({ description: '1–1000, default 10' }),
   })
   .strict()
-  .openapi('BotPolicyBody');
+  .openapi('BotPolicyBody', {
+    example: {
+      kinds: ['kalah', 'oware'],
+      timeControls: ['realtime', 'correspondence'],
+      options: { kalah: { seeds: [4, 6] } },
+      maxGames: 20,
+    },
+  });
 
 // ---------------------------------------------------------------------------------------------
 // Time controls, challenges and seeks.
@@ -144,11 +155,6 @@ export const ChallengeId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{12}$/)
   .openapi({ description: 'Challenge id (12 characters)', example: 'hR2k9QmZ0aLx' });
-
-export const SeekId = z
-  .string()
-  .regex(/^[A-Za-z0-9_-]{12}$/)
-  .openapi({ description: 'Seek id (12 characters)' });
 
 export const Challenge = z
   .object({
@@ -176,6 +182,7 @@ export const Challenge = z
     gameId: z.string().nullable().openapi({ description: 'The game the accepted challenge became' }),
     rated: z.boolean().openapi({ description: 'The game it makes is rated' }),
     visibility: GameVisibility,
+    settings: GameSettings.openapi({ description: 'What the game it makes allows' }),
     createdAt: DateTime,
     updatedAt: DateTime,
     expiresAt: DateTime,
@@ -222,55 +229,24 @@ export const CreateChallengeBody = z
         'A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED',
     }),
     visibility: GameVisibility.optional(),
+    settings: GameSettingsInput.optional(),
   })
   .strict()
-  .openapi('CreateChallengeBody');
+  .openapi('CreateChallengeBody', {
+    example: {
+      to: 'grace',
+      kind: 'kalah',
+      options: { seeds: 4 },
+      timeControl: { type: 'correspondence', daysPerMove: 3 },
+      starts: 'challenger',
+      rated: true,
+    },
+  });
 
 export const DeclineBody = z
   .object({ reason: z.enum(DECLINE_REASONS).optional().openapi({ description: 'Default: generic' }) })
   .strict()
-  .openapi('DeclineBody');
-
-export const Seek = z
-  .object({
-    id: SeekId,
-    account: z.string(),
-    kind: z.enum(kindIds()),
-    options: Options,
-    timeControl: TimeControl,
-    initialPosition: z
-      .string()
-      .nullable()
-      .openapi({ description: 'A seek for a game from a position: that position; null: the standard start' }),
-    rated: z.boolean().openapi({ description: 'A seek for a rated game' }),
-    visibility: GameVisibility.openapi({
-      description: 'Who may read the game (matched: the stricter of the two seeks)',
-    }),
-    status: z.enum(SEEK_STATUSES),
-    game: orNull(Game).openapi({ description: 'matched: the new game; waiting: null' }),
-    createdAt: DateTime,
-    expiresAt: DateTime,
-  })
-  .openapi('Seek');
-
-export const CreateSeekBody = z
-  .object({
-    kind: z.string().openapi({ example: 'oware' }),
-    options: z.record(z.string(), z.unknown()).optional(),
-    timeControl: orNull(TimeControlInput).optional(),
-    position: StartPosition.optional().openapi({
-      description:
-        "Seek a game from this position (the game's notation); it pairs only with seeks for the same position",
-    }),
-    expiresInSeconds: z.number().int().optional().openapi({ description: '10 s to 1 day, default 1 hour' }),
-    rated: z.boolean().optional().openapi({
-      description:
-        'A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks',
-    }),
-    visibility: GameVisibility.optional(),
-  })
-  .strict()
-  .openapi('CreateSeekBody');
+  .openapi('DeclineBody', { example: { reason: 'later' } });
 
 // ---------------------------------------------------------------------------------------------
 // The account event feed.
@@ -323,6 +299,43 @@ export const FeedEvent = z
     ),
     envelope('draw.offered', z.object({ game: GameHead, by: z.number().int() })),
     envelope('draw.declined', z.object({ game: GameHead, by: z.number().int() })),
+    envelope(
+      'rematch.offered',
+      z.object({ game: GameHead, by: z.number().int() }).openapi({
+        description: 'A rematch of the finished game `game` is offered by the seat `by` (to the opponent)',
+      }),
+    ),
+    envelope(
+      'rematch.declined',
+      z.object({ game: GameHead, by: z.number().int() }).openapi({
+        description: 'The seat `by` declined the rematch of `game` (to the offerer)',
+      }),
+    ),
+    envelope(
+      'takeback.offered',
+      z
+        .object({ game: GameHead, by: z.number().int().openapi({ description: 'The seat that offers' }) })
+        .openapi({ description: 'A takeback offer, to the opponent of the seat that offers' }),
+    ),
+    envelope(
+      'takeback.declined',
+      z
+        .object({ game: GameHead, by: z.number().int().openapi({ description: 'The seat that declined' }) })
+        .openapi({ description: 'A takeback offer declined, to the seat whose offer it was' }),
+    ),
+    envelope(
+      'game.taken_back',
+      z
+        .object({
+          game: GameHead,
+          plies: z.number().int().openapi({ description: 'How many plies left the move list' }),
+        })
+        .openapi({
+          description:
+            'Moves were taken back (to both seats): the game is at `game.ply`, its moves after it are gone ' +
+            '(read them again: GET /games/{id}/moves)',
+        }),
+    ),
     envelope('game.finished', z.object({ game: GameHead, result: GameResult })),
     envelope(
       'game.updated',
@@ -360,6 +373,14 @@ export const FeedEvent = z
           provisional: z.boolean().openapi({ description: 'The new rating is provisional (RD ≥ 110)' }),
         })
         .openapi({ description: 'A rated game counted: once per game and account, after game.finished' }),
+    ),
+    envelope(
+      'chat.message',
+      z.object({ game: GameHead, message: ChatMessage }).openapi({
+        description:
+          'A chat message of one of my games, sent by another seat or a spectator (not to its author, not to a ' +
+          'seat that muted the chat)',
+      }),
     ),
   ])
   .openapi('FeedEvent', {

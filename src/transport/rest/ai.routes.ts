@@ -41,10 +41,14 @@ export const AiChallengeBody = z
     position: S.StartPosition.optional(),
     rated: z.boolean().optional().openapi({
       description: 'AI games are casual: true is refused with 422 RATED_NOT_ALLOWED',
+      example: false,
     }),
+    settings: S.GameSettingsInput.optional(),
   })
   .strict()
-  .openapi('AiChallengeBody');
+  .openapi('AiChallengeBody', {
+    example: { kind: 'kalah', level: 3, options: { houses: 6, seeds: 4 }, color: 'south', rated: false },
+  });
 
 export const AiGameBody = z
   .object({
@@ -60,10 +64,14 @@ export const AiGameBody = z
     position: S.StartPosition.optional(),
     rated: z.boolean().optional().openapi({
       description: 'AI games are casual: true is refused with 422 RATED_NOT_ALLOWED',
+      example: false,
     }),
+    settings: S.GameSettingsInput.optional(),
   })
   .strict()
-  .openapi('AiGameBody');
+  .openapi('AiGameBody', {
+    example: { kind: 'kalah', level: 3, options: { houses: 6, seeds: 4 }, seat: 'south', rated: false },
+  });
 
 export const AnalysisBody = z
   .object({
@@ -83,7 +91,9 @@ export const AnalysisBody = z
       .openapi({ description: 'Search time in ms, 1–AI_ANALYSIS_MAX_MS (default 5000); default 1000' }),
   })
   .strict()
-  .openapi('AnalysisBody');
+  .openapi('AnalysisBody', {
+    example: { kind: 'kalah', position: '4,4,0,5,5,5/1/4,4,4,4,4,4/0 S', depth: 6 },
+  });
 
 export const Analysis = z
   .object({

@@ -9,7 +9,10 @@ import * as S from './schemas';
 
 const SpectatorParams = z.object({
   gameId: S.GameId,
-  accountId: z.string().min(1).max(200).openapi({ description: 'An account of the app (its id)' }),
+  accountId: z.string().min(1).max(200).openapi({
+    description: 'An account of the app (its id)',
+    example: 'app_3f9c0a7d21b84e65.9f3e2d1c0b4a5968',
+  }),
 });
 
 const Spectators = z

@@ -62,6 +62,9 @@ export const AppSettings = z
       .number()
       .int()
       .openapi({ description: 'Refresh token lifetime (3600–31536000)', example: 2592000 }),
+    chat: z.boolean().openapi({
+      description: 'Its games have chat (default true; false: chat answers 403 CHAT_DISABLED, `by` app)',
+    }),
   })
   .openapi('AppSettings');
 
@@ -79,6 +82,7 @@ export const AppSettingsInput = z
       .optional(),
     sessionSeconds: z.number().int().optional(),
     refreshSeconds: z.number().int().optional(),
+    chat: z.boolean().optional(),
   })
   .strict()
   .openapi('AppSettingsInput', {
@@ -122,7 +126,9 @@ export const CreateAppBody = z
     settings: AppSettingsInput.optional(),
   })
   .strict()
-  .openapi('CreateAppBody');
+  .openapi('CreateAppBody', {
+    example: { name: 'Acme Games', settings: { sharedPool: false, quotas: { requestsPerSecond: 50 } } },
+  });
 
 export const CreatedApp = z
   .object({
@@ -141,7 +147,9 @@ export const UpdateAppBody = z
       .openapi({ description: 'true disables the app (its keys and sessions are refused)' }),
   })
   .strict()
-  .openapi('UpdateAppBody', { example: { disabled: true } });
+  .openapi('UpdateAppBody', {
+    example: { name: 'Acme Games (staging)', settings: { quotas: { requestsPerSecond: 100 } } },
+  });
 
 export const CreateAppKeyBody = z
   .object({
@@ -149,7 +157,7 @@ export const CreateAppKeyBody = z
     scopes: z.array(AppKeyScope).min(1).optional().openapi({ description: 'Default: every scope' }),
   })
   .strict()
-  .openapi('CreateAppKeyBody');
+  .openapi('CreateAppKeyBody', { example: { label: 'backend', scopes: ['app:accounts', 'app:sessions'] } });
 
 export const AppUsage = z
   .object({
@@ -220,7 +228,9 @@ export const EnsureAppAccountBody = z
     kind: z.enum(ACCOUNT_KINDS).optional().openapi({ description: 'Default: human' }),
   })
   .strict()
-  .openapi('EnsureAppAccountBody', { example: { username: 'ada', displayName: 'Ada L.' } });
+  .openapi('EnsureAppAccountBody', {
+    example: { username: 'ada', displayName: 'Ada L.', metadata: { tier: 'gold' } },
+  });
 
 export const UpdateAppAccountBody = z
   .object({
@@ -231,7 +241,7 @@ export const UpdateAppAccountBody = z
       .openapi({ description: 'Replaces the metadata whole; null removes it' }),
   })
   .strict()
-  .openapi('UpdateAppAccountBody', { example: { username: 'ada2' } });
+  .openapi('UpdateAppAccountBody', { example: { username: 'ada2', displayName: 'Ada Lovelace' } });
 
 export const AppAccountsQuery = z
   .object({

@@ -40,7 +40,14 @@ export const CreateBulkBody = z
     }),
   })
   .strict()
-  .openapi('CreateBulkBody');
+  .openapi('CreateBulkBody', {
+    example: {
+      pairs: [['bhp_tokenOfAdaWithChallengeWrite', 'bhp_tokenOfGraceWithChallengeWrite']],
+      kind: 'kalah',
+      timeControl: { type: 'correspondence', daysPerMove: 2 },
+      rated: true,
+    },
+  });
 
 const Refusal = z
   .object({

@@ -52,4 +52,4 @@ export const VacationBody = z
       .openapi({ description: `Whole days from now, 1–${VACATION_DAYS_PER_YEAR} and within the days left` }),
   })
   .strict()
-  .openapi('VacationBody');
+  .openapi('VacationBody', { example: { days: 7 } });

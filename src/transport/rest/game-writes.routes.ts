@@ -27,6 +27,12 @@ const writeHeaders = z.object({
   }),
 });
 
+/** What a takeback does (docs/takeback.md). */
+const TAKEBACK_RULE =
+  "A takeback removes the asker's last move and every move after it (in mancala also the extra moves it " +
+  'chained just before), one version on; the asker is to move again, its turn (clock, deadline) starting at ' +
+  'the takeback, no time given back. Casual games only, unless created with settings.takeback false.';
+
 /** Who acts for a seat: a seat token, or an API token of the account holding it. */
 const SEAT_AUTH =
   'Needs the seat token of that seat, or an API token of the account holding the seat with the scope ' +
@@ -220,6 +226,23 @@ export function gameWriteRoutes(services: Services): RestRoute[] {
       'abort',
       'Abort the game (no result)',
       'Either seat, while not both sides have moved; afterwards 409 TOO_LATE_TO_ABORT (resign instead).',
+    ),
+    action(
+      'takeback.offer',
+      'Ask to take back your last move',
+      `${TAKEBACK_RULE} Offering while the opponent's offer stands accepts it; against the built-in AI the offer is ` +
+        'accepted at once. 409 TAKEBACK_NOT_ALLOWED (`reason`: rated, forbidden (settings.takeback false), nothing ' +
+        '(no move of yours to take back), offered (your offer is pending)), GAME_OVER once the game is over.',
+    ),
+    action(
+      'takeback.accept',
+      "Accept the opponent's takeback offer",
+      `${TAKEBACK_RULE} 409 NO_TAKEBACK_OFFER when the opponent has none pending (a move since cleared it).`,
+    ),
+    action(
+      'takeback.decline',
+      "Decline the opponent's takeback offer",
+      '409 NO_TAKEBACK_OFFER when the opponent has none pending.',
     ),
   ];
 }

@@ -62,7 +62,9 @@ const StreamQuery = z
 const GAME_STREAM_DESCRIPTION = `The game now, then every change in order, until the game is over. The first message is the whole
 game (\`game\`, a Game); every later one (\`update\`) is the new version's head (a GameHead: the Game without \`moves\`)
 and \`move\`, the move that made it (a Move; null for a version no move made: a draw offer, a resignation, a timeout…).
-Its moves are those of the previous version plus \`move\`, so a message costs the same however long the game is. With
+Its moves are those of the previous version plus \`move\`, so a message costs the same however long the game is. A
+version whose moves were taken back (a takeback: its \`ply\` below the previous one's) comes whole (\`game\`): its
+move list replaces the one the client holds. With
 \`?full=1\` every message is the whole game (\`game\`), as for clients that want whole documents. The Accept header
 chooses the form (the default is SSE):
 
@@ -75,6 +77,10 @@ chooses the form (the default is SSE):
   \`{"type":"shutdown"}\` when the server stops; an empty line every 15 s. Resume with \`?after=\`.
 
 A resumed stream (\`after\`, \`Last-Event-ID\`) also starts with the whole game, at its current version.
+
+When the caller may read the game's chat (GET /games/{id}/chat), its messages from now on come between the versions:
+SSE event \`chat\` (no id, data = a ChatMessage), NDJSON \`{"type":"chat","message":{…}}\` (a seat that muted the chat gets
+only its own). Messages sent while disconnected: read them with GET /games/{id}/chat?after=<the last message id>.
 
 No version is ever skipped silently: if versions were lost on the way to this server (its connection to the store
 dropped), the stream ends with an error frame (SSE \`event: error\`, NDJSON \`{"type":"error","problem":…}\`) whose
@@ -322,7 +328,16 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
         const after = resumeAfter(req, format, query.after);
         const full = query.full === '1' || query.full === 'true';
         await holdStreamSlot(services.streamSlots, req, res);
-        await streamGame(service, id, { after, full }, res, streams, format, credentialOf(req));
+        await streamGame(
+          service,
+          id,
+          { after, full },
+          res,
+          streams,
+          format,
+          credentialOf(req),
+          services.chat,
+        );
       },
     },
   ];

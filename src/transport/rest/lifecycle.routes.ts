@@ -17,21 +17,26 @@ const APP_SECURITY = appKey('app:moderate');
 const OPERATOR_SECURITY = operatorKey;
 
 const ExternalIdParams = z.object({
-  externalId: z.string().min(1).max(128).openapi({ description: 'The app’s own id for its user' }),
-});
-const AccountIdParams = z.object({
-  accountId: z
+  externalId: z
     .string()
     .min(1)
-    .max(200)
-    .openapi({ description: 'The account id (open accounts: the username)' }),
+    .max(128)
+    .openapi({ description: 'The app’s own id for its user', example: 'user-42' }),
 });
-const ReasonBody = z.object({
-  reason: z
-    .string()
-    .optional()
-    .openapi({ description: 'Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED' }),
+const AccountIdParams = z.object({
+  accountId: z.string().min(1).max(200).openapi({
+    description: 'The account id (open accounts: the username)',
+    example: 'app_3f9c0a7d21b84e65.9f3e2d1c0b4a5968',
+  }),
 });
+const ReasonBody = z
+  .object({
+    reason: z
+      .string()
+      .optional()
+      .openapi({ description: 'Why (1–200 characters): shown to the account in ACCOUNT_RESTRICTED' }),
+  })
+  .openapi({ example: { reason: 'Spam in game chat' } });
 
 export const ModeratedAccount = z
   .object({

@@ -6,6 +6,7 @@ import {
 } from '@asteasolutions/zod-to-openapi';
 import { z } from 'zod';
 import { RETRY_AFTER_SECONDS } from '../../service/errors';
+import { SEEK_REMOVAL_REASONS } from '../../vocabulary';
 import { problems, type RestRoute } from './route';
 import {
   FeedEpochChanged,
@@ -69,11 +70,13 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
   schema('GameStreamEvent', {
     description:
       'One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, ' +
-      'with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is ' +
-      'finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect',
+      'with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version; `end` once the game is ' +
+      'finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect; ' +
+      '`chat` (no id) per chat message, when the caller may read the chat',
     oneOf: [
       sse({ const: 'game' }, ref('schemas', 'Game'), 'The game version'),
       sse({ const: 'update' }, ref('schemas', 'GameStreamUpdate'), 'The game version'),
+      sse({ const: 'chat' }, ref('schemas', 'ChatMessage')),
       sse({ const: 'end' }, empty),
       shutdown,
       error,
@@ -81,8 +84,8 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
   });
   schema('GameStreamLine', {
     description:
-      'One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; ' +
-      '`update` (the head and the move) per later version',
+      'One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; ' +
+      '`update` (the head and the move) per later version; `chat` per chat message, when the caller may read the chat',
     oneOf: [
       {
         type: 'object',
@@ -99,6 +102,12 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
           move: { oneOf: [ref('schemas', 'Move'), { type: 'null' }] },
         },
         required: ['type', 'game', 'move'],
+        additionalProperties: false,
+      },
+      {
+        type: 'object',
+        properties: { type: { const: 'chat' }, message: ref('schemas', 'ChatMessage') },
+        required: ['type', 'message'],
         additionalProperties: false,
       },
       {
@@ -124,6 +133,65 @@ function registerStreamItems(registry: OpenAPIRegistry): void {
       sse({ const: 'featured' }, ref('schemas', 'Game')),
       sse({ const: 'update' }, ref('schemas', 'GameStreamUpdate')),
       shutdown,
+    ],
+  });
+  const removed = {
+    type: 'object',
+    properties: {
+      id: { type: 'string', description: 'The seek' },
+      reason: { enum: [...SEEK_REMOVAL_REASONS] },
+    },
+    required: ['id', 'reason'],
+    additionalProperties: false,
+  };
+  const ready = {
+    type: 'object',
+    properties: {
+      listed: { type: 'integer', description: 'How many waiting seeks were sent before it' },
+      more: { type: 'boolean', description: 'More seeks wait than were sent' },
+    },
+    required: ['listed', 'more'],
+    additionalProperties: false,
+  };
+  schema('LobbyStreamEvent', {
+    description:
+      'One Server-Sent Event of the live lobby, its `data` parsed as JSON: `seek.added` (a LobbySeek) for each ' +
+      'waiting seek, `ready` once those waiting at the start were sent, `seek.removed` (matched, canceled, ' +
+      'expired), `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST): reconnect',
+    oneOf: [
+      sse({ const: 'seek.added' }, ref('schemas', 'LobbySeek')),
+      sse({ const: 'seek.removed' }, removed),
+      sse({ const: 'ready' }, ready),
+      shutdown,
+      error,
+    ],
+  });
+  schema('LobbyStreamLine', {
+    description: 'One line of the NDJSON live lobby (see LobbyStreamEvent)',
+    oneOf: [
+      {
+        type: 'object',
+        properties: { type: { const: 'seek.added' }, seek: ref('schemas', 'LobbySeek') },
+        required: ['type', 'seek'],
+        additionalProperties: false,
+      },
+      {
+        ...removed,
+        properties: { type: { const: 'seek.removed' }, ...removed.properties },
+        required: ['type', ...removed.required],
+      },
+      {
+        ...ready,
+        properties: { type: { const: 'ready' }, ...ready.properties },
+        required: ['type', ...ready.required],
+      },
+      ref('schemas', 'StreamShutdown'),
+      {
+        type: 'object',
+        properties: { type: { const: 'error' }, problem: ref('schemas', 'Problem') },
+        required: ['type', 'problem'],
+        additionalProperties: false,
+      },
     ],
   });
   schema('AccountGamesEvent', {

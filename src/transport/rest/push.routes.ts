@@ -14,7 +14,7 @@ export const PushEndpointBody = z
       .openapi({ description: '16–200 visible ASCII characters; default: a new random secret' }),
   })
   .strict()
-  .openapi('PushEndpointBody');
+  .openapi('PushEndpointBody', { example: { url: 'https://bot.example/move' } });
 
 export const PushEndpoint = z
   .object({ url: z.string(), createdAt: z.string().openapi({ format: 'date-time' }) })

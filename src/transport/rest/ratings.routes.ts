@@ -9,9 +9,10 @@ import { json, parse, problems, PUBLIC, readerCredentialOf, type RestRoute } fro
 // and the leaderboards of each perf, bots and humans apart.
 
 const Kind = z.string().openapi({ example: 'kalah', description: `One of ${kindIds().join(', ')}` });
-const SpeedParam = z
-  .enum(SPEEDS)
-  .openapi({ description: 'realtime (clocks) or correspondence (days per move, unlimited)' });
+const SpeedParam = z.enum(SPEEDS).openapi({
+  description: 'realtime (clocks) or correspondence (days per move, unlimited)',
+  example: 'correspondence',
+});
 
 const PerfRating = z
   .object({
@@ -84,7 +85,10 @@ const HistoryQuery = z.object({
     .openapi({ type: 'integer', description: '`next` of the previous page' }),
 });
 const LeaderboardQuery = z.object({
-  category: z.enum(LEADERBOARD_CATEGORIES).optional().openapi({ description: 'Default human' }),
+  category: z
+    .enum(LEADERBOARD_CATEGORIES)
+    .optional()
+    .openapi({ description: 'Default human', example: 'human' }),
   limit: pageLimit(20),
   cursor: z.string().max(16).optional().openapi({ description: '`next` of the previous page' }),
 });

@@ -10,13 +10,16 @@ import { appGameRoutes } from './app-games.routes';
 import { bulkRoutes } from './bulks.routes';
 import { blockRoutes } from './blocks.routes';
 import { challengeRoutes } from './challenges.routes';
+import { chatRoutes } from './chat.routes';
 import { clockRoutes } from './clocks.routes';
+import { lobbyRoutes } from './lobby.routes';
 import { gameRoutes } from './games.routes';
 import { tvRoutes } from './tv.routes';
 import { sendProblem } from './problem';
 import type { RestRoute } from './route';
 import type { OpenStreams } from './stream';
 import { pushRoutes } from './push.routes';
+import { rematchRoutes } from './rematch.routes';
 import { tournamentRoutes } from './tournaments.routes';
 import { ratingRoutes } from './ratings.routes';
 import { lifecycleRoutes } from './lifecycle.routes';
@@ -36,10 +39,13 @@ export function restRoutes(services: Services, streams: OpenStreams = new Set())
     // Before the game routes: /games/ai and /challenges/ai are not ids.
     ...aiRoutes(services),
     ...gameRoutes(services, streams),
+    ...rematchRoutes(services),
+    ...chatRoutes(services),
     ...tvRoutes(services, streams),
     ...accountRoutes(services, streams),
     ...clockRoutes(services, streams),
     ...challengeRoutes(services),
+    ...lobbyRoutes(services, streams),
     ...blockRoutes(services),
     ...bulkRoutes(services),
     ...webhookRoutes(services),

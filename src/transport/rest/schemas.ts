@@ -7,6 +7,7 @@ import {
   GAME_STATUSES,
   TIME_CONTROL_TYPES,
   GAME_VISIBILITIES,
+  CHAT_MODES,
 } from '../../vocabulary';
 import { Board, Game, GameId, GameHead as GameHeadView, Move } from '../../service/views/game';
 import { orNull } from '../../service/views/schema';
@@ -23,7 +24,7 @@ export function pageLimit(byDefault: number, max = 100) {
     .min(1)
     .max(max)
     .optional()
-    .openapi({ type: 'integer', description: `1–${max}, default ${byDefault}` });
+    .openapi({ type: 'integer', description: `1–${max}, default ${byDefault}`, example: byDefault });
 }
 
 // The game's shapes and their descriptions are the service's view schemas (src/service/views):
@@ -40,6 +41,8 @@ export {
   Game,
   GamePage,
   MoveCheck,
+  GameSettings,
+  TakebackOffer,
 } from '../../service/views/game';
 export {
   MoveDetails,
@@ -115,7 +118,8 @@ export const StartPosition = z.string().openapi({
     "Start from this position, in the game's notation (see GET /kinds), instead of the standard start. " +
     'Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. ' +
     'A game from a position is never rated.',
-  example: 'W:WKc3:Ba7,b8,Kh8',
+  // A Kalah position (the kind the other examples name): South sowed house 3 into its store and moves again.
+  example: '4,4,0,5,5,5/1/4,4,4,4,4,4/0 S',
 });
 
 /** Who may read a game (see GAME_VISIBILITIES). */
@@ -125,6 +129,24 @@ export const GameVisibility = z.enum(GAME_VISIBILITIES).openapi('GameVisibility'
     'the open pool; unlisted: anyone with its id, never listed nor on TV; private: only its seats, its ' +
     "app's key and the accounts the app invites as spectators (to anyone else it answers 404 GAME_NOT_FOUND)",
 });
+
+/** What a new game allows (every create takes it; rematches copy it). */
+export const GameSettingsInput = z
+  .object({
+    takeback: z.boolean().optional().openapi({
+      description:
+        'Seats may ask to take back moves (default true; rated games never allow it, and refuse true here)',
+    }),
+    chat: z.enum(CHAT_MODES).optional().openapi({
+      description:
+        'Who may chat: seats (the two players, the default), everyone (players and readers with an account), off',
+    }),
+  })
+  .strict()
+  .openapi('GameSettingsInput', {
+    description: 'What the game allows; omitted fields take their defaults',
+    example: { takeback: false, chat: 'everyone' },
+  });
 
 export const CreateGameBody = z
   .object({
@@ -137,9 +159,12 @@ export const CreateGameBody = z
     position: StartPosition.optional(),
     timeControl: orNull(TimeControlInput).optional().openapi({ description: 'Default: unlimited' }),
     visibility: GameVisibility.optional(),
+    settings: GameSettingsInput.optional(),
   })
   .strict()
-  .openapi('CreateGameBody');
+  .openapi('CreateGameBody', {
+    example: { kind: 'kalah', options: { seeds: 4, houses: 6 }, first: 'south', visibility: 'public' },
+  });
 
 export const CreatedGame = z
   .object({
@@ -156,17 +181,20 @@ export const MoveBody = z
     expectedVersion: z.number().int().min(0).optional().openapi({ description: 'Same as If-Match' }),
   })
   .strict()
-  .openapi('MoveBody');
+  .openapi('MoveBody', { example: { move: '3', expectedVersion: 0 } });
 
 export const ValidateBody = z
   .object({ move: z.string().min(1).max(200) })
   .strict()
-  .openapi('ValidateBody');
+  .openapi('ValidateBody', { example: { move: '3' } });
 
 export const ActionBody = z
-  .object({ expectedVersion: z.number().int().min(0).optional() })
+  .object({
+    expectedVersion: z.number().int().min(0).optional().openapi({ description: 'Same as If-Match' }),
+  })
   .strict()
-  .openapi('ActionBody');
+  // No version in the example: the action applies to whatever version the game is at.
+  .openapi('ActionBody', { example: {} });
 
 export const ListQuery = z
   .object({
@@ -174,9 +202,9 @@ export const ListQuery = z
       .string()
       .max(64)
       .optional()
-      .openapi({ description: 'Only games with a seat held by this username' }),
-    kind: z.string().optional(),
-    status: z.enum(GAME_STATUSES).optional(),
+      .openapi({ description: 'Only games with a seat held by this username', example: 'ada' }),
+    kind: z.string().optional().openapi({ example: 'kalah' }),
+    status: z.enum(GAME_STATUSES).optional().openapi({ example: 'ongoing' }),
     after: z.string().max(64).optional().openapi({ description: '`next` of the previous page' }),
     limit: pageLimit(20),
   })
@@ -274,7 +302,7 @@ export const StartBody = z
     position: StartPosition.optional(),
   })
   .strict()
-  .openapi('StartBody');
+  .openapi('StartBody', { example: { options: { seeds: 5 }, first: 'north' } });
 
 export const KindStart = z
   .object({

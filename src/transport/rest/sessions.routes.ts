@@ -87,14 +87,16 @@ const CreateSessionBody = z
       .openapi({ description: '1–60 characters (default session)', example: 'iPhone' }),
   })
   .strict()
-  .openapi('CreateSessionBody');
+  .openapi('CreateSessionBody', { example: { scopes: ['game:read', 'game:play'], label: 'iPhone' } });
 
 const RefreshBody = z
   .object({
     refreshToken: z.string().max(200).openapi({ example: 'bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA' }),
   })
   .strict()
-  .openapi('RefreshSessionBody');
+  .openapi('RefreshSessionBody', {
+    example: { refreshToken: 'bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA' },
+  });
 
 const SessionList = z.object({ items: z.array(SessionView) }).openapi('SessionList');
 

@@ -5,6 +5,7 @@ import { GameError } from '../../service/errors';
 import type { FeedCursor, FeedService } from '../../service/delivery/feed';
 import type { GameUpdate } from '../../service/game/watch';
 import type { GameService } from '../../service/game/service';
+import type { ChatMessageView, ChatService } from '../../service/game/chat';
 import type { StreamSlots } from '../../service/delivery/stream-slots';
 import type { TokenStreams } from '../../service/accounts/token-streams';
 import type { FeedEvent } from '../../service/types';
@@ -191,6 +192,8 @@ const GAME_FRAMES: Record<
     game: (update: GameUpdate) => string;
     /** A later version: its head and the move that made it. */
     update: (update: GameUpdate) => string;
+    /** A chat message (no SSE id: Last-Event-ID stays the game's version). */
+    chat: (message: ChatMessageView) => string;
     end: string;
   }
 > = {
@@ -199,12 +202,14 @@ const GAME_FRAMES: Record<
     game: (update) => `id: ${update.version}\nevent: game\ndata: ${JSON.stringify(update.view)}\n\n`,
     update: (update) =>
       `id: ${update.version}\nevent: update\ndata: ${JSON.stringify({ game: update.head, move: update.move })}\n\n`,
+    chat: (message) => `event: chat\ndata: ${JSON.stringify(message)}\n\n`,
     end: 'event: end\ndata: {}\n\n',
   },
   ndjson: {
     stream: NDJSON,
     game: (update) => `${JSON.stringify({ type: 'game', game: update.view })}\n`,
     update: (update) => `${JSON.stringify({ type: 'update', game: update.head, move: update.move })}\n`,
+    chat: (message) => `${JSON.stringify({ type: 'chat', message })}\n`,
     end: '{"type":"end"}\n',
   },
 };
@@ -212,9 +217,11 @@ const GAME_FRAMES: Record<
 /**
  * One game as a stream: now, then every version after `after` (undefined: all), then `end`. The
  * first message is the whole game; each later one is the version's head and the move that made it
- * (O(1) in the length of the game), or with `full` the whole game again. Each message is encoded
+ * (O(1) in the length of the game), or with `full` (and after a takeback) the whole game again. Each message is encoded
  * once per node, format and form (see GameUpdate). When versions were lost on the way to this node,
  * it ends with an error frame (UPDATES_LOST): the client reconnects and gets the game as it is now.
+ * With `chat`, the game's chat messages from now on come between them (`chat`) when the viewer may
+ * read the chat (otherwise the stream carries the game alone).
  */
 export async function streamGame(
   service: GameService,
@@ -224,6 +231,7 @@ export async function streamGame(
   open: OpenStreams,
   format: StreamFormatName,
   viewer: Credential,
+  chat?: ChatService,
 ): Promise<void> {
   const frames = GAME_FRAMES[format];
   const { after, full } = options;
@@ -238,7 +246,8 @@ export async function streamGame(
     id,
     (update) => {
       if (after !== undefined && update.version <= after) return;
-      const whole = full || first;
+      // A takeback shortened the move list: the whole game, so that the client's list shrinks too.
+      const whole = full || first || update.takenBack;
       first = false;
       send(
         whole
@@ -250,7 +259,18 @@ export async function streamGame(
     (error) => fail(error),
     viewer,
   );
-  const stream = openStream(res, open, frames.stream, () => void unsubscribe());
+  let stopChat: () => Promise<void> = async () => undefined;
+  try {
+    if (chat)
+      stopChat = await chat.follow(id, viewer, (message) => send(frames.chat(message)), { lenient: true });
+  } catch (error) {
+    await unsubscribe();
+    throw error;
+  }
+  const stream = openStream(res, open, frames.stream, () => {
+    void unsubscribe();
+    void stopChat();
+  });
   for (const chunk of pending) stream.write(chunk);
   if (failure) return stream.end(frames.stream.error(failure));
   send = (chunk) => stream.write(chunk);

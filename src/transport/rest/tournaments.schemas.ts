@@ -13,7 +13,7 @@ const Options = z.record(z.string(), z.union([z.number(), z.boolean(), z.string(
 export const TournamentId = z
   .string()
   .regex(/^[A-Za-z0-9_-]{12}$/)
-  .openapi({ description: 'Tournament id (12 characters)' });
+  .openapi({ description: 'Tournament id (12 characters)', example: 'tN4vB8cX1zQe' });
 
 export const TournamentPlayer = z
   .object({
@@ -121,7 +121,17 @@ export const CreateTournamentBody = z
     startsAt: DateTime.optional().openapi({ description: 'Starts then (absent: when full)' }),
   })
   .strict()
-  .openapi('CreateTournamentBody');
+  .openapi('CreateTournamentBody', {
+    example: {
+      name: 'Kalah Friday',
+      kind: 'kalah',
+      timeControl: { type: 'realtime', initialSeconds: 180, incrementSeconds: 2 },
+      format: 'swiss',
+      rounds: 5,
+      rated: true,
+      maxPlayers: 16,
+    },
+  });
 
 export const StandingRow = z
   .object({

@@ -93,7 +93,7 @@ function streamTv(
 
 const accountsQuery = z.object({
   accounts: z.string().openapi({
-    example: 'alpha,beta',
+    example: 'ada,grace',
     description: `Comma-separated usernames (1–${MAX_WATCHED_ACCOUNTS})`,
   }),
 });

@@ -70,7 +70,14 @@ export const VerificationAnswers = z
       .openapi({ description: 'Per item, by index: the position after its move (a missing one is wrong)' }),
   })
   .strict()
-  .openapi('VerificationAnswers');
+  .openapi('VerificationAnswers', {
+    // Answers are scored, right or wrong: these two are positions of Kalah, not necessarily the right ones.
+    example: {
+      seed: 'my-bot-1',
+      count: 2,
+      answers: ['4,4,0,5,5,5/1/4,4,4,4,4,4/0 S', '0,5,5,5,5,4/0/4,4,4,4,4,4/0 N'],
+    },
+  });
 
 export const VerificationScore = z
   .object({

@@ -17,7 +17,10 @@ export const WebhookId = z
 export const DeliveryId = z
   .string()
   .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/)
-  .openapi({ description: 'Delivery id (a UUID; the Boardhost-Delivery header)' });
+  .openapi({
+    description: 'Delivery id (a UUID; the Boardhost-Delivery header)',
+    example: '6f1c2a9e-3b4d-4c5e-9f70-8a1b2c3d4e5f',
+  });
 
 export const CreateWebhookBody = z
   .object({
@@ -41,7 +44,12 @@ export const CreateWebhookBody = z
     }),
   })
   .strict()
-  .openapi('CreateWebhookBody');
+  .openapi('CreateWebhookBody', {
+    example: {
+      url: 'https://bot.example.com/boardhost/events',
+      events: ['challenge.received', 'game.started', 'game.moved', 'game.finished'],
+    },
+  });
 
 export const PendingDelivery = z
   .object({

@@ -2,6 +2,7 @@
 // committed OpenAPI document (the SDK's generated types, written by `npm run openapi`): a contract change that
 // breaks a page breaks `npm run typecheck`.
 import createClient from 'openapi-fetch';
+import { describeProblem } from '../play/problems';
 import type { components, paths } from '../../../packages/client/src/generated/openapi';
 
 export type Schemas = components['schemas'];
@@ -26,12 +27,7 @@ export function auth(token: string | undefined): Record<string, string> {
   return token ? { Authorization: `Bearer ${token}` } : {};
 }
 
-/** A problem document's message, for showing to a person. */
+/** A problem document (or any failure) as a sentence for a person (play/problems.ts). */
 export function problemText(error: unknown): string {
-  if (error && typeof error === 'object') {
-    const p = error as { detail?: unknown; title?: unknown; code?: unknown };
-    const text = [p.code, p.detail ?? p.title].filter((part) => typeof part === 'string').join(': ');
-    if (text) return text;
-  }
-  return String(error);
+  return describeProblem(error).sentence;
 }

@@ -4,6 +4,8 @@ import { activateOnKey, type BoardProps } from './types';
 
 const U = 70; // one house, in SVG units
 const PAD = 10;
+/** The band above and below the tray where the rows and stores are named. */
+const BAND = 24;
 
 interface Pit {
   readonly id: string;
@@ -22,7 +24,7 @@ interface Pit {
 export function mancalaLayout(kind: BoardProps['kind'], board: MancalaBoardData, flipped: boolean) {
   const h = board.houses[0]?.length ?? 0;
   const width = (h + 2) * U + 2 * PAD;
-  const height = 2 * U + 2 * PAD;
+  const height = 2 * U + 2 * PAD + 2 * BAND;
   const clockwise = kind === 'congkak';
   const pits: Pit[] = [];
   const place = (x: number, y: number) => (flipped ? { x: width - x, y: height - y } : { x, y });
@@ -32,7 +34,7 @@ export function mancalaLayout(kind: BoardProps['kind'], board: MancalaBoardData,
       // Column 1..h from the left, seen from South.
       const leftToRight = south !== clockwise;
       const column = leftToRight ? i : h + 1 - i;
-      const at = place(PAD + (column + 0.5) * U, PAD + (south ? 1.5 : 0.5) * U);
+      const at = place(PAD + (column + 0.5) * U, BAND + PAD + (south ? 1.5 : 0.5) * U);
       pits.push({
         id: `${south ? 'S' : 'N'}${i}`,
         seat,
@@ -42,10 +44,56 @@ export function mancalaLayout(kind: BoardProps['kind'], board: MancalaBoardData,
       });
     }
     const storeRight = south !== clockwise;
-    const at = place(PAD + (storeRight ? h + 1.5 : 0.5) * U, PAD + U);
+    const at = place(PAD + (storeRight ? h + 1.5 : 0.5) * U, BAND + PAD + U);
     pits.push({ id: `${south ? 'S' : 'N'}store`, seat, seeds: board.stores[seat] ?? 0, ...at });
   }
   return { pits, width, height };
+}
+
+/**
+ * The visible names of each side's row and store ("south houses", "south store"), in the band on
+ * that side's edge of the board: the store's name at its end, the row's at the other. Hidden from
+ * screen readers, whose names of the houses and stores say as much.
+ */
+function RowLabels(props: {
+  readonly pits: readonly Pit[];
+  readonly seatNames: readonly string[];
+  readonly width: number;
+  readonly height: number;
+}) {
+  const { pits, seatNames, width, height } = props;
+  return (
+    <g aria-hidden="true" class="row-labels">
+      {[0, 1].map((seat) => {
+        const house = pits.find((p) => p.seat === seat && p.house !== undefined);
+        const store = pits.find((p) => p.seat === seat && p.house === undefined);
+        if (!house || !store) return null;
+        const y = house.y > height / 2 ? height - BAND / 2 + 5 : BAND / 2 + 5;
+        const storeLeft = store.x < width / 2;
+        const owner = seatNames[seat] ?? `seat ${seat}`;
+        return (
+          <g key={seat} data-seat={seat}>
+            <text
+              class="store-name"
+              x={storeLeft ? PAD : width - PAD}
+              y={y}
+              text-anchor={storeLeft ? 'start' : 'end'}
+            >
+              {`${owner} store`}
+            </text>
+            <text
+              class="row-name"
+              x={storeLeft ? width - PAD : PAD}
+              y={y}
+              text-anchor={storeLeft ? 'end' : 'start'}
+            >
+              {`${owner} houses`}
+            </text>
+          </g>
+        );
+      })}
+    </g>
+  );
 }
 
 /** Kalah, Oware and Congkak: two rows of houses with their seed counts, and the two stores. */
@@ -60,7 +108,7 @@ export function MancalaBoard(props: BoardProps & { readonly board: MancalaBoardD
       role="group"
       aria-label={props.label ?? `${kindName(kind)} board${flipped ? `, ${seatNames[1]} at the bottom` : ''}`}
     >
-      <rect class="tray" x={2} y={2} width={width - 4} height={height - 4} rx={U / 2} />
+      <rect class="tray" x={2} y={BAND + 2} width={width - 4} height={height - 2 * BAND - 4} rx={U / 2} />
       {pits.map((pit) => {
         const selectable = marks.selectable?.has(pit.id) ?? false;
         const actionable = Boolean(onActivate) && selectable;
@@ -105,8 +153,9 @@ export function MancalaBoard(props: BoardProps & { readonly board: MancalaBoardD
           </g>
         );
       })}
+      <RowLabels pits={pits} seatNames={seatNames} width={width} height={height} />
       {/* House numbers, outside the pits so that a pit's visible text is its count alone. */}
-      <g aria-hidden="true">
+      <g aria-hidden="true" class="house-numbers">
         {pits.map((pit) =>
           pit.house ? (
             <text

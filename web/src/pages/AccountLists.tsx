@@ -2,6 +2,8 @@
 // the account's games with "my turn" first.
 import { useEffect, useState } from 'preact/hooks';
 import { api, auth, problemText, type Game, type Schemas } from '../api/client';
+import { ProblemMessage } from '../play/ProblemMessage';
+import { describeProblem, type ShownProblem } from '../play/problems';
 import { dropSeek, keepSeek, keptSeeks } from '../account/storage';
 import { Link } from '../router';
 import { GameSummary } from './Browse';
@@ -44,16 +46,16 @@ function ChallengeLine(props: {
   onStarted: (gameId: string, what: string) => void;
 }) {
   const { challenge: c, me, token, onChange, onStarted } = props;
-  const [problem, setProblem] = useState('');
+  const [problem, setProblem] = useState<ShownProblem>();
   const incoming = c.challenger !== me;
   const act = async (what: 'accept' | 'decline' | 'cancel') => {
-    setProblem('');
+    setProblem(undefined);
     const { data, error } = await api.POST(`/api/v1/challenges/{id}/${what}`, {
       params: { path: { id: c.id } },
       headers: auth(token),
       ...(what === 'decline' ? { body: {} } : {}),
     });
-    if (!data) return setProblem(problemText(error));
+    if (!data) return setProblem(describeProblem(error));
     if (data.gameId) onStarted(data.gameId, label);
     onChange();
   };
@@ -74,6 +76,7 @@ function ChallengeLine(props: {
       <span>
         {time}
         {options ? `, ${options}` : ''}, starts: {c.starts}
+        {c.rated ? ', rated' : ', casual'}
       </span>{' '}
       {incoming ? (
         <>
@@ -99,7 +102,7 @@ function ChallengeLine(props: {
           Cancel
         </button>
       )}
-      {problem ? <span role="alert"> {problem}</span> : null}
+      {problem ? <ProblemMessage problem={problem} /> : null}
     </li>
   );
 }

@@ -1,28 +1,30 @@
 // The account page's sign-in: create an account (POST /accounts) or use a pasted token (checked
 // with GET /account). The caller keeps the token.
 import { useState } from 'preact/hooks';
-import { api, auth, problemText } from '../api/client';
+import { api, auth } from '../api/client';
+import { ProblemMessage } from '../play/ProblemMessage';
+import { describeProblem, type ShownProblem } from '../play/problems';
 
 export function SignIn({ onToken }: { onToken: (token: string) => void }) {
   const [username, setUsername] = useState('');
   const [kind, setKind] = useState<'human' | 'bot'>('human');
   const [pasted, setPasted] = useState('');
-  const [error, setError] = useState('');
+  const [error, setError] = useState<ShownProblem>();
   const signUp = async (event: Event) => {
     event.preventDefault();
-    setError('');
+    setError(undefined);
     const { data, error: e } = await api.POST('/api/v1/accounts', {
       body: { username: username.trim(), kind },
     });
-    if (!data) return setError(problemText(e));
+    if (!data) return setError(describeProblem(e));
     onToken(data.token.token);
   };
   const usePasted = async (event: Event) => {
     event.preventDefault();
-    setError('');
+    setError(undefined);
     const token = pasted.trim();
     const { data, error: e } = await api.GET('/api/v1/account', { headers: auth(token) });
-    if (!data) return setError(problemText(e));
+    if (!data) return setError(describeProblem(e));
     onToken(token);
   };
   return (
@@ -32,9 +34,7 @@ export function SignIn({ onToken }: { onToken: (token: string) => void }) {
         An account plays under its name: it can challenge others, seek opponents and follow all its games from
         one feed. Its API token is kept in this browser only (localStorage) and sent only to this server.
       </p>
-      <p role="alert" class="problem">
-        {error}
-      </p>
+      {error ? <ProblemMessage problem={error} /> : null}
       <form onSubmit={(e) => void signUp(e)} aria-labelledby="signup-heading">
         <h2 id="signup-heading">Create an account</h2>
         <div class="field">

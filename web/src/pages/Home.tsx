@@ -1,10 +1,11 @@
 // `/`: the five games, each with a picture of its start (POST /kinds/{kind}/start, which stores
-// nothing) and links to its rules and to a new game of it.
+// nothing) and links to its rules and to a new game of it; a short form to play the computer.
 import { useEffect, useState } from 'preact/hooks';
 import { Board } from '../board/Board';
 import type { Kind } from '../api/client';
 import { Link } from '../router';
 import { describeStart, useKinds, type KindInfo, type KindStart } from './kinds';
+import { PlayComputerForm } from './PlayComputer';
 import './pages.css';
 
 function KindCard({ kind }: { kind: KindInfo }) {
@@ -48,11 +49,13 @@ export function Home() {
     <>
       <h1>Boardhost playground</h1>
       <p>
-        Five two-player board games, played over Boardhost’s public API. Pick a game to read its rules, start
-        a game and share its seat links, or <Link href="/account">play as an account</Link>. You can also{' '}
+        Five two-player board games, played over Boardhost’s public API. Play the computer right here, pick a
+        game to read its rules, start a game and share its seat links, or{' '}
+        <Link href="/account">play as an account</Link>. You can also{' '}
         <Link href="/games">watch games being played</Link>.
       </p>
       {error ? <p role="alert">Could not read the games: {error}</p> : null}
+      {kinds ? <PlayComputerForm kinds={kinds} /> : null}
       {kinds ? (
         <ul class="kind-list">
           {kinds.map((k) => (

@@ -1,13 +1,16 @@
 // `/new`: create a game of any kind with any of its options (fields generated from the kind's JSON
 // Schema), a time control and optionally who moves first or a start position. Without an account
 // it creates a seat-token game (POST /games) and shows the two seat links, the token only in the
-// URL fragment (never sent to a server); with one it challenges another account or posts a seek.
+// URL fragment (never sent to a server); with one it challenges another account or posts a seek,
+// rated or casual. Either way it can start a game against the computer (PlayComputer.tsx).
 import { useEffect, useState } from 'preact/hooks';
-import { api, auth, problemText, type Kind, type Schemas } from '../api/client';
+import { api, auth, type Kind, type Schemas } from '../api/client';
 import { Board } from '../board/Board';
 import { accountToken, keepSeek } from '../account/storage';
 import { gameLink, seatLink } from '../links';
-import { Link } from '../router';
+import { ProblemMessage } from '../play/ProblemMessage';
+import { describeProblem, type ShownProblem } from '../play/problems';
+import { Link, navigate } from '../router';
 import {
   DEFAULT_TIME,
   OptionFields,
@@ -18,9 +21,10 @@ import {
   type TimeValues,
 } from './form-fields';
 import { describeStart, useKinds, type KindStart } from './kinds';
+import { AiFields, startAiGame } from './PlayComputer';
 import './pages.css';
 
-type Mode = 'seats' | 'challenge' | 'seek';
+type Mode = 'seats' | 'computer' | 'challenge' | 'seek';
 
 type Created =
   | { readonly type: 'seats'; readonly game: Schemas['CreatedGame'] }
@@ -115,6 +119,13 @@ function Result({ created }: { created: Created }) {
   );
 }
 
+const SUBMIT: Record<Mode, string> = {
+  seats: 'Create game',
+  computer: 'Play the computer',
+  challenge: 'Send challenge',
+  seek: 'Post seek',
+};
+
 export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
   const { kinds, error: kindsError } = useKinds();
   const [kind, setKind] = useState<string>(initialKind ?? 'kalah');
@@ -126,9 +137,12 @@ export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
   const [mode, setMode] = useState<Mode>('seats');
   const [opponent, setOpponent] = useState('');
   const [starts, setStarts] = useState<'' | 'challenger' | 'destination'>('');
+  const [level, setLevel] = useState(1);
+  const [color, setColor] = useState('random');
+  const [rated, setRated] = useState(false);
   const [preview, setPreview] = useState<{ start?: KindStart; error?: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownProblem | null>(null);
   const [created, setCreated] = useState<Created | null>(null);
   const info = kinds?.find((k) => k.kind === kind);
 
@@ -167,32 +181,42 @@ export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
       ...(position.trim() ? { position: position.trim() } : {}),
       timeControl,
     };
+    // Rated only where an account plays an account (the server refuses it with a position).
+    const rating = rated ? { rated: true } : {};
     try {
-      if (mode === 'seats' || !token) {
+      if (mode === 'computer') {
+        const started = await startAiGame({ ...common, level, color });
+        if ('problem' in started) return setError(started.problem);
+        navigate(started.link);
+      } else if (mode === 'seats' || !token) {
         const { data, error: e } = await api.POST('/api/v1/games', {
           body: { ...common, ...(first ? { first } : {}) },
         });
-        if (!data) throw new Error(problemText(e));
+        if (!data) return setError(describeProblem(e));
         setCreated({ type: 'seats', game: data });
       } else if (mode === 'challenge') {
         const { data, error: e } = await api.POST('/api/v1/challenges', {
           headers: auth(token),
           body: {
             ...common,
+            ...rating,
             ...(opponent.trim() ? { to: opponent.trim() } : {}),
             ...(starts && opponent.trim() ? { starts } : {}),
           },
         });
-        if (!data) throw new Error(problemText(e));
+        if (!data) return setError(describeProblem(e));
         setCreated({ type: 'challenge', challenge: data });
       } else {
-        const { data, error: e } = await api.POST('/api/v1/seeks', { headers: auth(token), body: common });
-        if (!data) throw new Error(problemText(e));
+        const { data, error: e } = await api.POST('/api/v1/seeks', {
+          headers: auth(token),
+          body: { ...common, ...rating },
+        });
+        if (!data) return setError(describeProblem(e));
         if (data.status === 'waiting') keepSeek({ id: data.id, kind: data.kind, expiresAt: data.expiresAt });
         setCreated({ type: 'seek', seek: data });
       }
     } catch (e) {
-      setError(e instanceof Error ? e.message : String(e));
+      setError(describeProblem(e));
     } finally {
       setBusy(false);
     }
@@ -213,6 +237,7 @@ export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
               setKind((e.currentTarget as HTMLSelectElement).value);
               setValues({});
               setFirst('');
+              setColor('random');
               setPosition('');
               setCreated(null);
             }}
@@ -288,6 +313,16 @@ export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
           </div>
           <div class="field check">
             <input
+              id="mode-computer"
+              type="radio"
+              name="mode"
+              checked={mode === 'computer'}
+              onChange={() => setMode('computer')}
+            />
+            <label for="mode-computer">Play the computer</label>
+          </div>
+          <div class="field check">
+            <input
               id="mode-challenge"
               type="radio"
               name="mode"
@@ -312,6 +347,32 @@ export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
             <small>
               <Link href="/account">Sign in with an account</Link> to challenge someone or seek an opponent.
             </small>
+          ) : null}
+          {mode === 'computer' ? (
+            <AiFields
+              prefix="ai"
+              seatNames={info.seatNames}
+              level={level}
+              color={color}
+              onLevel={setLevel}
+              onColor={setColor}
+            />
+          ) : null}
+          {(mode === 'challenge' || mode === 'seek') && token ? (
+            <div class="field check">
+              <input
+                id="rated"
+                type="checkbox"
+                checked={rated}
+                aria-describedby="rated-hint"
+                onChange={(e) => setRated((e.currentTarget as HTMLInputElement).checked)}
+              />
+              <label for="rated">Rated game</label>
+              <small id="rated-hint">
+                Counts for both players’ ratings; rated games start from the usual position (no start
+                position) and a rated seek meets only rated seeks.
+              </small>
+            </div>
           ) : null}
           {mode === 'challenge' ? (
             <div class="field">
@@ -341,11 +402,9 @@ export function NewGamePage({ initialKind }: { initialKind?: string | null }) {
             </p>
           ) : null}
         </section>
-        <p id="new-game-error" role="alert" class="problem">
-          {error ?? ''}
-        </p>
+        <div id="new-game-error">{error ? <ProblemMessage problem={error} /> : null}</div>
         <button type="submit" disabled={busy}>
-          {mode === 'seats' ? 'Create game' : mode === 'challenge' ? 'Send challenge' : 'Post seek'}
+          {SUBMIT[mode]}
         </button>
       </form>
       {created ? <Result created={created} /> : null}

@@ -2,14 +2,18 @@
 // the account signed in in this browser (session.ts), a spectator's otherwise. The board, live over the game's stream; moves entered by clicking among the API's legal
 // moves; clocks, the move list, the result, a seat's actions and the record to download.
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
-import { api, auth, problemText, type Board as BoardData, type Game, type Move } from '../api/client';
+import { api, auth, type Board as BoardData, type Game, type Move } from '../api/client';
 import { Board, Legend } from '../board/Board';
 import type { BoardMarks } from '../board/types';
 import { kindName } from './kinds';
 import { gameLink, seatFromHash } from '../links';
 import { Actions, idempotencyKey } from '../play/Actions';
 import { Clocks } from '../play/Clocks';
+import { GameChat, SocialActions } from '../play/GameSocial';
 import { clickPit, clickSquare, gridChoices, moveSquares, pitId } from '../play/moves';
+import { Players } from '../play/Players';
+import { ProblemMessage } from '../play/ProblemMessage';
+import { describeProblem, type ShownProblem } from '../play/problems';
 import { resultText } from '../play/state';
 import { useGame } from '../play/useGame';
 import { useLocation } from '../router';
@@ -80,7 +84,9 @@ function useSowing(game: Game | undefined): { board: BoardData; pulse: string } 
 
 export function Play({ id }: { id: string }) {
   const { hash } = useLocation();
-  const { game, error, live, accept } = useGame(id);
+  // The stream follows the game as this page's seat (so that it carries the chat), once known.
+  const [streamToken, setStreamToken] = useState(() => seatFromHash(hash)?.token);
+  const { game, error, live, accept, onChat } = useGame(id, streamToken);
   const seatAccounts = game?.seats.map((s) => s.account).join(' ');
   const me = useMemo(() => {
     const fromLink = seatFromHash(hash);
@@ -90,12 +96,13 @@ export function Play({ id }: { id: string }) {
     return account && seat ? { token: account.token, seat: seat.seat } : undefined;
     // Recomputed when the link or the seats' accounts change, not on every version.
   }, [hash, seatAccounts]);
+  useEffect(() => setStreamToken(me?.token), [me?.token]);
   const [path, setPath] = useState<readonly string[]>([]);
   // Until the person flips it, a seat sees its own side at the bottom.
   const [flipChoice, setFlipChoice] = useState<boolean>();
   const flipped = flipChoice ?? me?.seat === 1;
   const setFlipped = (value: boolean) => setFlipChoice(value);
-  const [message, setMessage] = useState<string>();
+  const [message, setMessage] = useState<ShownProblem>();
   const [busy, setBusy] = useState(false);
   const sowing = useSowing(game);
 
@@ -106,7 +113,7 @@ export function Play({ id }: { id: string }) {
     return (
       <section>
         <h1>Game {id}</h1>
-        <p role="alert">{error}</p>
+        <ProblemMessage problem={error} />
       </section>
     );
   }
@@ -150,9 +157,9 @@ export function Play({ id }: { id: string }) {
         headers: auth(me.token),
       });
       if (data) accept(data);
-      else setMessage(problemText(problem));
+      else setMessage(describeProblem(problem));
     } catch (e) {
-      setMessage(String(e));
+      setMessage(describeProblem(e));
     } finally {
       setBusy(false);
       setPath([]);
@@ -181,6 +188,7 @@ export function Play({ id }: { id: string }) {
       <h1>
         {kindName(game.kind)} <span class="game-id">{game.id}</span>
       </h1>
+      <Players game={game} mySeat={me?.seat} />
       <p class="role">
         {me ? `You play ${seatNames[me.seat] ?? `seat ${me.seat}`}.` : 'You are watching.'}{' '}
         {live ? <span class="live">Live</span> : null}
@@ -227,15 +235,12 @@ export function Play({ id }: { id: string }) {
           {game.drawOffer !== null && game.status === 'ongoing' ? (
             <p class="draw-offer">{`${seatNames[game.drawOffer] ?? ''} offers a draw.`}</p>
           ) : null}
-          {message ? (
-            <p role="alert" class="error">
-              {message}
-            </p>
-          ) : null}
+          {message ? <ProblemMessage problem={message} /> : null}
           <Clocks game={game} />
           {me ? (
             <Actions game={game} seat={me.seat} token={me.token} onGame={accept} onError={setMessage} />
           ) : null}
+          <SocialActions game={game} me={me} live={live} onGame={accept} />
           <h2>Moves</h2>
           {game.moves.length === 0 ? <p>No moves yet.</p> : null}
           <ol class="moves" aria-label="Moves">
@@ -255,6 +260,7 @@ export function Play({ id }: { id: string }) {
             <br />
             Spectator link: <a href={gameLink(game.id)}>{gameLink(game.id)}</a>
           </p>
+          <GameChat game={game} me={me} live={live} onChat={onChat} />
         </aside>
       </div>
     </section>

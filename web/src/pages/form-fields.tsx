@@ -11,7 +11,12 @@ interface PropertySchema {
   readonly minimum?: number;
   readonly maximum?: number;
   readonly enum?: readonly string[];
+  /** Enum values with their labels (`{ const, title }`), as GET /kinds describes them. */
+  readonly oneOf?: ReadonlyArray<{ readonly const?: unknown; readonly title?: string }>;
+  /** Enum labels in the order of `enum` (the other way schemas label values). */
+  readonly 'x-enumNames'?: readonly string[];
   readonly default?: unknown;
+  readonly title?: string;
   readonly description?: string;
 }
 
@@ -32,9 +37,23 @@ export function optionsFor(kind: KindInfo, values: OptionValues): Record<string,
   return out;
 }
 
-/** A words-for-people name of an option ("emptyCapture" → "empty capture"). */
-function title(name: string): string {
-  return name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+/**
+ * An option's label: the schema's `title`, else words from its key ("emptyCapture" → "empty
+ * capture") for a kind whose schema has none.
+ */
+function title(name: string, schema: PropertySchema): string {
+  return schema.title ?? name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+}
+
+/** An enum's values with their labels (oneOf titles or x-enumNames), else the values themselves. */
+export function enumChoices(schema: PropertySchema): Array<{ value: string; label: string }> | undefined {
+  const consts = schema.oneOf?.filter((o) => o.const !== undefined);
+  if (consts && consts.length > 0) {
+    return consts.map((o) => ({ value: String(o.const), label: o.title ?? String(o.const) }));
+  }
+  if (!schema.enum) return undefined;
+  const names = schema['x-enumNames'];
+  return schema.enum.map((value, i) => ({ value, label: names?.[i] ?? value }));
 }
 
 export function OptionFields(props: {
@@ -52,10 +71,20 @@ export function OptionFields(props: {
       {fields.map(([name, schema]) => {
         const id = `option-${name}`;
         const fallback = kind.defaults[name];
-        const hint =
-          schema.type === 'integer'
-            ? `${schema.minimum ?? ''}–${schema.maximum ?? ''}, default ${fallback ?? schema.description ?? '—'}`
+        const label = title(name, schema);
+        const choices = enumChoices(schema);
+        // The hint: the schema's description, then the range and the default in words.
+        const range =
+          schema.type === 'integer' || schema.type === 'number'
+            ? `From ${schema.minimum ?? ''} to ${schema.maximum ?? ''}${fallback === undefined ? '' : `, default ${String(fallback)}`}.`
             : undefined;
+        const defaultLabel = choices?.find((c) => c.value === String(fallback))?.label;
+        const hint = [schema.description, range, defaultLabel ? `Default: ${defaultLabel}.` : undefined]
+          .filter(Boolean)
+          .join(' ');
+        const hintId = `${id}-hint`;
+        const described = hint ? { 'aria-describedby': hintId } : {};
+        const small = hint ? <small id={hintId}>{hint}</small> : null;
         if (schema.type === 'boolean') {
           const checked = typeof values[name] === 'boolean' ? (values[name] as boolean) : fallback === true;
           return (
@@ -64,33 +93,37 @@ export function OptionFields(props: {
                 id={id}
                 type="checkbox"
                 checked={checked}
+                {...described}
                 onChange={(e) => set(name, (e.currentTarget as HTMLInputElement).checked)}
               />
-              <label for={id}>{title(name)}</label>
+              <label for={id}>{label}</label>
+              {small}
             </div>
           );
         }
-        if (schema.enum) {
+        if (choices) {
           return (
             <div class="field" key={name}>
-              <label for={id}>{title(name)}</label>
+              <label for={id}>{label}</label>
               <select
                 id={id}
                 value={String(values[name] ?? fallback ?? '')}
+                {...described}
                 onChange={(e) => set(name, (e.currentTarget as HTMLSelectElement).value)}
               >
-                {schema.enum.map((v) => (
-                  <option key={v} value={v}>
-                    {v}
+                {choices.map((c) => (
+                  <option key={c.value} value={c.value}>
+                    {c.label}
                   </option>
                 ))}
               </select>
+              {small}
             </div>
           );
         }
         return (
           <div class="field" key={name}>
-            <label for={id}>{title(name)}</label>
+            <label for={id}>{label}</label>
             <input
               id={id}
               type="number"
@@ -99,10 +132,10 @@ export function OptionFields(props: {
               max={schema.maximum}
               placeholder={fallback === undefined ? 'default' : String(fallback)}
               value={typeof values[name] === 'string' ? (values[name] as string) : ''}
-              aria-describedby={`${id}-hint`}
+              {...described}
               onInput={(e) => set(name, (e.currentTarget as HTMLInputElement).value)}
             />
-            <small id={`${id}-hint`}>{hint}</small>
+            {small}
           </div>
         );
       })}

@@ -1,6 +1,8 @@
 // A seat's actions besides moves: resign (confirmed), draw offers, claims in unlimited games.
 import { useState } from 'preact/hooks';
-import { api, auth, problemText, type Game, type GameStreamUpdate } from '../api/client';
+import { api, auth, type Game, type GameStreamUpdate } from '../api/client';
+import { Claims } from './Claims';
+import { describeProblem, type ShownProblem } from './problems';
 
 type ActionPath =
   | '/api/v1/games/{id}/resign'
@@ -22,7 +24,7 @@ export function Actions(props: {
   seat: number;
   token: string;
   onGame: (answer: Game | GameStreamUpdate) => void;
-  onError: (message: string | undefined) => void;
+  onError: (problem: ShownProblem | undefined) => void;
 }) {
   const { game, seat, token, onGame, onError } = props;
   const [busy, setBusy] = useState(false);
@@ -41,9 +43,9 @@ export function Actions(props: {
         headers: auth(token),
       });
       if (data) onGame(data);
-      else onError(problemText(error));
+      else onError(describeProblem(error));
     } catch (e) {
-      onError(String(e));
+      onError(describeProblem(e));
     } finally {
       setBusy(false);
       setConfirming(false);
@@ -90,15 +92,15 @@ export function Actions(props: {
           {game.drawOffer === seat ? 'Draw offered' : 'Offer draw'}
         </button>
       )}
-      {unlimited && game.toMove === other ? (
-        <>
-          <button type="button" disabled={busy} onClick={() => act('/api/v1/games/{id}/victory/claim')}>
-            Claim victory
-          </button>
-          <button type="button" disabled={busy} onClick={() => act('/api/v1/games/{id}/draw/claim')}>
-            Claim draw
-          </button>
-        </>
+      {unlimited ? (
+        <Claims
+          game={game}
+          seat={seat}
+          busy={busy}
+          onClaim={(what) =>
+            act(what === 'victory' ? '/api/v1/games/{id}/victory/claim' : '/api/v1/games/{id}/draw/claim')
+          }
+        />
       ) : null}
     </div>
   );

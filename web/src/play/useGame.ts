@@ -1,11 +1,14 @@
 // A game, live: loaded once, then followed over its Server-Sent Events stream until it is over.
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { api, problemText, type Game } from '../api/client';
+import { api, type Game } from '../api/client';
+import { describeProblem, type ShownProblem } from './problems';
+import { openGameStream, type AuthorizedEventSource } from './authorized-stream';
+import type { ChatMessage } from './Chat';
 import { applyGame, applyUpdate, type StreamUpdate } from './state';
 
 export interface LiveGame {
   readonly game: Game | undefined;
-  readonly error: string | undefined;
+  readonly error: ShownProblem | undefined;
   /** True while the stream is open. */
   readonly live: boolean;
   /**
@@ -13,14 +16,22 @@ export interface LiveGame {
    * head and the move, applied as a stream update. Ignored if the stream is already past it.
    */
   readonly accept: (answer: Game | StreamUpdate) => void;
+  /** Listens to the stream's chat messages (play/Chat.tsx); returns the way to stop. */
+  readonly onChat: (listener: (message: ChatMessage) => void) => () => void;
 }
 
-export function useGame(id: string): LiveGame {
+/** `token`: a seat's, to follow the game as that seat (its stream then carries the chat too). */
+export function useGame(id: string, token?: string): LiveGame {
   const [game, setGame] = useState<Game>();
-  const [error, setError] = useState<string>();
+  const [error, setError] = useState<ShownProblem>();
   const [live, setLive] = useState(false);
   const current = useRef<Game | undefined>(undefined);
   const [stale, setStale] = useState(0);
+  const chatListeners = useRef(new Set<(message: ChatMessage) => void>());
+  const onChat = useCallback((listener: (message: ChatMessage) => void) => {
+    chatListeners.current.add(listener);
+    return () => void chatListeners.current.delete(listener);
+  }, []);
   const accept = useCallback((answer: Game | StreamUpdate) => {
     if ('moves' in answer) {
       current.current = applyGame(current.current, answer);
@@ -42,18 +53,18 @@ export function useGame(id: string): LiveGame {
 
   useEffect(() => {
     let stopped = false;
-    let source: EventSource | undefined;
+    let source: EventSource | AuthorizedEventSource | undefined;
     let retry: ReturnType<typeof setTimeout> | undefined;
     const reload = async () => {
       const { data, error: problem } = await api.GET('/api/v1/games/{id}', { params: { path: { id } } });
       if (stopped) return;
       if (data) accept(data);
-      else setError(problemText(problem));
+      else setError(describeProblem(problem));
       return data;
     };
     const open = () => {
       if (stopped) return;
-      source = new EventSource(`/api/v1/games/${encodeURIComponent(id)}/stream`);
+      source = openGameStream(`/api/v1/games/${encodeURIComponent(id)}/stream`, token);
       source.addEventListener('open', () => setLive(true));
       source.addEventListener('game', (event) => {
         accept(JSON.parse((event as MessageEvent<string>).data) as Game);
@@ -68,8 +79,15 @@ export function useGame(id: string): LiveGame {
           setGame(next);
         }
       });
-      // The game is over: the server closes the stream, which must not be reopened.
-      source.addEventListener('end', () => close());
+      source.addEventListener('chat', (event) => {
+        const message = JSON.parse((event as MessageEvent<string>).data) as ChatMessage;
+        for (const listener of chatListeners.current) listener(message);
+      });
+      // The game is over. A spectator's page stops following it; a seat's stays, since the finished
+      // game's versions still come (a rematch offered or declined, its link) and so does its chat.
+      source.addEventListener('end', () => {
+        if (!token) close();
+      });
       // The server stops, or says the stream failed (a problem such as UPDATES_LOST): start afresh.
       const restart = () => {
         close();
@@ -92,13 +110,13 @@ export function useGame(id: string): LiveGame {
       .then((loaded) => {
         if (loaded) open();
       })
-      .catch((e: unknown) => setError(String(e)));
+      .catch((e: unknown) => setError(describeProblem(e)));
     return () => {
       stopped = true;
       clearTimeout(retry);
       close();
     };
-  }, [id, accept]);
+  }, [id, accept, token]);
 
-  return { game, error, live, accept };
+  return { game, error, live, accept, onChat };
 }

@@ -346,6 +346,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/games/{id}/takeback/offer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ask to take back your last move
+         * @description A takeback removes the asker's last move and every move after it (in mancala also the extra moves it chained just before), one version on; the asker is to move again, its turn (clock, deadline) starting at the takeback, no time given back. Casual games only, unless created with settings.takeback false. Offering while the opponent's offer stands accepts it; against the built-in AI the offer is accepted at once. 409 TAKEBACK_NOT_ALLOWED (`reason`: rated, forbidden (settings.takeback false), nothing (no move of yours to take back), offered (your offer is pending)), GAME_OVER once the game is over. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
+         */
+        post: operations["offerTakeback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/takeback/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the opponent's takeback offer
+         * @description A takeback removes the asker's last move and every move after it (in mancala also the extra moves it chained just before), one version on; the asker is to move again, its turn (clock, deadline) starting at the takeback, no time given back. Casual games only, unless created with settings.takeback false. 409 NO_TAKEBACK_OFFER when the opponent has none pending (a move since cleared it). Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
+         */
+        post: operations["acceptTakeback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/takeback/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the opponent's takeback offer
+         * @description 409 NO_TAKEBACK_OFFER when the opponent has none pending. Needs the seat token of that seat, or an API token of the account holding the seat with the scope game:play (human accounts) or bot:play (bot accounts). With `Prefer: return=minimal` the answer is `{"game": <GameHead>, "move": <Move or null>}` (a GameStreamUpdate, as game streams send after their first message: the new version without its moves, and the move this request played, null for the other actions), O(1) in the length of the game, with `Preference-Applied: return=minimal`; a retry with the same Idempotency-Key answers its first answer in the shape asked for now. Without it, the whole game (moves included).
+         */
+        post: operations["declineTakeback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/games/{id}/export": {
         parameters: {
             query?: never;
@@ -378,7 +438,9 @@ export interface paths {
          * @description The game now, then every change in order, until the game is over. The first message is the whole
          *     game (`game`, a Game); every later one (`update`) is the new version's head (a GameHead: the Game without `moves`)
          *     and `move`, the move that made it (a Move; null for a version no move made: a draw offer, a resignation, a timeout…).
-         *     Its moves are those of the previous version plus `move`, so a message costs the same however long the game is. With
+         *     Its moves are those of the previous version plus `move`, so a message costs the same however long the game is. A
+         *     version whose moves were taken back (a takeback: its `ply` below the previous one's) comes whole (`game`): its
+         *     move list replaces the one the client holds. With
          *     `?full=1` every message is the whole game (`game`), as for clients that want whole documents. The Accept header
          *     chooses the form (the default is SSE):
          *
@@ -392,6 +454,10 @@ export interface paths {
          *
          *     A resumed stream (`after`, `Last-Event-ID`) also starts with the whole game, at its current version.
          *
+         *     When the caller may read the game's chat (GET /games/{id}/chat), its messages from now on come between the versions:
+         *     SSE event `chat` (no id, data = a ChatMessage), NDJSON `{"type":"chat","message":{…}}` (a seat that muted the chat gets
+         *     only its own). Messages sent while disconnected: read them with GET /games/{id}/chat?after=<the last message id>.
+         *
          *     No version is ever skipped silently: if versions were lost on the way to this server (its connection to the store
          *     dropped), the stream ends with an error frame (SSE `event: error`, NDJSON `{"type":"error","problem":…}`) whose
          *     problem has code UPDATES_LOST; reconnect to get the game as it is now.
@@ -402,6 +468,114 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/rematch": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Offer a rematch (accepts the opponent’s offer; against the AI: at once)
+         * @description Offers a rematch of the finished game: 201 `{"status":"offered","game":null}`. When the opponent’s offer stands, or the opponent is the built-in AI, it is accepted at once: 201 `{"status":"accepted","game":<the new Game>}`. Only on a finished game (else 409 REMATCH_NOT_ALLOWED `ongoing`), by one of its seats, not for tournament or bulk games (`source`) nor between players of whom one blocked the other (`blocked`). The rematch has the same kind, options, start, time control, rated flag, visibility and app, each player in the other seat (who moved second moves first), and counts as a game start (ongoing-games caps, daily quotas, restricted accounts). At most one rematch per game, whatever the races: a repeated offer or accept answers the same new game. Needs the seat token of a seat or an API token of the account holding it (game:play or bot:play).
+         */
+        post: operations["offerRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/rematch/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept the opponent’s rematch offer
+         * @description Starts the rematch: 201 `{"status":"accepted","game":<the new Game>}`; again, the same game. 409 NO_REMATCH_OFFER without the opponent’s offer. Only on a finished game (else 409 REMATCH_NOT_ALLOWED `ongoing`), by one of its seats, not for tournament or bulk games (`source`) nor between players of whom one blocked the other (`blocked`). The rematch has the same kind, options, start, time control, rated flag, visibility and app, each player in the other seat (who moved second moves first), and counts as a game start (ongoing-games caps, daily quotas, restricted accounts). At most one rematch per game, whatever the races: a repeated offer or accept answers the same new game. Needs the seat token of a seat or an API token of the account holding it (game:play or bot:play).
+         */
+        post: operations["acceptRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/rematch/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Decline the opponent’s rematch offer
+         * @description The offer is withdrawn and the offerer hears rematch.declined; it may not offer again in this (409 REMATCH_NOT_ALLOWED `declined`), you still may. 409 NO_REMATCH_OFFER without the opponent’s offer. Only on a finished game (else 409 REMATCH_NOT_ALLOWED `ongoing`), by one of its seats, not for tournament or bulk games (`source`) nor between players of whom one blocked the other (`blocked`). The rematch has the same kind, options, start, time control, rated flag, visibility and app, each player in the other seat (who moved second moves first), and counts as a game start (ongoing-games caps, daily quotas, restricted accounts). At most one rematch per game, whatever the races: a repeated offer or accept answers the same new game. Needs the seat token of a seat or an API token of the account holding it (game:play or bot:play).
+         */
+        post: operations["declineRematch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the chat
+         * @description The game’s messages, oldest first: the newest `limit` (default 50), or with `after` (a message id) the first `limit` after it. A game keeps its newest 200 messages, for 30 days after the last one. The seats read it (mode `everyone`: whoever may read the game; a private game’s chat is as hidden as the game: 404 GAME_NOT_FOUND). A seat that muted the others gets only its own messages (`muted`: true). Chat is off (403 CHAT_DISABLED, `by`) when the server runs with CHAT=off (`server`), the game’s app sets `chat: false` (`app`), the game’s chat mode is `off` (`game`), or the mode is `seats` (the default) and the caller holds no seat (`spectators`).
+         */
+        get: operations["listChat"];
+        put?: never;
+        /**
+         * Send a chat message
+         * @description A seat (its seat token or its account’s token), or in chat mode `everyone` any account that may read the game, writes to the game’s chat, also after the game ended. The text is 1–280 characters once trimmed; control and bidi characters are removed (400 INVALID_INPUT when nothing is left or it is too long). At most 5 messages per 10 s per sender and game (429 RATE_LIMITED, Retry-After). The message goes to the game stream’s readers and, as the feed event chat.message, to the other seats’ accounts unless they muted the chat. Chat is off (403 CHAT_DISABLED, `by`) when the server runs with CHAT=off (`server`), the game’s app sets `chat: false` (`app`), the game’s chat mode is `off` (`game`), or the mode is `seats` (the default) and the caller holds no seat (`spectators`).
+         */
+        post: operations["sendChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/games/{id}/chat/mute": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Mute the others in the chat
+         * @description The caller’s seat stops receiving the others’ messages in this game: they are left out of its list, its game stream and its feed (no chat.message). Idempotent; only a seat mutes (403 FORBIDDEN).
+         */
+        put: operations["muteChat"];
+        post?: never;
+        /**
+         * Unmute the chat
+         * @description The caller’s seat receives the others’ messages again (those sent meanwhile too, in the list). Idempotent.
+         */
+        delete: operations["unmuteChat"];
         options?: never;
         head?: never;
         patch?: never;
@@ -823,7 +997,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        get?: never;
+        /**
+         * The lobby: waiting seeks
+         * @description The waiting, unexpired seeks of the caller's pool (an account's or app's; anonymous: the open pool), oldest first, a page at a time, each with its seeker’s username and rating in the seek’s perf. Seeks of accounts the caller blocks, or that block it, are left out. Public.
+         */
+        get: operations["listSeeks"];
         put?: never;
         /**
          * Seek a game
@@ -851,6 +1029,55 @@ export interface paths {
          * @description Only one's own. 404 SEEK_NOT_FOUND once matched or expired. Needs an API token with the scope challenge:write.
          */
         delete: operations["cancelSeek"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/seeks/stream": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The lobby, live (Server-Sent Events or NDJSON)
+         * @description The lobby live: the waiting seeks of the caller's pool (up to 100, oldest first) as
+         *     `seek.added`, then `ready` (`listed`: how many, `more`: whether more wait than were sent), then each seek added and each
+         *     one sent that is removed (`reason`: matched, canceled, or expired at its expiresAt). Filters as GET /seeks. Counted in
+         *     the open-stream caps (TOO_MANY_STREAMS). The Accept header chooses the form (the default is SSE):
+         *
+         *     - `text/event-stream`: event `seek.added` (data = the LobbySeek), `seek.removed` (data = `{"id":…,"reason":…}`),
+         *       `ready` (data = `{"listed":n,"more":false}`), a `: keep-alive` comment every 15 s, `shutdown`, and `error` (a
+         *       problem; UPDATES_LOST when changes were lost on the way: open it again).
+         *     - `application/x-ndjson`: `{"type":"seek.added","seek":{…}}`, `{"type":"seek.removed","id":…,"reason":…}`,
+         *       `{"type":"ready","listed":n,"more":false}`, empty keep-alive lines, `{"type":"shutdown"}`.
+         */
+        get: operations["streamSeeks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/seeks/{id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take a listed seek
+         * @description Another account takes a waiting seek: the game starts at once (`game.started` in both feeds) and the answer is the seek, matched, with its game. Of two accepters one gets the game, the other 404 SEEK_NOT_FOUND (as for a seek matched, withdrawn or expired). 403 FORBIDDEN for one’s own seek, BLOCKED when either account blocks the other, RATING_OUT_OF_RANGE when the caller’s rating in the seek's perf is outside its range; 409 TOO_MANY_GAMES. Needs an API token with the scope challenge:write.
+         */
+        post: operations["acceptSeek"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -2056,7 +2283,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect */
+        /** @description One Server-Sent Event of a game stream, its `data` parsed as JSON: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version; `end` once the game is finished, `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST) when it fails: reconnect; `chat` (no id) per chat message, when the caller may read the chat */
         GameStreamEvent: {
             /** @constant */
             event: "game";
@@ -2071,6 +2298,10 @@ export interface components {
             data: components["schemas"]["GameStreamUpdate"];
         } | {
             /** @constant */
+            event: "chat";
+            data: components["schemas"]["ChatMessage"];
+        } | {
+            /** @constant */
             event: "end";
             data: Record<string, never>;
         } | {
@@ -2082,7 +2313,7 @@ export interface components {
             event: "error";
             data: components["schemas"]["Problem"];
         };
-        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1, per version; `update` (the head and the move) per later version */
+        /** @description One line of an NDJSON game stream: `game` (the whole game) first and, with ?full=1 or after a takeback, per version; `update` (the head and the move) per later version; `chat` per chat message, when the caller may read the chat */
         GameStreamLine: {
             /** @constant */
             type: "game";
@@ -2092,6 +2323,10 @@ export interface components {
             type: "update";
             game: components["schemas"]["GameHead"];
             move: components["schemas"]["Move"] | null;
+        } | {
+            /** @constant */
+            type: "chat";
+            message: components["schemas"]["ChatMessage"];
         } | {
             /** @constant */
             type: "end";
@@ -2113,6 +2348,62 @@ export interface components {
             /** @constant */
             event: "shutdown";
             data: Record<string, never>;
+        };
+        /** @description One Server-Sent Event of the live lobby, its `data` parsed as JSON: `seek.added` (a LobbySeek) for each waiting seek, `ready` once those waiting at the start were sent, `seek.removed` (matched, canceled, expired), `shutdown` when the server stops, `error` (a problem, e.g. UPDATES_LOST): reconnect */
+        LobbyStreamEvent: {
+            /** @constant */
+            event: "seek.added";
+            data: components["schemas"]["LobbySeek"];
+        } | {
+            /** @constant */
+            event: "seek.removed";
+            data: {
+                /** @description The seek */
+                id: string;
+                /** @enum {unknown} */
+                reason: "matched" | "canceled" | "expired";
+            };
+        } | {
+            /** @constant */
+            event: "ready";
+            data: {
+                /** @description How many waiting seeks were sent before it */
+                listed: number;
+                /** @description More seeks wait than were sent */
+                more: boolean;
+            };
+        } | {
+            /** @constant */
+            event: "shutdown";
+            data: Record<string, never>;
+        } | {
+            /** @constant */
+            event: "error";
+            data: components["schemas"]["Problem"];
+        };
+        /** @description One line of the NDJSON live lobby (see LobbyStreamEvent) */
+        LobbyStreamLine: {
+            /** @constant */
+            type: "seek.added";
+            seek: components["schemas"]["LobbySeek"];
+        } | {
+            /** @constant */
+            type: "seek.removed";
+            /** @description The seek */
+            id: string;
+            /** @enum {unknown} */
+            reason: "matched" | "canceled" | "expired";
+        } | {
+            /** @constant */
+            type: "ready";
+            /** @description How many waiting seeks were sent before it */
+            listed: number;
+            /** @description More seeks wait than were sent */
+            more: boolean;
+        } | components["schemas"]["StreamShutdown"] | {
+            /** @constant */
+            type: "error";
+            problem: components["schemas"]["Problem"];
         };
         /** @description One Server-Sent Event of the games of chosen accounts, its `data` parsed as JSON: `game.started` or `game.finished` with the game head; `shutdown` when the server stops */
         AccountGamesEvent: {
@@ -2329,6 +2620,89 @@ export interface components {
             /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
             account?: string;
             /** @enum {string} */
+            type: "rematch.offered";
+            /** Format: date-time */
+            at: string;
+            /** @description A rematch of the finished game `game` is offered by the seat `by` (to the opponent) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "rematch.declined";
+            /** Format: date-time */
+            at: string;
+            /** @description The seat `by` declined the rematch of `game` (to the offerer) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "takeback.offered";
+            /** Format: date-time */
+            at: string;
+            /** @description A takeback offer, to the opponent of the seat that offers */
+            data: {
+                game: components["schemas"]["GameHead"];
+                /** @description The seat that offers */
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "takeback.declined";
+            /** Format: date-time */
+            at: string;
+            /** @description A takeback offer declined, to the seat whose offer it was */
+            data: {
+                game: components["schemas"]["GameHead"];
+                /** @description The seat that declined */
+                by: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "game.taken_back";
+            /** Format: date-time */
+            at: string;
+            /** @description Moves were taken back (to both seats): the game is at `game.ply`, its moves after it are gone (read them again: GET /games/{id}/moves) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                /** @description How many plies left the move list */
+                plies: number;
+            };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
             type: "game.finished";
             /** Format: date-time */
             at: string;
@@ -2445,6 +2819,22 @@ export interface components {
                 /** @description The new rating is provisional (RD ≥ 110) */
                 provisional: boolean;
             };
+        } | {
+            /** @description 1, 2, 3… per account, without gaps */
+            seq: number;
+            /** @description The feed epoch the event was written in: (epoch, seq) names the event; pass both to resume */
+            epoch: string;
+            /** @description An app feed's events (GET /app/events, app webhooks): the account whose feed the event is in (its own seq and epoch there are not shown; `seq` and `epoch` are the app feed's) */
+            account?: string;
+            /** @enum {string} */
+            type: "chat.message";
+            /** Format: date-time */
+            at: string;
+            /** @description A chat message of one of my games, sent by another seat or a spectator (not to its author, not to a seat that muted the chat) */
+            data: {
+                game: components["schemas"]["GameHead"];
+                message: components["schemas"]["ChatMessage"];
+            };
         };
         Challenge: {
             /**
@@ -2482,6 +2872,7 @@ export interface components {
             /** @description The game it makes is rated */
             rated: boolean;
             visibility: components["schemas"]["GameVisibility"];
+            settings: components["schemas"]["GameSettings"];
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2510,6 +2901,16 @@ export interface components {
          * @enum {string}
          */
         GameVisibility: "public" | "unlisted" | "private";
+        /** @description What the game it makes allows */
+        GameSettings: {
+            /** @description Seats may ask to take back moves (never in rated games; default true in casual ones) */
+            takeback: boolean;
+            /**
+             * @description Who may chat: seats (the two players, the default), everyone (players and readers with an account), off
+             * @enum {string}
+             */
+            chat: "seats" | "everyone" | "off";
+        };
         /** @description A Game without `moves`: the same fields, O(1) in the length of the game. The moves are in GET /games/{id} and, a page at a time, GET /games/{id}/moves */
         GameHead: {
             /**
@@ -2540,10 +2941,16 @@ export interface components {
             initialPosition: string | null;
             /** @description A rated game: its result changes both accounts' ratings once, when it ends */
             rated: boolean;
+            settings: components["schemas"]["GameSettings"] & unknown;
             board: components["schemas"]["Board"];
             legalMoves: string[];
             /** @description The seat with a standing draw offer */
             drawOffer: number | null;
+            rematch: components["schemas"]["RematchState"];
+            /** @description A rematch: the id of the finished game it was offered from; null otherwise */
+            rematchOf: string | null;
+            /** @description A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none */
+            takebackOffer: components["schemas"]["TakebackOffer"] | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
             clock: components["schemas"]["GameClock"] | null;
@@ -2552,6 +2959,11 @@ export interface components {
              * @description When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.
              */
             deadlineAt: string | null;
+            /**
+             * Format: date-time
+             * @description Games without a time control: from when the player waiting (not to move) may claim the game abandoned (claimVictory or claimDraw): the abandon period (ABANDON_CLAIM_DAYS) after the turn of the side to move began. Null for games with a time control (their deadlines end them) and once over.
+             */
+            claimableAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -2612,6 +3024,22 @@ export interface components {
                 side?: number;
                 squares: string[];
             }[];
+        };
+        /** @description A finished game’s rematch: who offers, who declined, the new game once accepted (all null before any offer) */
+        RematchState: {
+            /** @description The seat whose rematch offer stands */
+            offeredBy: number | null;
+            /** @description The seat that declined the last rematch offer */
+            declinedBy: number | null;
+            /** @description The rematch, once accepted: the new game’s id; null before */
+            game: string | null;
+        };
+        /** @description A pending takeback offer; any move clears it */
+        TakebackOffer: {
+            /** @description The seat that asks */
+            seat: number;
+            /** @description How many plies would leave the move list: the asker's last move and every one after it */
+            plies: number;
         };
         /** @description Realtime clocks (Fischer): the running seat has remainingMs[runningSeat] − (now − runningSince) left; it flags at deadlineAt */
         GameClock: {
@@ -2712,7 +3140,10 @@ export interface components {
             }[];
         };
         TournamentSummary: {
-            /** @description Tournament id (12 characters) */
+            /**
+             * @description Tournament id (12 characters)
+             * @example tN4vB8cX1zQe
+             */
             id: string;
             name: string;
             /** @enum {string} */
@@ -2725,10 +3156,37 @@ export interface components {
             rounds: number;
         };
         /**
+         * @example {
+         *       "id": "3",
+         *       "game": "x3fT9qL2mN8a",
+         *       "seat": 0,
+         *       "account": "alice",
+         *       "name": "alice",
+         *       "text": "good luck!",
+         *       "at": "2026-03-01T12:00:00.000Z"
+         *     }
+         */
+        ChatMessage: {
+            /** @description The game’s count of messages ("1", "2", …): pass as `after` */
+            id: string;
+            /** @description The game id */
+            game: string;
+            /** @description The author’s seat; null for a spectator */
+            seat: number | null;
+            /** @description The author’s account id; null for a seat held by a seat token */
+            account: string | null;
+            /** @description The author’s username, or the seat’s name for a seat-token seat */
+            name: string;
+            /** @description 1–280 characters, control and bidi characters removed */
+            text: string;
+            /** Format: date-time */
+            at: string;
+        };
+        /**
          * @description What a feed event is about; `data` depends on it
          * @enum {string}
          */
-        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated";
+        FeedEventType: "challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "rematch.offered" | "rematch.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated" | "chat.message";
         /** @description The first line of a feed stream (NDJSON); SSE: `event: ready` */
         FeedReady: {
             /** @enum {string} */
@@ -2767,7 +3225,7 @@ export interface components {
             status: number;
             detail: string;
             /** @enum {string} */
-            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "STORE_UNAVAILABLE" | "INTERNAL";
+            code: "INVALID_INPUT" | "INVALID_CHARACTER" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNKNOWN_GAME_KIND" | "INVALID_POSITION" | "UNAUTHENTICATED" | "FORBIDDEN" | "MISSING_SCOPE" | "GAME_NOT_FOUND" | "NOT_FOUND" | "ACCOUNT_NOT_FOUND" | "CHALLENGE_NOT_FOUND" | "SEEK_NOT_FOUND" | "TOURNAMENT_NOT_FOUND" | "TOURNAMENT_CLOSED" | "TOURNAMENT_FULL" | "NOT_IN_TOURNAMENT" | "USERNAME_TAKEN" | "USERNAME_RESERVED" | "CHALLENGE_CLOSED" | "TOO_LATE_TO_ABORT" | "NO_DRAW_CLAIM" | "NO_VICTORY_CLAIM" | "CLAIM_TOO_EARLY" | "VERSION_CONFLICT" | "NOT_YOUR_TURN" | "GAME_OVER" | "NO_DRAW_OFFER" | "REMATCH_NOT_ALLOWED" | "NO_REMATCH_OFFER" | "TAKEBACK_NOT_ALLOWED" | "NO_TAKEBACK_OFFER" | "TIMEOUT" | "VACATION_ACTIVE" | "VACATION_ALLOWANCE_EXCEEDED" | "RATED_NOT_ALLOWED" | "ILLEGAL_MOVE" | "AMBIGUOUS_MOVE" | "IDEMPOTENCY_KEY_REUSED" | "EVENTS_EXPIRED" | "FEED_EPOCH_CHANGED" | "WEBHOOK_NOT_FOUND" | "DELIVERY_NOT_FOUND" | "UNSAFE_WEBHOOK_URL" | "TOO_MANY_WEBHOOKS" | "UPDATES_LOST" | "QUERY_TOO_COMPLEX" | "QUERY_BUDGET_EXCEEDED" | "RATE_LIMITED" | "TOO_MANY_SUBSCRIPTIONS" | "TOO_MANY_CONNECTIONS" | "TOO_MANY_STREAMS" | "QUOTA_EXCEEDED" | "TOO_MANY_GAMES" | "TOO_MANY_AI_GAMES" | "TOO_MANY_TOKENS" | "TOO_MANY_TOURNAMENTS" | "TOO_MANY_CHALLENGES" | "BLOCKED" | "RATING_OUT_OF_RANGE" | "TOO_MANY_BLOCKS" | "LAST_ROOT_TOKEN" | "TOKEN_OUTLIVES_CALLER" | "ROOT_TOKEN_REQUIRED" | "TOKEN_EXPIRED" | "IDEMPOTENCY_KEY_IN_USE" | "TOO_MANY_ANALYSES" | "AI_BUSY" | "BULK_NOT_FOUND" | "BULK_NOT_CANCELABLE" | "BULK_TOKEN_INVALID" | "BULK_TOKEN_SCOPE" | "BULK_DUPLICATE_ACCOUNT" | "APP_NOT_FOUND" | "APP_KEY_NOT_FOUND" | "SESSION_NOT_FOUND" | "INVALID_REFRESH_TOKEN" | "SIGNUP_CLOSED" | "OPERATOR_ONLY" | "ACCOUNT_RESTRICTED" | "ACCOUNT_REQUIRED" | "APP_LIMIT_REACHED" | "CHAT_DISABLED" | "STORE_UNAVAILABLE" | "INTERNAL";
             /** @description INVALID_INPUT of a body, query or path field: each field refused (body.kind…) */
             issues?: {
                 path: string;
@@ -2823,11 +3281,17 @@ export interface components {
             initialPosition: string | null;
             /** @description A rated game: its result changes both accounts' ratings once, when it ends */
             rated: boolean;
+            settings: components["schemas"]["GameSettings"] & unknown;
             board: components["schemas"]["Board"];
             legalMoves: string[];
             moves: components["schemas"]["Move"][];
             /** @description The seat with a standing draw offer */
             drawOffer: number | null;
+            rematch: components["schemas"]["RematchState"];
+            /** @description A rematch: the id of the finished game it was offered from; null otherwise */
+            rematchOf: string | null;
+            /** @description A standing takeback offer (POST /games/{id}/takeback/accept takes the moves back); null: none */
+            takebackOffer: components["schemas"]["TakebackOffer"] | null;
             timeControl: components["schemas"]["TimeControl"];
             /** @description Realtime games: the clocks; null otherwise */
             clock: components["schemas"]["GameClock"] | null;
@@ -2836,11 +3300,28 @@ export interface components {
              * @description When the side to move runs out of time (realtime: flags; correspondence: the move deadline, later by any vacation); null without a time limit or once over. Past it, the game ends by timeout.
              */
             deadlineAt: string | null;
+            /**
+             * Format: date-time
+             * @description Games without a time control: from when the player waiting (not to move) may claim the game abandoned (claimVictory or claimDraw): the abandon period (ABANDON_CLAIM_DAYS) after the turn of the side to move began. Null for games with a time control (their deadlines end them) and once over.
+             */
+            claimableAt: string | null;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "level": 3,
+         *       "options": {
+         *         "houses": 6,
+         *         "seeds": 4
+         *       },
+         *       "color": "south",
+         *       "rated": false
+         *     }
+         */
         AiChallengeBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -2870,11 +3351,15 @@ export interface components {
             color?: string;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
-            /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
+            /**
+             * @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED
+             * @example false
+             */
             rated?: boolean;
+            settings?: components["schemas"]["GameSettingsInput"];
         };
         TimeControlInput: {
             /** @enum {string} */
@@ -2886,6 +3371,22 @@ export interface components {
             /** @description correspondence: 1–14 */
             daysPerMove?: number;
         };
+        /**
+         * @description What the game allows; omitted fields take their defaults
+         * @example {
+         *       "takeback": false,
+         *       "chat": "everyone"
+         *     }
+         */
+        GameSettingsInput: {
+            /** @description Seats may ask to take back moves (default true; rated games never allow it, and refuse true here) */
+            takeback?: boolean;
+            /**
+             * @description Who may chat: seats (the two players, the default), everyone (players and readers with an account), off
+             * @enum {string}
+             */
+            chat?: "seats" | "everyone" | "off";
+        };
         CreatedGame: {
             game: components["schemas"]["Game"];
             /** @description One secret per seat, shown only here */
@@ -2895,6 +3396,18 @@ export interface components {
                 token: string;
             }[];
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "level": 3,
+         *       "options": {
+         *         "houses": 6,
+         *         "seeds": 4
+         *       },
+         *       "seat": "south",
+         *       "rated": false
+         *     }
+         */
         AiGameBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -2924,11 +3437,15 @@ export interface components {
             seat?: string;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
-            /** @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED */
+            /**
+             * @description AI games are casual: true is refused with 422 RATED_NOT_ALLOWED
+             * @example false
+             */
             rated?: boolean;
+            settings?: components["schemas"]["GameSettingsInput"];
         };
         Analysis: {
             kind: string;
@@ -2952,6 +3469,13 @@ export interface components {
             nodes: number;
             timeMs: number;
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "position": "4,4,0,5,5,5/1/4,4,4,4,4,4/0 S",
+         *       "depth": 6
+         *     }
+         */
         AnalysisBody: {
             /**
              * @description Required without gameId
@@ -3041,6 +3565,14 @@ export interface components {
             toMoveName: string;
             legalMoves: string[];
         };
+        /**
+         * @example {
+         *       "options": {
+         *         "seeds": 5
+         *       },
+         *       "first": "north"
+         *     }
+         */
         StartBody: {
             /**
              * @example {
@@ -3057,10 +3589,21 @@ export interface components {
             first?: string | number;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
         };
+        /**
+         * @example {
+         *       "kind": "kalah",
+         *       "options": {
+         *         "seeds": 4,
+         *         "houses": 6
+         *       },
+         *       "first": "south",
+         *       "visibility": "public"
+         *     }
+         */
         CreateGameBody: {
             /**
              * @description One of congo, russian-draughts, kalah, oware, congkak
@@ -3082,12 +3625,13 @@ export interface components {
             first?: string | number;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /** @description Default: unlimited */
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             visibility?: components["schemas"]["GameVisibility"];
+            settings?: components["schemas"]["GameSettingsInput"];
         };
         GamePage: {
             items: components["schemas"]["Game"][];
@@ -3120,16 +3664,29 @@ export interface components {
             result: components["schemas"]["GameResult"] | null;
             details: components["schemas"]["MoveDetails"] | null;
         };
+        /**
+         * @example {
+         *       "move": "3"
+         *     }
+         */
         ValidateBody: {
             move: string;
         };
+        /**
+         * @example {
+         *       "move": "3",
+         *       "expectedVersion": 0
+         *     }
+         */
         MoveBody: {
             /** @example 3 */
             move: string;
             /** @description Same as If-Match */
             expectedVersion?: number;
         };
+        /** @example {} */
         ActionBody: {
+            /** @description Same as If-Match */
             expectedVersion?: number;
         };
         MovePage: {
@@ -3137,6 +3694,66 @@ export interface components {
             items: components["schemas"]["Move"][];
             /** @description Pass as `after` for the next page (the ply of the last move here); null: this is the last page */
             next: number | null;
+        };
+        RematchAnswer: {
+            /**
+             * @description `offered`: your offer stands (the opponent hears rematch.offered); `accepted`: the new game started (both hear its game.started); `declined`: the opponent’s offer is declined
+             * @enum {string}
+             */
+            status: "offered" | "accepted" | "declined";
+            /** @description The new game once accepted; null otherwise */
+            game: components["schemas"]["Game"] | null;
+            /** @description A seat held by a seat token: your seat in the new game and its secret token (each player receives its own by asking with its old token: offer or accept again) */
+            seatToken?: {
+                seat: number;
+                name: string;
+                token: string;
+            };
+        };
+        /**
+         * @example {
+         *       "text": "good luck!"
+         *     }
+         */
+        SendChatBody: {
+            /** @description 1–280 characters once trimmed; control and bidi characters are removed (line breaks become spaces) */
+            text: string;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "3",
+         *           "game": "x3fT9qL2mN8a",
+         *           "seat": 0,
+         *           "account": "alice",
+         *           "name": "alice",
+         *           "text": "good luck!",
+         *           "at": "2026-03-01T12:00:00.000Z"
+         *         }
+         *       ],
+         *       "muted": false
+         *     }
+         */
+        ChatPage: {
+            /** @description Oldest first */
+            items: components["schemas"]["ChatMessage"][];
+            /** @description The caller’s seat mutes the others (their messages are left out) */
+            muted: boolean;
+        };
+        /**
+         * @example {
+         *       "game": "x3fT9qL2mN8a",
+         *       "seat": 1,
+         *       "muted": true
+         *     }
+         */
+        ChatMute: {
+            game: string;
+            /** @description The caller’s seat */
+            seat: number;
+            /** @description The seat mutes the others’ messages in this game */
+            muted: boolean;
         };
         TvChannel: {
             /** @example kalah */
@@ -3202,6 +3819,12 @@ export interface components {
              */
             lastUsedAt: string | null;
         };
+        /**
+         * @example {
+         *       "username": "alan",
+         *       "kind": "human"
+         *     }
+         */
         CreateAccountBody: {
             /**
              * @description 2–30 letters, digits, _ or -, starting with a letter or digit; unique ignoring case
@@ -3214,6 +3837,27 @@ export interface components {
              */
             kind?: "human" | "bot";
         };
+        /**
+         * @example {
+         *       "kinds": [
+         *         "kalah",
+         *         "oware"
+         *       ],
+         *       "timeControls": [
+         *         "realtime",
+         *         "correspondence"
+         *       ],
+         *       "options": {
+         *         "kalah": {
+         *           "seeds": [
+         *             4,
+         *             6
+         *           ]
+         *         }
+         *       },
+         *       "maxGames": 20
+         *     }
+         */
         BotPolicyBody: {
             /** @description Default: every hosted kind */
             kinds?: string[];
@@ -3240,6 +3884,15 @@ export interface components {
         TokenList: {
             items: components["schemas"]["Token"][];
         };
+        /**
+         * @example {
+         *       "label": "scoreboard",
+         *       "scopes": [
+         *         "game:read"
+         *       ],
+         *       "expiresInSeconds": 2592000
+         *     }
+         */
         CreateTokenBody: {
             label?: string;
             /** @description Each must be among the scopes of the token making the request */
@@ -3273,10 +3926,30 @@ export interface components {
             /** Format: date-time */
             until: string;
         };
+        /**
+         * @example {
+         *       "days": 7
+         *     }
+         */
         VacationBody: {
             /** @description Whole days from now, 1–14 and within the days left */
             days: number;
         };
+        /**
+         * @example {
+         *       "to": "grace",
+         *       "kind": "kalah",
+         *       "options": {
+         *         "seeds": 4
+         *       },
+         *       "timeControl": {
+         *         "type": "correspondence",
+         *         "daysPerMove": 3
+         *       },
+         *       "starts": "challenger",
+         *       "rated": true
+         *     }
+         */
         CreateChallengeBody: {
             /**
              * @description Direct challenge: the username challenged
@@ -3297,7 +3970,7 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /**
@@ -3310,12 +3983,18 @@ export interface components {
             /** @description A rated game (default false): needs the standard start (no position); else 422 RATED_NOT_ALLOWED */
             rated?: boolean;
             visibility?: components["schemas"]["GameVisibility"];
+            settings?: components["schemas"]["GameSettingsInput"];
         };
         ChallengeList: {
             items: components["schemas"]["Challenge"][];
             /** @description Pass as `before` for the next page; null on the last page */
             next: number | null;
         };
+        /**
+         * @example {
+         *       "reason": "later"
+         *     }
+         */
         DeclineBody: {
             /**
              * @description Default: generic
@@ -3324,7 +4003,10 @@ export interface components {
             reason?: "generic" | "later" | "kind" | "options" | "timeControl" | "tooManyGames";
         };
         Seek: {
-            /** @description Seek id (12 characters) */
+            /**
+             * @description Seek id (12 characters)
+             * @example sK7mP2xQ9dLw
+             */
             id: string;
             account: string;
             /** @enum {string} */
@@ -3338,6 +4020,8 @@ export interface components {
             /** @description A seek for a rated game */
             rated: boolean;
             visibility: components["schemas"]["GameVisibility"] & unknown;
+            ratingRange: components["schemas"]["RatingRange"];
+            settings: components["schemas"]["GameSettings"] & unknown;
             /** @enum {string} */
             status: "waiting" | "matched";
             /** @description matched: the new game; waiting: null */
@@ -3347,6 +4031,21 @@ export interface components {
             /** Format: date-time */
             expiresAt: string;
         };
+        /** @description The opponent ratings admitted; null: any */
+        RatingRange: {
+            min: number | null;
+            max: number | null;
+        } | null;
+        /**
+         * @example {
+         *       "kind": "oware",
+         *       "timeControl": {
+         *         "type": "realtime",
+         *         "initialSeconds": 300,
+         *         "incrementSeconds": 3
+         *       }
+         *     }
+         */
         CreateSeekBody: {
             /** @example oware */
             kind: string;
@@ -3356,7 +4055,7 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             /**
              * @description Seek a game from this position (the game's notation); it pairs only with seeks for the same position
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /** @description 10 s to 1 day, default 1 hour */
@@ -3364,6 +4063,34 @@ export interface components {
             /** @description A rated game (default false; the standard start only, else 422 RATED_NOT_ALLOWED): pairs only with rated seeks */
             rated?: boolean;
             visibility?: components["schemas"]["GameVisibility"];
+            ratingRange?: components["schemas"]["RatingRangeInput"];
+            settings?: components["schemas"]["GameSettingsInput"] & unknown;
+        };
+        /**
+         * @description The opponent ratings a seek admits, absolute, in the seek's perf (kind and speed). Pairing honours both seeks' ranges; accepting a listed seek needs a rating inside it
+         * @example {
+         *       "min": 1300,
+         *       "max": 1700
+         *     }
+         */
+        RatingRangeInput: {
+            /** @description The lowest opponent rating admitted (0–4000) */
+            min?: number | null;
+            /** @description The highest opponent rating admitted (0–4000) */
+            max?: number | null;
+        };
+        LobbyPage: {
+            items: components["schemas"]["LobbySeek"][];
+            /** @description Pass as `after` for the next page; null on the last page */
+            next: string | null;
+        };
+        LobbySeek: components["schemas"]["Seek"] & {
+            /** @description The seeker's username */
+            username: string;
+            /** @description The seeker's rating in the seek's perf (kind and speed), now */
+            rating: number;
+            /** @description The rating is provisional (few or old rated games) */
+            provisional: boolean;
         };
         /**
          * @example {
@@ -3427,6 +4154,22 @@ export interface components {
                 [key: string]: unknown;
             };
         };
+        /**
+         * @example {
+         *       "pairs": [
+         *         [
+         *           "bhp_tokenOfAdaWithChallengeWrite",
+         *           "bhp_tokenOfGraceWithChallengeWrite"
+         *         ]
+         *       ],
+         *       "kind": "kalah",
+         *       "timeControl": {
+         *         "type": "correspondence",
+         *         "daysPerMove": 2
+         *       },
+         *       "rated": true
+         *     }
+         */
         CreateBulkBody: {
             /** @description 1 to 500 games, each the API tokens (bhp_…) of its two players: first seat, second seat. Each token must be valid and hold challenge:write (its account consents to the game); an account may be in one pair only */
             pairs: string[][];
@@ -3442,7 +4185,7 @@ export interface components {
             timeControl?: components["schemas"]["TimeControlInput"] | null;
             /**
              * @description Start from this position, in the game's notation (see GET /kinds), instead of the standard start. Refused with INVALID_POSITION when it does not parse, is impossible or is already decided. A game from a position is never rated.
-             * @example W:WKc3:Ba7,b8,Kh8
+             * @example 4,4,0,5,5,5/1/4,4,4,4,4,4/0 S
              */
             position?: string;
             /** @description Rated games (default false; never from a position) */
@@ -3462,7 +4205,10 @@ export interface components {
         PendingDelivery: {
             /** @description The event being retried */
             seq: number;
-            /** @description Delivery id (a UUID; the Boardhost-Delivery header) */
+            /**
+             * @description Delivery id (a UUID; the Boardhost-Delivery header)
+             * @example 6f1c2a9e-3b4d-4c5e-9f70-8a1b2c3d4e5f
+             */
             deliveryId: string;
             /** @description Failed attempts so far */
             attempts: number;
@@ -3489,6 +4235,17 @@ export interface components {
             /** @description The event being retried, if any */
             pending: components["schemas"]["PendingDelivery"] | null;
         };
+        /**
+         * @example {
+         *       "url": "https://bot.example.com/boardhost/events",
+         *       "events": [
+         *         "challenge.received",
+         *         "game.started",
+         *         "game.moved",
+         *         "game.finished"
+         *       ]
+         *     }
+         */
         CreateWebhookBody: {
             /**
              * @description http or https URL that receives a POST per event. Its host must resolve to public addresses only (unless the server allows private ones); no credentials, no #fragment. Redirects are not followed.
@@ -3496,7 +4253,7 @@ export interface components {
              */
             url: string;
             /** @description The event types to deliver; omitted: every type */
-            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated")[];
+            events?: ("challenge.received" | "challenge.accepted" | "challenge.declined" | "challenge.canceled" | "challenge.expired" | "game.started" | "game.moved" | "draw.offered" | "draw.declined" | "rematch.offered" | "rematch.declined" | "takeback.offered" | "takeback.declined" | "game.taken_back" | "game.finished" | "game.deadline_soon" | "game.updated" | "tournament.started" | "tournament.round_started" | "tournament.finished" | "tournament.cancelled" | "rating.updated" | "chat.message")[];
             /** @description The signing secret, 16–200 visible ASCII characters; omitted: the server makes one (whsec_…) */
             secret?: string;
         };
@@ -3512,7 +4269,10 @@ export interface components {
         DeliveryAttempt: {
             /** @description Place in the endpoint’s log (1, 2, 3…) */
             n: number;
-            /** @description Delivery id (a UUID; the Boardhost-Delivery header) */
+            /**
+             * @description Delivery id (a UUID; the Boardhost-Delivery header)
+             * @example 6f1c2a9e-3b4d-4c5e-9f70-8a1b2c3d4e5f
+             */
             deliveryId: string;
             /** @description The event’s seq in the account feed; skipped entries: the first passed over */
             seq: number;
@@ -3597,6 +4357,16 @@ export interface components {
                 reason?: string;
             }[];
         };
+        /**
+         * @example {
+         *       "seed": "my-bot-1",
+         *       "count": 2,
+         *       "answers": [
+         *         "4,4,0,5,5,5/1/4,4,4,4,4,4/0 S",
+         *         "0,5,5,5,5,4/0/4,4,4,4,4,4/0 N"
+         *       ]
+         *     }
+         */
         VerificationAnswers: {
             /**
              * @description Any 1–64 of A-Z a-z 0-9 . _ -: the same seed poses the same set
@@ -3621,6 +4391,11 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "url": "https://bot.example/move"
+         *     }
+         */
         PushEndpointBody: {
             /**
              * @description https; a public address
@@ -3631,7 +4406,10 @@ export interface components {
             secret?: string;
         };
         Tournament: {
-            /** @description Tournament id (12 characters) */
+            /**
+             * @description Tournament id (12 characters)
+             * @example tN4vB8cX1zQe
+             */
             id: string;
             name: string;
             /** @enum {string} */
@@ -3699,6 +4477,21 @@ export interface components {
                 number
             ] | null;
         };
+        /**
+         * @example {
+         *       "name": "Kalah Friday",
+         *       "kind": "kalah",
+         *       "timeControl": {
+         *         "type": "realtime",
+         *         "initialSeconds": 180,
+         *         "incrementSeconds": 2
+         *       },
+         *       "format": "swiss",
+         *       "rounds": 5,
+         *       "rated": true,
+         *       "maxPlayers": 16
+         *     }
+         */
         CreateTournamentBody: {
             /**
              * @description 1 to 80 characters
@@ -3741,7 +4534,10 @@ export interface components {
             next: number | null;
         };
         Standings: {
-            /** @description Tournament id (12 characters) */
+            /**
+             * @description Tournament id (12 characters)
+             * @example tN4vB8cX1zQe
+             */
             tournament: string;
             /** @enum {string} */
             status: "open" | "ongoing" | "finished" | "cancelled";
@@ -3862,6 +4658,8 @@ export interface components {
              * @example 2592000
              */
             refreshSeconds: number;
+            /** @description Its games have chat (default true; false: chat answers 403 CHAT_DISABLED, `by` app) */
+            chat: boolean;
         };
         AppQuotas: {
             /**
@@ -3920,7 +4718,10 @@ export interface components {
         /**
          * @example {
          *       "username": "ada",
-         *       "displayName": "Ada L."
+         *       "displayName": "Ada L.",
+         *       "metadata": {
+         *         "tier": "gold"
+         *       }
          *     }
          */
         EnsureAppAccountBody: {
@@ -3951,7 +4752,8 @@ export interface components {
         };
         /**
          * @example {
-         *       "username": "ada2"
+         *       "username": "ada2",
+         *       "displayName": "Ada Lovelace"
          *     }
          */
         UpdateAppAccountBody: {
@@ -4018,6 +4820,17 @@ export interface components {
              */
             lastUsedAt: string | null;
         };
+        /**
+         * @example {
+         *       "name": "Acme Games",
+         *       "settings": {
+         *         "sharedPool": false,
+         *         "quotas": {
+         *           "requestsPerSecond": 50
+         *         }
+         *       }
+         *     }
+         */
         CreateAppBody: {
             /** @example Acme Games */
             name: string;
@@ -4042,13 +4855,19 @@ export interface components {
             };
             sessionSeconds?: number;
             refreshSeconds?: number;
+            chat?: boolean;
         };
         AppList: {
             items: components["schemas"]["App"][];
         };
         /**
          * @example {
-         *       "disabled": true
+         *       "name": "Acme Games (staging)",
+         *       "settings": {
+         *         "quotas": {
+         *           "requestsPerSecond": 100
+         *         }
+         *       }
          *     }
          */
         UpdateAppBody: {
@@ -4057,6 +4876,15 @@ export interface components {
             /** @description true disables the app (its keys and sessions are refused) */
             disabled?: boolean;
         };
+        /**
+         * @example {
+         *       "label": "backend",
+         *       "scopes": [
+         *         "app:accounts",
+         *         "app:sessions"
+         *       ]
+         *     }
+         */
         CreateAppKeyBody: {
             /** @example backend */
             label?: string;
@@ -4195,6 +5023,15 @@ export interface components {
             /** @description Neither revoked nor expired, and the key that minted it not revoked */
             active: boolean;
         };
+        /**
+         * @example {
+         *       "scopes": [
+         *         "game:read",
+         *         "game:play"
+         *       ],
+         *       "label": "iPhone"
+         *     }
+         */
         CreateSessionBody: {
             /**
              * @description Among the key's account scopes, fitting the account (bot:play for bots, game:play for people); omitted: all of them that fit
@@ -4213,6 +5050,11 @@ export interface components {
         SessionList: {
             items: components["schemas"]["Session"][];
         };
+        /**
+         * @example {
+         *       "refreshToken": "bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA"
+         *     }
+         */
         RefreshSessionBody: {
             /** @example bhr_b1Pq8sV2xZ6nC4mK0jH7gF5dS3aL9wE1rT6yU8iO2pA */
             refreshToken: string;
@@ -6013,6 +6855,360 @@ export interface operations {
             503: components["responses"]["StoreUnavailable"];
         };
     };
+    offerTakeback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version the client expects, e.g. "3" */
+                "if-match"?: string;
+                /** @description Retries with the same key act once (24 h) */
+                "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
+            };
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionBody"];
+            };
+        };
+        responses: {
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    acceptTakeback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version the client expects, e.g. "3" */
+                "if-match"?: string;
+                /** @description Retries with the same key act once (24 h) */
+                "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
+            };
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionBody"];
+            };
+        };
+        responses: {
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    declineTakeback: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The version the client expects, e.g. "3" */
+                "if-match"?: string;
+                /** @description Retries with the same key act once (24 h) */
+                "idempotency-key"?: string;
+                /** @description return=minimal (RFC 7240): answer the head and the move (a GameStreamUpdate) instead of the whole game */
+                prefer?: string;
+            };
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ActionBody"];
+            };
+        };
+        responses: {
+            /** @description The game after the action: the Game, or with Prefer: return=minimal a GameStreamUpdate */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    ETag: components["headers"]["ETag"];
+                    /** @description `return=minimal` when the answer is the head and the move */
+                    "Preference-Applied"?: "return=minimal";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Game"] | components["schemas"]["GameStreamUpdate"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
     exportGame: {
         parameters: {
             query?: never;
@@ -6113,6 +7309,567 @@ export interface operations {
             };
             /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
             400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    offerRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Offered, or accepted with the new game */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    acceptRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted: the new game */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    declineRematch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Declined */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RematchAnswer"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    listChat: {
+        parameters: {
+            query?: {
+                /** @description A message id: the messages after it (default: the newest `limit`) */
+                after?: string;
+                /** @description 1–200, default 50 */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the chat */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatPage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    sendChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendChatBody"];
+            };
+        };
+        responses: {
+            /** @description The message as kept */
+            201: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMessage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is larger than 64 kB (PAYLOAD_TOO_LARGE) */
+            413: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The request body is not application/json (UNSUPPORTED_MEDIA_TYPE) */
+            415: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    muteChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat’s mute now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    unmuteChat: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Game id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seat’s mute now */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChatMute"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7659,6 +9416,54 @@ export interface operations {
             503: components["responses"]["StoreUnavailable"];
         };
     };
+    listSeeks: {
+        parameters: {
+            query?: {
+                /** @description Only seeks of this kind */
+                kind?: string;
+                /** @description Only seeks of this time control type */
+                timeControl?: "unlimited" | "realtime" | "correspondence";
+                /** @description true: only rated seeks; false: only casual ones */
+                rated?: "true" | "false";
+                /** @description Only seeks whose rating range admits this rating */
+                rating?: number;
+                /** @description 1–100, default 20 */
+                limit?: number;
+                /** @description A previous page's `next` */
+                after?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of waiting seeks */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LobbyPage"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
     createSeek: {
         parameters: {
             query?: never;
@@ -7834,6 +9639,136 @@ export interface operations {
             };
             /** @description Not found */
             404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    streamSeeks: {
+        parameters: {
+            query?: {
+                /** @description Only seeks of this kind */
+                kind?: string;
+                /** @description Only seeks of this time control type */
+                timeControl?: "unlimited" | "realtime" | "correspondence";
+                /** @description true: only rated seeks; false: only casual ones */
+                rated?: "true" | "false";
+                /** @description Only seeks whose rating range admits this rating */
+                rating?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The waiting seeks, then each change */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": components["schemas"]["LobbyStreamEvent"];
+                    "application/x-ndjson": components["schemas"]["LobbyStreamLine"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            503: components["responses"]["StoreUnavailable"];
+        };
+    };
+    acceptSeek: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A retry with the same key (1–128 of A-Z a-z 0-9 . _ : -) answers the first answer and creates nothing more, for 24 h; the same key with another body is refused with IDEMPOTENCY_KEY_REUSED */
+                "idempotency-key"?: string;
+            };
+            path: {
+                /** @description Seek id (12 characters) */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The seek, matched, and its game */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Seek"];
+                };
+            };
+            /** @description Invalid input (INVALID_INPUT and the other 400 codes) */
+            400: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description No credential, or an unknown or revoked one (UNAUTHENTICATED) */
+            401: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description The credential may not do this (FORBIDDEN, MISSING_SCOPE) */
+            403: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Not found */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Conflicts with the current state */
+            409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];

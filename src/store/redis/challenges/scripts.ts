@@ -122,48 +122,62 @@ return {'updated', game_entry, lseq, entry, befores, gepoch}
 });
 
 /**
- * Oldest first: drop expired (and dangling) seeks, take the first by another account, else queue the
- * new one (`seek`). A pool and its seeks share the shard of the pool's sha1 (`poolSha`);
- * `seekKeyPrefix`: the key of a seek of the pool without its id (Keys.seek(pool, '')); the rest: the
- * accounts whose seeks it must pass over (blocks, either way).
+ * Oldest first: drop expired (and dangling) seeks, take the first by another account whose rating
+ * range and the new seek's admit each other's seeker (SeekStore.matchOrAdd), else queue the new one
+ * (`seek`). A pool and its seeks share the shard of the pool's sha1 (`poolSha`); `seekKeyPrefix`: the
+ * key of a seek of the pool without its id (Keys.seek(pool, '')); `rating`, `min`, `max`: the new
+ * seek's rating and range ('' for none); the rest: the accounts whose seeks it must pass over (blocks,
+ * either way).
  */
 export const matchOrAdd = script<string | null>()({
   name: 'boardhostMatchOrAdd',
   keys: ['pool', 'seek'],
-  args: ['now', 'id', 'account', 'doc', 'expires', 'poolSha', 'seekKeyPrefix'],
+  args: ['now', 'id', 'account', 'doc', 'expires', 'poolSha', 'seekKeyPrefix', 'rating', 'min', 'max'],
   rest: true,
   lua: `
 local now = tonumber(ARG.now)
 local avoid = {}
 for i = REST, #ARGV do avoid[ARGV[i]] = true end
+-- Whether a seeker rated \`rating\` ('' or false: unknown) is admitted by the range \`min\`..\`max\`.
+local function admits(min, max, rating)
+  min = (min ~= false and min ~= '') and tonumber(min) or nil
+  max = (max ~= false and max ~= '') and tonumber(max) or nil
+  if not min and not max then return true end
+  if rating == false or rating == '' then return false end
+  rating = tonumber(rating)
+  return (not min or rating >= min) and (not max or rating <= max)
+end
 for _, id in ipairs(redis.call('LRANGE', KEY.pool, 0, -1)) do
   local key = ARG.seekKeyPrefix .. id
-  local seek = redis.call('HMGET', key, 'doc', 'account', 'expires')
+  local seek = redis.call('HMGET', key, 'doc', 'account', 'expires', 'rating', 'min', 'max')
   if not seek[1] or tonumber(seek[3]) <= now then
     redis.call('LREM', KEY.pool, 1, id)
     redis.call('DEL', key)
-  elseif seek[2] ~= ARG.account and not avoid[seek[2]] then
+  elseif seek[2] ~= ARG.account and not avoid[seek[2]]
+    and admits(ARG.min, ARG.max, seek[4]) and admits(seek[5], seek[6], ARG.rating) then
     redis.call('LREM', KEY.pool, 1, id)
     redis.call('DEL', key)
     return seek[1]
   end
 end
-redis.call('HSET', KEY.seek, 'doc', ARG.doc, 'account', ARG.account, 'expires', ARG.expires, 'pool', ARG.poolSha)
+redis.call('HSET', KEY.seek, 'doc', ARG.doc, 'account', ARG.account, 'expires', ARG.expires, 'pool', ARG.poolSha,
+  'rating', ARG.rating, 'min', ARG.min, 'max', ARG.max)
 redis.call('RPUSH', KEY.pool, ARG.id)
 return false
 `,
 });
 
-/** Take a waiting seek out of its pool. */
-export const removeSeek = script<number>()({
+/** Take a waiting seek out of its pool: its document, or false when it was not waiting. */
+export const removeSeek = script<string | null>()({
   name: 'boardhostRemoveSeek',
   keys: ['seek', 'pool'],
   args: ['id'],
   lua: `
-if redis.call('EXISTS', KEY.seek) == 0 then return 0 end
+local doc = redis.call('HGET', KEY.seek, 'doc')
+if not doc then return false end
 redis.call('LREM', KEY.pool, 1, ARG.id)
 redis.call('DEL', KEY.seek)
-return 1
+return doc
 `,
 });
 

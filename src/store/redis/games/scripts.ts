@@ -144,7 +144,9 @@ return {1, entry, lseq, epoch}
  * `idem`: the idempotency record; `total`: moves in total; `move`: the new move ('' for none);
  * `idempotent`: '1'/'0'; `publish`: the publish command; `clock`: the clock spec; `packed`: packed
  * moves (a finished game), every move as a JSON list (a packed game reopened), or ''; `listed`: '1'
- * for a game in the shard's listings (publiclyListed); the rest: the outbox fields.
+ * for a game in the shard's listings (publiclyListed); `truncate`: '1' for a takeback, whose `total`
+ * is below the stored count (the moves after it are dropped; never for a packed game, which is
+ * finished); the rest: the outbox fields.
  * Returns {'updated', outbox id, listing score, game epoch}, {'replayed', fingerprint, head, moves}, {'conflict', version},
  * {'missing'}, {'moves', count} (the stored moves are not those the write extends) or {'unpack'}
  * (ask again with every move).
@@ -171,6 +173,7 @@ export const updateGame = script<[string, ...Array<string | number>]>()({
     'clock',
     'packed',
     'listed',
+    'truncate',
   ],
   rest: true,
   lua: `${GAME_INDEXES}
@@ -201,6 +204,9 @@ else
   if ARG.move ~= '' and total == count + 1 then
     redis.call('RPUSH', KEY.moves, ARG.move)
     move = ARG.move
+  elseif ARG.truncate == '1' and total < count then
+    -- A takeback: the moves after ply \`total\` leave the list (LTRIM 0 -1 would keep them all).
+    if total == 0 then redis.call('DEL', KEY.moves) else redis.call('LTRIM', KEY.moves, 0, total - 1) end
   elseif total ~= count then
     return {'moves', count}
   end

@@ -329,6 +329,7 @@ export class RedisGameStore implements GameStore {
             clock: clockIndexArgument(effects.clock),
             packed: moves,
             listed: listedArgument(next),
+            truncate: effects.truncate ? '1' : '0',
           },
           fields,
         ),
