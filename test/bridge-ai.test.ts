@@ -2,47 +2,18 @@
 // (docs/bridge.md): `--challenge ai-level-N` plays the AI through POST /challenges/ai to the end of
 // the game; a bad level is refused before the server is asked; a declined challenge (at once, by a
 // bot's policy, or later, by a person) is logged with its reason and the bridge exits with status 3.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { App } from '../src/app';
 import { GAME_KINDS } from '../src/engines/types';
 import { signUp } from './support/accounts';
 import { appHarness } from './support/app';
+import { bridge, until } from './support/bridge-process';
 import { referee } from './support/referee';
 
 const harness = appHarness();
 afterAll(() => harness.stopAll());
 
-// This repository's build of the client (npm run build -w @boardhost/client), not a copy elsewhere.
-const PACKAGE = join(__dirname, '..', 'packages', 'client');
-const cli = join(
-  PACKAGE,
-  JSON.parse(readFileSync(join(PACKAGE, 'package.json'), 'utf8')).bin['boardhost-bot'],
-);
 const SAMPLES = `python3 ${join(__dirname, '..', 'examples', 'engines', 'any.py')}`;
-
-/** Resolves once `check` holds (polling every 50 ms), fails after 20 s. */
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in 20 s');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** A running bridge: its output so far, and its exit code. */
-function bridge(url: string, token: string, ...args: string[]) {
-  const child = spawn(process.execPath, [cli, '--server', url, ...args], {
-    env: { ...process.env, BOARDHOST_TOKEN: token },
-    timeout: 110_000,
-  });
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { out, exit };
-}
 
 async function gamesOf(app: App, account: string) {
   return (await app.service.listGames({ account, limit: 50 })).items;

@@ -2,15 +2,15 @@
 // examples/engines: two bridges play one whole game of each of the five kinds against each other, all
 // at once, through a real server; every move is checked against the rules engine and every answer of
 // the engines was legal. An engine that answers illegally or not at all is covered too.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { GAME_KINDS } from '../src/engines/types';
 import { createApp, type App } from '../src/app';
 import { createRedisStorage } from '../src/store/redis';
 import { signUp } from './support/accounts';
 import { appHarness } from './support/app';
+import { bridge, until } from './support/bridge-process';
 import { REDIS_URL, uniquePrefix } from './support/redis';
 import { referee } from './support/referee';
 
@@ -18,33 +18,8 @@ const harness = appHarness();
 afterAll(() => harness.stopAll());
 
 const KINDS = GAME_KINDS;
-// This repository's build of the client (npm run build -w @boardhost/client), wherever node_modules points.
-const manifest = join(__dirname, '..', 'packages', 'client', 'package.json');
-const cli = join(dirname(manifest), JSON.parse(readFileSync(manifest, 'utf8')).bin['boardhost-bot']);
 const ENGINES = join(__dirname, '..', 'examples', 'engines');
 const SAMPLES = `python3 ${join(ENGINES, 'any.py')}`;
-
-/** Resolves once `check` holds (polling every 50 ms), fails after 20 s. */
-async function until(check: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + 20_000;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not reached in 20 s');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** A running bridge: its output so far, and its exit code. */
-function bridge(url: string, token: string, ...args: string[]) {
-  const child = spawn(process.execPath, [cli, '--server', url, ...args], {
-    env: { ...process.env, BOARDHOST_TOKEN: token },
-    timeout: 110_000,
-  });
-  const out = { stdout: '', stderr: '' };
-  child.stdout.on('data', (d: Buffer) => (out.stdout += d.toString()));
-  child.stderr.on('data', (d: Buffer) => (out.stderr += d.toString()));
-  const exit = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
-  return { out, exit };
-}
 
 /** Every game of `account`: finished, its moves legal by the rules engine, its result the rules'. */
 async function checkedGames(app: App, account: string) {
