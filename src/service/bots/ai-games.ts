@@ -11,13 +11,13 @@ import { refuseRestricted } from '../accounts/restricted';
 import type { CreatedGame, GameService } from '../game/service';
 import type { GameView } from '../game/view';
 import { once } from '../idempotency';
-import { DailyQuota, DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
+import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
 import { casualOnly } from '../ratings/results';
 import { startOf } from '../game/start';
 import { settingsOf, type GameSettingsInput } from '../game/settings';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
 import { TurnDeferred, type MoveProvider, type TurnDriver } from './turn-driver';
-import { AnonymousAiGames } from './ai-quotas';
+import { SeatTokenQuotas } from './ai-quotas';
 import { addressBucket } from '../accounts/quotas';
 import { feature } from '../game/tv';
 
@@ -77,9 +77,8 @@ export interface AiGameInput {
 }
 
 export class AiGames {
-  private readonly gamesPerIp: DailyQuota;
-  private readonly aiGamesPerIp: DailyQuota;
-  private readonly ongoingPerIp: AnonymousAiGames;
+  /** The address's counts of seat-token games against the AI. */
+  private readonly seatTokens: SeatTokenQuotas;
   /** Per owner, the AI turns waiting in their games (the pool holds the owner's most): game → AI account. */
   private readonly waiting = new Map<string, Map<string, string>>();
   private driver: TurnDriver | undefined;
@@ -93,17 +92,7 @@ export class AiGames {
     private readonly quotas: Quotas = DEFAULT_QUOTAS,
   ) {
     // The same daily count as GameService.createGame: seat-token games against the AI count too.
-    this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
-    this.aiGamesPerIp = new DailyQuota(
-      storage,
-      'aiGames',
-      quotas.aiGamesPerIpPerDay ?? (DEFAULT_QUOTAS.aiGamesPerIpPerDay as number),
-    );
-    this.ongoingPerIp = new AnonymousAiGames(
-      storage,
-      quotas.ongoingAiGamesPerIp ?? (DEFAULT_QUOTAS.ongoingAiGamesPerIp as number),
-      () => this.now().getTime(),
-    );
+    this.seatTokens = new SeatTokenQuotas(storage, quotas, () => this.now().getTime());
   }
 
   /** Makes the AI accounts that do not exist yet (every node may call this; one wins each). */
@@ -283,10 +272,8 @@ export class AiGames {
         options.ip === undefined
           ? prepared.game
           : { ...prepared.game, owner: `ip:${addressBucket(options.ip)}` };
-      const giveBack = await this.ongoingPerIp.take(options.ip, game.id);
+      const giveBack = await this.seatTokens.take(options.ip, game.id, true);
       try {
-        await this.aiGamesPerIp.consume(options.ip);
-        await this.gamesPerIp.consume(options.ip);
         const at = game.createdAt;
         await this.storage.games.create(game, [
           { to: [aiUsername(level)], type: 'game.started', at, data: { game: this.games.headView(game) } },

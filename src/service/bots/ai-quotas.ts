@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Storage } from '../../store/store';
 import { GameError } from '../errors';
-import { addressBucket } from '../accounts/quotas';
+import { addressBucket, DailyQuota, DEFAULT_QUOTAS, type Quotas } from '../accounts/quotas';
 
 // Games against the AI without an account (seat tokens) cost a search at every move of the caller,
 // so an address holds at most `max` of them ongoing at once (409 TOO_MANY_AI_GAMES; finishing or
@@ -60,5 +60,51 @@ export class AnonymousAiGames {
     const game = await this.storage.games.get(gameId);
     if (!game) return this.now() - Number(at) > UNSTORED_MS;
     return game.status !== 'ongoing';
+  }
+}
+
+/**
+ * What a game held by seat tokens counts against per client address, shared by every path that
+ * makes one (an AI game, a rematch of a seat-token game): the address's games a day and, against
+ * the AI, its AI games a day and its ongoing AI games (AnonymousAiGames).
+ */
+export class SeatTokenQuotas {
+  private readonly gamesPerIp: DailyQuota;
+  private readonly aiGamesPerIp: DailyQuota;
+  private readonly ongoingAiPerIp: AnonymousAiGames;
+
+  constructor(storage: Storage, quotas: Quotas, now: () => number) {
+    this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
+    this.aiGamesPerIp = new DailyQuota(
+      storage,
+      'aiGames',
+      quotas.aiGamesPerIpPerDay ?? (DEFAULT_QUOTAS.aiGamesPerIpPerDay as number),
+    );
+    this.ongoingAiPerIp = new AnonymousAiGames(
+      storage,
+      quotas.ongoingAiGamesPerIp ?? (DEFAULT_QUOTAS.ongoingAiGamesPerIp as number),
+      now,
+    );
+  }
+
+  /**
+   * Counts the seat-token game `gameId` (about to be stored) for `ip`; resolves with the function
+   * that gives its ongoing-AI slot back should the game not be stored after all. QUOTA_EXCEEDED,
+   * TOO_MANY_AI_GAMES: nothing is held.
+   */
+  async take(ip: string | undefined, gameId: string, againstAi: boolean): Promise<() => Promise<void>> {
+    if (!againstAi) {
+      await this.gamesPerIp.consume(ip);
+      return async () => undefined;
+    }
+    const giveBack = await this.ongoingAiPerIp.take(ip, gameId);
+    try {
+      await this.aiGamesPerIp.consume(ip);
+      await this.gamesPerIp.consume(ip);
+    } catch (error) {
+      await giveBack().catch(() => undefined);
+      throw error;
+    }
+    return giveBack;
   }
 }

@@ -17,8 +17,8 @@ import type { RematchStatus } from '../../vocabulary';
 import type { GameLimit, Notice, RematchRecord, Storage, StoredAccount, StoredGame } from '../../store/store';
 import { authorizeSeat, hashToken, type Authenticator, type Caller, type Credential } from '../accounts/auth';
 import { refuseRestricted } from '../accounts/restricted';
-import { DailyQuota, DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
-import { AnonymousAiGames } from '../bots/ai-quotas';
+import { DEFAULT_QUOTAS, gameLimits, tooManyGames, type Quotas } from '../accounts/quotas';
+import { SeatTokenQuotas } from '../bots/ai-quotas';
 import { aiLevelOf } from '../bots/ai-games';
 import { GameError } from '../errors';
 import { seatRatings } from '../ratings/results';
@@ -62,9 +62,8 @@ function noOffer(): GameError {
 }
 
 export class RematchService {
-  private readonly gamesPerIp: DailyQuota;
-  private readonly aiGamesPerIp: DailyQuota;
-  private readonly ongoingAiPerIp: AnonymousAiGames;
+  /** Seat-token rematches count as any seat-token game of the address (AI games too). */
+  private readonly seatTokens: SeatTokenQuotas;
 
   constructor(
     private readonly storage: Storage,
@@ -73,18 +72,7 @@ export class RematchService {
     private readonly now: () => Date = () => new Date(),
     private readonly quotas: Quotas = DEFAULT_QUOTAS,
   ) {
-    // The same counts as every game held by seat tokens (GameService.createGame, AiGames.createGame).
-    this.gamesPerIp = new DailyQuota(storage, 'games', quotas.gamesPerIpPerDay);
-    this.aiGamesPerIp = new DailyQuota(
-      storage,
-      'aiGames',
-      quotas.aiGamesPerIpPerDay ?? (DEFAULT_QUOTAS.aiGamesPerIpPerDay as number),
-    );
-    this.ongoingAiPerIp = new AnonymousAiGames(
-      storage,
-      quotas.ongoingAiGamesPerIp ?? (DEFAULT_QUOTAS.ongoingAiGamesPerIp as number),
-      () => this.now().getTime(),
-    );
+    this.seatTokens = new SeatTokenQuotas(storage, quotas, () => this.now().getTime());
   }
 
   /** Offers a rematch; accepts the opponent's standing offer, or the AI's at once. */
@@ -310,19 +298,7 @@ export class RematchService {
       return async () => undefined;
     }
     const againstAi = game.seats.some((s) => aiLevelOf(s.account) !== undefined);
-    if (!againstAi) {
-      await this.gamesPerIp.consume(ip);
-      return async () => undefined;
-    }
-    const giveBack = await this.ongoingAiPerIp.take(ip, next.id);
-    try {
-      await this.aiGamesPerIp.consume(ip);
-      await this.gamesPerIp.consume(ip);
-    } catch (error) {
-      await giveBack().catch(() => undefined);
-      throw error;
-    }
-    return giveBack;
+    return this.seatTokens.take(ip, next.id, againstAi);
   }
 
   /** Records the rematch in the finished game (once; a link already there is left as it is). */
