@@ -1,5 +1,5 @@
 import type { FeedEvent, Storage, StoredGame } from '../../store/store';
-import { isTurnOf } from '../../store/store';
+import { isTurnOf, turnStartOf } from '../../store/store';
 import { internalCredential, type Credential } from '../accounts/auth';
 import { GameError } from '../errors';
 import type { GameView } from '../game/view';
@@ -178,7 +178,7 @@ export class TurnDriver {
       const stale = this.now() - (this.options.freshMs ?? 2000);
       const results = await Promise.all(
         page.items
-          .filter((g) => isTurnOf(g, account) && turnStart(g) <= stale)
+          .filter((g) => isTurnOf(g, account) && turnStartOf(g) <= stale)
           .map((g) => this.play(g, account)),
       );
       played += results.filter(Boolean).length;
@@ -247,11 +247,6 @@ export class TurnDriver {
   private report(error: unknown, gameId: string, account: string): void {
     this.options.onError?.(error, { gameId, account });
   }
-}
-
-/** When the game's current turn began (epoch ms): its last move, or its creation. */
-function turnStart(game: StoredGame): number {
-  return Date.parse(game.moves[game.moves.length - 1]?.at ?? game.createdAt);
 }
 
 /** The mover's time: its running clock (realtime), else until the deadline; null without a limit. */

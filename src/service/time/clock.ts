@@ -66,11 +66,6 @@ export function windowAt(windows: readonly VacationWindow[], at: number): Vacati
   return windows.find((w) => Date.parse(w.from) <= at && at < Date.parse(w.until));
 }
 
-/** When the turn of the side to move began: the last move, or the start, or a takeback (turnStartOf). */
-export function turnStart(game: StoredGame): number {
-  return turnStartOf(game);
-}
-
 /**
  * When the player waiting in an ongoing unlimited game may claim it abandoned (epoch ms): the abandon
  * period after the turn of the side to move began; null for games with a time control (their
@@ -84,7 +79,7 @@ export function abandonClaimAt(game: GameHead | StoredGame, abandonClaimMs: numb
     game.turnStartedAt !== undefined
       ? Date.parse(game.turnStartedAt)
       : 'moves' in game
-        ? turnStart(game)
+        ? turnStartOf(game)
         : Date.parse(game.ply === 0 ? game.createdAt : game.updatedAt);
   return since + abandonClaimMs;
 }
@@ -97,7 +92,7 @@ function turnStartedAt(before: StoredGame, after: StoredGame, at: number): strin
   if (timeControlOf(after).type !== 'unlimited') return after.turnStartedAt;
   // A move (or anything else that changes the ply) starts a turn now; other writes keep it.
   if (after.ply !== before.ply) return iso(at);
-  return before.turnStartedAt ?? iso(turnStart(before));
+  return before.turnStartedAt ?? iso(turnStartOf(before));
 }
 
 function timeControlOf(game: Pick<StoredGame, 'timeControl'>): TimeControl {
@@ -158,7 +153,7 @@ export function timing(game: StoredGame, clock: GameClock | null, at: number, va
   }
   const mover = game.seats[toMove]?.account ?? null;
   const windows = mover === null ? [] : (vacations.get(mover) ?? []);
-  const start = turnStart(game);
+  const start = turnStartOf(game);
   const period = tc.daysPerMove * DAY_MS;
   const deadline = pausedEnd(start, period, windows);
   // The reminder comes when the counted time left is the lead (pauses do not count); only an
