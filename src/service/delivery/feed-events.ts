@@ -139,10 +139,17 @@ export function slimNotice(notice: Notice, before?: string): Notice {
   if (notice.type === 'game.moved' && keys.join() === 'game,move,seat,played') {
     const played = data.played as MoveView;
     if (data.move === played.notation && data.seat === played.seat) {
-      return { ...notice, data: { v: SLIM_VERSION, g: slimGame(game, notice.at), p: slimMove(played, game, notice.at, before) } };
+      return {
+        ...notice,
+        data: { v: SLIM_VERSION, g: slimGame(game, notice.at), p: slimMove(played, game, notice.at, before) },
+      };
     }
   }
-  if (notice.type === 'game.finished' && keys.join() === 'game,result' && sameJson(data.result, game.result)) {
+  if (
+    notice.type === 'game.finished' &&
+    keys.join() === 'game,result' &&
+    sameJson(data.result, game.result)
+  ) {
     return { ...notice, data: { v: SLIM_VERSION, g: slimGame(game, notice.at) } };
   }
   if ('v' in rest || 'g' in rest || 'p' in rest) return notice;
@@ -215,13 +222,23 @@ export function renderGame(engine: AnyEngine, fixed: GameHead, g: SlimGame, at: 
 }
 
 /** A game.moved's `played`, as toMoveView built it at the write. */
-function renderMove(engine: AnyEngine, fixed: GameHead, game: GameHeadView, p: SlimMove, at: string): MoveView {
+function renderMove(
+  engine: AnyEngine,
+  fixed: GameHead,
+  game: GameHeadView,
+  p: SlimMove,
+  at: string,
+): MoveView {
   return toMoveView(engine, {
     ply: p.l ?? game.ply,
     notation: p.n,
     seat: p.s as Side,
     at: p.a ?? at,
-    ...(p.d !== undefined ? { details: p.d } : p.b !== undefined ? { details: describe(engine, fixed, p) } : {}),
+    ...(p.d !== undefined
+      ? { details: p.d }
+      : p.b !== undefined
+        ? { details: describe(engine, fixed, p) }
+        : {}),
   });
 }
 
