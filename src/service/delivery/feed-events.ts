@@ -25,8 +25,8 @@ export interface SlimGame {
   readonly n: number;
   /** ply */
   readonly p: number;
-  /** status */
-  readonly s: GameStatus;
+  /** status (absent: ongoing) */
+  readonly s?: GameStatus;
   /** toMove (absent: null) */
   readonly t?: number;
   /** position */
@@ -40,13 +40,13 @@ export interface SlimGame {
   /** rematch: [offeredBy, declinedBy, game] (absent: all null) */
   readonly m?: readonly [number | null, number | null, string | null];
   /** clock: [remainingMs, runningSince] (runningSeat: toMove while it runs) */
-  readonly c?: readonly [readonly number[], string | null];
+  readonly c?: readonly [readonly number[], Time | null];
   /** deadlineAt */
-  readonly e?: string;
+  readonly e?: Time;
   /** claimableAt */
-  readonly a?: string;
+  readonly a?: Time;
   /** updatedAt (absent: the event's `at`) */
-  readonly u?: string;
+  readonly u?: Time;
   /** the seats' vacationUntil (absent: none on vacation) */
   readonly y?: readonly (string | null)[];
 }
@@ -60,7 +60,7 @@ export interface SlimMove {
   /** ply (absent: the game's ply) */
   readonly l?: number;
   /** at (absent: the event's `at`) */
-  readonly a?: string;
+  readonly a?: Time;
   /** details without their family (the kind's: taggedDetails adds it back) */
   readonly d?: StoredMoveDetails;
   /** or the position before the move, whose engine describes it (when shorter than the details) */
@@ -84,7 +84,7 @@ export function slimGame(game: GameHeadView, at: string): SlimGame {
     i: game.id,
     n: game.version,
     p: game.ply,
-    s: game.status,
+    ...(game.status !== 'ongoing' ? { s: game.status } : {}),
     ...(game.toMove !== null ? { t: game.toMove } : {}),
     x: game.position,
     ...(result ? { r: [result.winner, result.reason, result.score] as const } : {}),
@@ -93,10 +93,17 @@ export function slimGame(game: GameHeadView, at: string): SlimGame {
     ...(rematch.offeredBy !== null || rematch.declinedBy !== null || rematch.game !== null
       ? { m: [rematch.offeredBy, rematch.declinedBy, rematch.game] as const }
       : {}),
-    ...(game.clock ? { c: [game.clock.remainingMs, game.clock.runningSince] as const } : {}),
-    ...(game.deadlineAt !== null ? { e: game.deadlineAt } : {}),
-    ...(game.claimableAt !== null ? { a: game.claimableAt } : {}),
-    ...(game.updatedAt !== at ? { u: game.updatedAt } : {}),
+    ...(game.clock
+      ? {
+          c: [
+            game.clock.remainingMs,
+            game.clock.runningSince === null ? null : time(game.clock.runningSince, at),
+          ] as const,
+        }
+      : {}),
+    ...(game.deadlineAt !== null ? { e: time(game.deadlineAt, at) } : {}),
+    ...(game.claimableAt !== null ? { a: time(game.claimableAt, at) } : {}),
+    ...(game.updatedAt !== at ? { u: time(game.updatedAt, at) } : {}),
     ...(vacations.some((v) => v !== null) ? { y: vacations } : {}),
   };
 }
@@ -116,7 +123,7 @@ export function slimMove(played: MoveView, game: GameHeadView, at: string, befor
     n: played.notation,
     s: played.seat,
     ...(played.ply !== game.ply ? { l: played.ply } : {}),
-    ...(played.at !== at ? { a: played.at } : {}),
+    ...(played.at !== at ? { a: time(played.at, at) } : {}),
     ...(details === null
       ? {}
       : before !== undefined && before.length + 2 < detailsJson.length
@@ -192,7 +199,7 @@ export function renderGame(engine: AnyEngine, fixed: GameHead, g: SlimGame, at: 
   const head: GameHead = {
     ...fixed,
     seats: fixed.seats.map((s, i) => ({ ...s, vacationUntil: g.y?.[i] ?? null })),
-    status: g.s,
+    status: g.s ?? 'ongoing',
     outcome: result
       ? {
           ...(result[0] !== null ? { winner: result[0] as Side } : {}),
@@ -205,7 +212,9 @@ export function renderGame(engine: AnyEngine, fixed: GameHead, g: SlimGame, at: 
     toMove: (g.t ?? null) as Side | null,
     position: g.x,
     legalMoves:
-      g.s === 'ongoing' ? engine.moves(state.value).map((m) => engine.formatMove(state.value, m)) : [],
+      (g.s ?? 'ongoing') === 'ongoing'
+        ? engine.moves(state.value).map((m) => engine.formatMove(state.value, m))
+        : [],
     drawOffer: (g.d ?? null) as Side | null,
     rematch: {
       offeredBy: (g.m?.[0] ?? null) as Side | null,
@@ -213,12 +222,18 @@ export function renderGame(engine: AnyEngine, fixed: GameHead, g: SlimGame, at: 
       game: g.m?.[2] ?? null,
     },
     takebackOffer: g.k ? { seat: g.k[0] as Side, toPly: g.p - g.k[1] } : null,
-    clock: g.c ? { ...fixed.clock, remainingMs: g.c[0] as [number, number], runningSince: g.c[1] } : null,
-    deadlineAt: g.e ?? null,
-    updatedAt: g.u ?? at,
+    clock: g.c
+      ? {
+          ...fixed.clock,
+          remainingMs: g.c[0] as [number, number],
+          runningSince: g.c[1] === null ? null : iso(g.c[1], at),
+        }
+      : null,
+    deadlineAt: g.e === undefined ? null : iso(g.e, at),
+    updatedAt: g.u === undefined ? at : iso(g.u, at),
   };
   const view = toGameHeadView(engine, head, 0, { state: state.value });
-  return { ...view, claimableAt: g.a ?? null };
+  return { ...view, claimableAt: g.a === undefined ? null : iso(g.a, at) };
 }
 
 /** A game.moved's `played`, as toMoveView built it at the write. */
@@ -233,7 +248,7 @@ function renderMove(
     ply: p.l ?? game.ply,
     notation: p.n,
     seat: p.s as Side,
-    at: p.a ?? at,
+    at: p.a === undefined ? at : iso(p.a, at),
     ...(p.d !== undefined
       ? { details: p.d }
       : p.b !== undefined
@@ -251,6 +266,23 @@ function describe(engine: AnyEngine, fixed: GameHead, p: SlimMove): StoredMoveDe
     throw new Error(`stored move ${p.n} of ${fixed.id} does not replay from its position`);
   }
   return details as StoredMoveDetails;
+}
+
+/**
+ * A time as a slim event stores it: ms after the event's `at` (a number) when the ISO text is what
+ * toISOString gives back for it, else the text itself.
+ */
+export type Time = number | string;
+
+function time(value: string, at: string): Time {
+  const ms = Date.parse(value);
+  const base = Date.parse(at);
+  if (!Number.isFinite(ms) || !Number.isFinite(base) || new Date(ms).toISOString() !== value) return value;
+  return ms - base;
+}
+
+function iso(value: Time, at: string): string {
+  return typeof value === 'string' ? value : new Date(Date.parse(at) + value).toISOString();
 }
 
 function isHeadView(value: unknown): value is GameHeadView {
