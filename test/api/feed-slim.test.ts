@@ -16,7 +16,14 @@ afterAll(() => harness.stopAll());
 /** Plies played per game (then a draw offer declined, a takeback where allowed, a resignation). */
 const PLIES = 24;
 
-async function accountGame(run: Running, kind: string) {
+/** Each kind plays under one of these (by its index): deadlines, running clocks, claimable games. */
+const TIME_CONTROLS = [
+  { type: 'correspondence', daysPerMove: 3 },
+  { type: 'realtime', initialSeconds: 600, incrementSeconds: 5 },
+  { type: 'unlimited' },
+] as const;
+
+async function accountGame(run: Running, kind: string, timeControl: object = TIME_CONTROLS[0]) {
   const x = await signUp(run.app, 'x', 'bot');
   const y = await signUp(run.app, 'y', 'bot');
   const challenge = await request(run.url)
@@ -26,7 +33,7 @@ async function accountGame(run: Running, kind: string) {
       to: y.username,
       kind,
       starts: 'challenger',
-      timeControl: { type: 'correspondence', daysPerMove: 3 },
+      timeControl,
     })
     .expect(201);
   const accepted = await request(run.url)
@@ -50,7 +57,7 @@ describe.each<StoreKind>(['redis', 'memory'])('slim feed events on the %s store'
   });
 
   it.each(GAME_KINDS)('%s: stored slim, read and delivered live as the write built them', async (kind) => {
-    const { x, y, id } = await accountGame(run, kind);
+    const { x, y, id } = await accountGame(run, kind, TIME_CONTROLS[GAME_KINDS.indexOf(kind) % 3]);
     const seats: Record<number, TestAccount> = { 0: x, 1: y };
     const live: FeedEvent[] = [];
     const follow = await run.app.services.feed.follow(
