@@ -163,7 +163,8 @@ export function createServices(
   );
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
-  const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });
+  // The turn driver reads only the game id and status of its events: it needs them unrendered.
+  const turns = new TurnDriver(stored, games, { ...(onError ? { onError } : {}), ...options.turns });
   const allowPrivate = options.webhooks?.allowPrivate;
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);

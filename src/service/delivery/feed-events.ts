@@ -169,6 +169,20 @@ export function isSlim(data: Readonly<Record<string, unknown>>): data is SlimDat
 }
 
 /**
+ * The id and status of the game an event's data tells of, in either form (slim or full), without
+ * rendering it: for readers that need no more (the turn driver). Undefined for events without one.
+ */
+export function gameOfData(
+  data: Readonly<Record<string, unknown>>,
+): { readonly id: string; readonly status: GameStatus } | undefined {
+  if (isSlim(data))
+    return typeof data.g.i === 'string' ? { id: data.g.i, status: data.g.s ?? 'ongoing' } : undefined;
+  const game = data.game as { id?: unknown; status?: unknown } | undefined;
+  if (!game || typeof game.id !== 'string' || typeof game.status !== 'string') return undefined;
+  return { id: game.id, status: game.status as GameStatus };
+}
+
+/**
  * The public data of a slim event: `fixed` is the game (any version: only what never changes is
  * read from it), `at` the event's time. Byte for byte what the write's gameNotices built.
  */
