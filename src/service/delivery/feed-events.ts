@@ -192,11 +192,9 @@ export function renderGameData(
   type: string,
   data: SlimData,
   at: string,
-  /** A head already rendered for this version (the same for every event of it), if any. */
-  rendered?: GameHeadView,
 ): { readonly data: Record<string, unknown>; readonly game: GameHeadView } {
   const { v: _v, g, p, ...rest } = data;
-  const game = rendered ?? renderGame(engine, fixed, g, at);
+  const game = renderGame(engine, fixed, g, at);
   if (type === 'game.moved' && p !== undefined) {
     const played = renderMove(engine, fixed, game, p, at);
     return { data: { game, move: played.notation, seat: played.seat, played }, game };

@@ -6,7 +6,6 @@
 import type { AnyEngine } from '../../engines/engine';
 import type { EventFeed, FeedEvent, FeedPage, GameHead, GameStore, Notice, Storage } from '../../store/store';
 import { engineFor } from '../game/rules';
-import type { GameHeadView } from '../game/view';
 import { isSlim, renderGameData, type SlimData } from './feed-events';
 
 export interface FeedRenderOptions {
@@ -14,7 +13,7 @@ export interface FeedRenderOptions {
   readonly maxGames?: number;
   /** How long a node keeps a game's fixed fields (default 1 h). */
   readonly maxAgeMs?: number;
-  /** Rendered heads a node keeps (default 2,000): every event of a version renders it once. */
+  /** Rendered events a node keeps (default 2,000): each is rendered once for all its readers. */
   readonly maxViews?: number;
   /** The engine of a kind (default the server's). */
   readonly engineFor?: (kind: string) => AnyEngine;
@@ -24,7 +23,8 @@ export interface FeedRenderOptions {
 /** Renders slim events, with a bounded per-node cache of games' fixed fields and of rendered heads. */
 export class FeedRenderer {
   private readonly fixed = new Map<string, { readonly head: GameHead; readonly until: number }>();
-  private readonly views = new Map<string, GameHeadView>();
+  /** Rendered event data by its stored form (shared: readers never change it). */
+  private readonly views = new Map<string, Record<string, unknown>>();
   private readonly maxGames: number;
   private readonly maxAgeMs: number;
   private readonly maxViews: number;
@@ -55,16 +55,15 @@ export class FeedRenderer {
     });
   }
 
+  /** An event's public data: rendered once per node (the same event reaches several readers). */
   private renderData(head: GameHead, type: string, data: SlimData, at: string): Record<string, unknown> {
-    const engine = this.engineFor(head.kind);
-    const key = `${at} ${JSON.stringify(data.g)}`;
+    const key = `${type} ${at} ${JSON.stringify(data)}`;
     const known = this.views.get(key);
-    const rendered = renderGameData(engine, head, type, data, at, known);
-    if (known === undefined) {
-      this.views.set(key, rendered.game);
-      if (this.views.size > this.maxViews) this.views.delete(this.views.keys().next().value as string);
-    }
-    return rendered.data;
+    if (known !== undefined) return known;
+    const rendered = renderGameData(this.engineFor(head.kind), head, type, data, at).data;
+    this.views.set(key, rendered);
+    if (this.views.size > this.maxViews) this.views.delete(this.views.keys().next().value as string);
+    return rendered;
   }
 
   /** The fixed fields of games by id (from the cache, the rest in one store read). */
