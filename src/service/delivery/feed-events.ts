@@ -75,6 +75,44 @@ export interface SlimData {
   readonly [field: string]: unknown;
 }
 
+/**
+ * What never changes in a game: all that rendering reads of the game itself (any version of it;
+ * fixedOf keeps this much of a head, so that a per-node cache of them stays small).
+ */
+export type FixedGame = Pick<
+  GameHead,
+  | 'id'
+  | 'kind'
+  | 'rulesVersion'
+  | 'options'
+  | 'first'
+  | 'seats'
+  | 'initialPosition'
+  | 'rated'
+  | 'settings'
+  | 'rematchOf'
+  | 'timeControl'
+  | 'createdAt'
+>;
+
+/** The fixed fields of a game's head (see FixedGame). */
+export function fixedOf(head: GameHead): FixedGame {
+  return {
+    id: head.id,
+    kind: head.kind,
+    rulesVersion: head.rulesVersion,
+    options: head.options,
+    first: head.first,
+    seats: head.seats,
+    ...(head.initialPosition !== undefined ? { initialPosition: head.initialPosition } : {}),
+    ...(head.rated !== undefined ? { rated: head.rated } : {}),
+    ...(head.settings !== undefined ? { settings: head.settings } : {}),
+    ...(head.rematchOf !== undefined ? { rematchOf: head.rematchOf } : {}),
+    ...(head.timeControl !== undefined ? { timeControl: head.timeControl } : {}),
+    createdAt: head.createdAt,
+  };
+}
+
 /** The slim record of a head view (`at`: the event's time; `updatedAt` is left out when the same). */
 export function slimGame(game: GameHeadView, at: string): SlimGame {
   const result = game.result;
@@ -188,7 +226,7 @@ export function gameOfData(
  */
 export function renderGameData(
   engine: AnyEngine,
-  fixed: GameHead,
+  fixed: FixedGame,
   type: string,
   data: SlimData,
   at: string,
@@ -204,12 +242,14 @@ export function renderGameData(
 }
 
 /** The head view of one version of a game, from its fixed fields and its slim record. */
-export function renderGame(engine: AnyEngine, fixed: GameHead, g: SlimGame, at: string): GameHeadView {
+export function renderGame(engine: AnyEngine, fixed: FixedGame, g: SlimGame, at: string): GameHeadView {
   const state = engine.parseState(g.x, fixed.options);
   if (!state.ok) throw new Error(`stored position of ${g.i} does not parse: ${state.error.message}`);
   const result = g.r;
   const head: GameHead = {
     ...fixed,
+    // Secrets are never in a view: toGameHeadView does not read them.
+    seatTokenHashes: ['', ''],
     seats: fixed.seats.map((s, i) => ({ ...s, vacationUntil: g.y?.[i] ?? null })),
     status: g.s ?? 'ongoing',
     outcome: result
@@ -236,7 +276,6 @@ export function renderGame(engine: AnyEngine, fixed: GameHead, g: SlimGame, at: 
     takebackOffer: g.k ? { seat: g.k[0] as Side, toPly: g.p - g.k[1] } : null,
     clock: g.c
       ? {
-          ...fixed.clock,
           remainingMs: g.c[0] as [number, number],
           runningSince: g.c[1] === null ? null : iso(g.c[1], at),
         }
@@ -251,7 +290,7 @@ export function renderGame(engine: AnyEngine, fixed: GameHead, g: SlimGame, at: 
 /** A game.moved's `played`, as toMoveView built it at the write. */
 function renderMove(
   engine: AnyEngine,
-  fixed: GameHead,
+  fixed: FixedGame,
   game: GameHeadView,
   p: SlimMove,
   at: string,
@@ -270,7 +309,7 @@ function renderMove(
 }
 
 /** The details of a move from the position before it (as the write described it). */
-function describe(engine: AnyEngine, fixed: GameHead, p: SlimMove): StoredMoveDetails {
+function describe(engine: AnyEngine, fixed: FixedGame, p: SlimMove): StoredMoveDetails {
   const state = engine.parseState(p.b as string, fixed.options);
   const move = state.ok ? engine.parseMove(state.value, p.n) : state;
   const details = state.ok && move.ok ? engine.describeMove?.(state.value, move.value) : undefined;

@@ -1,12 +1,13 @@
 // Where slim feed events (feed-events.ts) become public ones: a feed port that renders every event
 // it reads or delivers live, installed once where the services get their storage (withRenderedFeed),
 // so that every reader (FeedService, the webhook worker and redelivery, the app feed, account-games,
-// the turn driver, export) sees the events as they were written. The store below keeps and forwards
-// the slim form as it is (app feeds copy it).
+// export) sees the events as they were written (the turn driver reads only an event's game id and
+// status: gameOfData, unrendered). The store below keeps and forwards the slim form as it is (app
+// feeds copy it).
 import type { AnyEngine } from '../../engines/engine';
-import type { EventFeed, FeedEvent, FeedPage, GameHead, GameStore, Notice, Storage } from '../../store/store';
+import type { EventFeed, FeedEvent, FeedPage, GameStore, Notice, Storage } from '../../store/store';
 import { engineFor } from '../game/rules';
-import { isSlim, renderGameData, type SlimData } from './feed-events';
+import { fixedOf, isSlim, renderGameData, type FixedGame, type SlimData } from './feed-events';
 
 export interface FeedRenderOptions {
   /** Games whose fixed fields a node keeps (default 10,000): they never change, read once. */
@@ -20,9 +21,9 @@ export interface FeedRenderOptions {
   readonly now?: () => number;
 }
 
-/** Renders slim events, with a bounded per-node cache of games' fixed fields and of rendered heads. */
+/** Renders slim events, with bounded per-node caches of games' fixed fields and of rendered events. */
 export class FeedRenderer {
-  private readonly fixed = new Map<string, { readonly head: GameHead; readonly until: number }>();
+  private readonly fixed = new Map<string, { readonly head: FixedGame; readonly until: number }>();
   /** Rendered event data by its stored form (shared: readers never change it). */
   private readonly views = new Map<string, Record<string, unknown>>();
   private readonly maxGames: number;
@@ -56,7 +57,7 @@ export class FeedRenderer {
   }
 
   /** An event's public data: rendered once per node (the same event reaches several readers). */
-  private renderData(head: GameHead, type: string, data: SlimData, at: string): Record<string, unknown> {
+  private renderData(head: FixedGame, type: string, data: SlimData, at: string): Record<string, unknown> {
     const key = `${type} ${at} ${JSON.stringify(data)}`;
     const known = this.views.get(key);
     if (known !== undefined) return known;
@@ -67,9 +68,9 @@ export class FeedRenderer {
   }
 
   /** The fixed fields of games by id (from the cache, the rest in one store read). */
-  private async headsOf(ids: readonly string[]): Promise<Map<string, GameHead>> {
+  private async headsOf(ids: readonly string[]): Promise<Map<string, FixedGame>> {
     const now = this.now();
-    const found = new Map<string, GameHead>();
+    const found = new Map<string, FixedGame>();
     const missing: string[] = [];
     for (const id of ids) {
       const entry = this.fixed.get(id);
@@ -79,8 +80,9 @@ export class FeedRenderer {
     if (missing.length === 0) return found;
     const heads = await this.games.heads(missing);
     missing.forEach((id, i) => {
-      const head = heads[i];
-      if (head === undefined) return;
+      const stored = heads[i];
+      if (stored === undefined) return;
+      const head = fixedOf(stored);
       found.set(id, head);
       this.fixed.delete(id);
       this.fixed.set(id, { head, until: now + this.maxAgeMs });
