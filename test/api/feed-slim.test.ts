@@ -94,19 +94,14 @@ describe.each<StoreKind>(['redis', 'memory'])('slim feed events on the %s store'
       await act(x, 'resign');
     }
 
-    // Every event of the game but its start (game.started, one per game, is stored as it is).
-    const stored = (await run.storage.feed.read(x.id, 0, 1000)).events.filter(
-      (e) => e.type !== 'game.started' && (e.data.game || e.data.g),
-    );
+    const stored = (await run.storage.feed.read(x.id, 0, 1000)).events.filter((e) => e.data.game || e.data.g);
     expect(stored.length).toBeGreaterThan(2);
     expect(stored.every((e) => isSlim(e.data))).toBe(true);
     const moved = stored.filter((e) => e.type === 'game.moved').map((e) => JSON.stringify(e.data).length);
     expect(Math.max(...moved)).toBeLessThan(300);
 
     const read = (await run.app.services.feed.read({ token: x.token }, 0, 500)).events;
-    const told = read.filter(
-      (e) => e.type !== 'game.started' && (e.data.game as GameHeadView | undefined)?.id === id,
-    );
+    const told = read.filter((e) => (e.data.game as GameHeadView | undefined)?.id === id);
     expect(told.map((e) => e.type)).toEqual(stored.map((e) => e.type));
     for (const event of told) {
       const game = event.data.game as GameHeadView;
