@@ -25,6 +25,7 @@ import {
 } from '../accounts/auth';
 import { stripUnsafe } from '../accounts/names';
 import { aiLevelOf } from '../bots/ai-games';
+import { slimNotice } from '../delivery/feed-events';
 import { GameError } from '../errors';
 import { checkRead, gameNotFound, readerOf } from './audience';
 import { assertGameId } from './cursors';
@@ -329,6 +330,7 @@ export class ChatService {
       at: message.at,
       data: { game: this.games.headView(game), message },
     };
-    await this.storage.feed.append([notice]);
+    // Stored slim, like a game write's notices (delivery/feed-events.ts).
+    await this.storage.feed.append([slimNotice(notice)]);
   }
 }
