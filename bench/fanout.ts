@@ -44,6 +44,7 @@ const { performance } = require('node:perf_hooks');
 const port = Number(process.argv[1]);
 const spec = JSON.parse(process.argv[2]);
 const localAddress = process.argv[3];
+const transport = process.argv[4];
 const now = () => performance.timeOrigin + performance.now();
 const watchers = [];
 let target;
@@ -59,7 +60,7 @@ const check = () => {
 };
 // Connects 25 at a time (the server's listen backlog), each once the previous batch has its first bytes,
 // from its own loopback address (127.0.0.2…: each client has a port range of its own).
-const open = (w) => new Promise((resolve) => {
+const openSse = (w) => new Promise((resolve) => {
   const socket = net.connect({ port, host: '127.0.0.1', localAddress }, () => {
     socket.write('GET /api/v1/games/' + w.game + '/stream HTTP/1.1\\r\\nHost: x\\r\\nAccept: text/event-stream\\r\\n\\r\\n');
   });
@@ -75,6 +76,28 @@ const open = (w) => new Promise((resolve) => {
   socket.on('error', (error) => { process.stderr.write('watcher ' + watchers.indexOf(w) + ': ' + error.message + '\\n'); process.exit(1); });
   socket.on('close', () => { process.stderr.write('watcher: the server closed a stream\\n'); process.exit(1); });
 });
+// graphql-ws: one connection per watcher, one gameUpdated subscription on it.
+const QUERY = 'subscription ($id: ID!) { gameUpdated(id: $id) { id version ply status position toMove legalMoves drawOffer deadlineAt updatedAt result { winner reason } lastMove { ply notation seat at } } }';
+const openGraphql = (w) => new Promise((resolve) => {
+  const socket = new (require('ws'))('ws://127.0.0.1:' + port + '/graphql', 'graphql-transport-ws', { localAddress });
+  socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
+  socket.on('message', (data) => {
+    const t = now();
+    const text = data.toString();
+    if (text.startsWith('{"type":"connection_ack"')) {
+      socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: QUERY, variables: { id: w.game } } }));
+      return;
+    }
+    const m = /"version":(\\d+)/.exec(text);
+    if (!m) { process.stderr.write('watcher: ' + text.slice(0, 300) + '\\n'); process.exit(1); }
+    resolve();
+    if (!w.times.has(Number(m[1]))) w.times.set(Number(m[1]), t);
+    check();
+  });
+  socket.on('error', (error) => { process.stderr.write('watcher ' + watchers.indexOf(w) + ': ' + error.message + '\\n'); process.exit(1); });
+  socket.on('close', () => { process.stderr.write('watcher: the server closed a connection\\n'); process.exit(1); });
+});
+const open = transport === 'graphql' ? openGraphql : openSse;
 for (const [game, count] of spec) for (let k = 0; k < count; k++) watchers.push({ game, times: new Map(), tail: '' });
 (async () => {
   for (let i = 0; i < watchers.length; i += 25) await Promise.all(watchers.slice(i, i + 25).map(open));
@@ -92,7 +115,12 @@ class Watchers {
   /** The game of each watcher, in the order the clients answer (client by client). */
   readonly games: string[] = [];
 
-  constructor(port: number, perGame: ReadonlyArray<readonly [string, number]>, processes: number) {
+  constructor(
+    port: number,
+    perGame: ReadonlyArray<readonly [string, number]>,
+    processes: number,
+    transport: string,
+  ) {
     for (let c = 0; c < processes; c++) {
       // Each game's watchers split evenly over the clients.
       const spec = perGame
@@ -101,7 +129,7 @@ class Watchers {
       for (const [id, n] of spec) for (let k = 0; k < n; k++) this.games.push(id);
       const proc = spawn(
         process.execPath,
-        ['-e', CLIENT, String(port), JSON.stringify(spec), `127.0.0.${c + 2}`],
+        ['-e', CLIENT, String(port), JSON.stringify(spec), `127.0.0.${c + 2}`, transport],
         {
           stdio: ['pipe', 'pipe', 'inherit'],
         },
@@ -149,6 +177,8 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
   const burst = args[0] === 'burst';
   const stores = (process.env.BENCH_STORES ?? 'memory,redis').split(',');
   const processes = Number(process.env.BENCH_CLIENTS ?? 4);
+  const transport = process.env.BENCH_TRANSPORT ?? 'sse';
+  const watching = transport === 'graphql' ? 'graphql-ws gameUpdated subscribers' : 'SSE watchers';
   const rounds = Number(process.env.BENCH_MOVES ?? (burst ? 10 : 30));
   const preplay = Number(process.env.BENCH_PREPLAY ?? (burst ? 20 : 80));
   const shapes: Array<[games: number, watchers: number]> = burst
@@ -165,6 +195,12 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
         rateLimits: { perToken: 1e9, perIp: 1e9, windowSeconds: 60 },
         streams: { perIp: 1e9, perToken: 1e9, maxBufferBytes: 1024 * 1024 },
         http: { ...DEFAULT_HTTP_LIMITS, maxConnections: 0 },
+        websocket: {
+          maxConnectionsPerIp: 1e9,
+          maxConnectionsPerAccount: 1e9,
+          maxSubscriptionsPerIp: 1e9,
+          maxSubscriptionsPerAccount: 1e9,
+        },
       });
       const port = await app.listen(0, '127.0.0.1');
       let watchers: Watchers | undefined;
@@ -190,6 +226,7 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
           port,
           games.map((game) => [game.view.id, perGame] as const),
           processes,
+          transport,
         );
         await watchers.arrivals(versions());
         const latencies: number[] = [];
@@ -224,14 +261,14 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
         const ply = (games[0] as (typeof games)[number]).view.ply - done;
         if (!burst) {
           console.log(
-            `${store}, ${perGame} SSE watchers of one game at ply ${ply} over ${processes} client processes, ${done} moves: ` +
+            `${store}, ${perGame} ${watching} of one game at ply ${ply} over ${processes} client processes, ${done} moves: ` +
               `first to last watcher median ${ms(median(spreads))}, p90 ${ms(percentile(spreads, 0.9))}, max ${ms(max(spreads))}; ` +
               `move to first median ${ms(median(firsts))}, to last median ${ms(median(lasts))}, max ${ms(max(lasts))}; ` +
               `server CPU per move median ${ms(median(cpu))}, max ${ms(max(cpu))}`,
           );
         } else {
           console.log(
-            `${store}, burst: ${gameCount} games × ${perGame} SSE watchers (${gameCount * perGame} connections, ` +
+            `${store}, burst: ${gameCount} games × ${perGame} ${watching} (${gameCount * perGame} connections, ` +
               `${processes} client processes) from ply ${ply}, ${done} rounds of every game moving at once: ` +
               `delivery p50 ${ms(median(latencies))}, p99 ${ms(percentile(latencies, 0.99))}, max ${ms(max(latencies))}; ` +
               `first to last watcher of a game median ${ms(median(spreads))}, max ${ms(max(spreads))}; ` +

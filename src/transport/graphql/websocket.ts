@@ -15,6 +15,7 @@ import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
 import { isQuery, startBudget, withinBudget } from './budget';
 import { checkDocument, type GraphQLLimits } from './limits';
+import { subscribeShared } from './shared-execution';
 
 // graphql-ws on the HTTP server's /graphql. Every message is bounded in size before it is read; every
 // operation passes the same limits as over HTTP (tokens, depth, cost, aliases) and the rate limit;
@@ -166,6 +167,8 @@ export function createWebSocketServer(options: {
   const cleanup = useServer<Record<string, unknown>, Extra>(
     {
       schema,
+      // The game subscriptions' selections run once per version and operation, for every subscriber.
+      subscribe: subscribeShared,
       onConnect: async (ctx) => {
         const holder = holders.get(ctx.extra.socket);
         if (!holder) return false;
