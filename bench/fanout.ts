@@ -1,4 +1,4 @@
-// `npm run bench -- fanout [watchers…]`: one game, many watchers. With that many SSE watchers of one
+// `npm run bench -- fanout [watchers…]`: one game, many watchers. With that many watchers of one
 // game (default 1000), each move is timed: the spread from the first watcher's arrival of the new
 // version to the last one's (issue #32's target: ≤ 50 ms at 1000), the move to the first and to the
 // last arrival, and the CPU time of this process per move (the move, the fan-out to every watcher and
@@ -10,15 +10,17 @@
 // over every watcher and round (issue #32's target: p99 ≤ 300 ms), and the spread per game.
 //
 // The app runs in this process (memory store, or Redis at REDIS_URL with BENCH_STORES=redis), with
-// the stream caps and the connection cap raised out of reach; the watchers are raw sockets in BENCH_CLIENTS (4) child
-// processes, each game's watchers spread over all of them, so that reading costs this process
-// nothing and no one reader is the bottleneck. Arrival times are taken by each client when a
-// socket's data holding the version's `id:` line is read, on the machine's one clock
+// the stream, connection and graphql-ws caps raised out of reach. The watchers are in BENCH_CLIENTS
+// (4) child processes, each game's watchers spread over all of them, so that reading costs this
+// process nothing and no one reader is the bottleneck: raw sockets reading the game's SSE stream
+// (BENCH_TRANSPORT=sse, the default), or graphql-ws connections with one gameUpdated subscription each
+// (BENCH_TRANSPORT=graphql). Arrival times are taken by each client when the data holding the
+// version's `id:` line (SSE) or `"version":` (graphql-ws) is read, on the machine's one clock
 // (performance.timeOrigin + performance.now(), shared by every process); the spreads and latencies
 // include the clients' own reading (on a loaded machine, their scheduling too).
 //
-// Env: BENCH_STORES (memory,redis), BENCH_MOVES (30; burst: 10 rounds), BENCH_PREPLAY (80 moves
-// played before watching; burst: 20), BENCH_CLIENTS (4).
+// Env: BENCH_STORES (memory,redis), BENCH_TRANSPORT (sse), BENCH_MOVES (30; burst: 10 rounds),
+// BENCH_PREPLAY (80 moves played before watching; burst: 20), BENCH_CLIENTS (4).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
