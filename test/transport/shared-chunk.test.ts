@@ -34,6 +34,13 @@ beforeAll(async () => {
   const app = express();
   app.get('/shared', (_req, res) => void respond(res, writeShared));
   app.get('/plain', (_req, res) => void respond(res, (r, message) => r.write(message.bytes)));
+  // A middleware that wraps res.write (as compression does) sees every byte.
+  app.get('/wrapped', (_req, res) => {
+    const write = res.write.bind(res) as (chunk: Buffer | string) => boolean;
+    res.write = ((chunk: Buffer | string) =>
+      write(Buffer.from(chunk).toString('utf8').toUpperCase())) as typeof res.write;
+    void respond(res, writeShared);
+  });
   server = app.listen(0, '127.0.0.1');
   await once(server, 'listening');
   port = (server.address() as AddressInfo).port;
@@ -101,6 +108,12 @@ describe('writeShared', () => {
     expect(
       direct.includes(Buffer.concat([(shared[1] as SharedChunk).chunk, (shared[0] as SharedChunk).chunk])),
     ).toBe(true);
+  });
+
+  it('writes through a wrapped res.write', async () => {
+    const body = parseResponse(await raw('GET', '/wrapped', '1.1')).body.toString('utf8');
+    expect(body).toContain('DATA: XXXX');
+    expect(body).not.toContain('data: x');
   });
 
   it('frames a chunk as Node does: size in hex, CRLF, the bytes, CRLF', () => {

@@ -1,4 +1,5 @@
 import type { Response } from 'express';
+import { OutgoingMessage } from 'node:http';
 
 // A message that many streams send (a game's version to each of its watchers on this node) is
 // encoded once: its text to bytes once, and framed once as the HTTP/1.1 chunk that Node would make of
@@ -31,15 +32,16 @@ export class SharedChunk {
 
 /**
  * Writes `message` to a streamed response: its framed chunk straight to the socket when that puts
- * the same bytes on the wire as `res.write` would — a chunked body with its headers sent and none of
- * its output still held by the response (so the order is kept), not a HEAD request — else through
- * `res.write`. The response's writableLength counts it either way (it includes the socket's).
+ * the same bytes on the wire as `res.write` would — Node's own write (no middleware wraps it, e.g. to
+ * compress), a chunked body with its headers sent and none of its output still held by the response
+ * (so the order is kept), not a HEAD request — else through `res.write`. The response's writableLength counts it either way (it includes the socket's).
  */
 export function writeShared(res: Response, message: SharedChunk): void {
   const socket = res.socket;
   if (
     socket !== null &&
     !socket.destroyed &&
+    res.write === OutgoingMessage.prototype.write &&
     res.headersSent &&
     res.chunkedEncoding &&
     !res.writableEnded &&
