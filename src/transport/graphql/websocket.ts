@@ -13,9 +13,9 @@ import { graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-
 import { ACCOUNT_PARAM, actingAccountOf } from '../acting';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
+import { subscribeShared } from './shared-execution';
 import { isQuery, startBudget, withinBudget } from './budget';
 import { checkDocument, type GraphQLLimits } from './limits';
-import { subscribeShared } from './shared-execution';
 
 // graphql-ws on the HTTP server's /graphql. Every message is bounded in size before it is read; every
 // operation passes the same limits as over HTTP (tokens, depth, cost, aliases) and the rate limit;
