@@ -59,7 +59,7 @@ switch (which) {
     break;
   default:
     console.error(
-      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|ai-load [seconds]|api|api-cost|listings [games…]|fanout [watchers…|burst [games] [watchers]]|webhooks|events|delivery|migrate [games…]>',
+      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|ai-load [seconds]|api|api-cost|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
     );
     process.exit(2);
 }
