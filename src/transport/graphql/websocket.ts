@@ -13,6 +13,7 @@ import { graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-
 import { ACCOUNT_PARAM, actingAccountOf } from '../acting';
 import { bearerFrom, type GraphQLContext } from './context';
 import { formatGraphQLError } from './errors';
+import { subscribeShared } from './shared-execution';
 import { isQuery, startBudget, withinBudget } from './budget';
 import { checkDocument, type GraphQLLimits } from './limits';
 
@@ -166,6 +167,8 @@ export function createWebSocketServer(options: {
   const cleanup = useServer<Record<string, unknown>, Extra>(
     {
       schema,
+      // The game subscriptions' selections run once per version and operation, for every subscriber.
+      subscribe: subscribeShared,
       onConnect: async (ctx) => {
         const holder = holders.get(ctx.extra.socket);
         if (!holder) return false;
