@@ -4,7 +4,7 @@
 // socket, GET /api/v1/games/{id}/stream) and graphql-ws subscriptions (`gameUpdated`, one per
 // WebSocket). Lines on stdin drive it, lines on stdout answer:
 //
-//   (start, argv[2] is the JSON plan)  → `ready <open> <failed>` once every connection has had its
+//   (start, argv[2] is the JSON plan)  → `ready <open> <failed> <retries>` once every connection has had its
 //                                         first message (the game now)
 //   `arrivals`                         → `arrivals <JSON>`: per connection, the epoch time in ms
 //                                         (performance.timeOrigin + performance.now()) when the first
@@ -16,6 +16,11 @@ import WebSocket from 'ws';
 
 export interface ClientPlan {
   readonly port: number;
+  /**
+   * The address this process connects from (127.0.0.x: one per process, each with its own ~28,000
+   * ephemeral ports, and the sockets a run leaves in TIME_WAIT take none of 127.0.0.1's).
+   */
+  readonly localAddress: string;
   /** Per connection: its kind and its game. */
   readonly connections: ReadonlyArray<{ readonly kind: 'sse' | 'ws'; readonly game: string }>;
   /** Connections being opened at once. */
@@ -49,27 +54,29 @@ function seen(conn: Conn, version: number): void {
   }
 }
 
-function openSse(port: number, game: string, conn: Conn): void {
-  const socket = connect(port, '127.0.0.1', () =>
+function openSse(plan: ClientPlan, game: string, conn: Conn): void {
+  const socket = connect({ port: plan.port, host: '127.0.0.1', localAddress: plan.localAddress }, () =>
     socket.write(
       `GET /api/v1/games/${game}/stream HTTP/1.1\r\nHost: bench\r\nAccept: text/event-stream\r\n\r\n`,
     ),
   );
   conn.handle = socket;
-  let tail = '';
+  let tail: string | undefined;
   socket.setEncoding('utf8');
   socket.on('data', (chunk: string) => {
-    const text = tail + chunk;
-    if (conn.first < 0 && !text.startsWith('HTTP/1.1 200')) conn.failed(new Error(text.slice(0, 200)));
+    if (tail === undefined && !chunk.startsWith('HTTP/1.1 200')) conn.failed(new Error(chunk.slice(0, 200)));
+    const text = (tail ?? '') + chunk;
     for (const m of text.matchAll(/\nid: (\d+)\n/g)) seen(conn, Number(m[1]));
     tail = text.slice(-32);
   });
   socket.on('error', (error) => conn.failed(error));
-  socket.on('close', () => conn.failed(new Error('closed')));
+  socket.on('close', () => conn.failed(new Error(`closed after ${JSON.stringify(tail ?? '')}`)));
 }
 
-function openWs(port: number, game: string, conn: Conn): void {
-  const socket = new WebSocket(`ws://127.0.0.1:${port}/graphql`, 'graphql-transport-ws');
+function openWs(plan: ClientPlan, game: string, conn: Conn): void {
+  const socket = new WebSocket(`ws://127.0.0.1:${plan.port}/graphql`, 'graphql-transport-ws', {
+    localAddress: plan.localAddress,
+  });
   conn.handle = socket;
   socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: {} })));
   socket.on('message', (raw) => {
@@ -98,42 +105,63 @@ function check(): void {
   if (answer && conns.every((c) => c.arrived !== null || c.dead)) answer();
 }
 
+let ended = 0;
+
+/** Opens one connection: the Conn once its first message came, or the error that ended it first. */
+function attempt(plan: ClientPlan, kind: 'sse' | 'ws', game: string): Promise<Conn | Error> {
+  return new Promise((resolve) => {
+    let settled = false;
+    const conn: Conn = {
+      first: -1,
+      arrived: null,
+      dead: false,
+      opened: () => {
+        if (settled) return;
+        settled = true;
+        resolve(conn);
+      },
+      failed: (error) => {
+        if (!conn.dead && settled && ++ended <= 3) {
+          process.stderr.write(`an open connection ended: ${error.message}\n`);
+        }
+        conn.dead = true;
+        check();
+        if (settled) return;
+        settled = true;
+        resolve(error);
+      },
+    };
+    (kind === 'sse' ? openSse : openWs)(plan, game, conn);
+  });
+}
+
 async function main(): Promise<void> {
   const plan = JSON.parse(process.argv[2] as string) as ClientPlan;
   let failed = 0;
+  let retries = 0;
   let next = 0;
   const worker = async () => {
     while (next < plan.connections.length) {
       const { kind, game } = plan.connections[next++]!;
-      await new Promise<void>((resolve) => {
-        let settled = false;
-        const conn: Conn = {
-          first: -1,
-          arrived: null,
-          dead: false,
-          opened: () => {
-            if (settled) return;
-            settled = true;
-            resolve();
-          },
-          failed: (error) => {
-            if (!conn.dead && settled) process.stderr.write(`an open connection ended: ${error.message}\n`);
-            conn.dead = true;
-            check();
-            if (settled) return;
-            settled = true;
-            failed++;
-            if (failed <= 3) process.stderr.write(`connection failed: ${error.message}\n`);
-            resolve();
-          },
-        };
-        conns.push(conn);
-        (kind === 'sse' ? openSse : openWs)(plan.port, game, conn);
-      });
+      // A refused or reset connect (a full accept queue while the server is busy) is tried again.
+      for (let tries = 1; ; tries++) {
+        const outcome = await attempt(plan, kind, game);
+        if (!(outcome instanceof Error)) {
+          conns.push(outcome);
+          break;
+        }
+        if (tries === 5) {
+          if (++failed <= 3)
+            process.stderr.write(`connection failed (${kind} ${game}): ${outcome.message}\n`);
+          break;
+        }
+        retries++;
+        await new Promise((r) => setTimeout(r, 200));
+      }
     }
   };
   await Promise.all(Array.from({ length: plan.concurrency }, worker));
-  process.stdout.write(`ready ${conns.length - failed} ${failed}\n`);
+  process.stdout.write(`ready ${conns.length} ${failed} ${retries}\n`);
   createInterface({ input: process.stdin }).on('line', (line) => {
     if (line !== 'arrivals') return;
     let sent = false;

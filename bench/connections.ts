@@ -19,7 +19,9 @@
 //   p50, p99, max, per kind.
 //
 // Env: BENCH_CONN_KINDS (mixed), BENCH_CLIENTS (4), BENCH_GAMES (100), BENCH_IDLE_SECONDS (30),
-// REDIS_URL (redis://127.0.0.1:6379), BENCH_SKIP_BUILD=1.
+// BENCH_SERVER (dist/main.js; another build's main.js to measure it instead, e.g. one built with
+// `tsc -p tsconfig.build.json --outDir dist/before`), REDIS_URL (redis://127.0.0.1:6379),
+// BENCH_SKIP_BUILD=1.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,7 +38,7 @@ import {
   playMove,
   ROOT,
   serverEnv,
-  startServer,
+  startChild,
   stopChild,
   table,
   type Child,
@@ -144,6 +146,7 @@ async function openClients(
   count: number,
   mix: Mix,
   clients: number,
+  firstAddress = 2,
 ): Promise<Client[]> {
   const started: Client[] = [];
   for (let c = 0; c < clients; c++) {
@@ -155,11 +158,19 @@ async function openClients(
       connections.push({ kind, game: games[g]! });
       indexes.push(g);
     }
-    started.push(new Client({ port, connections, concurrency: 50 }, indexes));
+    started.push(
+      new Client(
+        { port, localAddress: `127.0.0.${firstAddress + c}`, connections, concurrency: 50 },
+        indexes,
+      ),
+    );
   }
   const ready = await Promise.all(started.map((client) => client.answer('ready')));
   const failed = ready.reduce((sum, line) => sum + Number(line.split(' ')[1]), 0);
-  if (failed > 0) throw new Error(`${failed} of ${count} connections failed to open`);
+  const retries = ready.reduce((sum, line) => sum + Number(line.split(' ')[2]), 0);
+  if (retries > 0) console.log(`  (${retries} connects tried again after a reset or refusal)`);
+  if (failed > count / 100) throw new Error(`${failed} of ${count} connections failed to open`);
+  if (failed > 0) console.log(`  ${failed} of ${count} connections failed to open (five tries each)`);
   return started;
 }
 
@@ -183,8 +194,9 @@ async function runOne(
   const prefix = benchPrefix('connections');
   const probeFile = path.join(tmpdir(), `bench-connections-${process.pid}.json`);
   const huge = '1000000000';
-  const server = await startServer(
+  const server = await startChild(
     'server',
+    ['--expose-gc', '--import', PROBE, process.env.BENCH_SERVER ?? 'dist/main.js'],
     {
       ...serverEnv(REDIS_URL, prefix),
       BENCH_PROBE_FILE: probeFile,
@@ -195,7 +207,6 @@ async function runOne(
       GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_IP: huge,
       GRAPHQL_WS_MAX_SUBSCRIPTIONS_PER_ACCOUNT: huge,
     },
-    ['--expose-gc', '--import', PROBE],
   );
   const port = Number(new URL(server.base).port);
   let clientsOpen: Client[] = [];
@@ -208,7 +219,7 @@ async function runOne(
     }
     const ids = created.map((c) => c.game.id);
     // Warm-up: the code and caches a connection of each kind loads, opened and closed once.
-    const warm = await openClients(port, ids, Math.min(200, count), mix, 1);
+    const warm = await openClients(port, ids, Math.min(200, count), mix, 1, 100);
     await Promise.all(warm.map((client) => client.stop()));
     await new Promise((r) => setTimeout(r, 2000));
     const before = await memoryOf(server, probeFile);
@@ -231,7 +242,10 @@ async function runOne(
       created.map(async (c, g) => {
         const token = c.seatTokens.find((s) => s.seat === c.game.toMove)!.token;
         sentAt[g] = performance.timeOrigin + performance.now();
-        await playMove(server.base, c.game.id, c.game.legalMoves[0]!, token);
+        await playMove(server.base, c.game.id, c.game.legalMoves[0]!, token).catch((error: Error) => {
+          const cause = error.cause instanceof Error ? ` (${error.cause.message})` : '';
+          throw new Error(`the move of game ${g}: ${error.message}${cause}`);
+        });
       }),
     );
     for (const client of clientsOpen) client.send('arrivals');
@@ -248,8 +262,9 @@ async function runOne(
     }
     return { mix, count, before, after, idleCpu, latency, missing };
   } finally {
-    await Promise.all(clientsOpen.map((client) => client.stop()));
+    // The server first: it closes the connections (their TIME_WAIT is on its side).
     await stopChild(server);
+    await Promise.all(clientsOpen.map((client) => client.stop()));
     rmSync(probeFile, { force: true });
     await deletePrefix(prefix);
   }
