@@ -9,6 +9,7 @@ import type { ChatMessageView, ChatService } from '../../service/game/chat';
 import type { StreamSlots } from '../../service/delivery/stream-slots';
 import type { TokenStreams } from '../../service/accounts/token-streams';
 import type { FeedEvent } from '../../service/types';
+import { Heartbeats } from '../heartbeats';
 import { problemBody } from './problem';
 
 export const SSE_MEDIA = 'text/event-stream';
@@ -17,6 +18,8 @@ export const JSON_MEDIA = 'application/json';
 
 /** Keep-alive interval: below common proxy idle timeouts (30–60 s). */
 const KEEPALIVE_MS = 15_000;
+/** Every stream's keep-alive, from one timer. */
+const keepAlives = new Heartbeats(KEEPALIVE_MS);
 
 /** Open streams, so that shutdown can end them (a streamed response never ends by itself). */
 export type OpenStreams = Set<() => void>;
@@ -79,6 +82,21 @@ export async function holdStreamSlot(slots: StreamSlots, req: Request, res: Resp
   res.once('close', () => slot.release());
 }
 
+/**
+ * What Node keeps of a response's headers once they are sent, trimmed for a response that lives
+ * long (a stream, idle for hours): the header block (`_header`, which headersSent reads) is kept as
+ * it was built, one string concatenation per header line (~100 small string pieces, ~3 KB): a
+ * search flattens it into one string. The headers as set (an object of [name, value] pairs, ~2 KB,
+ * for getHeader) are dropped: no one asks a stream's headers, and none can be set once sent.
+ */
+function trimSentHeaders(res: Response): void {
+  const header = (res as unknown as { _header?: unknown })._header;
+  if (typeof header !== 'string') return;
+  header.indexOf('\n');
+  const headers = Object.getOwnPropertySymbols(res).find((symbol) => symbol.description === 'kOutHeaders');
+  if (headers) (res as unknown as Record<symbol, unknown>)[headers] = null;
+}
+
 /** A streamed response in progress. */
 export interface OpenStream {
   write(chunk: string): void;
@@ -107,6 +125,7 @@ export function openStream(
   // of chosen accounts, would otherwise look stalled until its first keep-alive).
   if (format.preamble) res.write(format.preamble);
   else res.flushHeaders();
+  trimSentHeaders(res);
   let closed = false;
   const bound = BUFFER_BOUNDS.get(res) ?? Infinity;
   /** Writes, and cuts the connection of a reader whose unsent output passed the bound. */
@@ -117,11 +136,11 @@ export function openStream(
       close();
     }
   };
-  const keepAlive = setInterval(() => write(format.keepAlive), KEEPALIVE_MS);
+  const stopKeepAlive = keepAlives.add(() => write(format.keepAlive));
   const close = () => {
     if (closed) return;
     closed = true;
-    clearInterval(keepAlive);
+    stopKeepAlive();
     open.delete(shutdown);
     onClose();
   };
