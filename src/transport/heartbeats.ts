@@ -40,7 +40,9 @@ export class Heartbeats {
 
   private tick(): void {
     this.current = (this.current + 1) % this.slots.length;
-    // A beat may end its connection, and so remove itself: iterate over a copy.
-    for (const beat of [...(this.slots[this.current] as Set<() => void>)]) beat();
+    // A beat may end connections (its own, others'), and so remove beats, and a connection may join
+    // meanwhile (into this slot): the beats of the slot as it was, each unless removed.
+    const slot = this.slots[this.current] as Set<() => void>;
+    for (const beat of [...slot]) if (slot.has(beat)) beat();
   }
 }
