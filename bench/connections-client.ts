@@ -4,7 +4,7 @@
 // socket, GET /api/v1/games/{id}/stream) and graphql-ws subscriptions (`gameUpdated`, one per
 // WebSocket). Lines on stdin drive it, lines on stdout answer:
 //
-//   (start, argv[2] is the JSON plan)  → `ready <open> <failed> <retries>` once every connection has had its
+//   (the first line: the JSON plan)    → `ready <open> <failed> <retries>` once every connection has had its
 //                                         first message (the game now)
 //   `arrivals`                         → `arrivals <JSON>`: per connection, the epoch time in ms
 //                                         (performance.timeOrigin + performance.now()) when the first
@@ -136,7 +136,10 @@ function attempt(plan: ClientPlan, kind: 'sse' | 'ws', game: string): Promise<Co
 }
 
 async function main(): Promise<void> {
-  const plan = JSON.parse(process.argv[2] as string) as ClientPlan;
+  const lines = createInterface({ input: process.stdin });
+  const plan = await new Promise<ClientPlan>((resolve) =>
+    lines.once('line', (line) => resolve(JSON.parse(line) as ClientPlan)),
+  );
   let failed = 0;
   let retries = 0;
   let next = 0;
@@ -162,7 +165,7 @@ async function main(): Promise<void> {
   };
   await Promise.all(Array.from({ length: plan.concurrency }, worker));
   process.stdout.write(`ready ${conns.length} ${failed} ${retries}\n`);
-  createInterface({ input: process.stdin }).on('line', (line) => {
+  lines.on('line', (line) => {
     if (line !== 'arrivals') return;
     let sent = false;
     const send = () => {

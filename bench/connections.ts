@@ -132,9 +132,11 @@ class Client {
     this.games = games;
     this.proc = spawn(
       process.execPath,
-      ['-r', '@swc-node/register', path.join(ROOT, 'bench/connections-client.ts'), JSON.stringify(plan)],
+      ['-r', '@swc-node/register', path.join(ROOT, 'bench/connections-client.ts')],
       { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] },
     );
+    // The plan on stdin: too long for an argument (128 KiB at most) at thousands of connections.
+    this.send(JSON.stringify(plan));
     createInterface({ input: this.proc.stdout! }).on('line', (line) => {
       this.lines.push(line);
       this.wake?.();
@@ -198,8 +200,7 @@ async function openClients(
   const failed = ready.reduce((sum, line) => sum + Number(line.split(' ')[1]), 0);
   const retries = ready.reduce((sum, line) => sum + Number(line.split(' ')[2]), 0);
   if (retries > 0) console.log(`  (${retries} connects tried again after a reset or refusal)`);
-  if (failed > count / 100) throw new Error(`${failed} of ${count} connections failed to open`);
-  if (failed > 0) console.log(`  ${failed} of ${count} connections failed to open (five tries each)`);
+  if (failed > 0) throw new Error(`${failed} of ${count} connections failed to open (five tries each)`);
   return started;
 }
 
@@ -230,6 +231,7 @@ async function runOne(
       ...serverEnv(REDIS_URL, prefix),
       BENCH_PROBE_FILE: probeFile,
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
+      HTTP_MAX_CONNECTIONS: huge,
       MAX_STREAMS_PER_IP: huge,
       MAX_STREAMS_PER_TOKEN: huge,
       GRAPHQL_WS_MAX_CONNECTIONS_PER_IP: huge,
