@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { Socket } from 'node:net';
 import { z } from 'zod';
 import type { Credential } from '../../service/accounts/auth';
 import { GameError } from '../../service/errors';
@@ -97,6 +98,46 @@ function trimSentHeaders(res: Response): void {
   if (headers) (res as unknown as Record<symbol, unknown>)[headers] = null;
 }
 
+/** What releaseParser needs of Node's HTTP server internals (checked before use). */
+interface NodeHttpInternals {
+  freeParser(parser: unknown, req: unknown, socket: unknown): void;
+}
+
+/** Node's `_http_common` (freeParser), or undefined where it is not what this module expects. */
+const httpCommon: NodeHttpInternals | undefined = (() => {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const common = require('_http_common') as Partial<NodeHttpInternals>;
+    return typeof common.freeParser === 'function' ? (common as NodeHttpInternals) : undefined;
+  } catch {
+    return undefined;
+  }
+})();
+
+/**
+ * A streamed response's request is read whole and its response never ends on its own: the HTTP
+ * parser of its connection (~8 KiB of native memory each) has nothing left to do for hours. It is
+ * released, as Node releases it when a connection upgrades to a WebSocket; the connection then closes
+ * when the response ends (there is no next request on it), and a client that sends anything more on
+ * it is disconnected. Done only where Node's server is as expected (else the parser stays).
+ */
+function releaseParser(req: Request, res: Response): void {
+  const socket = req.socket as Socket & { parser?: unknown };
+  const parser = socket.parser;
+  if (!httpCommon || !parser || !req.complete || socket.destroyed) return;
+  const onData = socket.listeners('data').find((f) => f.name === 'bound socketOnData');
+  const onEnd = socket.listeners('end').find((f) => f.name === 'bound socketOnEnd');
+  if (!onData || !onEnd) return;
+  socket.removeListener('data', onData as (...args: unknown[]) => void);
+  socket.removeListener('end', onEnd as (...args: unknown[]) => void);
+  socket.on('data', () => socket.destroy());
+  // The client closed its side: close ours (what Node's server does without allowHalfOpen).
+  socket.on('end', () => socket.end());
+  // When the response ends, the connection closes with it (Node's "last response on it").
+  (res as unknown as { _last: boolean })._last = true;
+  httpCommon.freeParser(parser, req, socket);
+}
+
 /** A streamed response in progress. */
 export interface OpenStream {
   write(chunk: string): void;
@@ -126,6 +167,7 @@ export function openStream(
   if (format.preamble) res.write(format.preamble);
   else res.flushHeaders();
   trimSentHeaders(res);
+  releaseParser(res.req, res);
   let closed = false;
   const bound = BUFFER_BOUNDS.get(res) ?? Infinity;
   /** Writes, and cuts the connection of a reader whose unsent output passed the bound. */
