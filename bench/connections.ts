@@ -270,21 +270,32 @@ async function runOne(
 
     // The burst: every game moves at once.
     const sentAt: number[] = new Array<number>(ids.length);
+    const failedMoves: string[] = [];
     await Promise.all(
       created.map(async (c, g) => {
         const token = c.seatTokens.find((s) => s.seat === c.game.toMove)!.token;
         sentAt[g] = performance.timeOrigin + performance.now();
-        await postMove(port, c.game.id, c.game.legalMoves[0]!, token);
+        await postMove(port, c.game.id, c.game.legalMoves[0]!, token).catch((error: Error) => {
+          failedMoves.push(error.message);
+          sentAt[g] = Number.NaN;
+        });
       }),
     );
+    if (failedMoves.length > 0) {
+      console.log(
+        `  ${failedMoves.length} of ${ids.length} moves failed (${failedMoves[0]}); their games not counted`,
+      );
+    }
     for (const client of clientsOpen) client.send('arrivals');
     const latency: Record<Kind | 'all', number[]> = { sse: [], ws: [], all: [] };
     let missing = 0;
     for (const client of clientsOpen) {
       const arrivals = JSON.parse(await client.answer('arrivals', 60_000)) as Array<number | null>;
       arrivals.forEach((at, i) => {
+        const sent = sentAt[client.games[i]!]!;
+        if (Number.isNaN(sent)) return;
         if (at === null) return void missing++;
-        const ms = at - sentAt[client.games[i]!]!;
+        const ms = at - sent;
         latency[client.kinds[i]!].push(ms);
         latency.all.push(ms);
       });
