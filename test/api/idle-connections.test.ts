@@ -3,9 +3,11 @@
 // carries that one response only. The stream still delivers and keeps alive; a client that sends
 // anything more on the connection is disconnected; a client that closes its side gets the connection
 // closed; and when the response ends (here: the API token it was opened with is revoked), the
-// connection closes with it instead of waiting for a next request.
+// connection closes with it instead of waiting for a next request. A graphql-ws connection is pinged
+// (one timer for all of them) and terminated once it stops answering.
 import net, { type Socket } from 'node:net';
 import request from 'supertest';
+import WebSocket from 'ws';
 import { signUp } from '../support/accounts';
 import { appHarness } from '../support/app';
 
@@ -96,5 +98,35 @@ describe('an open stream and its connection', () => {
     await request(run.url).delete(`/api/v1/account/tokens/${id}`).set(account.auth).expect(200);
     await stream.until('event: revoked');
     expect(await closesWithin(stream.closed, 2000)).toBe(true);
+  });
+});
+
+describe('an idle graphql-ws connection', () => {
+  it('is pinged every interval, stays while it answers, and is terminated once it stops answering', async () => {
+    const run = await harness.start('memory', { websocket: { pingIntervalMs: 1000 } });
+    const url = `${run.url.replace(/^http/, 'ws')}/graphql`;
+    const open = (autoPong: boolean) =>
+      new Promise<WebSocket>((resolve, reject) => {
+        const socket = new WebSocket(url, 'graphql-transport-ws', { autoPong });
+        socket.once('open', () => {
+          // Initialised (an uninitialised connection is closed after 3 s: 4408).
+          socket.send(JSON.stringify({ type: 'connection_init', payload: {} }));
+          resolve(socket);
+        });
+        socket.once('error', reject);
+      });
+    const answering = await open(true);
+    const silent = await open(false);
+    const pings = { answering: 0, silent: 0 };
+    answering.on('ping', () => pings.answering++);
+    silent.on('ping', () => pings.silent++);
+    const silentClosed = new Promise<number>((resolve) => silent.once('close', (code) => resolve(code)));
+    // The silent one: pinged within a second or two, terminated (no close frame: 1006) by the next.
+    expect(await silentClosed).toBe(1006);
+    expect(pings.silent).toBe(1);
+    await new Promise((r) => setTimeout(r, 2500));
+    expect(pings.answering).toBeGreaterThanOrEqual(3);
+    expect(answering.readyState).toBe(WebSocket.OPEN);
+    answering.close();
   });
 });

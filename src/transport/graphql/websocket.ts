@@ -40,6 +40,11 @@ export interface WebSocketLimits {
   readonly maxSubscriptionsPerIp: number;
   /** Running subscriptions per account (or seat token); the next gets TOO_MANY_SUBSCRIPTIONS. */
   readonly maxSubscriptionsPerAccount: number;
+  /**
+   * A ping to every connection this often (whole seconds; default 12 s, graphql-ws' own); one that
+   * has not answered the last one by the next is terminated.
+   */
+  readonly pingIntervalMs?: number;
 }
 
 export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
@@ -51,8 +56,8 @@ export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
 };
 
 /**
- * A ping to every connection this often; one that has not answered the last one by the next is
- * terminated (what graphql-ws' own keep-alive does, with a timer or two per socket; here one wheel).
+ * The default ping interval: graphql-ws' own keep-alive's (which takes a timer or two per socket;
+ * here one wheel for all of them).
  */
 const PING_MS = 12_000;
 
@@ -157,7 +162,7 @@ export function createWebSocketServer(options: {
   const subscriptionsPerAccount = new Counter(websocket.maxSubscriptionsPerAccount);
   const holders = new WeakMap<WebSocket, Holder>();
   const documents = new Documents();
-  const pings = new Heartbeats(PING_MS);
+  const pings = new Heartbeats(websocket.pingIntervalMs ?? PING_MS);
 
   /** checkDocument, with the parse and validation of a text seen before skipped (its cost still counted). */
   const check = (payload: {
