@@ -33,6 +33,9 @@ import type { GameService } from './service';
 import { settingsView } from './settings';
 import { CHAT_MODES, type ChatMode } from '../../vocabulary';
 
+/** The stop function of a follow that follows nothing. */
+const followNothing = async (): Promise<void> => undefined;
+
 /** The longest message, in characters (code points), after cleaning and trimming. */
 export const CHAT_TEXT_MAX = 280;
 /** Messages one sender may send to one game per window… */
@@ -250,7 +253,9 @@ export class ChatService {
       ({ seat } = await this.reader(gameId, viewer));
     } catch (error) {
       if (!options.lenient || !(error instanceof GameError) || error.code !== 'CHAT_DISABLED') throw error;
-      return async () => undefined;
+      // One shared function: one made here would hold this catch block's error (and its stack) for
+      // as long as the stream lasts.
+      return followNothing;
     }
     // Subscribe before reading the mutes and the missed messages; signals wait until both are read,
     // then apply in order (a message already delivered from the list is not delivered again).

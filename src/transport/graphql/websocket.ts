@@ -1,4 +1,10 @@
-import { getOperationAST, GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  type DocumentNode,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Logger } from 'pino';
@@ -12,10 +18,11 @@ import type { TokenWatch } from '../../service/accounts/token-streams';
 import { graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
 import { ACCOUNT_PARAM, actingAccountOf } from '../acting';
 import { bearerFrom, type GraphQLContext } from './context';
+import { Heartbeats } from '../heartbeats';
 import { formatGraphQLError } from './errors';
 import { subscribeShared } from './shared-execution';
 import { isQuery, startBudget, withinBudget } from './budget';
-import { checkDocument, type GraphQLLimits } from './limits';
+import { checkDocument, costError, type GraphQLLimits } from './limits';
 
 // graphql-ws on the HTTP server's /graphql. Every message is bounded in size before it is read; every
 // operation passes the same limits as over HTTP (tokens, depth, cost, aliases) and the rate limit;
@@ -34,6 +41,11 @@ export interface WebSocketLimits {
   readonly maxSubscriptionsPerIp: number;
   /** Running subscriptions per account (or seat token); the next gets TOO_MANY_SUBSCRIPTIONS. */
   readonly maxSubscriptionsPerAccount: number;
+  /**
+   * A ping to every connection this often (whole seconds; default 12 s, graphql-ws' own); one that
+   * has not answered the last one by the next is terminated.
+   */
+  readonly pingIntervalMs?: number;
 }
 
 export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
@@ -43,6 +55,12 @@ export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
   maxSubscriptionsPerIp: 500,
   maxSubscriptionsPerAccount: 200,
 };
+
+/**
+ * The default ping interval: graphql-ws' own keep-alive's (which takes a timer or two per socket;
+ * here one wheel for all of them).
+ */
+const PING_MS = 12_000;
 
 /** The close code for a connection over a connection cap (like HTTP 429). */
 export const TOO_MANY_CONNECTIONS_CLOSE_CODE = 4429;
@@ -62,6 +80,39 @@ class Counter {
     const n = (this.counts.get(key) ?? 0) - 1;
     if (n > 0) this.counts.set(key, n);
     else this.counts.delete(key);
+  }
+}
+
+/**
+ * Documents that parsed and passed validation, by their text, shared by every subscription that
+ * sends the same text (clients send the same few): one parse and validation, and one syntax tree
+ * held by all of them instead of one each. Only short texts are kept, and few of them in all
+ * (least recently used first out): a flood of distinct documents holds little.
+ */
+class Documents {
+  static readonly MAX_SOURCE_CHARS = 4096;
+  static readonly MAX_TOTAL_CHARS = 256 * 1024;
+  private readonly documents = new Map<string, DocumentNode>();
+  private chars = 0;
+
+  get(source: string): DocumentNode | undefined {
+    const document = this.documents.get(source);
+    if (document) {
+      this.documents.delete(source);
+      this.documents.set(source, document);
+    }
+    return document;
+  }
+
+  set(source: string, document: DocumentNode): void {
+    if (source.length > Documents.MAX_SOURCE_CHARS || this.documents.has(source)) return;
+    this.documents.set(source, document);
+    this.chars += source.length;
+    for (const oldest of this.documents.keys()) {
+      if (this.chars <= Documents.MAX_TOTAL_CHARS) break;
+      this.documents.delete(oldest);
+      this.chars -= oldest.length;
+    }
   }
 }
 
@@ -111,6 +162,24 @@ export function createWebSocketServer(options: {
   const subscriptionsPerIp = new Counter(websocket.maxSubscriptionsPerIp);
   const subscriptionsPerAccount = new Counter(websocket.maxSubscriptionsPerAccount);
   const holders = new WeakMap<WebSocket, Holder>();
+  const documents = new Documents();
+  const pings = new Heartbeats(websocket.pingIntervalMs ?? PING_MS);
+
+  /** checkDocument, with the parse and validation of a text seen before skipped (its cost still counted). */
+  const check = (payload: {
+    readonly query: string;
+    readonly operationName?: string | null;
+    readonly variables?: Readonly<Record<string, unknown>> | null;
+  }): { document: DocumentNode } | { errors: GraphQLError[] } => {
+    const known = documents.get(payload.query);
+    if (known) {
+      const tooCostly = costError(schema, known, limits.maxCost, payload.operationName, payload.variables);
+      return tooCostly ? { errors: [tooCostly] } : { document: known };
+    }
+    const checked = checkDocument(schema, payload.query, limits, rules, payload);
+    if ('document' in checked) documents.set(payload.query, checked.document);
+    return checked;
+  };
 
   // Registered before graphql-ws' own listener: a connection over the IP cap is closed at once.
   wsServer.on('connection', (socket, request) => {
@@ -125,7 +194,16 @@ export function createWebSocketServer(options: {
     }
     const holder: Holder = { address, ip, subscriptions: new Map(), closed: false };
     holders.set(socket, holder);
+    let awaitingPong = false;
+    socket.on('pong', () => (awaitingPong = false));
+    const stopPings = pings.add(() => {
+      if (socket.readyState !== socket.OPEN) return;
+      if (awaitingPong) return socket.terminate();
+      awaitingPong = true;
+      socket.ping();
+    });
     socket.once('close', () => {
+      stopPings();
       holder.closed = true;
       holder.tokenWatch?.release();
       connectionsPerIp.give(ip);
@@ -207,7 +285,7 @@ export function createWebSocketServer(options: {
       // graphql-ws would parse with no limits: parse, validate and count every operation here.
       onSubscribe: async (ctx, id, payload) => {
         const holder = holders.get(ctx.extra.socket);
-        const checked = checkDocument(schema, payload.query, limits, rules, payload);
+        const checked = check(payload);
         if ('errors' in checked) return checked.errors;
         const operation = getOperationAST(checked.document, payload.operationName);
         if (gate) {
@@ -250,6 +328,8 @@ export function createWebSocketServer(options: {
       },
     },
     wsServer,
+    // No keep-alive of graphql-ws' own (a timer per socket, and one more per ping): `pings` above.
+    0,
   );
 
   // ws closes a socket whose frame breaks the protocol or the size limit (1009) by itself; graphql-ws'

@@ -9,6 +9,8 @@ import type { ChatMessageView, ChatService } from '../../service/game/chat';
 import type { StreamSlots } from '../../service/delivery/stream-slots';
 import type { TokenStreams } from '../../service/accounts/token-streams';
 import type { FeedEvent } from '../../service/types';
+import { Heartbeats } from '../heartbeats';
+import { settleLongResponse } from './long-response';
 import { problemBody } from './problem';
 import { SharedChunk, writeShared } from './shared-chunk';
 
@@ -18,6 +20,8 @@ export const JSON_MEDIA = 'application/json';
 
 /** Keep-alive interval: below common proxy idle timeouts (30–60 s). */
 const KEEPALIVE_MS = 15_000;
+/** Every stream's keep-alive, from one timer. */
+const keepAlives = new Heartbeats(KEEPALIVE_MS);
 
 /** Open streams, so that shutdown can end them (a streamed response never ends by itself). */
 export type OpenStreams = Set<() => void>;
@@ -109,6 +113,8 @@ export function openStream(
   // of chosen accounts, would otherwise look stalled until its first keep-alive).
   if (format.preamble) res.write(format.preamble);
   else res.flushHeaders();
+  // Hours of idling ahead: what the response and its connection hold is trimmed.
+  settleLongResponse(res);
   let closed = false;
   const bound = BUFFER_BOUNDS.get(res) ?? Infinity;
   /** Writes, and cuts the connection of a reader whose unsent output passed the bound. */
@@ -120,11 +126,11 @@ export function openStream(
       close();
     }
   };
-  const keepAlive = setInterval(() => write(format.keepAlive), KEEPALIVE_MS);
+  const stopKeepAlive = keepAlives.add(() => write(format.keepAlive));
   const close = () => {
     if (closed) return;
     closed = true;
-    clearInterval(keepAlive);
+    stopKeepAlive();
     open.delete(shutdown);
     onClose();
   };
