@@ -13,10 +13,19 @@
 // --outDir dist/before`): its move too, as `move-baseline`, measured in turn with the others.
 // BENCH_STORE=memory: the servers that move run on the embedded store (no REDIS_URL), so that the
 // move's difference to a Redis run is what the Redis store costs the API process.
-import { readFileSync } from 'node:fs';
+// BENCH_PROFILE=1: where a move's CPU goes. The move servers run with `node --cpu-prof` (games are
+// made through a third server, so that the profiles hold moves only, and start-up), and each one's
+// profile is summarized by stage (bench/cpu-profile.ts): µs of main-thread CPU per move, by the
+// module it was spent in. The profiler slows the server a little: its totals are a bit above the
+// unprofiled µs per request, and only moves are measured. BENCH_PROFILE_DIR=<dir>: the profiles are
+// kept there (open them in Chrome DevTools or speedscope).
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { deletePrefix, REDIS_URL } from '../test/support/redis';
 import { GamePool, runOnce } from './api-load';
 import { LAYERS, type Layer } from './cost-server';
+import { stageRows, stagesOfDir } from './cpu-profile';
 import {
   benchPrefix,
   buildServer,
@@ -62,7 +71,10 @@ export async function runApiCostBench(): Promise<void> {
   const runs = Number(process.env.BENCH_RUNS ?? 3);
   const connections = Number(process.env.BENCH_CONNECTIONS ?? 100);
   const baselineScript = process.env.BENCH_BASELINE;
-  const measured = envList<Measured>('BENCH_LAYERS', [...LAYERS, 'move'], MEASURED);
+  const profile = process.env.BENCH_PROFILE === '1';
+  const measured = profile
+    ? (['move'] as Measured[])
+    : envList<Measured>('BENCH_LAYERS', [...LAYERS, 'move'], MEASURED);
   if (baselineScript && !measured.includes('move-baseline')) measured.push('move-baseline');
   if (measured.includes('move-baseline') && !baselineScript)
     throw new Error('move-baseline needs BENCH_BASELINE');
@@ -71,6 +83,15 @@ export async function runApiCostBench(): Promise<void> {
   let server: Child | undefined;
   let baseline: Child | undefined;
   let layers: Child | undefined;
+  let maker: Child | undefined;
+  const profileDirs = new Map<Measured, string>();
+  const servedBy = new Map<Measured, number>();
+  const profiled = (what: Measured): string[] => {
+    if (!profile) return [];
+    const dir = mkdtempSync(path.join(process.env.BENCH_PROFILE_DIR ?? tmpdir(), `api-cost-${what}-`));
+    profileDirs.set(what, dir);
+    return ['--cpu-prof', `--cpu-prof-dir=${dir}`];
+  };
   try {
     const env = serverEnv(REDIS_URL, prefix);
     // Games made through one move server are played through either: one store for both.
@@ -78,13 +99,16 @@ export async function runApiCostBench(): Promise<void> {
       throw new Error('BENCH_STORE=memory measures one server (not with BENCH_BASELINE)');
     // Unset keys are left out of a child's environment: the embedded store.
     const moveEnv = process.env.BENCH_STORE === 'memory' ? { ...env, REDIS_URL: undefined } : env;
-    if (measured.includes('move')) server = await startServer('server', moveEnv);
-    if (baselineScript) baseline = await startChild('baseline', [baselineScript], moveEnv);
+    if (measured.includes('move')) server = await startServer('server', moveEnv, profiled('move'));
+    if (baselineScript) {
+      baseline = await startChild('baseline', [...profiled('move-baseline'), baselineScript], moveEnv);
+    }
+    if (profile) maker = await startServer('maker', moveEnv);
     if (measured.some((m) => m !== 'move' && m !== 'move-baseline')) {
       layers = await startChild('layers', ['-r', '@swc-node/register', 'bench/cost-server.ts'], env);
     }
     // Both servers share the store: games made through one are played through either.
-    const pool = server || baseline ? new GamePool((server ?? baseline)!.base) : undefined;
+    const pool = server || baseline ? new GamePool((maker ?? server ?? baseline)!.base) : undefined;
     console.log(
       `api-cost bench: ${measured.join(', ')}; ${connections} connections, ${runs} run(s) of ${seconds} s ` +
         `after a ${seconds} s warm-up each; Redis ${REDIS_URL}, prefix ${prefix}`,
@@ -110,6 +134,7 @@ export async function runApiCostBench(): Promise<void> {
         `/cost/${what}`,
       );
       const used = cpuMs(child.proc.pid!) - before;
+      servedBy.set(what, (servedBy.get(what) ?? 0) + r.served);
       if (isMove) rate = Math.max(rate, r.rps);
       if (r.failures > 0) throw new Error(`${what}: ${r.failures} failed requests`);
       return { us: (used * 1000) / Math.max(1, r.served), rps: r.rps, creates: r.inbandCreates };
@@ -142,8 +167,21 @@ export async function runApiCostBench(): Promise<void> {
       'µs CPU/request: the server process’s user+system time over a run / the answers it sent (10 ms ' +
         'clock ticks). bare/(move) is the req/s ratio the move could reach on a quiet machine.',
     );
+    if (profile) {
+      // The profiles are written as the servers exit.
+      await Promise.all([stopChild(server), stopChild(baseline)]);
+      for (const [what, dir] of profileDirs) {
+        const script = what === 'move-baseline' ? baselineScript! : 'dist/main.js';
+        const rows = stageRows(stagesOfDir(dir, path.dirname(path.resolve(script))), servedBy.get(what) ?? 1);
+        console.log(`\n${LABELS[what]}: main-thread CPU by stage (--cpu-prof, start-up included)\n`);
+        console.log(table([['stage', 'µs/move', 'share'], ...rows]));
+      }
+    }
   } finally {
-    await Promise.all([stopChild(server), stopChild(baseline), stopChild(layers)]);
+    await Promise.all([stopChild(server), stopChild(baseline), stopChild(layers), stopChild(maker)]);
+    if (!process.env.BENCH_PROFILE_DIR) {
+      for (const dir of profileDirs.values()) rmSync(dir, { recursive: true, force: true });
+    }
     await deletePrefix(prefix);
     console.log(`cleanup: stopped children, deleted the keys under ${prefix}`);
   }
