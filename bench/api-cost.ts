@@ -173,7 +173,11 @@ export async function runApiCostBench(): Promise<void> {
       for (const [what, dir] of profileDirs) {
         const script = what === 'move-baseline' ? baselineScript! : 'dist/main.js';
         const rows = stageRows(stagesOfDir(dir, path.dirname(path.resolve(script))), servedBy.get(what) ?? 1);
-        console.log(`\n${LABELS[what]}: main-thread CPU by stage (--cpu-prof, start-up included)\n`);
+        console.log(
+          `\n${LABELS[what]}: main-thread time by stage over ${servedBy.get(what) ?? 0} moves (--cpu-prof ` +
+            'samples of the busy thread, start-up included; time in a system call counts, also while the ' +
+            'process waits for a core)\n',
+        );
         console.log(table([['stage', 'µs/move', 'share'], ...rows]));
       }
     }
