@@ -14,7 +14,7 @@
 // BENCH_STORE=memory: the servers that move run on the embedded store (no REDIS_URL), so that the
 // move's difference to a Redis run is what the Redis store costs the API process.
 // BENCH_PROFILE=1: where a move's CPU goes. The move servers run with `node --cpu-prof` (games are
-// made through a third server, so that the profiles hold moves only, and start-up), and each one's
+// made through a third server, so that the profiles hold moves only; start-up is left out), and each one’s
 // profile is summarized by stage (bench/cpu-profile.ts): µs of main-thread CPU per move, by the
 // module it was spent in. The profiler slows the server a little: its totals are a bit above the
 // unprofiled µs per request, and only moves are measured. BENCH_PROFILE_DIR=<dir>: the profiles are
@@ -172,10 +172,11 @@ export async function runApiCostBench(): Promise<void> {
       await Promise.all([stopChild(server), stopChild(baseline)]);
       for (const [what, dir] of profileDirs) {
         const script = what === 'move-baseline' ? baselineScript! : 'dist/main.js';
-        const rows = stageRows(stagesOfDir(dir, path.dirname(path.resolve(script))), servedBy.get(what) ?? 1);
+        const root = path.dirname(path.resolve(script));
+        const rows = stageRows(stagesOfDir(dir, root, /game-writes\.routes\.js$/), servedBy.get(what) ?? 1);
         console.log(
           `\n${LABELS[what]}: main-thread time by stage over ${servedBy.get(what) ?? 0} moves (--cpu-prof ` +
-            'samples of the busy thread, start-up included; time in a system call counts, also while the ' +
+            'samples of the busy thread from the first move on; time in a system call counts, also while the ' +
             'process waits for a core)\n',
         );
         console.log(table([['stage', 'µs/move', 'share'], ...rows]));

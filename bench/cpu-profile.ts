@@ -56,9 +56,10 @@ const NATIVE = 'unattributed native (program)';
 
 /**
  * Microseconds of CPU by stage (idle time under IDLE), from one profile of the build whose main
- * script is in `root` (its scripts are matched as if under /dist/).
+ * script is in `root` (its scripts are matched as if under /dist/), from the first sample in a
+ * script whose URL matches `from` on.
  */
-export function stagesOf(profile: CpuProfile, root: string): Map<string, number> {
+export function stagesOf(profile: CpuProfile, root: string, from: RegExp): Map<string, number> {
   const prefix = `file://${path.resolve(root)}/`;
   const byId = new Map<number, ProfileNode>();
   const parent = new Map<number, number>();
@@ -87,8 +88,23 @@ export function stagesOf(profile: CpuProfile, root: string): Map<string, number>
     stageCache.set(id, stage);
     return stage;
   };
+  // Start-up (loading modules, building the OpenAPI document…) is left out: the samples count from
+  // the first one inside a script matching `from` (the first request's handler).
+  const inside = new Map<number, boolean>();
+  const within = (id: number): boolean => {
+    const known = inside.get(id);
+    if (known !== undefined) return known;
+    const up = parent.get(id);
+    const url = byId.get(id)!.callFrame.url;
+    const result = (url !== '' && from.test(url)) || (up !== undefined && within(up));
+    inside.set(id, result);
+    return result;
+  };
   const totals = new Map<string, number>();
+  let started = false;
   profile.samples.forEach((id, i) => {
+    started ||= within(id);
+    if (!started) return;
     const stage = stageOf(id);
     totals.set(stage, (totals.get(stage) ?? 0) + (profile.timeDeltas[i] ?? 0));
   });
@@ -96,11 +112,11 @@ export function stagesOf(profile: CpuProfile, root: string): Map<string, number>
 }
 
 /** Every stage's microseconds summed over the .cpuprofile files in `dir` (see stagesOf). */
-export function stagesOfDir(dir: string, root: string): Map<string, number> {
+export function stagesOfDir(dir: string, root: string, from: RegExp): Map<string, number> {
   const totals = new Map<string, number>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith('.cpuprofile'))) {
     const profile = JSON.parse(readFileSync(path.join(dir, file), 'utf8')) as CpuProfile;
-    for (const [stage, us] of stagesOf(profile, root)) totals.set(stage, (totals.get(stage) ?? 0) + us);
+    for (const [stage, us] of stagesOf(profile, root, from)) totals.set(stage, (totals.get(stage) ?? 0) + us);
   }
   return totals;
 }
