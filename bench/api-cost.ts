@@ -17,7 +17,7 @@
 // BENCH_STORE=memory: the servers that move run on the embedded store (no REDIS_URL), so that the
 // move's difference to a Redis run is what the Redis store costs the API process.
 // BENCH_PROFILE=1: where a move's CPU goes. The move servers run with `node --cpu-prof` (games are
-// made through a third server, so that the profiles hold moves only; start-up is left out), and each one’s
+// made through another server, so that the profiles hold moves only; start-up is left out), and each one’s
 // profile is summarized by stage (bench/cpu-profile.ts): µs of main-thread CPU per move, by the
 // module it was spent in. The profiler slows the server a little: its totals are a bit above the
 // unprofiled µs per request, and only moves are measured. BENCH_PROFILE_DIR=<dir>: the profiles are
@@ -116,7 +116,11 @@ export async function runApiCostBench(): Promise<void> {
     if (baselineScript) {
       baseline = await startChild('baseline', [...profiled('move-baseline'), baselineScript], moveEnv);
     }
-    if (profile) maker = await startServer('maker', moveEnv);
+    // Games are made through a server of their own when two servers move (each then reads a game at
+    // its first move, as a node of several does; made through one of them, only the other would)
+    // and when profiling (the profiles hold moves only). The embedded store is the server's own.
+    const onRedis = process.env.BENCH_STORE !== 'memory';
+    if (onRedis && (profile || baselineScript)) maker = await startServer('maker', moveEnv);
     if (measured.some((m) => m !== 'move' && m !== 'move-baseline')) {
       layers = await startChild('layers', ['-r', '@swc-node/register', 'bench/cost-server.ts'], env);
     }
