@@ -58,6 +58,9 @@ const LABELS: Record<Measured, string> = {
   'move-baseline': 'REST submitMove, return=minimal (BENCH_BASELINE)',
 };
 
+/** Idle time between making a run's games and the run. */
+const SETTLE_MS = 1000;
+
 /** Clock ticks per second of /proc's times (USER_HZ: 100 on Linux). */
 const TICKS_PER_SECOND = 100;
 
@@ -140,6 +143,8 @@ export async function runApiCostBench(): Promise<void> {
         // Enough games for the run, made before it starts (their creation is not measured).
         const need = Math.ceil((((fixedRate ?? rate) * duration) / pool!.averagePlies) * 2) + 2 * connections;
         await pool!.fill(need);
+        // What the creations cause on every node (listings, TV…) is over before the run's clock starts.
+        await new Promise((resolve) => setTimeout(resolve, SETTLE_MS));
       }
       const before = cpuMs(child.proc.pid!);
       const redisBefore = await redisCpuMs(redis);
@@ -167,7 +172,8 @@ export async function runApiCostBench(): Promise<void> {
     };
     for (const what of measured) await once(what, 0, seconds);
     for (let run = 1; run <= runs; run++) {
-      for (const what of measured) {
+      // Every other run in reverse order: neither server always runs first after the other.
+      for (const what of run % 2 === 1 ? measured : [...measured].reverse()) {
         const r = await once(what, run, seconds);
         perRequest.set(what, [...(perRequest.get(what) ?? []), r.us]);
         redisPerRequest.set(what, [...(redisPerRequest.get(what) ?? []), r.redisUs]);
