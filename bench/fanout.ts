@@ -26,10 +26,12 @@
 // no app: one write of a Buffer made once to each of that many loopback sockets (see runWritesFloor).
 //
 // Env: BENCH_STORES (memory,redis), BENCH_TRANSPORT (sse), BENCH_MOVES (30; burst: 10 rounds),
-// BENCH_PREPLAY (80 moves played before watching; burst: 20), BENCH_CLIENTS (4).
+// BENCH_PREPLAY (80 moves played before watching; burst: 20), BENCH_CLIENTS (4), BENCH_PROFILE (a
+// file: the app's CPU profile over the timed moves or rounds only).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
@@ -283,6 +285,28 @@ async function runWritesFloor(sockets: number, bytes: number, processes: number,
   }
 }
 
+/**
+ * With BENCH_PROFILE=<file>, a CPU profile of this process (the app) from now until the returned
+ * function is called, written to that file (.cpuprofile: Chrome DevTools, speedscope).
+ */
+async function startProfile(): Promise<(() => Promise<void>) | undefined> {
+  const file = process.env.BENCH_PROFILE;
+  if (!file) return undefined;
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 export async function runFanoutBench(args: readonly string[]): Promise<void> {
   if (args[0] === 'writes') {
     const rounds = Number(process.env.BENCH_MOVES ?? 10);
@@ -356,6 +380,7 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
         const clientCpu: number[] = [];
         const roundTimes: number[] = [];
         let done = 0;
+        const profile = await startProfile();
         for (; done < rounds && ongoing().length === games.length; done++) {
           const used = process.cpuUsage();
           const started = now();
@@ -381,6 +406,7 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
             lasts.push(last - started);
           }
         }
+        await profile?.();
         const ply = (games[0] as (typeof games)[number]).view.ply - done;
         if (!burst) {
           console.log(
