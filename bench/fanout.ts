@@ -202,8 +202,9 @@ const [port, count, localAddress] = [Number(process.argv[1]), Number(process.arg
 const sockets = [];
 let target = -1;
 let lastCpu = process.cpuUsage();
+let behind = 0;
 const check = () => {
-  if (target < 0 || sockets.some((s) => s.read < target)) return;
+  if (target < 0 || behind > 0) return;
   target = -1;
   const cpu = process.cpuUsage(lastCpu);
   lastCpu = process.cpuUsage();
@@ -214,7 +215,12 @@ const check = () => {
     await Promise.all(Array.from({ length: Math.min(25, count - i) }, () => new Promise((resolve) => {
       const entry = { read: 0 };
       const socket = net.connect({ port, host: '127.0.0.1', localAddress }, resolve);
-      socket.on('data', (chunk) => { entry.read += chunk.length; check(); });
+      socket.on('data', (chunk) => {
+        const before = entry.read;
+        entry.read += chunk.length;
+        if (target >= 0 && before < target && entry.read >= target) behind--;
+        check();
+      });
       socket.on('error', (error) => { process.stderr.write(error.message + '\\n'); process.exit(1); });
       sockets.push(entry);
     })));
@@ -222,6 +228,8 @@ const check = () => {
 })();
 require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
   target = Number(line.slice(5));
+  behind = 0;
+  for (const entry of sockets) if (entry.read < target) behind++;
   check();
 });
 `;
