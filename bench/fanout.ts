@@ -7,7 +7,10 @@
 // `npm run bench -- fanout burst [games] [watchers-per-game]` (default 100 × 190 = 19,000
 // connections): every game makes one move at once (submitted together in this process, as one node
 // taking them); the delivery latency from the round's start to each watcher's arrival, p50/p99/max
-// over every watcher and round (issue #32's target: p99 ≤ 300 ms), and the spread per game.
+// over every watcher and round (issue #32's target: p99 ≤ 300 ms), and the spread per game; the CPU
+// time per round of this process (and per connection) and of the client processes together, and the
+// round's time (move to last arrival): on a machine whose cores the clients share, a round cannot
+// take less than the server's and the readers' CPU together over the cores they get.
 //
 // The app runs in this process (memory store, or Redis at REDIS_URL with BENCH_STORES=redis), with
 // the stream, connection and graphql-ws caps raised out of reach. The watchers are in BENCH_CLIENTS
@@ -19,11 +22,17 @@
 // (performance.timeOrigin + performance.now(), shared by every process); the spreads and latencies
 // include the clients' own reading (on a loaded machine, their scheduling too).
 //
+// `npm run bench -- fanout writes [sockets] [bytes]` (19,000 × 1,500): the floor under a burst, with
+// no app: one write of a Buffer made once to each of that many loopback sockets (see runWritesFloor).
+//
 // Env: BENCH_STORES (memory,redis), BENCH_TRANSPORT (sse), BENCH_MOVES (30; burst: 10 rounds),
-// BENCH_PREPLAY (80 moves played before watching; burst: 20), BENCH_CLIENTS (4).
+// BENCH_PREPLAY (80 moves played before watching; burst: 20), BENCH_CLIENTS (4), BENCH_PROFILE (a
+// file: the app's CPU profile over the timed moves or rounds only).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { createApp } from '../src/app';
@@ -51,6 +60,7 @@ const now = () => performance.timeOrigin + performance.now();
 const watchers = [];
 let target;
 let ready = 0;
+let lastCpu = process.cpuUsage();
 const check = () => {
   if (!target) return;
   while (ready < watchers.length && watchers[ready].times.has(target[watchers[ready].game])) ready++;
@@ -58,7 +68,10 @@ const check = () => {
   const arrivals = watchers.map((w) => w.times.get(target[w.game]));
   for (const w of watchers) for (const v of w.times.keys()) if (v < target[w.game]) w.times.delete(v);
   target = undefined;
-  process.stdout.write(JSON.stringify(arrivals) + '\\n');
+  // With the CPU time this process spent since its previous answer (µs): reading, mostly.
+  const cpu = process.cpuUsage(lastCpu);
+  lastCpu = process.cpuUsage();
+  process.stdout.write(JSON.stringify({ arrivals, cpu: cpu.user + cpu.system }) + '\\n');
 };
 // Connects 25 at a time (the server's listen backlog), each once the previous batch has its first bytes,
 // from its own loopback address (127.0.0.2…: each client has a port range of its own).
@@ -116,6 +129,8 @@ class Watchers {
   private readonly clients: Array<{ proc: ChildProcess; answers: string[]; wake?: () => void }> = [];
   /** The game of each watcher, in the order the clients answer (client by client). */
   readonly games: string[] = [];
+  /** The CPU time (ms) the client processes spent, together, up to their answers of the last `arrivals`. */
+  cpuMs = 0;
 
   constructor(
     port: number,
@@ -159,10 +174,11 @@ class Watchers {
             );
           await new Promise<void>((resolve) => (client.wake = resolve));
         }
-        return JSON.parse(client.answers.shift() as string) as number[];
+        return JSON.parse(client.answers.shift() as string) as { arrivals: number[]; cpu: number };
       }),
     );
-    return answers.flat();
+    this.cpuMs = answers.reduce((sum, answer) => sum + answer.cpu, 0) / 1000;
+    return answers.flatMap((answer) => answer.arrivals);
   }
 
   stop(): void {
@@ -175,7 +191,140 @@ const ms = (value: number) => `${value.toFixed(1)} ms`;
 const max = (values: readonly number[]) => values.reduce((a, b) => Math.max(a, b), -Infinity);
 const min = (values: readonly number[]) => values.reduce((a, b) => Math.min(a, b), Infinity);
 
+/**
+ * A reader process for `fanout writes`: argv is the port, the socket count and its loopback address;
+ * it opens that many sockets and reads them, and answers each `wait <bytes>` line, once every socket
+ * has read that many bytes in all, with the CPU time it spent since its previous answer (µs).
+ */
+const READER = `
+const net = require('node:net');
+const [port, count, localAddress] = [Number(process.argv[1]), Number(process.argv[2]), process.argv[3]];
+const sockets = [];
+let target = -1;
+let lastCpu = process.cpuUsage();
+let behind = 0;
+const check = () => {
+  if (target < 0 || behind > 0) return;
+  target = -1;
+  const cpu = process.cpuUsage(lastCpu);
+  lastCpu = process.cpuUsage();
+  process.stdout.write(JSON.stringify({ arrivals: [], cpu: cpu.user + cpu.system }) + '\\n');
+};
+(async () => {
+  for (let i = 0; i < count; i += 25) {
+    await Promise.all(Array.from({ length: Math.min(25, count - i) }, () => new Promise((resolve) => {
+      const entry = { read: 0 };
+      const socket = net.connect({ port, host: '127.0.0.1', localAddress }, resolve);
+      socket.on('data', (chunk) => {
+        const before = entry.read;
+        entry.read += chunk.length;
+        if (target >= 0 && before < target && entry.read >= target) behind--;
+        check();
+      });
+      socket.on('error', (error) => { process.stderr.write(error.message + '\\n'); process.exit(1); });
+      sockets.push(entry);
+    })));
+  }
+})();
+require('node:readline').createInterface({ input: process.stdin }).on('line', (line) => {
+  target = Number(line.slice(5));
+  behind = 0;
+  for (const entry of sockets) if (entry.read < target) behind++;
+  check();
+});
+`;
+
+/**
+ * `fanout writes [sockets] [bytes]`: the floor under a burst's delivery, with no app at all: one
+ * write of a `bytes` Buffer (made once) to each of `sockets` loopback TCP sockets, read by
+ * BENCH_CLIENTS processes; the CPU time per round of the writing process (and per socket) and of
+ * the readers, and the round's time.
+ */
+async function runWritesFloor(sockets: number, bytes: number, processes: number, rounds: number) {
+  const server = createServer();
+  const accepted: Socket[] = [];
+  server.on('connection', (socket) => accepted.push(socket));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as AddressInfo).port;
+  const readers = Array.from({ length: processes }, (_, c) => {
+    const count = Math.floor(sockets / processes) + (c < sockets % processes ? 1 : 0);
+    const proc = spawn(process.execPath, ['-e', READER, String(port), String(count), `127.0.0.${c + 2}`], {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    });
+    const reader = { proc, answers: [] as string[], wake: undefined as (() => void) | undefined };
+    createInterface({ input: proc.stdout! }).on('line', (line) => {
+      reader.answers.push(line);
+      reader.wake?.();
+    });
+    return reader;
+  });
+  try {
+    while (accepted.length < sockets) await new Promise((resolve) => setTimeout(resolve, 50));
+    const message = Buffer.alloc(bytes, 'x');
+    const writerCpu: number[] = [];
+    const readerCpu: number[] = [];
+    const roundTimes: number[] = [];
+    for (let round = 1; round <= rounds + 1; round++) {
+      const used = process.cpuUsage();
+      const started = now();
+      for (const socket of accepted) socket.write(message);
+      const spent = process.cpuUsage(used);
+      const answers = await Promise.all(
+        readers.map(async (reader) => {
+          reader.proc.stdin!.write(`wait ${round * bytes}\n`);
+          while (reader.answers.length === 0) await new Promise<void>((resolve) => (reader.wake = resolve));
+          return (JSON.parse(reader.answers.shift() as string) as { cpu: number }).cpu;
+        }),
+      );
+      if (round === 1) continue;
+      roundTimes.push(now() - started);
+      writerCpu.push((spent.user + spent.system) / 1000);
+      readerCpu.push(answers.reduce((a, b) => a + b, 0) / 1000);
+    }
+    console.log(
+      `writes floor: one ${bytes}-byte write to each of ${sockets} loopback sockets (${processes} reader processes), ${rounds} rounds: ` +
+        `writer CPU per round median ${ms(median(writerCpu))} (${((median(writerCpu) * 1000) / sockets).toFixed(1)} µs per socket); ` +
+        `readers' CPU per round median ${ms(median(readerCpu))}; round median ${ms(median(roundTimes))}`,
+    );
+  } finally {
+    for (const reader of readers) reader.proc.kill();
+    for (const socket of accepted) socket.destroy();
+    server.close();
+  }
+}
+
+/**
+ * With BENCH_PROFILE=<file>, a CPU profile of this process (the app) from now until the returned
+ * function is called, written to that file (.cpuprofile: Chrome DevTools, speedscope).
+ */
+async function startProfile(): Promise<(() => Promise<void>) | undefined> {
+  const file = process.env.BENCH_PROFILE;
+  if (!file) return undefined;
+  const session = new Session();
+  session.connect();
+  const post = (method: string) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, (error, result) => (error ? reject(error) : resolve(result))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return async () => {
+    const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
+
 export async function runFanoutBench(args: readonly string[]): Promise<void> {
+  if (args[0] === 'writes') {
+    const rounds = Number(process.env.BENCH_MOVES ?? 10);
+    return runWritesFloor(
+      Number(args[1] ?? 19_000),
+      Number(args[2] ?? 1500),
+      Number(process.env.BENCH_CLIENTS ?? 4),
+      rounds,
+    );
+  }
   const burst = args[0] === 'burst';
   const stores = (process.env.BENCH_STORES ?? 'memory,redis').split(',');
   const processes = Number(process.env.BENCH_CLIENTS ?? 4);
@@ -236,7 +385,10 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
         const firsts: number[] = [];
         const lasts: number[] = [];
         const cpu: number[] = [];
+        const clientCpu: number[] = [];
+        const roundTimes: number[] = [];
         let done = 0;
+        const profile = await startProfile();
         for (; done < rounds && ongoing().length === games.length; done++) {
           const used = process.cpuUsage();
           const started = now();
@@ -244,6 +396,8 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
           const arrivals = await watchers.arrivals(versions());
           const spent = process.cpuUsage(used);
           cpu.push((spent.user + spent.system) / 1000);
+          clientCpu.push(watchers.cpuMs);
+          roundTimes.push(now() - started);
           const byGame = new Map<string, number[]>();
           arrivals.forEach((at, index) => {
             latencies.push(at - started);
@@ -260,6 +414,7 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
             lasts.push(last - started);
           }
         }
+        await profile?.();
         const ply = (games[0] as (typeof games)[number]).view.ply - done;
         if (!burst) {
           console.log(
@@ -274,7 +429,9 @@ export async function runFanoutBench(args: readonly string[]): Promise<void> {
               `${processes} client processes) from ply ${ply}, ${done} rounds of every game moving at once: ` +
               `delivery p50 ${ms(median(latencies))}, p99 ${ms(percentile(latencies, 0.99))}, max ${ms(max(latencies))}; ` +
               `first to last watcher of a game median ${ms(median(spreads))}, max ${ms(max(spreads))}; ` +
-              `server CPU per round median ${ms(median(cpu))} (${ms(median(cpu) / gameCount)} per move)`,
+              `server CPU per round median ${ms(median(cpu))} (${ms(median(cpu) / gameCount)} per move, ` +
+              `${((median(cpu) * 1000) / (gameCount * perGame)).toFixed(1)} µs per connection); ` +
+              `client processes' CPU per round median ${ms(median(clientCpu))}; round (move to last arrival) median ${ms(median(roundTimes))}`,
           );
         }
       } finally {

@@ -9,7 +9,7 @@ import {
   parse,
   type ExecutionResult,
 } from 'graphql';
-import { sharedKey, subscribeShared } from '../../src/transport/graphql/shared-execution';
+import { isSharedResult, sharedKey, subscribeShared } from '../../src/transport/graphql/shared-execution';
 
 interface Event {
   readonly n: number;
@@ -116,6 +116,15 @@ describe('subscribeShared', () => {
       expect(third.value).not.toBe(first.value);
     }
     expect(resolved).toBe(4);
+  });
+
+  it('marks the results it shares, and only those', async () => {
+    const shared = await start(GAME, { id: 'g1' });
+    const own = await start('subscription ($id: ID!) { other(id: $id) { n } }', { id: 'g1' });
+    source.emit({ n: 1 });
+    const [a, b] = await Promise.all([shared.next(), own.next()]);
+    expect(isSharedResult(a.value as ExecutionResult)).toBe(true);
+    expect(isSharedResult(b.value as ExecutionResult)).toBe(false);
   });
 
   it('runs other subscriptions per subscriber', async () => {

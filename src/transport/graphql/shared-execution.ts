@@ -22,6 +22,13 @@ type Outcome = ExecutionResult | Promise<ExecutionResult>;
 
 /** Per event (a version's object), its results by operation key; an event's entries go with it. */
 const executions = new WeakMap<object, Map<string, Outcome>>();
+/** The results handed to every subscriber of their operation (shared-frames.ts encodes them once). */
+const sharedResults = new WeakSet<ExecutionResult>();
+
+/** Whether `result` is one shared by every subscriber of its operation on this node. */
+export function isSharedResult(result: ExecutionResult): boolean {
+  return sharedResults.has(result);
+}
 
 /**
  * The key under which subscribers of `args` share results: the operation's text, name and variables;
@@ -60,6 +67,12 @@ function resultOf(event: unknown, key: string, args: ExecutionArgs): Outcome {
   let outcome = results.get(key);
   if (outcome === undefined) {
     outcome = execute({ ...args, rootValue: event });
+    if (outcome instanceof Promise)
+      void outcome.then(
+        (result) => sharedResults.add(result),
+        () => undefined,
+      );
+    else sharedResults.add(outcome);
     results.set(key, outcome);
   }
   return outcome;

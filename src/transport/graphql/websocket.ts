@@ -2,6 +2,7 @@ import {
   getOperationAST,
   GraphQLError,
   type DocumentNode,
+  type ExecutionResult,
   type GraphQLSchema,
   type ValidationRule,
 } from 'graphql';
@@ -20,7 +21,8 @@ import { ACCOUNT_PARAM, actingAccountOf } from '../acting';
 import { bearerFrom, type GraphQLContext } from './context';
 import { Heartbeats } from '../heartbeats';
 import { formatGraphQLError } from './errors';
-import { subscribeShared } from './shared-execution';
+import { isSharedResult, subscribeShared } from './shared-execution';
+import { SharedFrameWebSocket, sharedPayload } from './shared-frames';
 import { isQuery, startBudget, withinBudget } from './budget';
 import { checkDocument, costError, type GraphQLLimits } from './limits';
 
@@ -156,6 +158,8 @@ export function createWebSocketServer(options: {
     server: httpServer,
     path: '/graphql',
     maxPayload: websocket.maxMessageBytes,
+    // Sends a shared result's `next` payload encoded once for all its subscribers (shared-frames.ts).
+    WebSocket: SharedFrameWebSocket,
   });
   const connectionsPerIp = new Counter(websocket.maxConnectionsPerIp);
   const connectionsPerAccount = new Counter(websocket.maxConnectionsPerAccount);
@@ -316,7 +320,10 @@ export function createWebSocketServer(options: {
         if (holder) release(holder, id);
       },
       // A query's answer within its budgets (budget.ts); every error formatted.
+      // A result shared by every subscriber of its operation: its payload encoded once (shared-frames.ts).
       onNext: (_ctx, _id, _payload, args, result) => {
+        const shared = isSharedResult(result) ? sharedPayload(result) : undefined;
+        if (shared) return shared as ExecutionResult;
         const formatted = result.errors ? { ...result, errors: result.errors.map(format) } : undefined;
         if (!isQuery(args.document, args.operationName)) return formatted;
         return withinBudget(formatted ?? result, limits, (args.contextValue as GraphQLContext).budget);
