@@ -3,7 +3,11 @@
 // exactly those graphql-ws would have sent for the result itself.
 import { GraphQLError, type ExecutionResult } from 'graphql';
 import { stringifyMessage, MessageType } from 'graphql-ws';
-import { resolveSharedFrame, sharedPayload } from '../../src/transport/graphql/shared-frames';
+import {
+  resolveSharedFrame,
+  sharedPayload,
+  slowSharedFrame,
+} from '../../src/transport/graphql/shared-frames';
 
 /** The message graphql-ws sends for `payload` on subscription `id`. */
 const message = (id: string, payload: unknown) =>
@@ -37,5 +41,22 @@ describe('shared frames', () => {
     expect(resolveSharedFrame(message('1', { '@sharedPayload': 999_999_999 }))).toBeUndefined();
     expect(resolveSharedFrame(message('1', { '@sharedPayload': 'x' }))).toBeUndefined();
     expect(resolveSharedFrame('{"type":"pong"}')).toBeUndefined();
+  });
+
+  it('never sends a placeholder: another message layout is parsed and filled in, a lost payload is an error', () => {
+    const marker = sharedPayload(result);
+    // The same message with its fields in another order (what a graphql-ws upgrade might write).
+    const reordered = JSON.stringify({ type: 'next', payload: marker, id: '7' });
+    expect(resolveSharedFrame(reordered)).toBeUndefined();
+    expect(JSON.parse(slowSharedFrame(reordered) as string)).toEqual({
+      type: 'next',
+      payload: result,
+      id: '7',
+    });
+    const lost = JSON.parse(slowSharedFrame(message('8', { '@sharedPayload': 999_999_999 })) as string);
+    expect(lost.payload.errors[0].message).toMatch(/lost/);
+    expect(JSON.stringify(lost)).not.toContain('@sharedPayload');
+    expect(slowSharedFrame(message('1', { data: { n: 1 } }))).toBeUndefined();
+    expect(slowSharedFrame('{"type":"pong"}')).toBeUndefined();
   });
 });
