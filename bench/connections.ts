@@ -21,7 +21,8 @@
 // Env: BENCH_CONN_KINDS (mixed), BENCH_CLIENTS (4), BENCH_GAMES (100), BENCH_IDLE_SECONDS (30),
 // BENCH_SERVER (dist/main.js; another build's main.js to measure it instead, e.g. one built with
 // `tsc -p tsconfig.build.json --outDir dist/before`), REDIS_URL (redis://127.0.0.1:6379),
-// BENCH_SKIP_BUILD=1.
+// BENCH_SKIP_BUILD=1, BENCH_HEAP_SNAPSHOTS (a directory: the server writes a heap snapshot there at
+// each memory probe, before and after opening the connections, for a look at what each one holds).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -57,7 +58,10 @@ const PROBE =
   'data:text/javascript,' +
   encodeURIComponent(
     "import { writeFileSync } from 'node:fs';" +
+      "import { writeHeapSnapshot } from 'node:v8'; let shots = 0;" +
       "process.on('SIGUSR2', () => { globalThis.gc(); globalThis.gc();" +
+      ' const dir = process.env.BENCH_HEAP_SNAPSHOTS;' +
+      ' if (dir) writeHeapSnapshot(`${dir}/${process.pid}-${shots++}.heapsnapshot`);' +
       ' writeFileSync(process.env.BENCH_PROBE_FILE, JSON.stringify(process.memoryUsage())); });',
   );
 
@@ -230,6 +234,7 @@ async function runOne(
     {
       ...serverEnv(REDIS_URL, prefix),
       BENCH_PROBE_FILE: probeFile,
+      ...(process.env.BENCH_HEAP_SNAPSHOTS ? { BENCH_HEAP_SNAPSHOTS: process.env.BENCH_HEAP_SNAPSHOTS } : {}),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
       HTTP_MAX_CONNECTIONS: huge,
       MAX_STREAMS_PER_IP: huge,

@@ -138,6 +138,14 @@ export const TOKEN_REVOKED_CLOSE_CODE = 4401;
 
 type Extra = { request: IncomingMessage; socket: WebSocket; holder?: Holder };
 
+/**
+ * The client address of a connection: its holder's (worked out once at the upgrade), else from its
+ * upgrade request while the connection still holds it (see onConnect).
+ */
+function addressOf(holders: WeakMap<WebSocket, Holder>, extra: Extra, clientIp: (r: IncomingMessage) => string) {
+  return holders.get(extra.socket)?.address ?? clientIp(extra.request);
+}
+
 export function createWebSocketServer(options: {
   httpServer: Server;
   schema: GraphQLSchema;
@@ -250,6 +258,9 @@ export function createWebSocketServer(options: {
       onConnect: async (ctx) => {
         const holder = holders.get(ctx.extra.socket);
         if (!holder) return false;
+        // The upgrade request (~1 KB with its headers) is not read again: its client address is the
+        // holder's. graphql-ws keeps `extra` for as long as the connection lasts; it is let go.
+        Reflect.deleteProperty(ctx.extra, 'request');
         const token = tokenOf(ctx.connectionParams);
         // Watched before anything awaits, so that a revocation cannot slip in between.
         holder.tokenWatch = services.tokenStreams.watch(token ? { token } : {});
@@ -276,7 +287,7 @@ export function createWebSocketServer(options: {
         const acting = actingAccountOf(ctx.connectionParams?.[ACCOUNT_PARAM]);
         return {
           services,
-          ip: clientIp(ctx.extra.request),
+          ip: addressOf(holders, ctx.extra, clientIp),
           ...(token ? { bearerToken: token } : {}),
           ...(acting === undefined ? {} : { actingAccount: acting }),
           ...(budget ? { budget } : {}),
@@ -292,7 +303,7 @@ export function createWebSocketServer(options: {
           try {
             const decision = await gate.check(
               tokenOf(ctx.connectionParams),
-              clientIp(ctx.extra.request),
+              addressOf(holders, ctx.extra, clientIp),
               graphQLOperationCount(operation, checked.document),
             );
             if (!decision.allowed) return [asGraphQLError(rateLimitedError(decision))];
