@@ -142,7 +142,11 @@ type Extra = { request: IncomingMessage; socket: WebSocket; holder?: Holder };
  * The client address of a connection: its holder's (worked out once at the upgrade), else from its
  * upgrade request while the connection still holds it (see onConnect).
  */
-function addressOf(holders: WeakMap<WebSocket, Holder>, extra: Extra, clientIp: (r: IncomingMessage) => string) {
+function addressOf(
+  holders: WeakMap<WebSocket, Holder>,
+  extra: Extra,
+  clientIp: (r: IncomingMessage) => string,
+) {
   return holders.get(extra.socket)?.address ?? clientIp(extra.request);
 }
 

@@ -44,7 +44,8 @@ function trimSentHeaders(res: Response): void {
 }
 
 function shareSentHeader(internals: SentHeaderInternals): void {
-  if (internals._headerSent === true && typeof internals._header === 'string') internals._header = SENT_HEADER;
+  if (internals._headerSent === true && typeof internals._header === 'string')
+    internals._header = SENT_HEADER;
 }
 
 /**
