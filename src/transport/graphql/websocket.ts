@@ -8,7 +8,7 @@ import {
 import { useServer } from 'graphql-ws/use/ws';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Services } from '../../service';
 import { hashToken } from '../../service/accounts/auth';
 import { GameError, toGameError } from '../../service/errors';
@@ -139,6 +139,19 @@ export const TOKEN_REVOKED_CLOSE_CODE = 4401;
 type Extra = { request: IncomingMessage; socket: WebSocket; holder?: Holder };
 
 /**
+ * A socket's emit, with a text message handed on as the string it is: graphql-ws' message listener
+ * (an async function that awaits a subscription for as long as it lasts) turns what it gets into a
+ * string and keeps its argument meanwhile; a Buffer (~450 B with its memory) would stay with every
+ * idle subscription for nothing. Binary messages are handed on as they come.
+ */
+function emitTextAsString(this: WebSocket, event: string | symbol, ...args: unknown[]): boolean {
+  if (event === 'message' && args[1] === false && Buffer.isBuffer(args[0])) {
+    args[0] = args[0].toString();
+  }
+  return WebSocket.prototype.emit.call(this, event, ...args);
+}
+
+/**
  * The client address of a connection: its holder's (worked out once at the upgrade), else from its
  * upgrade request while the connection still holds it (see onConnect).
  */
@@ -206,6 +219,7 @@ export function createWebSocketServer(options: {
     }
     const holder: Holder = { address, ip, subscriptions: new Map(), closed: false };
     holders.set(socket, holder);
+    socket.emit = emitTextAsString;
     let awaitingPong = false;
     socket.on('pong', () => (awaitingPong = false));
     const stopPings = pings.add(() => {
