@@ -278,7 +278,9 @@ export function createWebSocketServer(options: {
         if (!holder) return false;
         // The upgrade request (~1 KB with its headers) is not read again: its client address is the
         // holder's. graphql-ws keeps `extra` for as long as the connection lasts; it is let go.
-        Reflect.deleteProperty(ctx.extra, 'request');
+        // Set to undefined rather than deleted (a deleted property turns an object into a larger
+        // dictionary).
+        (ctx.extra as { request: IncomingMessage | undefined }).request = undefined;
         const token = tokenOf(ctx.connectionParams);
         // Watched before anything awaits, so that a revocation cannot slip in between.
         holder.tokenWatch = services.tokenStreams.watch(token ? { token } : {});
