@@ -8,10 +8,11 @@ import type { Socket } from 'node:net';
 
 /**
  * Trims what `res` (a response whose headers are sent, that streams for long) keeps: its sent
- * headers, its request's router state, and its connection's HTTP parser.
+ * headers, its empty locals, its request's router state, and its connection's HTTP parser.
  */
 export function settleLongResponse(res: Response): void {
   trimSentHeaders(res);
+  trimLocals(res);
   trimRequest(res.req);
   releaseParser(res.req, res);
 }
@@ -58,6 +59,21 @@ function trimRequest(req: Request): void {
   const fields = req as unknown as { next?: unknown; _parsedUrl?: unknown };
   if (typeof fields.next === 'function') fields.next = undefined;
   if (fields._parsedUrl !== undefined) fields._parsedUrl = undefined;
+}
+
+/** The locals of every long response that set none (express' own are an empty object each). */
+const NO_LOCALS: Record<string, unknown> = Object.freeze(Object.create(null) as Record<string, unknown>);
+
+/**
+ * express gives each response an empty `locals` (a null-prototype object: ~200 B each, as V8 keeps
+ * such objects as dictionaries) for views to read; a stream renders none, and none set any: an
+ * empty one shared by all (frozen) takes its place.
+ */
+function trimLocals(res: Response): void {
+  const locals = res.locals as Record<string, unknown> | undefined;
+  if (locals && Object.getPrototypeOf(locals) === null && Object.keys(locals).length === 0) {
+    res.locals = NO_LOCALS;
+  }
 }
 
 /** What releaseParser needs of Node's HTTP server internals (checked before use). */
