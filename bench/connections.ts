@@ -10,7 +10,7 @@
 // opened and closed (lazily loaded code is not counted per connection):
 // - the server's RSS (VmRSS) and JS heap (heapUsed after two full GCs: the server runs with
 //   --expose-gc and a probe that answers SIGUSR2) before and after opening them, and both per
-//   connection (KiB);
+//   connection (KiB), and what V8 holds for the heap (heapTotal: pages, used or not) per connection;
 // - idle CPU: the server's utime+stime over BENCH_IDLE_SECONDS (30) of idleness (keep-alives
 //   only), as % of one core;
 // - the burst: every game makes one move at once (REST, from this process); for each connection,
@@ -21,7 +21,9 @@
 // Env: BENCH_CONN_KINDS (mixed), BENCH_CLIENTS (4), BENCH_GAMES (100), BENCH_IDLE_SECONDS (30),
 // BENCH_SERVER (dist/main.js; another build's main.js to measure it instead, e.g. one built with
 // `tsc -p tsconfig.build.json --outDir dist/before`), REDIS_URL (redis://127.0.0.1:6379),
-// BENCH_SKIP_BUILD=1.
+// BENCH_SKIP_BUILD=1, BENCH_SERVER_FLAGS (node flags for the server, e.g. --max-semi-space-size=2),
+// BENCH_HEAP_SNAPSHOTS (a directory: the server writes a heap snapshot there at
+// each memory probe, before and after opening the connections, for a look at what each one holds).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
@@ -57,13 +59,18 @@ const PROBE =
   'data:text/javascript,' +
   encodeURIComponent(
     "import { writeFileSync } from 'node:fs';" +
+      "import { writeHeapSnapshot } from 'node:v8'; let shots = 0;" +
       "process.on('SIGUSR2', () => { globalThis.gc(); globalThis.gc();" +
+      ' const dir = process.env.BENCH_HEAP_SNAPSHOTS;' +
+      ' if (dir) writeHeapSnapshot(`${dir}/${process.pid}-${shots++}.heapsnapshot`);' +
       ' writeFileSync(process.env.BENCH_PROBE_FILE, JSON.stringify(process.memoryUsage())); });',
   );
 
 interface Memory {
   readonly rss: number;
   readonly heapUsed: number;
+  /** What V8 holds for the JS heap (its pages, used or not, the young generation's included). */
+  readonly heapTotal: number;
   readonly external: number;
 }
 
@@ -77,10 +84,14 @@ async function memoryOf(server: Child, probeFile: string): Promise<Memory> {
     await new Promise((r) => setTimeout(r, 50));
   }
   await new Promise((r) => setTimeout(r, 50));
-  const usage = JSON.parse(readFileSync(probeFile, 'utf8')) as { heapUsed: number; external: number };
+  const usage = JSON.parse(readFileSync(probeFile, 'utf8')) as {
+    heapUsed: number;
+    heapTotal: number;
+    external: number;
+  };
   const status = readFileSync(`/proc/${server.proc.pid}/status`, 'utf8');
   const rss = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1]) * KIB;
-  return { rss, heapUsed: usage.heapUsed, external: usage.external };
+  return { rss, heapUsed: usage.heapUsed, heapTotal: usage.heapTotal, external: usage.external };
 }
 
 /** The server's CPU time so far (utime + stime), in seconds. */
@@ -226,10 +237,17 @@ async function runOne(
   const huge = '1000000000';
   const server = await startChild(
     'server',
-    ['--expose-gc', '--import', PROBE, process.env.BENCH_SERVER ?? 'dist/main.js'],
+    [
+      ...(process.env.BENCH_SERVER_FLAGS ?? '').split(' ').filter(Boolean),
+      '--expose-gc',
+      '--import',
+      PROBE,
+      process.env.BENCH_SERVER ?? 'dist/main.js',
+    ],
     {
       ...serverEnv(REDIS_URL, prefix),
       BENCH_PROBE_FILE: probeFile,
+      ...(process.env.BENCH_HEAP_SNAPSHOTS ? { BENCH_HEAP_SNAPSHOTS: process.env.BENCH_HEAP_SNAPSHOTS } : {}),
       LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'silent',
       HTTP_MAX_CONNECTIONS: huge,
       MAX_STREAMS_PER_IP: huge,
@@ -323,7 +341,15 @@ export async function runConnectionsBench(args: readonly string[]): Promise<void
   const idleSeconds = Number(process.env.BENCH_IDLE_SECONDS ?? 30);
   buildServer();
   const rows = [
-    ['connections', 'RSS before MiB', 'RSS after MiB', 'RSS/conn KiB', 'heap/conn KiB', 'idle CPU %'],
+    [
+      'connections',
+      'RSS before MiB',
+      'RSS after MiB',
+      'RSS/conn KiB',
+      'heap/conn KiB',
+      'heap total/conn KiB',
+      'idle CPU %',
+    ],
   ];
   const bursts = [['burst (ms from move to arrival)', 'n', 'p50', 'p99', 'max']];
   for (const mix of mixes) {
@@ -336,6 +362,7 @@ export async function runConnectionsBench(args: readonly string[]): Promise<void
         (run.after.rss / KIB / KIB).toFixed(1),
         kib((run.after.rss - run.before.rss) / count),
         kib((run.after.heapUsed - run.before.heapUsed) / count),
+        kib((run.after.heapTotal - run.before.heapTotal) / count),
         run.idleCpu.toFixed(1),
       ]);
       for (const kind of ['sse', 'ws', 'all'] as const) {

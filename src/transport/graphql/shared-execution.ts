@@ -43,7 +43,24 @@ export function sharedKey(args: ExecutionArgs): string | undefined {
   }
   const text = args.document.loc?.source.body;
   if (text === undefined) return undefined;
-  return JSON.stringify([text, args.operationName ?? null, args.variableValues ?? null]);
+  return intern(JSON.stringify([text, args.operationName ?? null, args.variableValues ?? null]));
+}
+
+/** Keys in use, so that every subscriber of an operation holds the same string (bounded: see intern). */
+const keys = new Map<string, string>();
+const MAX_KEYS = 10_000;
+
+/**
+ * `key` as the one string all subscribers of its operation hold (each idle subscription keeps its
+ * key, ~150 B, for as long as it lasts). The table starts over when full: a key not found is
+ * simply a string of its own.
+ */
+function intern(key: string): string {
+  const known = keys.get(key);
+  if (known !== undefined) return known;
+  if (keys.size >= MAX_KEYS) keys.clear();
+  keys.set(key, key);
+  return key;
 }
 
 /** graphql.subscribe, with the results of shared subscriptions (see above) computed once per event and key. */
@@ -86,25 +103,45 @@ function mapEvents<T, U>(
   source: AsyncIterable<T>,
   map: (event: T) => U | Promise<U>,
 ): AsyncIterableIterator<U> {
-  const iterator = source[Symbol.asyncIterator]();
-  const mapped = async (result: IteratorResult<T>): Promise<IteratorResult<U>> => {
+  return new MappedEvents(source[Symbol.asyncIterator](), map);
+}
+
+/**
+ * The iterator of mapEvents: a class, so that each subscription (idle for hours, thousands on a
+ * node) holds two fields rather than a closure per method.
+ */
+class MappedEvents<T, U> implements AsyncIterableIterator<U> {
+  constructor(
+    private readonly iterator: AsyncIterator<T>,
+    private readonly map: (event: T) => U | Promise<U>,
+  ) {}
+
+  async next(): Promise<IteratorResult<U>> {
+    return this.mapped(await this.iterator.next());
+  }
+
+  async return(): Promise<IteratorResult<U>> {
+    return this.iterator.return
+      ? this.mapped(await this.iterator.return())
+      : { done: true, value: undefined };
+  }
+
+  async throw(error?: unknown): Promise<IteratorResult<U>> {
+    if (this.iterator.throw) return this.mapped(await this.iterator.throw(error));
+    throw error;
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<U> {
+    return this;
+  }
+
+  private async mapped(result: IteratorResult<T>): Promise<IteratorResult<U>> {
     if (result.done) return { done: true, value: undefined };
     try {
-      return { done: false, value: await map(result.value) };
+      return { done: false, value: await this.map(result.value) };
     } catch (error) {
-      await iterator.return?.().catch(() => undefined);
+      await this.iterator.return?.().catch(() => undefined);
       throw error;
     }
-  };
-  const events: AsyncIterableIterator<U> = {
-    next: async () => mapped(await iterator.next()),
-    return: async () =>
-      iterator.return ? mapped(await iterator.return()) : { done: true, value: undefined },
-    throw: async (error?: unknown) => {
-      if (iterator.throw) return mapped(await iterator.throw(error));
-      throw error;
-    },
-    [Symbol.asyncIterator]: () => events,
-  };
-  return events;
+  }
 }

@@ -9,7 +9,7 @@ import {
 import { useServer } from 'graphql-ws/use/ws';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Services } from '../../service';
 import { hashToken } from '../../service/accounts/auth';
 import { GameError, toGameError } from '../../service/errors';
@@ -140,6 +140,31 @@ export const TOKEN_REVOKED_CLOSE_CODE = 4401;
 
 type Extra = { request: IncomingMessage; socket: WebSocket; holder?: Holder };
 
+/**
+ * A socket's emit, with a text message handed on as the string it is: graphql-ws' message listener
+ * (an async function that awaits a subscription for as long as it lasts) turns what it gets into a
+ * string and keeps its argument meanwhile; a Buffer (~450 B with its memory) would stay with every
+ * idle subscription for nothing. Binary messages are handed on as they come.
+ */
+function emitTextAsString(this: WebSocket, event: string | symbol, ...args: unknown[]): boolean {
+  if (event === 'message' && args[1] === false && Buffer.isBuffer(args[0])) {
+    args[0] = args[0].toString();
+  }
+  return WebSocket.prototype.emit.call(this, event, ...args);
+}
+
+/**
+ * The client address of a connection: its holder's (worked out once at the upgrade), else from its
+ * upgrade request while the connection still holds it (see onConnect).
+ */
+function addressOf(
+  holders: WeakMap<WebSocket, Holder>,
+  extra: Extra,
+  clientIp: (r: IncomingMessage) => string,
+) {
+  return holders.get(extra.socket)?.address ?? clientIp(extra.request);
+}
+
 export function createWebSocketServer(options: {
   httpServer: Server;
   schema: GraphQLSchema;
@@ -198,6 +223,7 @@ export function createWebSocketServer(options: {
     }
     const holder: Holder = { address, ip, subscriptions: new Map(), closed: false };
     holders.set(socket, holder);
+    socket.emit = emitTextAsString;
     let awaitingPong = false;
     socket.on('pong', () => (awaitingPong = false));
     const stopPings = pings.add(() => {
@@ -254,6 +280,11 @@ export function createWebSocketServer(options: {
       onConnect: async (ctx) => {
         const holder = holders.get(ctx.extra.socket);
         if (!holder) return false;
+        // The upgrade request (~1 KB with its headers) is not read again: its client address is the
+        // holder's. graphql-ws keeps `extra` for as long as the connection lasts; it is let go.
+        // Set to undefined rather than deleted (a deleted property turns an object into a larger
+        // dictionary).
+        (ctx.extra as { request: IncomingMessage | undefined }).request = undefined;
         const token = tokenOf(ctx.connectionParams);
         // Watched before anything awaits, so that a revocation cannot slip in between.
         holder.tokenWatch = services.tokenStreams.watch(token ? { token } : {});
@@ -280,7 +311,7 @@ export function createWebSocketServer(options: {
         const acting = actingAccountOf(ctx.connectionParams?.[ACCOUNT_PARAM]);
         return {
           services,
-          ip: clientIp(ctx.extra.request),
+          ip: addressOf(holders, ctx.extra, clientIp),
           ...(token ? { bearerToken: token } : {}),
           ...(acting === undefined ? {} : { actingAccount: acting }),
           ...(budget ? { budget } : {}),
@@ -296,7 +327,7 @@ export function createWebSocketServer(options: {
           try {
             const decision = await gate.check(
               tokenOf(ctx.connectionParams),
-              clientIp(ctx.extra.request),
+              addressOf(holders, ctx.extra, clientIp),
               graphQLOperationCount(operation, checked.document),
             );
             if (!decision.allowed) return [asGraphQLError(rateLimitedError(decision))];

@@ -81,7 +81,8 @@ export async function holdStreamSlot(slots: StreamSlots, req: Request, res: Resp
   const slot = await slots.take(req.ip, bearer);
   BUFFER_BOUNDS.set(res, slots.limits.maxBufferBytes);
   if (res.closed) return slot.release();
-  res.once('close', () => slot.release());
+  // on, not once: 'close' comes once, and once's wrapper is one more closure per idle stream.
+  res.on('close', () => slot.release());
 }
 
 /** A streamed response in progress. */
@@ -286,6 +287,8 @@ export async function streamGame(
     void stopChat();
   });
   for (const chunk of pending) stream.write(chunk);
+  // Emptied, so that the array's room is not held for as long as the stream idles.
+  pending.length = 0;
   if (failure) return stream.end(frames.stream.error(failure));
   send = (chunk) => stream.write(chunk);
   fail = (error) => stream.end(frames.stream.error(error));
@@ -380,6 +383,7 @@ export async function streamFeed(
   };
   stream.write(frames.ready(cursor?.after ?? following.last, following.epoch));
   for (const event of pending) stream.write(frames.event(event));
+  pending.length = 0;
   if (failure) return end(failure.error);
   deliver = (event) => stream.write(frames.event(event));
   fail = end;
