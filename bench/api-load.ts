@@ -258,6 +258,8 @@ export async function runOnce(
   run: number,
   /** An express ceiling's path (default /<workload>; api-cost.ts sends its layers' paths). */
   ceilingPath = `/${workload}`,
+  /** Requests per second of all connections together (autocannon's overallRate); none: as fast as answered. */
+  overallRate?: number,
 ): Promise<RunResult> {
   const counters: Counters = { ok: 0, failed: 0, creates: 0, sample: '' };
   const live = new Set<{ game: LiveGame | undefined; awaiting: boolean }>();
@@ -267,6 +269,7 @@ export async function runOnce(
     duration: seconds,
     pipelining: 1,
     timeout: 10,
+    ...(overallRate ? { overallRate } : {}),
   };
   const express = workload === 'ceiling' || workload === 'ceiling-app';
   if (express) {

@@ -7,17 +7,20 @@
 // (c) the Redis memory of one game finished at ply 60 (60 plies, then a resignation), as an account
 //     game and as a seat-token game: MEMORY USAGE … SAMPLES 0 summed over every key under the
 //     server's prefix whose name contains the game's id (whatever the key layout: `game:{<id>}` today,
-//     `game:{s17}:<id>`, `moves:{s17}:<id>` in data model v2), each key listed.
+//     `game:{s17}:<id>`, `moves:{s17}:<id>` in data model v2), each key listed;
+// (d) the Redis memory per stored feed event of one account, by event type, stored (slim) and in the
+//     full form (the public event's data, as events were stored before: src/service/delivery/feed-events.ts).
 //
 // The game is Oware with 6 seeds a house; its moves are a seeded random game (planned with the
 // engine, the first seed whose game lasts past ply 210), so every run, before and after a change,
-// plays the very same game. Issue #14's target for (c): ≤ 2 KB.
+// plays the very same game. Issue #14's target for (c): ≤ 2 KB; issue #32's for (d): game.moved ≤ 300 B.
 //
 // Env: REDIS_URL (redis://127.0.0.1:6379), BENCH_SKIP_BUILD=1.
 import Redis from 'ioredis';
 import type { ItemStream } from '../test/support/stream-reader';
 import { deletePrefix, REDIS_URL } from '../test/support/redis';
 import { getEngine } from '../src/engines/kinds';
+import { Keys } from '../src/store/redis/keys';
 import type { Side } from '../src/engines/types';
 import {
   accountGame,
@@ -45,6 +48,8 @@ const PLIES = [10, 200] as const;
 const LONGEST = 210;
 const FINISHED_AT = 60;
 const TARGET_BYTES = 2048;
+/** Issue #32: one stored game.moved event ≤ 300 bytes of Redis. */
+const MOVED_TARGET_BYTES = 300;
 
 /** The moves of the first seeded random game of KIND that lasts past `minPlies` plies. */
 function planGame(first: Side, minPlies: number): string[] {
@@ -288,6 +293,105 @@ async function finishedGames(
   }
 }
 
+// ---------------------------------------------------------------------------------------------------
+// (d): Redis memory per stored feed event, by type
+
+/** A correspondence game's life in one account's feed (what the issue's sizing counts: a move a day). */
+async function correspondenceGame(base: string, alpha: BenchAccount, beta: BenchAccount): Promise<string> {
+  const challenge = await call<{ id: string }>(base, 'POST', '/challenges', {
+    token: alpha.token,
+    body: {
+      to: beta.username,
+      kind: KIND,
+      options: OPTIONS,
+      starts: 'challenger',
+      timeControl: { type: 'correspondence', daysPerMove: 3 },
+    },
+    expect: 201,
+  });
+  const accepted = await call<{ gameId: string }>(base, 'POST', `/challenges/${challenge.id}/accept`, {
+    token: beta.token,
+  });
+  let game = await call<GameJson>(base, 'GET', `/games/${accepted.gameId}`);
+  const tokenOf = (seat: number) => (game.seats[seat]?.account === alpha.id ? alpha.token : beta.token);
+  const plan = planGame(game.toMove as Side, LONGEST);
+  const other = (seat: number) => tokenOf(seat === 0 ? 1 : 0);
+  for (let round = 0; round < 3; round++) {
+    game = await playTo(base, game, plan, game.ply + 18, tokenOf);
+    const mover = game.toMove as number;
+    await call(base, 'POST', `/games/${game.id}/draw/offer`, { token: tokenOf(mover), body: {} });
+    await call(base, 'POST', `/games/${game.id}/draw/decline`, { token: other(mover), body: {} });
+    await call(base, 'POST', `/games/${game.id}/takeback/offer`, { token: other(mover), body: {} });
+    await call(base, 'POST', `/games/${game.id}/takeback/decline`, { token: tokenOf(mover), body: {} });
+    await call(base, 'POST', `/games/${game.id}/chat`, {
+      token: tokenOf(mover),
+      body: { text: 'good game so far' },
+      expect: 201,
+    });
+    game = await call<GameJson>(base, 'GET', `/games/${game.id}`);
+  }
+  await call(base, 'POST', `/games/${game.id}/resign`, { token: tokenOf(game.toMove as number), body: {} });
+  return game.id;
+}
+
+/** The marginal MEMORY USAGE of a stream entry: XADD `entries` (cycled) to a scratch stream, 100 then 200. */
+async function bytesPerEntry(redis: Redis, scratch: string, entries: readonly string[][]): Promise<number> {
+  const usage = async (count: number) => {
+    await redis.del(scratch);
+    for (let i = 0; i < count; i++)
+      await redis.xadd(scratch, `${i + 1}-0`, ...(entries[i % entries.length] as string[]));
+    return Number(await redis.call('MEMORY', 'USAGE', scratch, 'SAMPLES', '0'));
+  };
+  const hundred = await usage(100);
+  const perEntry = ((await usage(200)) - hundred) / 100;
+  await redis.del(scratch);
+  return Math.round(perEntry);
+}
+
+async function feedEventBytes(base: string, prefix: string): Promise<string[][]> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    const alpha = await signUp(base, 'gamma');
+    const beta = await signUp(base, 'delta');
+    await correspondenceGame(base, alpha, beta);
+    // The stored entries (as the server wrote them) and the public events (as it reads them out).
+    const key = new Keys(prefix).feed(alpha.id);
+    const raw = (await redis.xrange(key, '-', '+')) as Array<[string, string[]]>;
+    const res = await fetch(`${base}/api/v1/account/events?after=0&limit=500`, {
+      headers: { authorization: `Bearer ${alpha.token}`, accept: 'application/json' },
+    });
+    const page = (await res.json()) as { events: Array<{ seq: number; data: unknown }> };
+    const rendered = new Map(page.events.map((e) => [e.seq, JSON.stringify(e.data)]));
+    const byType = new Map<string, { stored: string[][]; full: string[][]; data: number[] }>();
+    for (const [id, fields] of raw) {
+      const type = fields[fields.indexOf('type') + 1] as string;
+      const entry = byType.get(type) ?? { stored: [], full: [], data: [] };
+      byType.set(type, entry);
+      entry.stored.push(fields);
+      // The same entry with the public event's data: the full form every event was stored in before.
+      const full = [...fields];
+      full[fields.indexOf('data') + 1] = rendered.get(parseInt(id, 10)) as string;
+      entry.full.push(full);
+      entry.data.push((fields[fields.indexOf('data') + 1] as string).length);
+    }
+    const whole = Number(await redis.call('MEMORY', 'USAGE', key, 'SAMPLES', '0'));
+    const rows = [
+      ['event type', 'events', 'stored data (B)', 'bytes per event', 'full form (B/event)', 'target'],
+    ];
+    for (const [type, entry] of [...byType].sort((a, b) => b[1].stored.length - a[1].stored.length)) {
+      const bytes = await bytesPerEntry(redis, `${prefix}bench:scratch`, entry.stored);
+      const full = await bytesPerEntry(redis, `${prefix}bench:scratch`, entry.full);
+      const mean = Math.round(entry.data.reduce((a, b) => a + b, 0) / entry.data.length);
+      const target = type === 'game.moved' ? (bytes <= MOVED_TARGET_BYTES ? 'met' : 'missed') : '';
+      rows.push([type, String(entry.stored.length), String(mean), String(bytes), String(full), target]);
+    }
+    rows.push(['the whole feed', String(raw.length), '', String(Math.round(whole / raw.length)), '', '']);
+    return rows;
+  } finally {
+    redis.disconnect();
+  }
+}
+
 export async function runEventsBench(): Promise<void> {
   const prefix = benchPrefix('events');
   buildServer();
@@ -301,6 +405,13 @@ export async function runEventsBench(): Promise<void> {
     console.log(table(await messageBytes(server.base, alpha, beta)));
     console.log(`\n(c): Redis MEMORY USAGE (SAMPLES 0) of every key whose name holds the game id\n`);
     console.log(table(await finishedGames(server.base, prefix, alpha, beta)));
+    console.log(
+      `\n(d): Redis memory per stored feed event of one account, by type (a correspondence game of ${KIND}: ` +
+        '54 plies, 3 draw offers and takeback offers declined, 3 chat messages, a resignation): the ' +
+        'growth of MEMORY USAGE from 100 to 200 entries of that type in a scratch stream; "full form": ' +
+        "the same entries with the public event's data, as every event was stored before slim events\n",
+    );
+    console.log(table(await feedEventBytes(server.base, prefix)));
     console.log(
       `\nTarget (issue #14): one finished 60-ply game ≤ ${TARGET_BYTES} bytes in Redis (its keys that are ` +
         'kept: a key with a TTL, such as the closed challenge an account game began as, is counted apart). "all keys ' +

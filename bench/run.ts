@@ -1,8 +1,9 @@
-// npm run bench -- <perft|ai|ai-load|api|api-cost|listings|fanout|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
+// npm run bench -- <perft|ai|ai-load|api|api-cost|listings|fanout|connections|webhooks|events|delivery|migrate> [args]: benchmarks, never part of `npm test`.
 import { runAiBench } from './ai';
 import { runAiLoadBench } from './ai-load';
 import { runApiBench } from './api';
 import { runApiCostBench } from './api-cost';
+import { runConnectionsBench } from './connections';
 import { runDeliveryBench } from './delivery';
 import { runEventsBench } from './events';
 import { runFanoutBench } from './fanout';
@@ -42,6 +43,9 @@ switch (which) {
   case 'fanout':
     run('fanout', runFanoutBench(rest));
     break;
+  case 'connections':
+    run('connections', runConnectionsBench(rest));
+    break;
   case 'migrate':
     run('migrate', runMigrateBench(rest));
     break;
@@ -59,7 +63,7 @@ switch (which) {
     break;
   default:
     console.error(
-      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|ai-load [seconds]|api|api-cost|listings [games…]|fanout [watchers…]|webhooks|events|delivery|migrate [games…]>',
+      'usage: npm run bench -- <perft [kind]|ai [speed|ladder|kalah]|ai-load [seconds]|api|api-cost|listings [games…]|fanout [watchers…]|connections [counts…]|webhooks|events|delivery|migrate [games…]>',
     );
     process.exit(2);
 }

@@ -19,6 +19,7 @@ import { BlockService } from './accounts/blocks';
 import { ChallengeService } from './challenges/service';
 import { ClockService } from './time/clocks';
 import { appFeedOwnerOf, FeedService } from './delivery/feed';
+import { withRenderedFeed } from './delivery/feed-render';
 import type { GameWriter } from './game/writer';
 import { GameListService } from './game/lists';
 import { GameService } from './game/service';
@@ -140,10 +141,12 @@ export interface ServiceOptions {
 }
 
 export function createServices(
-  storage: Storage,
+  stored: Storage,
   now: () => Date = () => new Date(),
   options: ServiceOptions = {},
 ): Services {
+  // Every service reads feed events rendered from their stored (slim) form.
+  const storage = withRenderedFeed(stored);
   const auth = new Authenticator(storage.accounts, storage.apps, now, options.onBackgroundError);
   const quotas = options.quotas ?? DEFAULT_QUOTAS;
   const pools = new Pools(storage, () => now().getTime());
@@ -160,7 +163,8 @@ export function createServices(
   );
   const aiPool = new AiPool(options.aiPool);
   const onError = options.onBackgroundError;
-  const turns = new TurnDriver(storage, games, { ...(onError ? { onError } : {}), ...options.turns });
+  // The turn driver reads only the game id and status of its events: it needs them unrendered.
+  const turns = new TurnDriver(stored, games, { ...(onError ? { onError } : {}), ...options.turns });
   const allowPrivate = options.webhooks?.allowPrivate;
   const ports = options.webhooks?.ports;
   const director = new TournamentDirector(storage, games, now, options.tournaments);

@@ -115,6 +115,17 @@ describe('GraphQL cost with variables, unpaged lists, and query budgets', () => 
     expect((small.value?.data as { games: { items: unknown[] } }).games.items).toHaveLength(2);
   });
 
+  it('counts the cost with its own variables when a text comes again over graphql-ws (its parse is reused)', async () => {
+    // Short enough to be kept parsed (websocket.ts Documents): 12 aliased lists, the page size a variable.
+    const short = `query Short($n: Int) { ${aliased('$n').split(' a12:')[0]} }`;
+    expect(short.length).toBeLessThan(4096);
+    const cheap = await overWebSocket(run.url, short, { n: 1 });
+    expect(cheap.errors).toEqual([]);
+    const costly = await overWebSocket(run.url, short, { n: 100 });
+    expect(costly.errors.map((e) => e.extensions)).toEqual([{ code: 'QUERY_TOO_COMPLEX', limit: 'cost' }]);
+    expect((await overWebSocket(run.url, short, { n: 1 })).errors).toEqual([]);
+  });
+
   it('costs Game.moves without arguments at the longest game, and refuses it where that is too much', async () => {
     const longest = Math.max(...KINDS.map((k) => k.moveLimit));
     const all = '{ game(id: "AAAAAAAAAAAA") { moves { ply notation seat at } } }';

@@ -9,8 +9,9 @@ import { effectsOf } from '../../src/service/game/effects';
 import { timed, timedOut } from '../../src/service/game/timing';
 import { replayState } from '../../src/service/game/rules';
 import { toGameHeadView, toMoveView } from '../../src/service/game/view';
+import { isSlim, renderGameData } from '../../src/service/delivery/feed-events';
 import { createMemoryStorage } from '../../src/store/memory';
-import type { RatingResult, StoredGame, TimeControl } from '../../src/store/store';
+import { headOf, type RatingResult, type StoredGame, type TimeControl } from '../../src/store/store';
 
 const T0 = Date.parse('2026-01-01T00:00:00.000Z');
 const DAY = 86_400_000;
@@ -57,7 +58,15 @@ function effects(before: StoredGame, after: StoredGame, ratings: readonly Rating
     game: toGameHeadView(engine, after, DEFAULT_ABANDON_CLAIM_MS),
     move: added ? toMoveView(engine, added) : null,
   };
-  return effectsOf(before, after, views, ratings);
+  const e = effectsOf(before, after, views, ratings);
+  // Notices are stored slim: render them as readers get them (and they must be the write's views).
+  const notices = e.notices.map((n) => {
+    if (!isSlim(n.data)) return n;
+    const rendered = renderGameData(engine, headOf(after), n.type, n.data, n.at);
+    expect(JSON.stringify(rendered.game)).toBe(JSON.stringify(views.game));
+    return { ...n, data: rendered.data };
+  });
+  return { ...e, notices };
 }
 
 const correspondence: TimeControl = { type: 'correspondence', daysPerMove: 2 };

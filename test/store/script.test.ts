@@ -3,7 +3,9 @@
 // checks (a missing or unknown name is a compile error) are the @ts-expect-error lines, which
 // `tsc --noEmit` checks.
 import { connectRedis } from '../../src/store/redis';
+import { randomBytes } from 'node:crypto';
 import { defineScripts, resolveNames, script, scriptPreamble } from '../../src/store/redis/script';
+import { runReplicated } from '../../src/store/redis/relay/relay';
 import { SCRIPTS } from '../../src/store/redis/scripts';
 import { deletePrefix, REDIS_URL, uniquePrefix } from '../support/redis';
 
@@ -77,7 +79,7 @@ describe('script()', () => {
     }
   });
 
-  it('runs on Redis with EVALSHA (EVAL the first time)', async () => {
+  it('runs on Redis with EVALSHA (EVAL when Redis does not have the script)', async () => {
     const redis = await connectRedis(REDIS_URL);
     const prefix = uniquePrefix('script');
     try {
@@ -91,6 +93,60 @@ describe('script()', () => {
       ]);
       await redis.set(`${prefix}c`, 'value');
       expect(await readOnly.run(redis, { key: `${prefix}c` }, {})).toBe('value');
+    } finally {
+      await deletePrefix(prefix);
+      redis.disconnect();
+    }
+  });
+
+  it('sends the whole script once when Redis answers NOSCRIPT, then EVALSHA again', async () => {
+    // A script no Redis has seen (its text is new), so that its first EVALSHA is refused.
+    const fresh = script<string>()({
+      name: 'boardhostTestFresh',
+      keys: [],
+      args: ['value'],
+      lua: `-- ${randomBytes(8).toString('hex')}\nreturn ARG.value`,
+    });
+    const redis = await connectRedis(REDIS_URL);
+    const sent: string[] = [];
+    const send = redis.sendCommand.bind(redis);
+    redis.sendCommand = ((command: Parameters<typeof redis.sendCommand>[0], stream) => {
+      sent.push(command.name);
+      return send(command, stream);
+    }) as typeof redis.sendCommand;
+    try {
+      defineScripts(redis, [fresh]);
+      expect(await fresh.run(redis, {}, { value: 'a' })).toBe('a');
+      expect(await fresh.run(redis, {}, { value: 'b' })).toBe('b');
+      expect(sent.filter((name) => name === 'evalsha' || name === 'eval')).toEqual([
+        'evalsha',
+        'eval',
+        'evalsha',
+      ]);
+    } finally {
+      redis.disconnect();
+    }
+  });
+
+  it('runs a script with WAIT behind it (runReplicated), sending it whole after NOSCRIPT', async () => {
+    const key = script<number>()({
+      name: 'boardhostTestReplicated',
+      keys: ['key'],
+      args: [],
+      lua: `-- ${randomBytes(8).toString('hex')}\nreturn redis.call('INCR', KEY.key)`,
+    });
+    const redis = await connectRedis(REDIS_URL);
+    const prefix = uniquePrefix('script');
+    try {
+      defineScripts(redis, [key]);
+      const argv = key.argv({ key: `${prefix}n` }, {});
+      // The test Redis has no replica: the write stands, unacknowledged (its first EVALSHA was
+      // refused with NOSCRIPT, so the pipeline was sent again with EVAL).
+      await expect(runReplicated(redis, { replicas: 1, timeoutMs: 10 }, key.name, argv)).rejects.toThrow(
+        /^NOREPLICAS the write was acknowledged by 0 of 1/,
+      );
+      expect(await runReplicated(redis, { replicas: 0, timeoutMs: 10 }, key.name, argv)).toBe(2);
+      expect(await redis.get(`${prefix}n`)).toBe('2');
     } finally {
       await deletePrefix(prefix);
       redis.disconnect();

@@ -343,6 +343,20 @@ export function describeStoreContract(name: string, open: () => Promise<Storage>
       expect(await storage.games.get('nosuchgame000')).toBeUndefined();
     });
 
+    it('reads several games without their moves, in the order asked, undefined for unknown ids', async () => {
+      const [one, two] = [sampleGame(), sampleGame()];
+      await storage.games.create(one);
+      await storage.games.create(two);
+      const { moves: _one, ...oneHead } = one;
+      const { moves: _two, ...twoHead } = two;
+      expect(await storage.games.heads([two.id, 'nosuchgame000', one.id])).toEqual([
+        twoHead,
+        undefined,
+        oneHead,
+      ]);
+      expect(await storage.games.heads([])).toEqual([]);
+    });
+
     it('updates at the expected version and refuses a stale one with the current version', async () => {
       const game = sampleGame();
       await storage.games.create(game);

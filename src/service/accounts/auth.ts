@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash as hashOnce, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Side } from '../../engines/types';
 import {
   appOf,
@@ -119,7 +119,8 @@ export function revocationHashesOf(caller: AccountCaller): string[] {
 
 /** The stored form of a secret token. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('hex');
+  // One-shot (no Hash object): a sixth of createHash's time, on every request with a bearer.
+  return hashOnce('sha256', token, 'hex');
 }
 
 /** A token's lastUsedAt is written at most this often (a fire-and-forget write, off the request's path). */

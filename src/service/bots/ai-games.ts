@@ -20,6 +20,7 @@ import { TurnDeferred, type MoveProvider, type TurnDriver } from './turn-driver'
 import { SeatTokenQuotas } from './ai-quotas';
 import { addressBucket } from '../accounts/quotas';
 import { feature } from '../game/tv';
+import { slimNotice } from '../delivery/feed-events';
 
 // The built-in AI opponents. Each level is its own bot account, `ai-level-1` … `ai-level-8`: an
 // ordinary account seated in ordinary games, so AI games are stored, listed, exported (and later
@@ -244,7 +245,7 @@ export class AiGames {
       const head = this.games.headView(game);
       const result = await this.storage.games.create(
         game,
-        [{ to: [account.id, aiUsername(level)], type: 'game.started', at, data: { game: head } }],
+        [slimNotice({ to: [account.id, aiUsername(level)], type: 'game.started', at, data: { game: head } })],
         // Only the caller's cap: the AI plays any number of games.
         gameLimits([account], this.quotas),
       );
@@ -276,7 +277,12 @@ export class AiGames {
       try {
         const at = game.createdAt;
         await this.storage.games.create(game, [
-          { to: [aiUsername(level)], type: 'game.started', at, data: { game: this.games.headView(game) } },
+          slimNotice({
+            to: [aiUsername(level)],
+            type: 'game.started',
+            at,
+            data: { game: this.games.headView(game) },
+          }),
         ]);
       } catch (error) {
         await giveBack().catch(() => undefined);

@@ -2,6 +2,7 @@ import type { FeedEvent, Storage, StoredGame } from '../../store/store';
 import { isTurnOf, turnStartOf } from '../../store/store';
 import { internalCredential, type Credential } from '../accounts/auth';
 import { GameError } from '../errors';
+import { gameOfData } from '../delivery/feed-events';
 import type { GameView } from '../game/view';
 import type { GameService } from '../game/service';
 
@@ -189,8 +190,9 @@ export class TurnDriver {
   }
 
   private onEvent(account: string, event: FeedEvent): void {
-    const game = event.data.game as { id?: unknown; status?: unknown } | undefined;
-    if (!game || typeof game.id !== 'string' || game.status !== 'ongoing') return;
+    // Slim or rendered (delivery/feed-events.ts): the id and status are all it reads here.
+    const game = gameOfData(event.data);
+    if (!game || game.status !== 'ongoing') return;
     const id = game.id;
     this.consider(id, account).catch((error: unknown) => this.report(error, id, account));
   }

@@ -21,6 +21,7 @@ import { seatRatings } from '../ratings/results';
 import { startOf } from '../game/start';
 import { parseTimeControl, type TimeControlInput } from '../time/control';
 import { feature } from '../game/tv';
+import { slimNotice } from '../delivery/feed-events';
 
 // Bulk pairings (#18, as lichess's POST /api/bulk-pairing): a client's backend makes up to 500 games
 // between pairs of accounts in one all-or-nothing call, with each player's consent given by its own
@@ -215,12 +216,12 @@ export class BulkService {
       }),
       source: { type: 'bulk', id: bulk.id },
     };
-    const notice = {
+    const notice = slimNotice({
       to: accounts,
-      type: 'game.started' as const,
+      type: 'game.started',
       at,
       data: { game: this.games.headView(game) },
-    };
+    });
     try {
       // The places were reserved: no limits now (its relay entry counts it again, harmlessly).
       await this.storage.games.create(game, [notice]);

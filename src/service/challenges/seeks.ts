@@ -34,6 +34,7 @@ import {
   type GameSettingsInput,
   type GameSettingsView,
 } from '../game/settings';
+import { slimNotice } from '../delivery/feed-events';
 
 export const SEEK_ID = /^[A-Za-z0-9_-]{12}$/;
 
@@ -209,12 +210,12 @@ export class SeekService {
       created = await this.storage.games.create(
         game,
         [
-          {
+          slimNotice({
             to: accounts,
             type: 'game.started',
             at: seek.createdAt,
             data: { game: this.games.headView(game) },
-          },
+          }),
         ],
         gameLimits([account, ...(other ? [other] : [])], this.quotas),
       );

@@ -27,6 +27,7 @@ import { parseTimeControl, type TimeControlInput } from '../time/control';
 import { feature } from '../game/tv';
 import { settingsFields, settingsOf, type GameSettingsInput } from '../game/settings';
 import { challengeView, type ChallengeView } from './view';
+import { slimNotice } from '../delivery/feed-events';
 export { challengeView, type ChallengeView } from './view';
 
 const CHALLENGE_ID = /^[A-Za-z0-9_-]{12}$/;
@@ -314,7 +315,7 @@ export class ChallengeService {
           limits: gameLimits(seated, this.quotas),
           notices: [
             acceptedNotice(next),
-            { to: pair, type: 'game.started', at, data: { game: this.games.headView(game) } },
+            slimNotice({ to: pair, type: 'game.started', at, data: { game: this.games.headView(game) } }),
           ],
         };
       },

@@ -13,6 +13,7 @@ import type { Authenticator, Credential } from '../accounts/auth';
 import { GameError, toGameError } from '../errors';
 import type { GameHeadView, MoveView } from '../game/view';
 import { rematchNotices } from '../game/rematch-rules';
+import { slimNotice } from './feed-events';
 
 /** Events read from the store per round trip while catching up. */
 const PAGE = 500;
@@ -39,7 +40,8 @@ export function gameAccounts(game: StoredGame): string[] {
  * a game is an event to each account: a change no other event names to it (a vacation moving the
  * deadline or showing on a seat, one's own takeback offer) is `game.updated`, so that a client
  * holding the old version always hears of the new one. Events carry
- * the game's head (`game`, without its moves) and, for a move, the move: O(1) in the game's length.
+ * the game's head (`game`, without its moves) and, for a move, the move: O(1) in the game's length,
+ * in the slim form that feeds store (feed-events.ts; rendered back when read: feed-render.ts).
  */
 export function gameNotices(
   before: StoredGame,
@@ -75,7 +77,9 @@ export function gameNotices(
   if (untold.length > 0 && after.version !== before.version) {
     notices.push({ to: untold, type: 'game.updated', at, data: { game } });
   }
-  return notices;
+  // Stored slim (feed-events.ts); a move's details may be described again from the position before it.
+  const from = after.moves.length === before.moves.length + 1 ? before.position : undefined;
+  return notices.map((n) => slimNotice(n, from));
 }
 
 /**

@@ -25,12 +25,16 @@ import {
 } from '../accounts/auth';
 import { stripUnsafe } from '../accounts/names';
 import { aiLevelOf } from '../bots/ai-games';
+import { slimNotice } from '../delivery/feed-events';
 import { GameError } from '../errors';
 import { checkRead, gameNotFound, readerOf } from './audience';
 import { assertGameId } from './cursors';
 import type { GameService } from './service';
 import { settingsView } from './settings';
 import { CHAT_MODES, type ChatMode } from '../../vocabulary';
+
+/** The stop function of a follow that follows nothing. */
+const followNothing = async (): Promise<void> => undefined;
 
 /** The longest message, in characters (code points), after cleaning and trimming. */
 export const CHAT_TEXT_MAX = 280;
@@ -249,7 +253,9 @@ export class ChatService {
       ({ seat } = await this.reader(gameId, viewer));
     } catch (error) {
       if (!options.lenient || !(error instanceof GameError) || error.code !== 'CHAT_DISABLED') throw error;
-      return async () => undefined;
+      // One shared function: one made here would hold this catch block's error (and its stack) for
+      // as long as the stream lasts.
+      return followNothing;
     }
     // Subscribe before reading the mutes and the missed messages; signals wait until both are read,
     // then apply in order (a message already delivered from the list is not delivered again).
@@ -329,6 +335,7 @@ export class ChatService {
       at: message.at,
       data: { game: this.games.headView(game), message },
     };
-    await this.storage.feed.append([notice]);
+    // Stored slim, like a game write's notices (delivery/feed-events.ts).
+    await this.storage.feed.append([slimNotice(notice)]);
   }
 }

@@ -28,6 +28,7 @@ import { rematchOf, rematchSeatOf } from './rematch-rules';
 import type { GameService } from './service';
 import { feature } from './tv';
 import type { GameView } from './view';
+import { slimNotice } from '../delivery/feed-events';
 
 /** How often a rematch write retries after losing a compare-and-set of the finished game. */
 export const REMATCH_ATTEMPTS = 8;
@@ -204,7 +205,7 @@ export class RematchService {
     const notices: Notice[] =
       seated.length === 0
         ? []
-        : [{ to: seated, type: 'game.started', at, data: { game: this.games.headView(next) } }];
+        : [slimNotice({ to: seated, type: 'game.started', at, data: { game: this.games.headView(next) } })];
     // The AI plays any number of games: only the humans' caps.
     const limits: GameLimit[] = gameLimits(players, this.quotas);
     let result;

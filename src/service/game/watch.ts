@@ -72,7 +72,7 @@ class MoveHistory {
 
 /** One version of a game, as every watcher on this node gets it. */
 export class GameUpdate implements MovesSource {
-  private readonly encodings = new Map<string, string>();
+  private readonly encodings = new Map<string, unknown>();
   private full: GameView | undefined;
   private live: LiveGameView | undefined;
 
@@ -118,14 +118,15 @@ export class GameUpdate implements MovesSource {
     return this.count === 0 ? null : this.history.view(this.count - 1);
   }
 
-  /** `encode(this)`, computed once per `format` and shared by every watcher of this node. */
-  encoded(format: string, encode: (update: GameUpdate) => string): string {
-    let text = this.encodings.get(format);
-    if (text === undefined) {
-      text = encode(this);
-      this.encodings.set(format, text);
-    }
-    return text;
+  /**
+   * `encode(this)`, computed once per `format` and shared by every watcher of this node (a format
+   * names one encoding: the same `format` always comes with the same `encode`).
+   */
+  encoded<T>(format: string, encode: (update: GameUpdate) => T): T {
+    if (this.encodings.has(format)) return this.encodings.get(format) as T;
+    const encoding = encode(this);
+    this.encodings.set(format, encoding);
+    return encoding;
   }
 }
 

@@ -2,6 +2,7 @@ import type { AnyEngine } from '../../engines/engine';
 import { clockIndexOf, type Storage, type StoredGame } from '../../store/store';
 import { isOverdue, retime, sameTiming, type Vacations } from './clock';
 import { GameError } from '../errors';
+import { slimNotice } from '../delivery/feed-events';
 import { wakeOf } from '../game/effects';
 import { timedOut, vacationsFor, vacationsOf, type Deadlines } from '../game/timing';
 import { WRITE_ATTEMPTS, type GameWriter } from '../game/writer';
@@ -89,13 +90,14 @@ export class GameTime {
     const index = clockIndexOf(game);
     if (index.reminder === null || index.reminder > at.getTime() || index.mover === null) return false;
     const view = this.writer.headView(this.engineFor(game.kind), game);
+    // Stored slim, like a game write's notices (delivery/feed-events.ts).
     return this.storage.clocks.markReminded(game.id, index.turn, [
-      {
+      slimNotice({
         to: [index.mover],
         type: 'game.deadline_soon',
         at: at.toISOString(),
         data: { game: view, seat: game.toMove, deadlineAt: game.deadlineAt },
-      },
+      }),
     ]);
   }
 }

@@ -2,10 +2,11 @@
 import type { Notice, StoredTournament, TournamentStatus } from '../../store/store';
 import type { GameHeadView } from '../game/view';
 import type { StandingRow } from './standings';
+import { slimNotice } from '../delivery/feed-events';
 
 /** `game.started` for a tournament game, as a matched seek sends it. */
 export function gameNotice(accounts: readonly string[], at: string, game: GameHeadView): Notice {
-  return { to: accounts, type: 'game.started', at, data: { game } };
+  return slimNotice({ to: accounts, type: 'game.started', at, data: { game } });
 }
 
 export interface TournamentPlayerView {

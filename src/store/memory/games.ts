@@ -7,6 +7,7 @@ import {
   changeOf,
   headOf,
   type GameChange,
+  type GameHead,
   type GameEventBus,
   type GameStatus,
   type MovePage,
@@ -169,6 +170,13 @@ export class MemoryGameStore implements GameStore {
   async get(id: string): Promise<StoredGame | undefined> {
     const entry = this.games.get(id);
     return entry ? gameOf(entry) : undefined;
+  }
+
+  async heads(ids: readonly string[]): Promise<(GameHead | undefined)[]> {
+    return ids.map((id) => {
+      const entry = this.games.get(id);
+      return entry ? (JSON.parse(entry.head) as GameHead) : undefined;
+    });
   }
 
   async moves(id: string, after: number, limit: number): Promise<MovePage | undefined> {

@@ -326,6 +326,11 @@ export interface GameStore {
   countOngoing(account: string): Promise<number>;
   get(id: string): Promise<StoredGame | undefined>;
   /**
+   * Several games without their moves, in the order of `ids` (undefined for an unknown one): what
+   * rendering feed events reads (service/delivery/feed-render.ts). O(ids), whatever the games' lengths.
+   */
+  heads(ids: readonly string[]): Promise<(GameHead | undefined)[]>;
+  /**
    * Up to `limit` moves of a game after ply `after` (0: from the first), oldest first; undefined for
    * an unknown game. Costs O(limit), whatever the length of the game.
    */

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type Redis from 'ioredis';
 import type { Cluster } from 'ioredis';
 
@@ -9,8 +10,11 @@ import type { Cluster } from 'ioredis';
 // Redis, so a call does no more work than before (binding them in Lua tables at every call cost
 // 3-5 µs of Redis time per call, measured; the move write path is benchmarked). A generated
 // comment heading the script lists the names by position. Every definition is defined
-// on the data client once (defineScripts, by the storage factory) with ioredis' defineCommand:
-// EVALSHA, falling back to EVAL when the server does not know the script (ioredis' semantics).
+// on the data client once (defineScripts, by the storage factory): a call is an EVALSHA, sent
+// again as EVAL when the server does not know the script (NOSCRIPT: after a restart or a SCRIPT
+// FLUSH). Not ioredis' defineCommand: every auto-pipelined batch (one per event-loop tick) copies
+// each command defined so to a new Pipeline object, and with the stores' 55 scripts that copy cost
+// more CPU than the rest of a batch (about 13 µs, measured; plain EVALSHA batches copy nothing).
 // On a Cluster, every key of a call must live in one slot: the declared KEYS are what ioredis
 // routes the call by, so a key a script touches is declared unless it is derived inside the
 // script (then from the builders generated from keys.ts: see lua-keys.ts).
@@ -19,9 +23,35 @@ export type Arg = string | number;
 
 type Named<N extends readonly string[], V> = { readonly [P in N[number]]: V };
 
-/** What a definition is run on: a client, or a pipeline of one (runReplicated). */
-export interface ScriptTarget {
-  [command: string]: unknown;
+/** What a client knows of a script defined on it: enough to send EVALSHA, or EVAL. */
+export interface DefinedScript {
+  readonly sha: string;
+  readonly lua: string;
+  readonly numberOfKeys: number;
+}
+
+/** The scripts defined on each client (defineScripts), by name. */
+const DEFINED = new WeakMap<object, Map<string, DefinedScript>>();
+
+/** The script `name` as defined on `redis`; throws when defineScripts did not define it there. */
+export function definedScript(redis: Redis | Cluster, name: string): DefinedScript {
+  const defined = DEFINED.get(redis)?.get(name);
+  if (!defined) throw new Error(`script ${name} is not defined on this client (defineScripts)`);
+  return defined;
+}
+
+/** True for Redis' answer to an EVALSHA of a script it does not have. */
+export function isNoScript(error: unknown): boolean {
+  return error instanceof Error && error.message.startsWith('NOSCRIPT');
+}
+
+/** Runs a defined script: EVALSHA, then EVAL if the server does not have it (NOSCRIPT). */
+export function runScript<R>(redis: Redis | Cluster, name: string, args: readonly Arg[]): Promise<R> {
+  const { sha, lua, numberOfKeys } = definedScript(redis, name);
+  return (redis.evalsha(sha, numberOfKeys, ...args) as Promise<R>).catch((error: unknown) => {
+    if (!isNoScript(error)) throw error;
+    return redis.eval(lua, numberOfKeys, ...args) as Promise<R>;
+  });
 }
 
 export interface ScriptSpec<K extends readonly string[], A extends readonly string[], Rest extends boolean> {
@@ -144,16 +174,17 @@ export function script<R>() {
       argNames,
       argv: argv as Script<K, A, R, Rest>['argv'],
       argsInOrder: (args) => argNames.map((a) => args[a as A[number]]),
-      run: ((redis: Redis | Cluster, keys: Named<K, string>, args: Named<A, Arg>, rest?: readonly Arg[]) => {
-        const command = (redis as unknown as ScriptTarget)[name] as ((...a: Arg[]) => Promise<R>) | undefined;
-        if (!command) throw new Error(`script ${name} is not defined on this client (defineScripts)`);
-        return command.apply(redis, argv(keys, args, rest));
-      }) as Script<K, A, R, Rest>['run'],
+      run: ((redis: Redis | Cluster, keys: Named<K, string>, args: Named<A, Arg>, rest?: readonly Arg[]) =>
+        runScript<R>(redis, name, argv(keys, args, rest))) as Script<K, A, R, Rest>['run'],
     };
   };
 }
 
-/** Defines every script on a client (ioredis defineCommand: EVALSHA, EVAL on NOSCRIPT). */
+/** Defines every script on a client (for runScript: EVALSHA, EVAL on NOSCRIPT). */
 export function defineScripts(redis: Redis | Cluster, scripts: readonly AnyScript[]): void {
-  for (const { name, numberOfKeys, lua } of scripts) redis.defineCommand(name, { numberOfKeys, lua });
+  let defined = DEFINED.get(redis);
+  if (!defined) DEFINED.set(redis, (defined = new Map()));
+  for (const { name, numberOfKeys, lua } of scripts) {
+    defined.set(name, { sha: createHash('sha1').update(lua).digest('hex'), lua, numberOfKeys });
+  }
 }

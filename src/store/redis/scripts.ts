@@ -13,8 +13,8 @@ import * as webhookScripts from './webhooks/scripts';
 import type { AnyScript } from './script';
 
 // Every Lua script of the Redis stores, in one list: the storage factory (redisStorage) defines
-// them all on its data client, in one loop, before any store runs a command (a pipeline begun
-// before a definition would lack it).
+// them all on its data client, in one loop, before any store runs a command (a script run on a
+// client it is not defined on throws).
 
 function definitions(module: Record<string, unknown>): AnyScript[] {
   return Object.values(module).filter(

@@ -1,8 +1,15 @@
-import { getOperationAST, GraphQLError, type GraphQLSchema, type ValidationRule } from 'graphql';
+import {
+  getOperationAST,
+  GraphQLError,
+  type DocumentNode,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type ValidationRule,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { IncomingMessage, Server } from 'node:http';
 import type { Logger } from 'pino';
-import { WebSocketServer, type WebSocket } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { Services } from '../../service';
 import { hashToken } from '../../service/accounts/auth';
 import { GameError, toGameError } from '../../service/errors';
@@ -12,9 +19,12 @@ import type { TokenWatch } from '../../service/accounts/token-streams';
 import { graphQLOperationCount, rateLimitedError, type RateGate } from '../rate-limit';
 import { ACCOUNT_PARAM, actingAccountOf } from '../acting';
 import { bearerFrom, type GraphQLContext } from './context';
+import { Heartbeats } from '../heartbeats';
 import { formatGraphQLError } from './errors';
+import { isSharedResult, subscribeShared } from './shared-execution';
+import { SharedFrameWebSocket, sharedPayload } from './shared-frames';
 import { isQuery, startBudget, withinBudget } from './budget';
-import { checkDocument, type GraphQLLimits } from './limits';
+import { checkDocument, costError, type GraphQLLimits } from './limits';
 
 // graphql-ws on the HTTP server's /graphql. Every message is bounded in size before it is read; every
 // operation passes the same limits as over HTTP (tokens, depth, cost, aliases) and the rate limit;
@@ -33,6 +43,11 @@ export interface WebSocketLimits {
   readonly maxSubscriptionsPerIp: number;
   /** Running subscriptions per account (or seat token); the next gets TOO_MANY_SUBSCRIPTIONS. */
   readonly maxSubscriptionsPerAccount: number;
+  /**
+   * A ping to every connection this often (whole seconds; default 12 s, graphql-ws' own); one that
+   * has not answered the last one by the next is terminated.
+   */
+  readonly pingIntervalMs?: number;
 }
 
 export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
@@ -42,6 +57,12 @@ export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
   maxSubscriptionsPerIp: 500,
   maxSubscriptionsPerAccount: 200,
 };
+
+/**
+ * The default ping interval: graphql-ws' own keep-alive's (which takes a timer or two per socket;
+ * here one wheel for all of them).
+ */
+const PING_MS = 12_000;
 
 /** The close code for a connection over a connection cap (like HTTP 429). */
 export const TOO_MANY_CONNECTIONS_CLOSE_CODE = 4429;
@@ -61,6 +82,39 @@ class Counter {
     const n = (this.counts.get(key) ?? 0) - 1;
     if (n > 0) this.counts.set(key, n);
     else this.counts.delete(key);
+  }
+}
+
+/**
+ * Documents that parsed and passed validation, by their text, shared by every subscription that
+ * sends the same text (clients send the same few): one parse and validation, and one syntax tree
+ * held by all of them instead of one each. Only short texts are kept, and few of them in all
+ * (least recently used first out): a flood of distinct documents holds little.
+ */
+class Documents {
+  static readonly MAX_SOURCE_CHARS = 4096;
+  static readonly MAX_TOTAL_CHARS = 256 * 1024;
+  private readonly documents = new Map<string, DocumentNode>();
+  private chars = 0;
+
+  get(source: string): DocumentNode | undefined {
+    const document = this.documents.get(source);
+    if (document) {
+      this.documents.delete(source);
+      this.documents.set(source, document);
+    }
+    return document;
+  }
+
+  set(source: string, document: DocumentNode): void {
+    if (source.length > Documents.MAX_SOURCE_CHARS || this.documents.has(source)) return;
+    this.documents.set(source, document);
+    this.chars += source.length;
+    for (const oldest of this.documents.keys()) {
+      if (this.chars <= Documents.MAX_TOTAL_CHARS) break;
+      this.documents.delete(oldest);
+      this.chars -= oldest.length;
+    }
   }
 }
 
@@ -86,6 +140,31 @@ export const TOKEN_REVOKED_CLOSE_CODE = 4401;
 
 type Extra = { request: IncomingMessage; socket: WebSocket; holder?: Holder };
 
+/**
+ * A socket's emit, with a text message handed on as the string it is: graphql-ws' message listener
+ * (an async function that awaits a subscription for as long as it lasts) turns what it gets into a
+ * string and keeps its argument meanwhile; a Buffer (~450 B with its memory) would stay with every
+ * idle subscription for nothing. Binary messages are handed on as they come.
+ */
+function emitTextAsString(this: WebSocket, event: string | symbol, ...args: unknown[]): boolean {
+  if (event === 'message' && args[1] === false && Buffer.isBuffer(args[0])) {
+    args[0] = args[0].toString();
+  }
+  return WebSocket.prototype.emit.call(this, event, ...args);
+}
+
+/**
+ * The client address of a connection: its holder's (worked out once at the upgrade), else from its
+ * upgrade request while the connection still holds it (see onConnect).
+ */
+function addressOf(
+  holders: WeakMap<WebSocket, Holder>,
+  extra: Extra,
+  clientIp: (r: IncomingMessage) => string,
+) {
+  return holders.get(extra.socket)?.address ?? clientIp(extra.request);
+}
+
 export function createWebSocketServer(options: {
   httpServer: Server;
   schema: GraphQLSchema;
@@ -104,12 +183,32 @@ export function createWebSocketServer(options: {
     server: httpServer,
     path: '/graphql',
     maxPayload: websocket.maxMessageBytes,
+    // Sends a shared result's `next` payload encoded once for all its subscribers (shared-frames.ts).
+    WebSocket: SharedFrameWebSocket,
   });
   const connectionsPerIp = new Counter(websocket.maxConnectionsPerIp);
   const connectionsPerAccount = new Counter(websocket.maxConnectionsPerAccount);
   const subscriptionsPerIp = new Counter(websocket.maxSubscriptionsPerIp);
   const subscriptionsPerAccount = new Counter(websocket.maxSubscriptionsPerAccount);
   const holders = new WeakMap<WebSocket, Holder>();
+  const documents = new Documents();
+  const pings = new Heartbeats(websocket.pingIntervalMs ?? PING_MS);
+
+  /** checkDocument, with the parse and validation of a text seen before skipped (its cost still counted). */
+  const check = (payload: {
+    readonly query: string;
+    readonly operationName?: string | null;
+    readonly variables?: Readonly<Record<string, unknown>> | null;
+  }): { document: DocumentNode } | { errors: GraphQLError[] } => {
+    const known = documents.get(payload.query);
+    if (known) {
+      const tooCostly = costError(schema, known, limits.maxCost, payload.operationName, payload.variables);
+      return tooCostly ? { errors: [tooCostly] } : { document: known };
+    }
+    const checked = checkDocument(schema, payload.query, limits, rules, payload);
+    if ('document' in checked) documents.set(payload.query, checked.document);
+    return checked;
+  };
 
   // Registered before graphql-ws' own listener: a connection over the IP cap is closed at once.
   wsServer.on('connection', (socket, request) => {
@@ -124,7 +223,17 @@ export function createWebSocketServer(options: {
     }
     const holder: Holder = { address, ip, subscriptions: new Map(), closed: false };
     holders.set(socket, holder);
+    socket.emit = emitTextAsString;
+    let awaitingPong = false;
+    socket.on('pong', () => (awaitingPong = false));
+    const stopPings = pings.add(() => {
+      if (socket.readyState !== socket.OPEN) return;
+      if (awaitingPong) return socket.terminate();
+      awaitingPong = true;
+      socket.ping();
+    });
     socket.once('close', () => {
+      stopPings();
       holder.closed = true;
       holder.tokenWatch?.release();
       connectionsPerIp.give(ip);
@@ -166,9 +275,16 @@ export function createWebSocketServer(options: {
   const cleanup = useServer<Record<string, unknown>, Extra>(
     {
       schema,
+      // The game subscriptions' selections run once per version and operation, for every subscriber.
+      subscribe: subscribeShared,
       onConnect: async (ctx) => {
         const holder = holders.get(ctx.extra.socket);
         if (!holder) return false;
+        // The upgrade request (~1 KB with its headers) is not read again: its client address is the
+        // holder's. graphql-ws keeps `extra` for as long as the connection lasts; it is let go.
+        // Set to undefined rather than deleted (a deleted property turns an object into a larger
+        // dictionary).
+        (ctx.extra as { request: IncomingMessage | undefined }).request = undefined;
         const token = tokenOf(ctx.connectionParams);
         // Watched before anything awaits, so that a revocation cannot slip in between.
         holder.tokenWatch = services.tokenStreams.watch(token ? { token } : {});
@@ -195,7 +311,7 @@ export function createWebSocketServer(options: {
         const acting = actingAccountOf(ctx.connectionParams?.[ACCOUNT_PARAM]);
         return {
           services,
-          ip: clientIp(ctx.extra.request),
+          ip: addressOf(holders, ctx.extra, clientIp),
           ...(token ? { bearerToken: token } : {}),
           ...(acting === undefined ? {} : { actingAccount: acting }),
           ...(budget ? { budget } : {}),
@@ -204,14 +320,14 @@ export function createWebSocketServer(options: {
       // graphql-ws would parse with no limits: parse, validate and count every operation here.
       onSubscribe: async (ctx, id, payload) => {
         const holder = holders.get(ctx.extra.socket);
-        const checked = checkDocument(schema, payload.query, limits, rules, payload);
+        const checked = check(payload);
         if ('errors' in checked) return checked.errors;
         const operation = getOperationAST(checked.document, payload.operationName);
         if (gate) {
           try {
             const decision = await gate.check(
               tokenOf(ctx.connectionParams),
-              clientIp(ctx.extra.request),
+              addressOf(holders, ctx.extra, clientIp),
               graphQLOperationCount(operation, checked.document),
             );
             if (!decision.allowed) return [asGraphQLError(rateLimitedError(decision))];
@@ -235,7 +351,10 @@ export function createWebSocketServer(options: {
         if (holder) release(holder, id);
       },
       // A query's answer within its budgets (budget.ts); every error formatted.
+      // A result shared by every subscriber of its operation: its payload encoded once (shared-frames.ts).
       onNext: (_ctx, _id, _payload, args, result) => {
+        const shared = isSharedResult(result) ? sharedPayload(result) : undefined;
+        if (shared) return shared as ExecutionResult;
         const formatted = result.errors ? { ...result, errors: result.errors.map(format) } : undefined;
         if (!isQuery(args.document, args.operationName)) return formatted;
         return withinBudget(formatted ?? result, limits, (args.contextValue as GraphQLContext).budget);
@@ -247,6 +366,8 @@ export function createWebSocketServer(options: {
       },
     },
     wsServer,
+    // No keep-alive of graphql-ws' own (a timer per socket, and one more per ping): `pings` above.
+    0,
   );
 
   // ws closes a socket whose frame breaks the protocol or the size limit (1009) by itself; graphql-ws'

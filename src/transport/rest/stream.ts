@@ -9,7 +9,10 @@ import type { ChatMessageView, ChatService } from '../../service/game/chat';
 import type { StreamSlots } from '../../service/delivery/stream-slots';
 import type { TokenStreams } from '../../service/accounts/token-streams';
 import type { FeedEvent } from '../../service/types';
+import { Heartbeats } from '../heartbeats';
+import { settleLongResponse } from './long-response';
 import { problemBody } from './problem';
+import { SharedChunk, writeShared } from './shared-chunk';
 
 export const SSE_MEDIA = 'text/event-stream';
 export const NDJSON_MEDIA = 'application/x-ndjson';
@@ -17,6 +20,8 @@ export const JSON_MEDIA = 'application/json';
 
 /** Keep-alive interval: below common proxy idle timeouts (30–60 s). */
 const KEEPALIVE_MS = 15_000;
+/** Every stream's keep-alive, from one timer. */
+const keepAlives = new Heartbeats(KEEPALIVE_MS);
 
 /** Open streams, so that shutdown can end them (a streamed response never ends by itself). */
 export type OpenStreams = Set<() => void>;
@@ -76,12 +81,14 @@ export async function holdStreamSlot(slots: StreamSlots, req: Request, res: Resp
   const slot = await slots.take(req.ip, bearer);
   BUFFER_BOUNDS.set(res, slots.limits.maxBufferBytes);
   if (res.closed) return slot.release();
-  res.once('close', () => slot.release());
+  // on, not once: 'close' comes once, and once's wrapper is one more closure per idle stream.
+  res.on('close', () => slot.release());
 }
 
 /** A streamed response in progress. */
 export interface OpenStream {
-  write(chunk: string): void;
+  /** A chunk of this stream's own, or one shared by many streams (see SharedChunk). */
+  write(chunk: string | SharedChunk): void;
   /** Ends the response, with `last` as its last chunk (idempotent). */
   end(last?: string): void;
 }
@@ -107,21 +114,24 @@ export function openStream(
   // of chosen accounts, would otherwise look stalled until its first keep-alive).
   if (format.preamble) res.write(format.preamble);
   else res.flushHeaders();
+  // Hours of idling ahead: what the response and its connection hold is trimmed.
+  settleLongResponse(res);
   let closed = false;
   const bound = BUFFER_BOUNDS.get(res) ?? Infinity;
   /** Writes, and cuts the connection of a reader whose unsent output passed the bound. */
-  const write = (chunk: string) => {
-    res.write(chunk);
+  const write = (chunk: string | SharedChunk) => {
+    if (typeof chunk === 'string') res.write(chunk);
+    else writeShared(res, chunk);
     if (res.writableLength > bound) {
       res.destroy();
       close();
     }
   };
-  const keepAlive = setInterval(() => write(format.keepAlive), KEEPALIVE_MS);
+  const stopKeepAlive = keepAlives.add(() => write(format.keepAlive));
   const close = () => {
     if (closed) return;
     closed = true;
-    clearInterval(keepAlive);
+    stopKeepAlive();
     open.delete(shutdown);
     onClose();
   };
@@ -189,36 +199,41 @@ const GAME_FRAMES: Record<
   {
     stream: StreamFormat;
     /** The whole game (the first message, and every one with ?full=1). */
-    game: (update: GameUpdate) => string;
+    game: (update: GameUpdate) => SharedChunk;
     /** A later version: its head and the move that made it. */
-    update: (update: GameUpdate) => string;
+    update: (update: GameUpdate) => SharedChunk;
     /** A chat message (no SSE id: Last-Event-ID stays the game's version). */
     chat: (message: ChatMessageView) => string;
-    end: string;
+    end: SharedChunk;
   }
 > = {
   sse: {
     stream: SSE,
-    game: (update) => `id: ${update.version}\nevent: game\ndata: ${JSON.stringify(update.view)}\n\n`,
+    game: (update) =>
+      new SharedChunk(`id: ${update.version}\nevent: game\ndata: ${JSON.stringify(update.view)}\n\n`),
     update: (update) =>
-      `id: ${update.version}\nevent: update\ndata: ${JSON.stringify({ game: update.head, move: update.move })}\n\n`,
+      new SharedChunk(
+        `id: ${update.version}\nevent: update\ndata: ${JSON.stringify({ game: update.head, move: update.move })}\n\n`,
+      ),
     chat: (message) => `event: chat\ndata: ${JSON.stringify(message)}\n\n`,
-    end: 'event: end\ndata: {}\n\n',
+    end: new SharedChunk('event: end\ndata: {}\n\n'),
   },
   ndjson: {
     stream: NDJSON,
-    game: (update) => `${JSON.stringify({ type: 'game', game: update.view })}\n`,
-    update: (update) => `${JSON.stringify({ type: 'update', game: update.head, move: update.move })}\n`,
+    game: (update) => new SharedChunk(`${JSON.stringify({ type: 'game', game: update.view })}\n`),
+    update: (update) =>
+      new SharedChunk(`${JSON.stringify({ type: 'update', game: update.head, move: update.move })}\n`),
     chat: (message) => `${JSON.stringify({ type: 'chat', message })}\n`,
-    end: '{"type":"end"}\n',
+    end: new SharedChunk('{"type":"end"}\n'),
   },
 };
 
 /**
  * One game as a stream: now, then every version after `after` (undefined: all), then `end`. The
  * first message is the whole game; each later one is the version's head and the move that made it
- * (O(1) in the length of the game), or with `full` (and after a takeback) the whole game again. Each message is encoded
- * once per node, format and form (see GameUpdate). When versions were lost on the way to this node,
+ * (O(1) in the length of the game), or with `full` (and after a takeback) the whole game again. Each
+ * message is encoded once per node, format and form (see GameUpdate), to bytes shared by every
+ * watcher's stream (SharedChunk). When versions were lost on the way to this node,
  * it ends with an error frame (UPDATES_LOST): the client reconnects and gets the game as it is now.
  * With `chat`, the game's chat messages from now on come between them (`chat`) when the viewer may
  * read the chat (otherwise the stream carries the game alone).
@@ -236,9 +251,9 @@ export async function streamGame(
   const frames = GAME_FRAMES[format];
   const { after, full } = options;
   // Until the headers are out, chunks wait here, and a failure is remembered.
-  const pending: string[] = [];
+  const pending: Array<string | SharedChunk> = [];
   let failure: GameError | undefined;
-  let send: (chunk: string) => void = (chunk) => pending.push(chunk);
+  let send: (chunk: string | SharedChunk) => void = (chunk) => pending.push(chunk);
   let fail: (error: GameError) => void = (error) => (failure = error);
   let first = true;
   // watch() fails with GAME_NOT_FOUND / INVALID_INPUT before any byte is written.
@@ -272,6 +287,8 @@ export async function streamGame(
     void stopChat();
   });
   for (const chunk of pending) stream.write(chunk);
+  // Emptied, so that the array's room is not held for as long as the stream idles.
+  pending.length = 0;
   if (failure) return stream.end(frames.stream.error(failure));
   send = (chunk) => stream.write(chunk);
   fail = (error) => stream.end(frames.stream.error(error));
@@ -366,6 +383,7 @@ export async function streamFeed(
   };
   stream.write(frames.ready(cursor?.after ?? following.last, following.epoch));
   for (const event of pending) stream.write(frames.event(event));
+  pending.length = 0;
   if (failure) return end(failure.error);
   deliver = (event) => stream.write(frames.event(event));
   fail = end;

@@ -6,6 +6,7 @@ import { MAX_WATCHED_ACCOUNTS, type AccountGameMessage } from '../../service/gam
 import type { TvMessage, TvService } from '../../service/game/tv';
 import { json, parse, problems, PUBLIC, readerCredentialOf, type RestRoute } from './route';
 import * as S from './schemas';
+import { SharedChunk } from './shared-chunk';
 import {
   negotiate,
   NDJSON,
@@ -50,24 +51,25 @@ const TV_FRAMES: Record<
   StreamFormatName,
   {
     stream: StreamFormat;
-    featured: (update: GameUpdate) => string;
-    update: (update: GameUpdate) => string;
+    featured: (update: GameUpdate) => SharedChunk;
+    update: (update: GameUpdate) => SharedChunk;
   }
 > = {
   sse: {
     stream: SSE,
-    featured: (update) => `event: featured\ndata: ${JSON.stringify(update.view)}\n\n`,
+    featured: (update) => new SharedChunk(`event: featured\ndata: ${JSON.stringify(update.view)}\n\n`),
     update: (update) =>
-      `event: update\ndata: ${JSON.stringify({ game: update.head, move: update.move })}\n\n`,
+      new SharedChunk(`event: update\ndata: ${JSON.stringify({ game: update.head, move: update.move })}\n\n`),
   },
   ndjson: {
     stream: NDJSON,
-    featured: (update) => `${JSON.stringify({ type: 'featured', game: update.view })}\n`,
-    update: (update) => `${JSON.stringify({ type: 'update', game: update.head, move: update.move })}\n`,
+    featured: (update) => new SharedChunk(`${JSON.stringify({ type: 'featured', game: update.view })}\n`),
+    update: (update) =>
+      new SharedChunk(`${JSON.stringify({ type: 'update', game: update.head, move: update.move })}\n`),
   },
 };
 
-/** A kind's TV as a stream; each message encoded once per node, version and format. */
+/** A kind's TV as a stream; each message encoded once per node, version and format (SharedChunk). */
 function streamTv(
   tv: TvService,
   kind: string,
@@ -76,8 +78,8 @@ function streamTv(
   format: StreamFormatName,
 ): void {
   const frames = TV_FRAMES[format];
-  const pending: string[] = [];
-  let send: (chunk: string) => void = (chunk) => pending.push(chunk);
+  const pending: SharedChunk[] = [];
+  let send: (chunk: SharedChunk) => void = (chunk) => pending.push(chunk);
   // watch() refuses an unknown kind before any byte is written.
   const stop = tv.watch(kind, (message: TvMessage) =>
     send(

@@ -233,6 +233,11 @@ export class RedisGameStore implements GameStore {
     return head ? (JSON.parse(head) as GameHead) : undefined;
   }
 
+  async heads(ids: readonly string[]): Promise<(GameHead | undefined)[]> {
+    // One HGET each: on a Cluster the games live in several slots (ioredis pipelines them).
+    return Promise.all(ids.map((id) => this.head(id)));
+  }
+
   async moves(id: string, after: number, limit: number): Promise<MovePage | undefined> {
     const from = Math.max(0, Math.floor(after) || 0);
     const count = Math.max(0, Math.floor(limit) || 0);

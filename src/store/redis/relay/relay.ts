@@ -10,6 +10,7 @@ import {
 import { epochCandidate, noticesArgument } from '../games/arguments';
 import type Redis from 'ioredis';
 import { ALL_SHARDS, shardOf, type Keys } from '../keys';
+import { definedScript, isNoScript, runScript } from '../script';
 import { Ticker } from '../ticker';
 import { advanceOutbox, relayAccount, releaseOutbox } from './scripts';
 
@@ -155,19 +156,18 @@ export async function runReplicated<T>(
   script: string,
   args: Array<string | number>,
 ): Promise<T> {
-  const call = (redis as unknown as Record<string, (...a: Array<string | number>) => Promise<T>>)[script];
-  if (!call) throw new Error(`script ${script} is not defined on this client (defineScripts)`);
-  if (!replication || replication.replicas <= 0) return call.apply(redis, args);
-  const pipeline = redis.pipeline() as unknown as Record<
-    string,
-    (...a: Array<string | number>) => unknown
-  > & {
-    wait(replicas: number, timeout: number): unknown;
-    exec(): Promise<Array<[Error | null, unknown]> | null>;
+  if (!replication || replication.replicas <= 0) return runScript<T>(redis, script, args);
+  const { sha, lua, numberOfKeys } = definedScript(redis, script);
+  const send = async (known: boolean) => {
+    const pipeline = redis.pipeline();
+    if (known) pipeline.evalsha(sha, numberOfKeys, ...args);
+    else pipeline.eval(lua, numberOfKeys, ...args);
+    pipeline.wait(replication.replicas, replication.timeoutMs);
+    return (await pipeline.exec()) ?? [];
   };
-  (pipeline[script] as (...a: Array<string | number>) => unknown).apply(pipeline, args);
-  pipeline.wait(replication.replicas, replication.timeoutMs);
-  const replies = (await pipeline.exec()) ?? [];
+  let replies = await send(true);
+  // The server did not have the script (a restart, SCRIPT FLUSH): nothing ran; send it whole.
+  if (isNoScript(replies[0]?.[0])) replies = await send(false);
   const [written, waited] = replies;
   if (!written || written[0]) throw written?.[0] ?? new Error('Connection is closed');
   if (waited?.[0]) throw waited[0];
