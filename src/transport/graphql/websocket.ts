@@ -44,8 +44,8 @@ export interface WebSocketLimits {
   /** Running subscriptions per account (or seat token); the next gets TOO_MANY_SUBSCRIPTIONS. */
   readonly maxSubscriptionsPerAccount: number;
   /**
-   * A ping to every connection this often (whole seconds; default 12 s, graphql-ws' own); one that
-   * has not answered the last one by the next is terminated.
+   * A ping to every connection this often (whole seconds; default 15 s, the REST streams'
+   * keep-alive period); one that has not answered the last one by the next is terminated.
    */
   readonly pingIntervalMs?: number;
 }
@@ -59,10 +59,11 @@ export const DEFAULT_WEBSOCKET_LIMITS: WebSocketLimits = {
 };
 
 /**
- * The default ping interval: graphql-ws' own keep-alive's (which takes a timer or two per socket;
- * here one wheel for all of them).
+ * The default ping interval: the REST streams' keep-alive period, below common proxy idle timeouts
+ * (30–60 s). graphql-ws' own keep-alive pings every 12 s with a timer or two per socket; here one
+ * wheel for all of them, and 20% fewer pings (and pongs) for idle connections to wake the node for.
  */
-const PING_MS = 12_000;
+const PING_MS = 15_000;
 
 /** The close code for a connection over a connection cap (like HTTP 429). */
 export const TOO_MANY_CONNECTIONS_CLOSE_CODE = 4429;
