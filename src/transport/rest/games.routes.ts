@@ -16,10 +16,10 @@ import {
 import * as S from './schemas';
 import {
   lastEventIdHeader,
-  negotiate,
   NDJSON_MEDIA,
   resumeAfter,
   SSE_MEDIA,
+  streamFormatOf,
   holdStreamSlot,
   streamGame,
   type OpenStreams,
@@ -324,7 +324,7 @@ export function gameRoutes(services: Services, streams: OpenStreams = new Set())
       handle: async (req, res) => {
         const { id } = parse(idParams, req.params, 'path');
         const query = parse(StreamQuery, req.query, 'query');
-        const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+        const format = streamFormatOf(req, res);
         const after = resumeAfter(req, format, query.after);
         const full = query.full === '1' || query.full === 'true';
         await holdStreamSlot(services.streamSlots, req, res);

@@ -19,12 +19,12 @@ import {
 } from './route';
 import {
   holdStreamSlot,
-  negotiate,
   NDJSON,
   NDJSON_MEDIA,
   openStream,
   SSE,
   SSE_MEDIA,
+  streamFormatOf,
   type OpenStreams,
   type StreamFormat,
   type StreamFormatName,
@@ -171,7 +171,7 @@ export function lobbyRoutes(services: Services, streams: OpenStreams = new Set()
       },
       handle: async (req, res) => {
         const q = parse(StreamQuery, req.query, 'query');
-        const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+        const format = streamFormatOf(req, res);
         await holdStreamSlot(services.streamSlots, req, res);
         const frames = LOBBY_FRAMES[format];
         // Until the headers are out, messages wait here, and a failure is remembered.

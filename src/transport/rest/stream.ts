@@ -165,6 +165,11 @@ export function negotiate<T extends string>(req: Request, res: Response, offered
   return (req.accepts([...offered]) || offered[0]) as T;
 }
 
+/** The stream format a streaming route of SSE (its default) and NDJSON answers in (see negotiate). */
+export function streamFormatOf(req: Request, res: Response): StreamFormatName {
+  return negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+}
+
 /** The OpenAPI description of the Last-Event-ID request header. */
 export const lastEventIdHeader = z.object({
   'last-event-id': z.string().optional().openapi({

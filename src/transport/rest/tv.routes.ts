@@ -8,13 +8,13 @@ import { json, parse, problems, PUBLIC, readerCredentialOf, type RestRoute } fro
 import * as S from './schemas';
 import { SharedChunk } from './shared-chunk';
 import {
-  negotiate,
   NDJSON,
   NDJSON_MEDIA,
   holdStreamSlot,
   openStream,
   SSE,
   SSE_MEDIA,
+  streamFormatOf,
   type OpenStreams,
   type StreamFormat,
   type StreamFormatName,
@@ -153,7 +153,7 @@ export function tvRoutes(services: Services, streams: OpenStreams = new Set()): 
       },
       handle: async (req, res) => {
         const { kind } = parse(tvParams, req.params, 'path');
-        const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+        const format = streamFormatOf(req, res);
         await holdStreamSlot(services.streamSlots, req, res);
         streamTv(tv, kind, res, streams, format);
       },
@@ -189,7 +189,7 @@ export function tvRoutes(services: Services, streams: OpenStreams = new Set()): 
         // Counted before the accounts are looked up: a client over its cap costs no store reads.
         await holdStreamSlot(services.streamSlots, req, res);
         const ids = await services.accountGames.resolve(accounts, readerCredentialOf(req));
-        const format = negotiate(req, res, [SSE_MEDIA, NDJSON_MEDIA]) === SSE_MEDIA ? 'sse' : 'ndjson';
+        const format = streamFormatOf(req, res);
         const frames = ACCOUNT_GAMES_FRAMES[format];
         const pending: string[] = [];
         let send: (chunk: string) => void = (chunk) => pending.push(chunk);
