@@ -10,6 +10,7 @@ import type { AnyEngine } from '../../engines/engine';
 import type { OutcomeReason, Side } from '../../engines/types';
 import type { GameHead, GameStatus, Notice, StoredMoveDetails } from '../../store/store';
 import { toGameHeadView, toMoveView, type GameHeadView, type MoveView } from '../game/view';
+import { legalMovesOf } from '../game/rules';
 
 /** The version of the slim form (data.v); absent: the full form, read as it is. */
 export const SLIM_VERSION = 1;
@@ -263,10 +264,7 @@ export function renderGame(engine: AnyEngine, fixed: FixedGame, g: SlimGame, at:
     version: g.n,
     toMove: (g.t ?? null) as Side | null,
     position: g.x,
-    legalMoves:
-      (g.s ?? 'ongoing') === 'ongoing'
-        ? engine.moves(state.value).map((m) => engine.formatMove(state.value, m))
-        : [],
+    legalMoves: (g.s ?? 'ongoing') === 'ongoing' ? legalMovesOf(engine, state.value) : [],
     drawOffer: (g.d ?? null) as Side | null,
     rematch: {
       offeredBy: (g.m?.[0] ?? null) as Side | null,

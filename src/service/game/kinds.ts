@@ -7,6 +7,7 @@ import type { AnyKind, BoardFamily } from '../../engines/kind';
 import type { OptionSpec } from '../../engines/mancala/options';
 import type { BoardView, GameKind, Options, Side } from '../../engines/types';
 import { readPosition, type Start } from './start';
+import { legalMovesOf } from './rules';
 
 /** A JSON Schema (draft 2020-12) document, as plain JSON. */
 export type JsonSchema = Readonly<Record<string, unknown>>;
@@ -129,6 +130,6 @@ export function startView(engine: AnyEngine, options: Options, start: Start): St
     board: engine.board(state),
     toMove: engine.turn(state),
     toMoveName: engine.seatNames[engine.turn(state)] as string,
-    legalMoves: engine.moves(state).map((m) => engine.formatMove(state, m)),
+    legalMoves: legalMovesOf(engine, state),
   };
 }

@@ -93,6 +93,11 @@ function describeLegal(engine: AnyEngine, state: unknown, move: unknown): MoveDe
   return engine.describeMove?.(state, move) as MoveDetails | undefined;
 }
 
+/** The legal moves of `state`, in notation (a game's `legalMoves` while it goes on). */
+export function legalMovesOf(engine: AnyEngine, state: unknown): string[] {
+  return engine.moves(state).map((m) => engine.formatMove(state, m));
+}
+
 /** The stored fields a state determines: position, outcome, side to move, legal moves. */
 export function positionFields(engine: AnyEngine, state: unknown) {
   const outcome = engine.outcome(state) ?? null;
@@ -100,7 +105,7 @@ export function positionFields(engine: AnyEngine, state: unknown) {
     position: engine.formatState(state),
     outcome,
     toMove: outcome ? null : engine.turn(state),
-    legalMoves: outcome ? [] : engine.moves(state).map((m) => engine.formatMove(state, m)),
+    legalMoves: outcome ? [] : legalMovesOf(engine, state),
   };
 }
 
