@@ -30,11 +30,16 @@ describe('the server process', () => {
 
   it('drains streams and subscriptions on SIGTERM and exits 0', async () => {
     const prefix = uniquePrefix('shutdown');
-    const port = 20000 + Math.floor(Math.random() * 20000);
-    const run = startMain({ PORT: String(port), HOST: '127.0.0.1', REDIS_URL, REDIS_KEY_PREFIX: prefix });
-    const url = `http://127.0.0.1:${port}`;
-    for (let i = 0; i < 200 && !/listening/.test(run.output()); i++)
+    // Port 0: the system picks a free one (a random fixed port could be one another test holds).
+    const run = startMain({ PORT: '0', HOST: '127.0.0.1', REDIS_URL, REDIS_KEY_PREFIX: prefix });
+    for (let i = 0; i < 400 && !/listening/.test(run.output()); i++)
       await new Promise((r) => setTimeout(r, 100));
+    const port = /"port":(\d+)[^\n]*listening/.exec(run.output())?.[1];
+    expect({ port, output: port ? '' : run.output() }).toEqual({
+      port: expect.stringMatching(/^\d+$/),
+      output: '',
+    });
+    const url = `http://127.0.0.1:${port}`;
     const created = await fetch(`${url}/api/v1/games`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
